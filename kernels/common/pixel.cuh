@@ -1,0 +1,82 @@
+#pragma once
+// Device-side pixels: a pixel is C channels of T, read and written whole (one
+// 4/8/16-byte access for 4-channel pixels), accumulated as C floats.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpufilter::kernels {
+
+template <class T, int C>
+struct alignas(C == 4 ? 4 * sizeof(T) : sizeof(T)) Pixel {
+  T c[C];
+};
+
+template <int C>
+struct Accum {
+  float c[C];
+};
+
+// A pitched device image seen as pixels of C channels of T.
+template <class T, int C>
+struct PitchedView {
+  unsigned char* data;
+  int width;
+  int height;
+  std::size_t pitch;
+
+  __device__ __forceinline__ const Pixel<T, C>& at(int x, int y) const {
+    return reinterpret_cast<const Pixel<T, C>*>(data + static_cast<std::size_t>(y) * pitch)[x];
+  }
+  __device__ __forceinline__ Pixel<T, C>& at(int x, int y) {
+    return reinterpret_cast<Pixel<T, C>*>(data + static_cast<std::size_t>(y) * pitch)[x];
+  }
+};
+
+template <class T>
+__device__ __forceinline__ T saturate_from_float(float v);
+
+template <>
+__device__ __forceinline__ std::uint8_t saturate_from_float<std::uint8_t>(float v) {
+  return static_cast<std::uint8_t>(min(max(__float2int_rn(v), 0), 255));
+}
+template <>
+__device__ __forceinline__ std::uint16_t saturate_from_float<std::uint16_t>(float v) {
+  return static_cast<std::uint16_t>(min(max(__float2int_rn(v), 0), 65535));
+}
+template <>
+__device__ __forceinline__ float saturate_from_float<float>(float v) {
+  return v;
+}
+
+template <class T, int C>
+__device__ __forceinline__ Pixel<T, C> to_pixel(const Accum<C>& a) {
+  Pixel<T, C> p;
+#pragma unroll
+  for (int i = 0; i < C; ++i) p.c[i] = saturate_from_float<T>(a.c[i]);
+  return p;
+}
+
+template <int C>
+__device__ __forceinline__ Accum<C> zero_accum() {
+  Accum<C> a;
+#pragma unroll
+  for (int i = 0; i < C; ++i) a.c[i] = 0.0f;
+  return a;
+}
+
+// a += w * p
+template <class T, int C>
+__device__ __forceinline__ void accumulate(Accum<C>& a, float w, const Pixel<T, C>& p) {
+#pragma unroll
+  for (int i = 0; i < C; ++i) a.c[i] = fmaf(w, static_cast<float>(p.c[i]), a.c[i]);
+}
+
+template <int C>
+__device__ __forceinline__ void accumulate(Accum<C>& a, float w, const Accum<C>& p) {
+#pragma unroll
+  for (int i = 0; i < C; ++i) a.c[i] = fmaf(w, p.c[i], a.c[i]);
+}
+
+}  // namespace gpufilter::kernels

@@ -1,0 +1,14 @@
+#pragma once
+namespace gpufilter::kernels {
+
+struct CopyTuning {
+  // 256 threads: enough warps per SM to cover DRAM latency with one 16-byte load in
+  // flight per thread; to be revisited with the bench's figures (docs/gpu-results.md).
+  static constexpr int kThreads = 256;
+  // 16-byte chunks each thread moves; several independent loads in flight per thread.
+  static constexpr int kChunksPerThread = 4;
+  static constexpr int kScalarBlockX = 32;
+  static constexpr int kScalarBlockY = 8;
+};
+
+}  // namespace gpufilter::kernels

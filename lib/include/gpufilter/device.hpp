@@ -1,0 +1,15 @@
+#pragma once
+// Questions about the machine's GPUs, answered without throwing.
+#include <string>
+
+namespace gpufilter {
+
+// Number of usable CUDA devices; 0 when there is no GPU or no working driver.
+int device_count() noexcept;
+inline bool has_device() noexcept { return device_count() > 0; }
+// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)" for the current device.
+std::string device_description();
+// Why no device is usable (the CUDA runtime's message), or "" when one is.
+std::string no_device_reason();
+
+}  // namespace gpufilter

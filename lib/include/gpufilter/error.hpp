@@ -1,0 +1,38 @@
+#pragma once
+// Errors: every failure in the library surfaces as gpufilter::Error, carrying a
+// category, a human-readable message and, where CUDA was involved, its error code.
+#include <cuda_runtime_api.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace gpufilter {
+
+enum class ErrorCode {
+  InvalidArgument,    // a parameter or view the caller passed is out of range
+  UnsupportedFormat,  // the op has no kernel for this pixel format / variant
+  NoDevice,           // a GPU was required but none is usable
+  OutOfMemory,        // a device or pinned allocation failed
+  Cuda,               // any other CUDA runtime failure
+};
+
+const char* to_string(ErrorCode code);
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, const std::string& message, cudaError_t cuda = cudaSuccess)
+      : std::runtime_error(message), code_(code), cuda_(cuda) {}
+  ErrorCode code() const noexcept { return code_; }
+  cudaError_t cuda_error() const noexcept { return cuda_; }
+
+ private:
+  ErrorCode code_;
+  cudaError_t cuda_;
+};
+
+// Throws Error(Cuda or OutOfMemory) when `status` is not cudaSuccess.
+void check_cuda(cudaError_t status, const char* what, const char* file, int line);
+
+}  // namespace gpufilter
+
+#define GPUFILTER_CUDA_CHECK(call) ::gpufilter::check_cuda((call), #call, __FILE__, __LINE__)

@@ -1,0 +1,33 @@
+#pragma once
+// Non-owning views of pitched 2-D images. An ImageView may point at host or device
+// memory; which one is the caller's contract with the function it is passed to.
+#include <cstddef>
+
+#include "gpufilter/pixel_format.hpp"
+
+namespace gpufilter {
+
+struct ImageView {
+  void* data = nullptr;
+  int width = 0;           // pixels
+  int height = 0;          // rows
+  std::size_t pitch = 0;   // bytes from one row to the next
+  PixelFormat format{};
+
+  bool empty() const { return width <= 0 || height <= 0 || data == nullptr; }
+  std::size_t row_bytes() const { return static_cast<std::size_t>(width) * format.pixel_bytes(); }
+
+  template <class T>
+  T* row(int y) const {
+    return reinterpret_cast<T*>(static_cast<unsigned char*>(data) + static_cast<std::size_t>(y) * pitch);
+  }
+
+  // The rectangle [x, x+w) x [y, y+h) of this view, sharing its memory and pitch.
+  // Throws Error(InvalidArgument) when the rectangle leaves the view.
+  ImageView subview(int x, int y, int w, int h) const;
+};
+
+// Throws Error(InvalidArgument) unless `view` is non-empty and its pitch holds a row.
+void validate_view(const ImageView& view, const char* role);
+
+}  // namespace gpufilter

@@ -1,0 +1,35 @@
+#pragma once
+// Pixel formats: a channel type (u8, u16, f32) times 1, 3 or 4 interleaved channels.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpufilter {
+
+enum class ChannelType { U8, U16, F32 };
+
+struct PixelFormat {
+  ChannelType type = ChannelType::U8;
+  int channels = 1;
+
+  std::size_t channel_bytes() const;
+  std::size_t pixel_bytes() const { return channel_bytes() * static_cast<std::size_t>(channels); }
+  // Largest value a channel holds: 255, 65535, or 1.0 for float images (by convention).
+  double max_value() const;
+  std::string name() const;  // "u8x3"
+
+};
+
+inline bool operator==(const PixelFormat& a, const PixelFormat& b) {
+  return a.type == b.type && a.channels == b.channels;
+}
+inline bool operator!=(const PixelFormat& a, const PixelFormat& b) { return !(a == b); }
+
+// Every format the library knows: u8/u16/f32 x 1/3/4 channels.
+const std::vector<PixelFormat>& all_pixel_formats();
+// Parses "u8x3"; throws Error(InvalidArgument) on anything else.
+PixelFormat parse_pixel_format(const std::string& text);
+const char* to_string(ChannelType type);
+
+}  // namespace gpufilter

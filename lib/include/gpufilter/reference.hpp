@@ -1,0 +1,15 @@
+#pragma once
+// CPU reference implementations: plain, obviously-correct loops in double precision,
+// sharing no code with the kernels. They back the tests, the bench's checks and the
+// CLI's --device cpu. Views here point at host memory.
+#include "gpufilter/border.hpp"
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/ops.hpp"
+
+namespace gpufilter::reference {
+
+void copy(const ImageView& src, const ImageView& dst);
+void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianParams& params,
+                   const Border& border = {});
+
+}  // namespace gpufilter::reference
