@@ -1,0 +1,135 @@
+// GPU behaviour beyond the registry matrix: the parameter range, many masks across
+// streams (the __constant__ mask slots), and the copy kernels' unaligned paths.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "gpufilter/gpufilter.hpp"
+#include "test_images.hpp"
+
+namespace gpufilter {
+namespace {
+
+// Runs the blur on the GPU and the reference on the CPU; returns the difference.
+testing::Difference blur_vs_reference(int width, int height, PixelFormat format, const GaussianParams& params,
+                                      const Border& border, BlurVariant variant, cudaStream_t stream = nullptr) {
+  HostImage host_src(width, height, format), expected(width, height, format), actual(width, height, format);
+  testing::fill_random(host_src.view(), static_cast<std::uint32_t>(width * 31 + height));
+  reference::gaussian_blur(host_src.view(), expected.view(), params, border);
+  testing::poison_against(actual.view(), expected.view());
+  DeviceImage src(width, height, format), dst(width, height, format);
+  copy_image_async(host_src.view(), src.view(), stream);
+  copy_image_async(actual.view(), dst.view(), stream);
+  gaussian_blur(src.view(), dst.view(), params, border, variant, ExecContext{stream, true});
+  copy_image_async(dst.view(), actual.view(), stream);
+  GPUFILTER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return testing::compare(actual.view(), expected.view());
+}
+
+struct ParamCase {
+  double sigma;
+  int radius;
+};
+
+class BlurParams : public ::testing::TestWithParam<ParamCase> {};
+
+TEST_P(BlurParams, EveryVariantMatchesReference) {
+  const GaussianParams params{GetParam().sigma, GetParam().radius};
+  for (BlurVariant variant : {BlurVariant::Naive, BlurVariant::Tiled})
+    for (PixelFormat format : {PixelFormat{ChannelType::U8, 4}, PixelFormat{ChannelType::F32, 3}})
+      for (BorderMode mode : {BorderMode::Reflect101, BorderMode::Constant, BorderMode::Wrap}) {
+        Border border;
+        border.mode = mode;
+        border.value = {40.0, 80.0, 120.0, 160.0};
+        if (format.type == ChannelType::F32) border.value = {0.1, 0.2, 0.3, 0.4};
+        const testing::Difference diff = blur_vs_reference(67, 45, format, params, border, variant);
+        EXPECT_LE(diff.max_abs, format.type == ChannelType::F32 ? 1e-4 : 1.0)
+            << format.name() << " " << to_string(mode) << " variant " << static_cast<int>(variant) << ": "
+            << diff.describe();
+      }
+}
+
+INSTANTIATE_TEST_SUITE_P(Range, BlurParams,
+                         ::testing::Values(ParamCase{0.1, 0}, ParamCase{0.5, 1}, ParamCase{1.0, 2}, ParamCase{3.0, 0},
+                                           ParamCase{10.0, 0}, ParamCase{10.0, GaussianParams::kMaxRadius},
+                                           ParamCase{2.0, 1}),
+                         [](const ::testing::TestParamInfo<ParamCase>& param_info) {
+                           return "case" + std::to_string(param_info.index);
+                         });
+
+// More distinct masks than there are __constant__ slots, alternating between two
+// streams with no synchronisation between calls: each result must still use its
+// own mask.
+TEST(BlurMaskSlots, ManyMasksOnTwoStreams) {
+  constexpr int kCalls = 40;
+  const PixelFormat format{ChannelType::F32, 1};
+  const int width = 300, height = 200;
+  HostImage host_src(width, height, format);
+  testing::fill_random(host_src.view(), 7u);
+  DeviceImage src(width, height, format);
+  copy_image_async(host_src.view(), src.view(), nullptr);
+  GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+
+  Stream streams[2];
+  std::vector<DeviceImage> outputs;
+  std::vector<GaussianParams> params;
+  for (int i = 0; i < kCalls; ++i) {
+    params.push_back(GaussianParams{0.3 + 0.2 * i, 0});
+    outputs.emplace_back(width, height, format);
+    gaussian_blur(src.view(), outputs.back().view(), params.back(), Border{}, BlurVariant::Tiled,
+                  ExecContext{streams[i % 2].get(), false});
+  }
+  for (Stream& s : streams) s.synchronize();
+  for (int i = 0; i < kCalls; ++i) {
+    HostImage expected(width, height, format), actual(width, height, format);
+    reference::gaussian_blur(host_src.view(), expected.view(), params[static_cast<std::size_t>(i)], Border{});
+    copy_image_async(outputs[static_cast<std::size_t>(i)].view(), actual.view(), nullptr);
+    GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+    const testing::Difference diff = testing::compare(actual.view(), expected.view());
+    EXPECT_LE(diff.max_abs, 1e-4) << "call " << i << " sigma " << params[static_cast<std::size_t>(i)].sigma << ": "
+                                  << diff.describe();
+  }
+}
+
+// Source and destination rows at different offsets mod 16 cannot move in 16-byte
+// pieces: the vectorized copy must still be exact.
+TEST(CopyKernels, MisalignedViewsCopyExactly) {
+  const PixelFormat format{ChannelType::U8, 1};
+  for (int dst_x : {0, 1, 5, 15})
+    for (CopyVariant variant : {CopyVariant::Scalar, CopyVariant::Vectorized}) {
+      const int width = 1000, height = 7;
+      HostImage host_src(width + 16, height, format), host_dst(width + 16, height, format);
+      testing::fill_random(host_src.view(), 3u);
+      testing::fill_random(host_dst.view(), 4u);
+      DeviceImage src(width + 16, height, format), dst(width + 16, height, format);
+      copy_image_async(host_src.view(), src.view(), nullptr);
+      copy_image_async(host_dst.view(), dst.view(), nullptr);
+      copy(src.view().subview(3, 0, width, height), dst.view().subview(dst_x, 0, width, height), variant,
+           ExecContext{nullptr, true});
+      copy_image_async(dst.view(), host_dst.view(), nullptr);
+      GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+      const testing::Difference diff =
+          testing::compare(host_dst.view().subview(dst_x, 0, width, height), host_src.view().subview(3, 0, width, height));
+      EXPECT_EQ(diff.max_abs, 0.0) << "dst_x " << dst_x << ": " << diff.describe();
+    }
+}
+
+TEST(DeviceImages, TooLargeForTheGpuSaysSo) {
+  try {
+    DeviceImage huge(200000, 200000, PixelFormat{ChannelType::F32, 4});
+    FAIL() << "a 596 GiB image was allocated";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::OutOfMemory);
+    EXPECT_NE(std::string(e.what()).find("200000x200000"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GpuOps, HostPointersAreRefused) {
+  HostImage a(8, 8, PixelFormat{}), b(8, 8, PixelFormat{});
+  EXPECT_THROW(gaussian_blur(a.view(), b.view(), GaussianParams{}), Error);
+  EXPECT_THROW(copy(a.view(), b.view()), Error);
+}
+
+}  // namespace
+}  // namespace gpufilter

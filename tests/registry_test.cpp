@@ -1,0 +1,76 @@
+// The registry's promises, checked for every op it holds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "gpufilter/gpufilter.hpp"
+
+namespace gpufilter {
+namespace {
+
+TEST(Registry, EveryOperationIsComplete) {
+  ASSERT_FALSE(operations().empty());
+  std::set<std::string> names;
+  for (const Operation& op : operations()) {
+    SCOPED_TRACE(op.name);
+    EXPECT_TRUE(names.insert(op.name).second) << "duplicate op name";
+    EXPECT_EQ(find_operation(op.name), &op);
+    EXPECT_FALSE(op.summary.empty());
+    EXPECT_FALSE(op.variants.empty());
+    EXPECT_TRUE(op.has_variant(op.default_variant));
+    EXPECT_FALSE(op.formats.empty());
+    EXPECT_TRUE(op.run_gpu && op.run_reference && op.tolerance && op.bytes_moved);
+    for (const ParamSpec& p : op.params) {
+      EXPECT_LE(p.min, p.max) << p.name;
+      if (p.default_value) EXPECT_TRUE(*p.default_value >= p.min && *p.default_value <= p.max) << p.name;
+      else EXPECT_FALSE(p.default_text.empty()) << p.name << " has neither a default nor its description";
+    }
+    EXPECT_NO_THROW(op.resolve(op.bench_params));
+    EXPECT_NO_THROW(op.resolve(op.test_params));
+    EXPECT_GT(op.bytes_moved(16, 8, op.formats.front(), op.resolve({})), 0u);
+  }
+  EXPECT_EQ(find_operation("no-such-op"), nullptr);
+}
+
+TEST(Registry, ResolveFillsDefaultsAndRejectsBadValues) {
+  const Operation* blur = find_operation("blur");
+  ASSERT_NE(blur, nullptr);
+  const ParamValues defaults = blur->resolve({});
+  EXPECT_EQ(defaults.at("sigma"), 2.0);
+  EXPECT_EQ(defaults.count("radius"), 0u) << "radius is derived from sigma when not given";
+  EXPECT_EQ(blur->resolve({{"radius", 4}}).at("radius"), 4.0);
+  EXPECT_THROW(blur->resolve({{"sigma", -1.0}}), Error);
+  EXPECT_THROW(blur->resolve({{"sigma", 0.0}}), Error);
+  EXPECT_THROW(blur->resolve({{"sigma", NAN}}), Error);
+  EXPECT_THROW(blur->resolve({{"radius", 2.5}}), Error);
+  EXPECT_THROW(blur->resolve({{"radius", 1000}}), Error);
+  EXPECT_THROW(blur->resolve({{"size", 3}}), Error);
+  try {
+    blur->resolve({{"sigma", 50.0}});
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("sigma"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("50"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GaussianWeights, NormalisedSymmetricAndSized) {
+  for (double sigma : {0.1, 0.8, 2.0, 10.0}) {
+    const GaussianParams params{sigma, 0};
+    const std::vector<float> w = gaussian_weights(params);
+    ASSERT_EQ(static_cast<int>(w.size()), 2 * params.effective_radius() + 1);
+    EXPECT_EQ(params.effective_radius(), std::min(32, static_cast<int>(std::ceil(3 * sigma))));
+    double sum = 0;
+    for (float v : w) sum += v;
+    EXPECT_NEAR(sum, 1.0, 1e-6);
+    for (std::size_t i = 0; i < w.size(); ++i) EXPECT_FLOAT_EQ(w[i], w[w.size() - 1 - i]);
+    EXPECT_GT(w[w.size() / 2], w.front());
+  }
+  EXPECT_THROW(gaussian_weights(GaussianParams{0.0, 0}), Error);
+  EXPECT_THROW(gaussian_weights(GaussianParams{1.0, 33}), Error);
+}
+
+}  // namespace
+}  // namespace gpufilter
