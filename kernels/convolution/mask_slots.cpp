@@ -20,13 +20,25 @@ struct DeviceSlots {
   std::vector<std::vector<std::pair<cudaStream_t, cudaEvent_t>>> uses;
   std::vector<unsigned long long> stamp; // when each slot was last handed out
   unsigned long long clock = 0;
+
+  ~DeviceSlots() {
+    for (auto& slot_uses : uses)
+      for (auto& use : slot_uses) cudaEventDestroy(use.second);
+    if (pinned != nullptr) cudaFreeHost(pinned);
+  }
 };
 
 std::mutex g_mutex;
-std::map<std::pair<const MaskSlots*, int>, std::unique_ptr<DeviceSlots>> g_devices;
+
+// Created on first use, after the CUDA runtime is up, so it is destroyed (and its
+// pinned memory and events released) before the runtime shuts down at exit.
+std::map<std::pair<const MaskSlots*, int>, std::unique_ptr<DeviceSlots>>& all_device_slots() {
+  static std::map<std::pair<const MaskSlots*, int>, std::unique_ptr<DeviceSlots>> devices;
+  return devices;
+}
 
 DeviceSlots& slots_for(const MaskSlots* owner, int device, int slots, int max_taps) {
-  auto& entry = g_devices[{owner, device}];
+  auto& entry = all_device_slots()[{owner, device}];
   if (!entry) {
     auto state = std::make_unique<DeviceSlots>();
     GPUFILTER_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&state->pinned), sizeof(float) * static_cast<std::size_t>(slots * max_taps)));
