@@ -1,0 +1,34 @@
+# Sourced by the scripts: installs what the build needs (Debian/Ubuntu packages) and
+# configures + builds into $BUILD_DIR. The CUDA toolkit itself must already be there.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+
+packages=(cmake ninja-build g++ libopencv-dev libcxxopts-dev libgtest-dev libbenchmark-dev)
+
+install_dependencies() {
+  local missing=()
+  for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "gpufilter: installing ${missing[*]}" >&2
+    local sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  if ! command -v nvcc >/dev/null 2>&1; then
+    for d in /usr/local/cuda/bin /usr/local/cuda-*/bin; do
+      if [ -x "$d/nvcc" ]; then export PATH="$d:$PATH"; break; fi
+    done
+  fi
+  command -v nvcc >/dev/null 2>&1 || { echo "gpufilter: nvcc not found; install the CUDA toolkit first" >&2; exit 1; }
+}
+
+configure() {  # configure [extra cmake args...]
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUFILTER_BUILD_TESTS=ON \
+    -DGPUFILTER_BUILD_BENCH=ON -DGPUFILTER_BUILD_CLI=ON "$@" >/dev/null
+}
+
+build() {  # build [targets...]
+  local targets=(); for t in "$@"; do targets+=(--target "$t"); done
+  cmake --build "$BUILD_DIR" -j "$(nproc)" "${targets[@]}"
+}
