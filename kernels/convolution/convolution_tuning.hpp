@@ -7,13 +7,17 @@ struct ConvolutionTuning {
   // Mask slots in __constant__ memory (16 x 65 floats = 4 KiB of the 64 KiB), so
   // calls with different masks on different streams need not wait for each other.
   static constexpr int kMaskSlots = 16;
-  // Tiled: 32x8 threads, each computing 4 consecutive rows of a 32x32 output tile.
-  // A 32-pixel row keeps a warp's loads and stores coalesced; 32 rows amortise the
-  // vertical halo; 4 rows per thread let the vertical pass reuse each buffered row.
+  // Tiled: 32x8 threads; each computes P adjacent pixels in x times kRowsPerThread
+  // consecutive rows. 32 threads across a row keep a warp's accesses coalesced and
+  // conflict-free; 32 rows per tile amortise the vertical halo; several outputs per
+  // thread let each shared value (and its int->float conversion) serve all of them.
   static constexpr int kBlockX = 32;
   static constexpr int kBlockY = 8;
-  static constexpr int kTileW = 32;
-  static constexpr int kTileH = 32;
+  static constexpr int kRowsPerThread = 4;
+  // Narrow pixels get more per thread, so a thread's loads and work are not tiny.
+  static constexpr int pixels_per_thread(unsigned long pixel_bytes) {
+    return pixel_bytes == 1 ? 4 : pixel_bytes <= 4 ? 2 : 1;
+  }
   // Naive: 16x16 threads, one pixel each.
   static constexpr int kNaiveBlock = 16;
 };

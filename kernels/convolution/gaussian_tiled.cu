@@ -1,10 +1,12 @@
 // The tiled blur (seed 004, "tiling with halo in shared memory", with the mask in
-// __constant__ memory). Each block owns a kTileW x kTileH output tile:
+// __constant__ memory). Each block owns an output tile (32*P x 32 pixels, P pixels
+// per thread in x, 4 rows per thread in y):
 //   1. it loads the tile plus `radius` halo pixels on every side into shared memory,
 //      once, applying the border policy only in blocks that touch the image edge;
 //   2. it filters the rows of that input tile horizontally into a float buffer;
 //   3. it filters that buffer vertically and writes the output tile.
-// Tuning (tile shape, rows per thread) is in convolution_tuning.hpp.
+// Passes 2 and 3 keep sliding windows in registers, so each shared value is read
+// once per thread. Tuning (tile shape, P, rows per thread) is in convolution_tuning.hpp.
 // Every warp reads the same mask tap at the same time: a constant-cache broadcast.
 #include <algorithm>
 
@@ -35,66 +37,94 @@ MaskSlots& mask_slots() {
 
 constexpr std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 
+// Output tile of a block: kBlockX threads x P pixels wide, kBlockY threads x kRows tall.
+template <class T, int C>
+constexpr int tile_width() {
+  return Tuning::kBlockX * Tuning::pixels_per_thread(sizeof(T) * C);
+}
+constexpr int kRows = Tuning::kRowsPerThread;
+constexpr int kTileH = Tuning::kBlockY * kRows;
+
 template <class T, int C>
 std::size_t tiled_shared_bytes(int radius) {
-  const std::size_t in_w = Tuning::kTileW + 2 * radius, in_h = Tuning::kTileH + 2 * radius;
-  return align16(in_w * in_h * sizeof(Pixel<T, C>)) + in_h * Tuning::kTileW * sizeof(Accum<C>);
+  const std::size_t in_w = tile_width<T, C>() + 2 * radius, in_h = kTileH + 2 * radius;
+  return align16(in_w * in_h * sizeof(Pixel<T, C>)) + in_h * tile_width<T, C>() * sizeof(Accum<C>);
 }
 
 template <class T, int C, class B>
 __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
     gaussian_tiled_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, int radius, int slot, Pixel<T, C> constant) {
+  constexpr int P = Tuning::pixels_per_thread(sizeof(T) * C);
+  constexpr int kTileW = tile_width<T, C>();
   extern __shared__ __align__(16) unsigned char shared[];
-  const int in_w = Tuning::kTileW + 2 * radius;
-  const int in_h = Tuning::kTileH + 2 * radius;
+  const int in_w = kTileW + 2 * radius;
+  const int in_h = kTileH + 2 * radius;
+  // tile: the input pixels, as stored. rows: the horizontal pass's sums, laid out
+  // [input row][j][thread x] so that for each of a thread's P columns j the warp
+  // touches consecutive words (no bank conflicts).
   auto* tile = reinterpret_cast<Pixel<T, C>*>(shared);
   auto* rows = reinterpret_cast<Accum<C>*>(shared + align16(sizeof(Pixel<T, C>) * in_w * in_h));
   const float* mask = c_masks[slot];
   const int taps = 2 * radius + 1;
+  const int tx = static_cast<int>(threadIdx.x);
 
-  const int x0 = static_cast<int>(blockIdx.x) * Tuning::kTileW - radius;
-  const int y0 = static_cast<int>(blockIdx.y) * Tuning::kTileH - radius;
+  const int x0 = static_cast<int>(blockIdx.x) * kTileW - radius;
+  const int y0 = static_cast<int>(blockIdx.y) * kTileH - radius;
   const bool interior = x0 >= 0 && y0 >= 0 && x0 + in_w <= src.width && y0 + in_h <= src.height;
 
-  // 1. tile + halo -> shared memory
+  // 1. tile + halo -> shared memory; only edge blocks pay for the border policy.
   for (int ty = static_cast<int>(threadIdx.y); ty < in_h; ty += Tuning::kBlockY)
-    for (int tx = static_cast<int>(threadIdx.x); tx < in_w; tx += Tuning::kBlockX)
-      tile[ty * in_w + tx] = interior ? src.at(x0 + tx, y0 + ty)
-                                      : load_bordered<B>(src, x0 + tx, y0 + ty, constant);
+    for (int ix = tx; ix < in_w; ix += Tuning::kBlockX)
+      tile[ty * in_w + ix] = interior ? src.at(x0 + ix, y0 + ty) : load_bordered<B>(src, x0 + ix, y0 + ty, constant);
   __syncthreads();
 
-  // 2. horizontal pass over every input row, for the tile's output columns
-  const int tx = static_cast<int>(threadIdx.x);
+  // 2. horizontal pass: a thread's P adjacent outputs of one row slide over P + 2r
+  //    input pixels, each read (and converted to float) once.
   for (int ty = static_cast<int>(threadIdx.y); ty < in_h; ty += Tuning::kBlockY) {
-    Accum<C> sum = zero_accum<C>();
-    const Pixel<T, C>* row = tile + ty * in_w + tx;
-    for (int k = 0; k < taps; ++k) accumulate(sum, mask[k], row[k]);
-    rows[ty * Tuning::kTileW + tx] = sum;
+    Accum<C> sums[P];
+#pragma unroll
+    for (int j = 0; j < P; ++j) sums[j] = zero_accum<C>();
+    const Pixel<T, C>* in = tile + ty * in_w + tx * P;
+    for (int i = 0; i < P + 2 * radius; ++i) {
+      const Pixel<T, C> value = in[i];
+#pragma unroll
+      for (int j = 0; j < P; ++j) {
+        const int k = i - j;  // the tap input i is for output j
+        if (k >= 0 && k < taps) accumulate(sums[j], mask[k], value);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < P; ++j) rows[(ty * P + j) * Tuning::kBlockX + tx] = sums[j];
   }
   __syncthreads();
 
-  // 3. vertical pass: each thread owns kRowsPerThread consecutive output rows and
-  //    reads every buffered row it needs once, adding it to each output it touches
-  //    (2 shared reads per output for a 5x5 mask instead of 5).
-  constexpr int kRows = Tuning::kTileH / Tuning::kBlockY;
-  const int x = static_cast<int>(blockIdx.x) * Tuning::kTileW + tx;
+  // 3. vertical pass: a thread's kRows consecutive outputs in each of its P columns
+  //    slide over kRows + 2r buffered rows, each read once.
   const int first_row = static_cast<int>(threadIdx.y) * kRows;
-  Accum<C> sums[kRows];
+  Accum<C> sums[P][kRows];
 #pragma unroll
-  for (int j = 0; j < kRows; ++j) sums[j] = zero_accum<C>();
+  for (int j = 0; j < P; ++j)
+#pragma unroll
+    for (int q = 0; q < kRows; ++q) sums[j][q] = zero_accum<C>();
   for (int i = 0; i < kRows + 2 * radius; ++i) {
-    const Accum<C> value = rows[(first_row + i) * Tuning::kTileW + tx];
 #pragma unroll
-    for (int j = 0; j < kRows; ++j) {
-      const int k = i - j;  // the tap that row first_row + i is for output row first_row + j
-      if (k >= 0 && k < taps) accumulate(sums[j], mask[k], value);
+    for (int j = 0; j < P; ++j) {
+      const Accum<C> value = rows[((first_row + i) * P + j) * Tuning::kBlockX + tx];
+#pragma unroll
+      for (int q = 0; q < kRows; ++q) {
+        const int k = i - q;
+        if (k >= 0 && k < taps) accumulate(sums[j][q], mask[k], value);
+      }
     }
   }
-  if (x >= dst.width) return;
+  const int x = static_cast<int>(blockIdx.x) * kTileW + tx * P;
 #pragma unroll
-  for (int j = 0; j < kRows; ++j) {
-    const int y = static_cast<int>(blockIdx.y) * Tuning::kTileH + first_row + j;
-    if (y < dst.height) dst.at(x, y) = to_pixel<T, C>(sums[j]);
+  for (int q = 0; q < kRows; ++q) {
+    const int y = static_cast<int>(blockIdx.y) * kTileH + first_row + q;
+    if (y >= dst.height) break;
+#pragma unroll
+    for (int j = 0; j < P; ++j)
+      if (x + j < dst.width) dst.at(x + j, y) = to_pixel<T, C>(sums[j][q]);
   }
 }
 
@@ -110,7 +140,7 @@ void launch_gaussian_tiled(const ImageView& src, const ImageView& dst, const std
     for (int c = 0; c < C; ++c) constant.c[c] = static_cast<T>(border.value[static_cast<std::size_t>(c)]);
     const std::size_t shared_bytes = tiled_shared_bytes<T, C>(radius);
     const dim3 block(Tuning::kBlockX, Tuning::kBlockY);
-    const dim3 grid(ceil_div(src.width, Tuning::kTileW), ceil_div(src.height, Tuning::kTileH));
+    const dim3 grid(ceil_div(src.width, tile_width<T, C>()), ceil_div(src.height, kTileH));
     visit_border(border.mode, [&](auto policy) {
       auto kernel = gaussian_tiled_kernel<T, C, decltype(policy)>;
       // Large radii need more than the default 48 KiB of shared memory per block.
