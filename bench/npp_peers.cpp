@@ -1,0 +1,137 @@
+// The blur op's peer: NPP's Gaussian filter with border control (nppif), the call a
+// CUDA user reaches for first. Only built where CMake finds NPP.
+//
+// NPP's fixed masks carry their own weights (sigma = 0.4 + (mask width / 2) * 0.6 by
+// the NPP headers) and its Gauss border supports NPP_BORDER_REPLICATE only, so the row
+// is named .../replicate and its check is a sanity check: a low-pass of the same size
+// over the right pixels, not our weights to the last bit.
+#include <nppi_filtering_functions.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "gpufilter/error.hpp"
+#include "peers.hpp"
+
+namespace bench {
+namespace {
+
+// Largest accepted channel difference, as a fraction of the format's range. Against
+// the reference with sigma 1.6, NPP 13.0's 5x5 mask differs by at most 0.04 of the
+// range on random 4K and 8K images (0.075 with sigma 1.9, the other reading of the
+// formula); a wrong pitch or offset, or an unwritten (poisoned) pixel, differs by
+// about half the range somewhere in such an image.
+constexpr double kToleranceFraction = 0.10;
+
+template <class T>
+using GaussBorderFn = NppStatus (*)(const T*, Npp32s, NppiSize, NppiPoint, T*, Npp32s, NppiSize, NppiMaskSize,
+                                    NppiBorderType, NppStreamContext);
+
+// The _Ctx calls take the stream's device properties with every call: filled once per
+// stream from the runtime, so nothing depends on nppGetStreamContext.
+NppStreamContext npp_context(cudaStream_t stream) {
+  static std::map<cudaStream_t, NppStreamContext> contexts;
+  if (auto found = contexts.find(stream); found != contexts.end()) return found->second;
+  NppStreamContext ctx{};
+  ctx.hStream = stream;
+  GPUFILTER_CUDA_CHECK(cudaGetDevice(&ctx.nCudaDeviceId));
+  cudaDeviceProp prop{};
+  GPUFILTER_CUDA_CHECK(cudaGetDeviceProperties(&prop, ctx.nCudaDeviceId));
+  ctx.nMultiProcessorCount = prop.multiProcessorCount;
+  ctx.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
+  ctx.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
+  ctx.nSharedMemPerBlock = prop.sharedMemPerBlock;
+  ctx.nCudaDevAttrComputeCapabilityMajor = prop.major;
+  ctx.nCudaDevAttrComputeCapabilityMinor = prop.minor;
+  GPUFILTER_CUDA_CHECK(cudaStreamGetFlags(stream, &ctx.nStreamFlags));
+  contexts.emplace(stream, ctx);
+  return ctx;
+}
+
+template <class T>
+Launch gauss_border(GaussBorderFn<T> fn, const char* name, NppiMaskSize mask) {
+  return [fn, name, mask](const gpufilter::ImageView& src, const gpufilter::ImageView& dst, cudaStream_t stream) {
+    const NppiSize size{src.width, src.height};
+    const NppiPoint origin{0, 0};
+    const NppStatus status = fn(static_cast<const T*>(src.data), static_cast<Npp32s>(src.pitch), size, origin,
+                                static_cast<T*>(dst.data), static_cast<Npp32s>(dst.pitch), size, mask,
+                                NPP_BORDER_REPLICATE, npp_context(stream));
+    // Negative codes are errors; positive ones are warnings about a call that ran.
+    if (static_cast<int>(status) < 0)
+      throw gpufilter::Error(gpufilter::ErrorCode::Cuda,
+                             std::string(name) + " failed with NppStatus " + std::to_string(static_cast<int>(status)));
+  };
+}
+
+#define GPUFILTER_NPP_GAUSS(T, fn) gauss_border<T>(fn, #fn, mask)
+
+Launch gauss_launch(gpufilter::PixelFormat format, NppiMaskSize mask) {
+  using gpufilter::ChannelType;
+  const int c = format.channels;
+  switch (format.type) {
+    case ChannelType::U8:
+      if (c == 1) return GPUFILTER_NPP_GAUSS(Npp8u, nppiFilterGaussBorder_8u_C1R_Ctx);
+      if (c == 3) return GPUFILTER_NPP_GAUSS(Npp8u, nppiFilterGaussBorder_8u_C3R_Ctx);
+      if (c == 4) return GPUFILTER_NPP_GAUSS(Npp8u, nppiFilterGaussBorder_8u_C4R_Ctx);
+      break;
+    case ChannelType::U16:
+      if (c == 1) return GPUFILTER_NPP_GAUSS(Npp16u, nppiFilterGaussBorder_16u_C1R_Ctx);
+      if (c == 3) return GPUFILTER_NPP_GAUSS(Npp16u, nppiFilterGaussBorder_16u_C3R_Ctx);
+      if (c == 4) return GPUFILTER_NPP_GAUSS(Npp16u, nppiFilterGaussBorder_16u_C4R_Ctx);
+      break;
+    case ChannelType::F32:
+      if (c == 1) return GPUFILTER_NPP_GAUSS(Npp32f, nppiFilterGaussBorder_32f_C1R_Ctx);
+      if (c == 3) return GPUFILTER_NPP_GAUSS(Npp32f, nppiFilterGaussBorder_32f_C3R_Ctx);
+      if (c == 4) return GPUFILTER_NPP_GAUSS(Npp32f, nppiFilterGaussBorder_32f_C4R_Ctx);
+      break;
+  }
+  return {};
+}
+
+#undef GPUFILTER_NPP_GAUSS
+
+// NPP's square mask for a radius, where it has one.
+bool mask_for_radius(int radius, NppiMaskSize& mask) {
+  switch (radius) {
+    case 1: mask = NPP_MASK_SIZE_3_X_3; return true;
+    case 2: mask = NPP_MASK_SIZE_5_X_5; return true;
+    case 3: mask = NPP_MASK_SIZE_7_X_7; return true;
+    case 4: mask = NPP_MASK_SIZE_9_X_9; return true;
+    case 5: mask = NPP_MASK_SIZE_11_X_11; return true;
+    case 6: mask = NPP_MASK_SIZE_13_X_13; return true;
+    case 7: mask = NPP_MASK_SIZE_15_X_15; return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+std::vector<PeerRow> npp_peers(const gpufilter::Operation& op, gpufilter::PixelFormat format,
+                               const gpufilter::ParamValues& params) {
+  if (op.name != "blur") return {};
+  const auto sigma = params.find("sigma");
+  const auto radius = params.find("radius");
+  if (sigma == params.end() || radius == params.end()) return {};
+  // radius 0 means ceil(3 sigma), as in GaussianParams.
+  const int taps_each_side =
+      radius->second > 0 ? static_cast<int>(radius->second) : static_cast<int>(std::ceil(3.0 * sigma->second));
+  NppiMaskSize mask{};
+  if (!mask_for_radius(taps_each_side, mask)) return {};
+  Launch launch = gauss_launch(format, mask);
+  if (!launch) return {};
+
+  PeerRow row;
+  row.name = "npp";
+  row.border_label = "replicate";
+  row.reference_params = params;
+  row.reference_params["sigma"] = 0.4 + taps_each_side * 0.6;  // NPP's own sigma for this mask width
+  row.reference_params["radius"] = taps_each_side;
+  row.reference_border.mode = gpufilter::BorderMode::Replicate;
+  row.tolerance = kToleranceFraction * format.max_value();
+  row.launch = std::move(launch);
+  return {row};
+}
+
+}  // namespace bench

@@ -1,0 +1,118 @@
+#include "registry_cases.hpp"
+
+#include <vector>
+
+#include "gpufilter/stream.hpp"
+#include "peers.hpp"
+
+namespace bench {
+namespace {
+
+std::string row_name(const std::string& op, const std::string& variant, const std::string& format,
+                     const std::string& size, const std::string& border) {
+  std::string name = op + "/" + variant + "/" + format + "/" + size;
+  if (!border.empty()) name += "/" + border;
+  return name;
+}
+
+// The variant vs_naive divides by: "naive" where the op has one, else its first
+// (simplest) variant, e.g. copy's "scalar".
+std::string baseline_variant(const gpufilter::Operation& op) {
+  if (op.has_variant("naive") || op.variants.empty()) return "naive";
+  return op.variants.front();
+}
+
+std::vector<PeerRow> peers_of(const gpufilter::Operation& op, gpufilter::PixelFormat format,
+                              const gpufilter::ParamValues& params) {
+  std::vector<PeerRow> rows = copy_peers(op, format, params);
+#ifdef GPUFILTER_HAVE_NPP
+  for (auto& row : npp_peers(op, format, params)) rows.push_back(std::move(row));
+#endif
+  return rows;
+}
+
+CaseSpec make_peer_case(const gpufilter::Operation& op, const PeerRow& peer, gpufilter::PixelFormat format,
+                        const ImageSize& size, const gpufilter::ParamValues& params) {
+  CaseSpec spec;
+  const std::string border = op.uses_border ? peer.border_label : "";
+  spec.row.name = row_name(op.name, peer.name, format.name(), size.label, border);
+  spec.row.op = op.name;
+  spec.row.variant = peer.name;
+  spec.row.peer = peer.name;
+  spec.row.format = format.name();
+  spec.row.size = size.label;
+  spec.row.border = border;
+  spec.op = &op;
+  spec.format = format;
+  spec.size = size;
+  spec.params = params;
+  spec.reference_params = peer.reference_params;
+  spec.reference_border = peer.reference_border;
+  spec.tolerance = peer.tolerance;
+  spec.launch = peer.launch;
+  return spec;
+}
+
+}  // namespace
+
+CaseSpec make_variant_case(const gpufilter::Operation& op, const std::string& variant, gpufilter::PixelFormat format,
+                           const ImageSize& size, gpufilter::BorderMode border_mode) {
+  CaseSpec spec;
+  gpufilter::Border border;
+  border.mode = border_mode;
+  const std::string border_name = op.uses_border ? gpufilter::to_string(border_mode) : "";
+  spec.row.name = row_name(op.name, variant, format.name(), size.label, border_name);
+  spec.row.op = op.name;
+  spec.row.variant = variant;
+  spec.row.format = format.name();
+  spec.row.size = size.label;
+  spec.row.border = border_name;
+  spec.op = &op;
+  spec.format = format;
+  spec.size = size;
+  spec.params = op.resolve(op.bench_params);
+  spec.reference_params = spec.params;
+  spec.reference_border = border;
+  spec.tolerance = op.tolerance(format);
+  const gpufilter::Operation* op_ptr = &op;
+  spec.launch = [op_ptr, variant, params = spec.params, border](const gpufilter::ImageView& src,
+                                                               const gpufilter::ImageView& dst, cudaStream_t stream) {
+    gpufilter::ExecContext ctx;
+    ctx.stream = stream;
+    // Never synchronize inside a timed launch, whatever GPUFILTER_SYNC_LAUNCHES says:
+    // the host round trip would be timed along with the kernel.
+    ctx.sync_after_launch = false;
+    op_ptr->run_gpu(src, dst, params, border, variant, ctx);
+  };
+  return spec;
+}
+
+int register_registry_cases(const BenchOptions& options) {
+  int count = 0;
+  for (const gpufilter::Operation& op : gpufilter::operations()) {
+    if (!options.wants_op(op.name)) continue;
+    Results::global().set_baseline(op.name, baseline_variant(op));
+    const gpufilter::ParamValues params = op.resolve(op.bench_params);
+    std::vector<gpufilter::BorderMode> borders = options.borders;
+    if (!op.uses_border) borders = {gpufilter::BorderMode::Reflect101};  // unused; one pass
+    // Grouped by format and size, so consecutive cases share the cached source
+    // images and, per border, the CPU reference.
+    for (const gpufilter::PixelFormat format : op.formats) {
+      for (const ImageSize& size : options.sizes) {
+        for (const gpufilter::BorderMode border : borders) {
+          for (const std::string& variant : op.variants) {
+            register_case(make_variant_case(op, variant, format, size, border));
+            ++count;
+          }
+        }
+        for (const PeerRow& peer : peers_of(op, format, params)) {
+          register_case(make_peer_case(op, peer, format, size, params));
+          ++count;
+        }
+      }
+    }
+  }
+  return count;
+}
+
+}  // namespace bench

@@ -1,0 +1,17 @@
+#pragma once
+// Bench cases generated from the operation registry: every op x variant x supported
+// format x size (x border, for ops that use one), followed by the op's peers.
+#include "bench_case.hpp"
+#include "gpufilter/registry.hpp"
+#include "options.hpp"
+
+namespace bench {
+
+// "blur/tiled/u8x4/8K/reflect101": the border only for ops that use one.
+CaseSpec make_variant_case(const gpufilter::Operation& op, const std::string& variant, gpufilter::PixelFormat format,
+                           const ImageSize& size, gpufilter::BorderMode border);
+
+// Registers every case the options select; returns how many.
+int register_registry_cases(const BenchOptions& options);
+
+}  // namespace bench

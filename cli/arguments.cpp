@@ -1,0 +1,260 @@
+#include "arguments.hpp"
+
+#include <cxxopts.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <string_view>
+#include <vector>
+
+#include "exit_codes.hpp"
+#include "gpufilter/error.hpp"
+#include "help.hpp"
+
+namespace gpufilter::cli {
+namespace {
+
+constexpr const char* kProgram = "gpufilter";
+constexpr const char* kCommonGroup = "Common";
+constexpr const char* kFilesOption = "files";
+
+[[noreturn]] void usage_error(const std::string& message) { throw CliError(ExitCode::Usage, message); }
+
+std::string join(const std::vector<std::string>& items, const char* separator) {
+  std::string text;
+  for (const std::string& item : items) {
+    if (!text.empty()) text += separator;
+    text += item;
+  }
+  return text;
+}
+
+std::vector<std::string> border_names() {
+  std::vector<std::string> names;
+  for (BorderMode mode : all_border_modes()) names.emplace_back(to_string(mode));
+  return names;
+}
+
+std::vector<std::string> operation_names() {
+  std::vector<std::string> names;
+  for (const Operation& op : operations()) names.push_back(op.name);
+  return names;
+}
+
+std::string describe_param(const ParamSpec& spec) {
+  std::string text = spec.help;
+  text += " [" + format_number(spec.min) + ".." + format_number(spec.max) + "]";
+  if (!spec.default_text.empty()) {
+    text += " (default: " + spec.default_text + ")";
+  } else if (spec.default_value) {
+    text += " (default: " + format_number(*spec.default_value) + ")";
+  }
+  return text;
+}
+
+// The options of one op (or, with op == nullptr, those every op shares, for the general
+// help). Params are read as strings so a bad number gets our message, not cxxopts'.
+cxxopts::Options make_options(const Operation* op) {
+  cxxopts::Options options(op ? std::string(kProgram) + " " + op->name : kProgram,
+                           op ? op->summary + "\n" : "");
+  options.custom_help(op ? "IN OUT [options]" : "");
+  options.positional_help("");
+  if (op) {
+    for (const ParamSpec& spec : op->params) {
+      options.add_options(op->name)(spec.name, describe_param(spec), cxxopts::value<std::string>(),
+                                    spec.integer ? "N" : "X");
+    }
+  }
+  auto common = options.add_options(kCommonGroup);
+  if (!op || op->uses_border) {
+    common("border",
+           "pixels outside the image: " + join(border_names(), ", ") +
+               " (default: " + to_string(Border{}.mode) + ")",
+           cxxopts::value<std::string>(), "MODE");
+    common("border-value",
+           "value outside the image with --border constant, in the image's units; one number "
+           "for every channel or one per channel (default: 0)",
+           cxxopts::value<std::string>(), "V[,V...]");
+  }
+  common("variant",
+         op ? "kernel to run on the GPU: " + join(op->variants, ", ") + " (default: " +
+                  op->default_variant + ")"
+            : std::string("kernel to run on the GPU (see 'gpufilter list')"),
+         cxxopts::value<std::string>(), "NAME");
+  common("device",
+         "auto: the GPU when one is usable, else the CPU reference; gpu; cpu (default: auto)",
+         cxxopts::value<std::string>(), "auto|gpu|cpu");
+  common("timing", "print the time of each stage on stderr");
+  common("overwrite", "allow OUT to be the same file as IN");
+  common("h,help", "print this help");
+  options.add_options("")(kFilesOption, "IN OUT", cxxopts::value<std::vector<std::string>>());
+  options.parse_positional({kFilesOption});
+  return options;
+}
+
+std::string rendered_help(const cxxopts::Options& options, const std::vector<std::string>& groups,
+                          bool with_usage) {
+  std::string text = options.help(groups, with_usage);
+  const auto first = text.find_first_not_of('\n');
+  return first == std::string::npos ? std::string() : text.substr(first);
+}
+
+// cxxopts quotes names with typographic quotes; keep error lines plain ASCII.
+std::string plain_quotes(std::string text) {
+  for (std::string_view quote : {"\u2018", "\u2019"}) {
+    for (auto at = text.find(quote); at != std::string::npos; at = text.find(quote, at + 1)) {
+      text.replace(at, quote.size(), "'");
+    }
+  }
+  return text;
+}
+
+double parse_number(const std::string& text, const std::string& option) {
+  double value = 0.0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, status] = std::from_chars(text.data(), end, value);
+  if (text.empty() || status != std::errc() || stop != end || !std::isfinite(value)) {
+    usage_error("--" + option + " expects a number, got '" + text + "'");
+  }
+  return value;
+}
+
+ParamValues read_params(const Operation& op, const cxxopts::ParseResult& result) {
+  ParamValues given;
+  for (const ParamSpec& spec : op.params) {
+    if (result.count(spec.name) == 0) continue;
+    const std::string text = result[spec.name].as<std::string>();
+    given[spec.name] = parse_number(text, spec.name);
+  }
+  // Ranges, whole numbers and defaults are the registry's to judge.
+  try {
+    return op.resolve(given);
+  } catch (const Error& error) {
+    usage_error(error.what());
+  }
+}
+
+Border read_border(const cxxopts::ParseResult& result) {
+  Border border;
+  if (result.count("border")) {
+    const std::string name = result["border"].as<std::string>();
+    bool known = false;
+    for (BorderMode mode : all_border_modes()) {
+      if (name == to_string(mode)) {
+        border.mode = mode;
+        known = true;
+      }
+    }
+    if (!known) usage_error("unknown border '" + name + "'; use one of " + join(border_names(), ", "));
+  }
+  if (result.count("border-value")) {
+    if (border.mode != BorderMode::Constant) {
+      usage_error("--border-value needs --border constant");
+    }
+    const std::string text = result["border-value"].as<std::string>();
+    std::vector<double> values;
+    std::string::size_type start = 0;
+    while (true) {
+      const auto comma = text.find(',', start);
+      values.push_back(parse_number(text.substr(start, comma - start), "border-value"));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    if (values.size() > border.value.size()) {
+      usage_error("--border-value takes at most " + std::to_string(border.value.size()) +
+                  " numbers, got '" + text + "'");
+    }
+    for (std::size_t c = 0; c < border.value.size(); ++c) {
+      border.value[c] = values.size() == 1 ? values[0] : (c < values.size() ? values[c] : 0.0);
+    }
+  }
+  return border;
+}
+
+DeviceChoice read_device(const cxxopts::ParseResult& result) {
+  if (result.count("device") == 0) return DeviceChoice::Auto;
+  const std::string name = result["device"].as<std::string>();
+  if (name == "auto") return DeviceChoice::Auto;
+  if (name == "gpu") return DeviceChoice::Gpu;
+  if (name == "cpu") return DeviceChoice::Cpu;
+  usage_error("unknown device '" + name + "'; use auto, gpu or cpu");
+}
+
+// cxxopts would call --border on a borderless op merely unknown; say why instead.
+void refuse_border_options(const Operation& op, int argc, const char* const* argv) {
+  if (op.uses_border) return;
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const std::string_view name = arg.substr(0, arg.find('='));
+    if (name == "--border" || name == "--border-value") {
+      usage_error(op.name + " reads no pixels outside the image, so it takes no " + std::string(name));
+    }
+  }
+}
+
+Command parse_run(const Operation& op, int argc, const char* const* argv) {
+  refuse_border_options(op, argc, argv);
+  cxxopts::Options options = make_options(&op);
+  cxxopts::ParseResult result;
+  try {
+    // cxxopts skips argv[0]; handing it the op name there parses what follows.
+    result = options.parse(argc - 1, argv + 1);
+  } catch (const cxxopts::exceptions::exception& error) {
+    usage_error(plain_quotes(error.what()) + " (see 'gpufilter " + op.name + " --help')");
+  }
+  if (result.count("help")) {
+    std::string text = rendered_help(options, {op.name, kCommonGroup}, true);
+    text += "\nPixel formats: " + describe_formats(op.formats) + "\n";
+    text += "Exit codes: see 'gpufilter --help'.\n";
+    return TextReply{text};
+  }
+
+  RunRequest request;
+  request.op = &op;
+  // Option values first: "--sigma --device cpu" is a missing sigma, not a stray "cpu".
+  request.params = read_params(op, result);
+  if (op.uses_border) request.border = read_border(result);
+  request.variant = result.count("variant") ? result["variant"].as<std::string>() : op.default_variant;
+  if (!op.has_variant(request.variant)) {
+    usage_error("unknown variant '" + request.variant + "' for " + op.name + "; use one of " +
+                join(op.variants, ", "));
+  }
+  request.device = read_device(result);
+  request.timing = result.count("timing") > 0;
+  request.overwrite = result.count("overwrite") > 0;
+
+  const auto files = result.count(kFilesOption) ? result[kFilesOption].as<std::vector<std::string>>()
+                                                : std::vector<std::string>{};
+  if (files.size() < 2) {
+    usage_error(std::string(files.empty() ? "IN and OUT are" : "OUT is") + " missing (usage: gpufilter " +
+                op.name + " IN OUT [options])");
+  }
+  if (files.size() > 2) usage_error("unexpected argument '" + files[2] + "' after IN and OUT");
+  request.input = files[0];
+  request.output = files[1];
+  return request;
+}
+
+}  // namespace
+
+Command parse_command_line(int argc, const char* const* argv) {
+  if (argc < 2) usage_error("no op given; see 'gpufilter --help'");
+  const std::string first = argv[1];
+  if (first == "-h" || first == "--help" || first == "help") {
+    return TextReply{general_help(rendered_help(make_options(nullptr), {kCommonGroup}, false))};
+  }
+  if (first == "--version") return TextReply{version_text()};
+  if (first == "list") {
+    if (argc > 2) usage_error(std::string("'list' takes no arguments, got '") + argv[2] + "'");
+    return TextReply{operation_table()};
+  }
+  if (first.starts_with("-")) usage_error("expected an op before '" + first + "'; see 'gpufilter --help'");
+  const Operation* op = find_operation(first);
+  if (!op) {
+    usage_error("unknown op '" + first + "'; known ops: " + join(operation_names(), ", ") +
+                " (see 'gpufilter list')");
+  }
+  return parse_run(*op, argc, argv);
+}
+
+}  // namespace gpufilter::cli

@@ -1,0 +1,38 @@
+#pragma once
+// The command line, parsed with cxxopts from options generated out of the operation
+// registry: every registered op is a subcommand, every ParamSpec a --flag.
+#include <filesystem>
+#include <string>
+#include <variant>
+
+#include "gpufilter/border.hpp"
+#include "gpufilter/registry.hpp"
+
+namespace gpufilter::cli {
+
+enum class DeviceChoice { Auto, Gpu, Cpu };
+
+// One filter run: everything checked that can be checked without touching files.
+struct RunRequest {
+  const Operation* op = nullptr;
+  std::filesystem::path input;
+  std::filesystem::path output;
+  ParamValues params;  // resolved: defaults filled in, ranges checked
+  Border border;
+  std::string variant;
+  DeviceChoice device = DeviceChoice::Auto;
+  bool timing = false;
+  bool overwrite = false;
+};
+
+// Help, version or the op table: printed on stdout, exit 0.
+struct TextReply {
+  std::string text;
+};
+
+using Command = std::variant<TextReply, RunRequest>;
+
+// Throws CliError(Usage) with a one-line message on anything malformed.
+Command parse_command_line(int argc, const char* const* argv);
+
+}  // namespace gpufilter::cli

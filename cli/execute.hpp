@@ -1,0 +1,27 @@
+#pragma once
+// Where an op runs (GPU or CPU reference) and running it on host images.
+#include <string>
+
+#include "arguments.hpp"
+#include "gpufilter/image_view.hpp"
+#include "timing.hpp"
+
+namespace gpufilter::cli {
+
+enum class Device { Gpu, Cpu };
+
+struct DeviceSelection {
+  Device device = Device::Cpu;
+  std::string notice;  // one line for stderr when --device auto fell back to the CPU
+};
+
+// Throws CliError(Runtime) for --device gpu on a machine with no usable GPU.
+DeviceSelection select_device(DeviceChoice choice);
+const char* to_string(Device device);
+
+// Runs request.op from host image src into host image dst (equal size and format) on
+// `device`, adding its stages to `times`. Throws gpufilter::Error or CliError(Runtime).
+void execute(const RunRequest& request, Device device, const ImageView& src, const ImageView& dst,
+             StageTimes& times);
+
+}  // namespace gpufilter::cli

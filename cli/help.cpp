@@ -1,0 +1,140 @@
+#include "help.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <opencv2/core/version.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <string_view>
+
+#include "exit_codes.hpp"
+#include "gpufilter/registry.hpp"
+#include "gpufilter/version.hpp"
+
+namespace gpufilter::cli {
+namespace {
+
+std::string padded(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
+}
+
+std::string variants_text(const Operation& op) {
+  std::string text;
+  for (const std::string& variant : op.variants) {
+    if (!text.empty()) text += ' ';
+    text += variant;
+    if (variant == op.default_variant) text += '*';
+  }
+  return text;
+}
+
+// Word-wraps `text` to lines of at most `width` characters, later lines indented by `indent`.
+std::string wrapped(const std::string& text, std::size_t width, std::size_t indent) {
+  std::string result;
+  std::string line;
+  std::string::size_type start = 0;
+  while (start < text.size()) {
+    auto end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      result += line + '\n' + std::string(indent, ' ');
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return result + line;
+}
+
+}  // namespace
+
+std::string format_number(double value) {
+  char buffer[64];
+  const auto [end, status] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return status == std::errc() ? std::string(buffer, end) : std::to_string(value);
+}
+
+std::string describe_formats(const std::vector<PixelFormat>& formats) {
+  // Group by channel type, in the library's own order of formats.
+  std::string text;
+  for (ChannelType type : {ChannelType::U8, ChannelType::U16, ChannelType::F32}) {
+    std::vector<int> channels;
+    for (const PixelFormat& format : all_pixel_formats()) {
+      if (format.type == type && std::find(formats.begin(), formats.end(), format) != formats.end()) {
+        channels.push_back(format.channels);
+      }
+    }
+    if (channels.empty()) continue;
+    if (!text.empty()) text += ' ';
+    text += std::string(to_string(type)) + 'x';
+    if (channels.size() == 1) {
+      text += std::to_string(channels[0]);
+      continue;
+    }
+    text += '{';
+    for (std::size_t i = 0; i < channels.size(); ++i) text += (i ? "," : "") + std::to_string(channels[i]);
+    text += '}';
+  }
+  return text.empty() ? "none" : text;
+}
+
+std::string operation_table() {
+  const std::vector<std::string> headings{"OP", "SUMMARY", "VARIANTS", "FORMATS"};
+  std::vector<std::vector<std::string>> rows{headings};
+  for (const Operation& op : operations()) {
+    rows.push_back({op.name, op.summary, variants_text(op), describe_formats(op.formats)});
+  }
+  std::vector<std::size_t> widths(headings.size(), 0);
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  std::string text;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      line += c + 1 < row.size() ? padded(row[c], widths[c] + 2) : row[c];
+    }
+    text += line + '\n';
+  }
+  text += "\n* the variant used unless --variant says otherwise. 'gpufilter OP --help' lists "
+          "an op's parameters.\n";
+  return text;
+}
+
+std::string general_help(const std::string& common_options) {
+  std::string text = std::string("gpufilter ") + kVersion + " - image filters on the GPU\n\n";
+  text +=
+      "Usage:\n"
+      "  gpufilter OP IN OUT [--PARAM VALUE...] [options]\n"
+      "  gpufilter OP --help     the parameters of one op\n"
+      "  gpufilter list          every op with its variants and pixel formats\n"
+      "  gpufilter --help | --version\n\n"
+      "Ops:\n";
+  std::size_t width = 0;
+  for (const Operation& op : operations()) width = std::max(width, op.name.size());
+  for (const Operation& op : operations()) text += "  " + padded(op.name, width + 2) + op.summary + '\n';
+  text += '\n' + common_options;
+  text +=
+      "\nFiles are read and written with OpenCV (PNG, JPEG, TIFF, BMP, PNM, WebP, ...);\n"
+      "8-bit, 16-bit and 32-bit float pixels with 1, 3 or 4 channels. OUT's suffix picks\n"
+      "the format, which must hold IN's pixel format (no 16-bit JPEG, no dropped alpha).\n"
+      "OUT is written to a temporary file and renamed, so it is never left half written.\n"
+      "\nExit codes:\n";
+  for (const ExitCodeDoc& doc : kExitCodeDocs) {
+    text += "  " + std::to_string(static_cast<int>(doc.code)) + "  " + wrapped(doc.meaning, 72, 5) + '\n';
+  }
+  return text;
+}
+
+std::string version_text() {
+  int runtime = 0;
+  if (cudaRuntimeGetVersion(&runtime) != cudaSuccess) runtime = 0;
+  std::string text = std::string("gpufilter ") + kVersion + '\n';
+  text += std::string("OpenCV ") + CV_VERSION + '\n';
+  text += "CUDA runtime " + std::to_string(runtime / 1000) + '.' + std::to_string(runtime % 1000 / 10) + '\n';
+  return text;
+}
+
+}  // namespace gpufilter::cli

@@ -1,0 +1,255 @@
+#include "image_files.hpp"
+
+#include <unistd.h>
+
+#include <opencv2/core.hpp>
+#include <opencv2/core/utils/logger.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "exit_codes.hpp"
+#include "quiet_stderr.hpp"
+#include "temp_file.hpp"
+
+namespace gpufilter::cli {
+namespace fs = std::filesystem;
+namespace {
+
+// Suffixes offered in messages, most useful first; each is shown only where this
+// OpenCV build can write it.
+const std::vector<std::string> kKnownSuffixes{".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".webp",
+                                              ".pnm", ".ppm", ".pgm", ".exr", ".hdr"};
+// Formats suggested when OUT's format cannot hold the pixels.
+const std::vector<std::string> kLosslessSuffixes{".png", ".tiff", ".webp", ".pnm", ".exr"};
+
+// OpenCV stores 3-channel float TIFF as LogLuv, which rounds the values; LZW keeps them.
+constexpr int kTiffCompressionLzw = 5;
+
+const std::vector<int>& encoder_params() {
+  static const std::vector<int> params{cv::IMWRITE_TIFF_COMPRESSION, kTiffCompressionLzw};
+  return params;
+}
+
+std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+
+std::string join_choices(const std::vector<std::string>& items) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) text += i + 1 == items.size() ? " or " : ", ";
+    text += items[i];
+  }
+  return text;
+}
+
+bool have_writer(const std::string& filename) {
+  QuietStderr quiet;
+  try {
+    return cv::haveImageWriter(filename);
+  } catch (const cv::Exception&) {
+    return false;
+  }
+}
+
+std::vector<std::string> writable_suffixes() {
+  std::vector<std::string> suffixes;
+  for (const std::string& suffix : kKnownSuffixes) {
+    if (have_writer("image" + suffix)) suffixes.push_back(suffix);
+  }
+  return suffixes;
+}
+
+// Round-trips a tiny image through the encoder: the only reliable way to learn whether a
+// format keeps a depth and channel count, since imwrite silently converts what it cannot
+// store (16-bit to 8-bit for JPEG, BGRA to BGR for BMP).
+bool format_holds(const std::string& suffix, int cv_type) {
+  cv::Mat probe(2, 3, cv_type, cv::Scalar::all(1));
+  QuietStderr quiet;
+  try {
+    std::vector<uchar> bytes;
+    if (!cv::imencode(suffix, probe, bytes, encoder_params())) return false;
+    const cv::Mat decoded = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);
+    return !decoded.empty() && decoded.type() == probe.type();
+  } catch (const cv::Exception&) {
+    return false;
+  }
+}
+
+const char* depth_name(int depth) {
+  switch (depth) {
+    case CV_8U: return "8-bit unsigned";
+    case CV_8S: return "8-bit signed";
+    case CV_16U: return "16-bit unsigned";
+    case CV_16S: return "16-bit signed";
+    case CV_32S: return "32-bit integer";
+    case CV_32F: return "32-bit float";
+    case CV_64F: return "64-bit float";
+    default: return "16-bit float";
+  }
+}
+
+}  // namespace
+
+void silence_codec_logging() {
+  cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+}
+
+cv::Mat read_image(const fs::path& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (error && error != std::errc::no_such_file_or_directory) {
+    throw CliError(ExitCode::Input, "cannot read " + quoted(path) + ": " + error.message());
+  }
+  if (!fs::exists(status)) throw CliError(ExitCode::Input, "cannot read " + quoted(path) + ": no such file");
+  if (fs::is_directory(status)) {
+    throw CliError(ExitCode::Input, "cannot read " + quoted(path) + ": it is a directory");
+  }
+  if (::access(path.c_str(), R_OK) != 0) {
+    throw CliError(ExitCode::Input, "cannot read " + quoted(path) + ": " + std::strerror(errno));
+  }
+  cv::Mat image;
+  std::string failure;
+  {
+    QuietStderr quiet;
+    try {
+      image = cv::imread(path.string(), cv::IMREAD_UNCHANGED);
+    } catch (const cv::Exception& exception) {
+      failure = exception.err;
+    }
+  }
+  if (image.empty()) {
+    throw CliError(ExitCode::Input,
+                   "cannot decode " + quoted(path) + ": " +
+                       (failure.empty() ? "not an image format OpenCV reads, or the file is truncated or corrupt"
+                                        : failure));
+  }
+  return image;
+}
+
+PixelFormat pixel_format_of(const cv::Mat& image, const fs::path& source) {
+  PixelFormat format;
+  bool known_depth = true;
+  switch (image.depth()) {
+    case CV_8U: format.type = ChannelType::U8; break;
+    case CV_16U: format.type = ChannelType::U16; break;
+    case CV_32F: format.type = ChannelType::F32; break;
+    default: known_depth = false;
+  }
+  format.channels = image.channels();
+  const bool known_channels = format.channels == 1 || format.channels == 3 || format.channels == 4;
+  if (!known_depth || !known_channels || image.dims != 2) {
+    throw CliError(ExitCode::Input, "unsupported pixel format in " + quoted(source) + ": " +
+                                        depth_name(image.depth()) + " with " +
+                                        std::to_string(image.channels()) +
+                                        " channel(s); gpufilter takes 8-bit, 16-bit or 32-bit float "
+                                        "pixels with 1, 3 or 4 channels");
+  }
+  return format;
+}
+
+int cv_type_of(PixelFormat format) {
+  const int depth = format.type == ChannelType::U8 ? CV_8U : format.type == ChannelType::U16 ? CV_16U : CV_32F;
+  return CV_MAKETYPE(depth, format.channels);
+}
+
+ImageView host_view(const cv::Mat& image, PixelFormat format) {
+  ImageView view;
+  view.data = image.data;
+  view.width = image.cols;
+  view.height = image.rows;
+  view.pitch = image.step[0];
+  view.format = format;
+  return view;
+}
+
+fs::path output_destination(const fs::path& output) {
+  std::error_code error;
+  if (!fs::is_symlink(fs::symlink_status(output, error))) return output;
+  const fs::path target = fs::weakly_canonical(output, error);
+  return error ? output : target;
+}
+
+void check_output_target(const fs::path& output) {
+  const std::string suffix = output.extension().string();
+  if (suffix.empty() || suffix == ".") {
+    throw CliError(ExitCode::Usage, "OUT " + quoted(output) + " has no suffix to pick a format by; use " +
+                                        join_choices(writable_suffixes()));
+  }
+  if (!have_writer(output.string())) {
+    throw CliError(ExitCode::Usage, "unsupported output suffix '" + suffix + "'; use " +
+                                        join_choices(writable_suffixes()));
+  }
+  const fs::path directory = output.parent_path().empty() ? fs::path(".") : output.parent_path();
+  std::error_code error;
+  const fs::file_status status = fs::status(directory, error);
+  if (!fs::exists(status)) {
+    throw CliError(ExitCode::Output, "output directory " + quoted(directory) + " does not exist");
+  }
+  if (!fs::is_directory(status)) {
+    throw CliError(ExitCode::Output, "output directory " + quoted(directory) + " is not a directory");
+  }
+  if (::access(directory.c_str(), W_OK | X_OK) != 0) {
+    throw CliError(ExitCode::Output, "output directory " + quoted(directory) + " is not writable: " +
+                                         std::strerror(errno));
+  }
+  if (fs::is_directory(output, error)) {
+    throw CliError(ExitCode::Output, "OUT " + quoted(output) + " is a directory");
+  }
+}
+
+bool same_file(const fs::path& a, const fs::path& b) {
+  std::error_code error;
+  const bool equivalent = fs::equivalent(a, b, error);
+  if (!error) return equivalent;
+  // One of them does not exist yet: compare the names.
+  std::error_code error_a;
+  std::error_code error_b;
+  const fs::path canonical_a = fs::weakly_canonical(a, error_a);
+  const fs::path canonical_b = fs::weakly_canonical(b, error_b);
+  if (!error_a && !error_b) return canonical_a == canonical_b;
+  return fs::absolute(a, error_a).lexically_normal() == fs::absolute(b, error_b).lexically_normal();
+}
+
+void check_output_holds(const fs::path& output, PixelFormat format) {
+  const int type = cv_type_of(format);
+  const std::string suffix = output.extension().string();
+  if (format_holds(suffix, type)) return;
+  std::vector<std::string> alternatives;
+  for (const std::string& candidate : kLosslessSuffixes) {
+    if (have_writer("image" + candidate) && format_holds(candidate, type)) alternatives.push_back(candidate);
+  }
+  std::string message = "cannot write " + format.name() + " pixels as " + suffix;
+  message += alternatives.empty() ? "; no output format here holds them" : "; use " + join_choices(alternatives);
+  throw CliError(ExitCode::Output, message);
+}
+
+void write_image_atomically(const fs::path& output, const cv::Mat& image, PixelFormat format) {
+  TemporaryFile temporary(output);
+  bool written = false;
+  std::string failure;
+  {
+    QuietStderr quiet;
+    try {
+      written = cv::imwrite(temporary.path().string(), image, encoder_params());
+    } catch (const cv::Exception& exception) {
+      failure = exception.err;
+    }
+  }
+  if (!written) {
+    throw CliError(ExitCode::Output, "cannot write " + format.name() + " pixels as " +
+                                         output.extension().string() + " to " + quoted(output) +
+                                         (failure.empty() ? ": the encoder failed (disk full?)" : ": " + failure));
+  }
+  try {
+    temporary.commit();
+  } catch (const fs::filesystem_error& error) {
+    throw CliError(ExitCode::Output, "cannot move the new image onto " + quoted(output) + ": " +
+                                         error.code().message());
+  }
+}
+
+}  // namespace gpufilter::cli

@@ -1,0 +1,43 @@
+#pragma once
+// Image files through OpenCV imgcodecs: reading with depth and alpha kept, mapping cv::Mat
+// to the library's pixel formats and views, and writing outputs atomically.
+#include <filesystem>
+
+#include <opencv2/core/mat.hpp>
+
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/pixel_format.hpp"
+
+namespace gpufilter::cli {
+
+// Keeps OpenCV's log lines off stderr; the tool reports failures itself.
+void silence_codec_logging();
+
+// Throws CliError(Input) when the file is missing, unreadable or not a decodable image.
+cv::Mat read_image(const std::filesystem::path& path);
+
+// Throws CliError(Input) for anything but u8/u16/f32 with 1, 3 or 4 channels.
+PixelFormat pixel_format_of(const cv::Mat& image, const std::filesystem::path& source);
+int cv_type_of(PixelFormat format);
+// The Mat's own memory and row step as a host view; no copy.
+ImageView host_view(const cv::Mat& image, PixelFormat format);
+
+// Where OUT's bytes go: the file a symbolic link OUT points at, else OUT itself, so that
+// writing through a link updates its target instead of replacing the link.
+std::filesystem::path output_destination(const std::filesystem::path& output);
+
+// Everything about OUT that can be told before any work: a suffix OpenCV can encode
+// (else CliError(Usage)), an existing writable directory (else CliError(Output)).
+void check_output_target(const std::filesystem::path& output);
+// Whether two names denote one file (the same inode, or the same path once normalised).
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
+// Throws CliError(Output) unless OUT's format stores `format` pixels without changing their
+// depth or channel count (16-bit to JPEG, alpha to BMP...), naming formats that would.
+void check_output_holds(const std::filesystem::path& output, PixelFormat format);
+
+// Encodes to a temporary file beside OUT and renames it onto OUT; throws CliError(Output)
+// and leaves any previous OUT untouched when that fails.
+void write_image_atomically(const std::filesystem::path& output, const cv::Mat& image,
+                            PixelFormat format);
+
+}  // namespace gpufilter::cli
