@@ -14,6 +14,8 @@ struct ConvolutionTuning {
   static constexpr int kBlockX = 32;
   static constexpr int kBlockY = 8;
   static constexpr int kRowsPerThread = 4;
+  // Tile loads each thread has in flight before it stores them to shared memory.
+  static constexpr int kLoadBatch = 4;
   // Narrow pixels get more per thread, so a thread's loads and work are not tiny.
   static constexpr int pixels_per_thread(unsigned long pixel_bytes) {
     return pixel_bytes == 1 ? 4 : pixel_bytes <= 4 ? 2 : 1;

@@ -73,9 +73,24 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
   const bool interior = x0 >= 0 && y0 >= 0 && x0 + in_w <= src.width && y0 + in_h <= src.height;
 
   // 1. tile + halo -> shared memory; only edge blocks pay for the border policy.
-  for (int ty = static_cast<int>(threadIdx.y); ty < in_h; ty += Tuning::kBlockY)
-    for (int ix = tx; ix < in_w; ix += Tuning::kBlockX)
-      tile[ty * in_w + ix] = interior ? src.at(x0 + ix, y0 + ty) : load_bordered<B>(src, x0 + ix, y0 + ty, constant);
+  //    Each thread issues kLoadBatch independent loads before storing any, so enough
+  //    bytes are in flight to cover DRAM latency.
+  constexpr int kBatch = Tuning::kLoadBatch;
+  for (int ix = tx; ix < in_w; ix += Tuning::kBlockX)
+    for (int ty0 = static_cast<int>(threadIdx.y); ty0 < in_h; ty0 += Tuning::kBlockY * kBatch) {
+      Pixel<T, C> values[kBatch];
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) {
+        const int ty = ty0 + u * Tuning::kBlockY;
+        if (ty < in_h)
+          values[u] = interior ? src.at(x0 + ix, y0 + ty) : load_bordered<B>(src, x0 + ix, y0 + ty, constant);
+      }
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) {
+        const int ty = ty0 + u * Tuning::kBlockY;
+        if (ty < in_h) tile[ty * in_w + ix] = values[u];
+      }
+    }
   __syncthreads();
 
   // 2. horizontal pass: a thread's P adjacent outputs of one row slide over P + 2r
