@@ -14,6 +14,10 @@ struct ConvolutionTuning {
   static constexpr int kBlockX = 32;
   static constexpr int kBlockY = 8;
   static constexpr int kRowsPerThread = 4;
+  // Radii up to this get a kernel each, with the radius known at compile time: fully
+  // unrolled loops, taps as immediates, no per-tap bounds checks. Each one adds 45
+  // kernels (9 formats x 5 borders) to the build.
+  static constexpr int kMaxUnrolledRadius = 4;
   // Tile loads each thread has in flight before it stores them to shared memory.
   static constexpr int kLoadBatch = 4;
   // Narrow pixels get more per thread, so a thread's loads and work are not tiny.

@@ -9,6 +9,7 @@
 // once per thread. Tuning (tile shape, P, rows per thread) is in convolution_tuning.hpp.
 // Every warp reads the same mask tap at the same time: a constant-cache broadcast.
 #include <algorithm>
+#include <type_traits>
 
 #include "common/border.cuh"
 #include "common/dispatch.cuh"
@@ -51,9 +52,13 @@ std::size_t tiled_shared_bytes(int radius) {
   return align16(in_w * in_h * sizeof(Pixel<T, C>)) + in_h * tile_width<T, C>() * sizeof(Accum<C>);
 }
 
-template <class T, int C, class B>
+// kRadius > 0: the radius is a compile-time constant, every loop unrolls fully and
+// the taps become immediate operands; kRadius == 0: `runtime_radius` is used.
+template <class T, int C, class B, int kRadius>
 __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
-    gaussian_tiled_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, int radius, int slot, Pixel<T, C> constant) {
+    gaussian_tiled_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, int runtime_radius, int slot,
+                          Pixel<T, C> constant) {
+  const int radius = kRadius > 0 ? kRadius : runtime_radius;
   constexpr int P = Tuning::pixels_per_thread(sizeof(T) * C);
   constexpr int kTileW = tile_width<T, C>();
   extern __shared__ __align__(16) unsigned char shared[];
@@ -100,6 +105,7 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
 #pragma unroll
     for (int j = 0; j < P; ++j) sums[j] = zero_accum<C>();
     const Pixel<T, C>* in = tile + ty * in_w + tx * P;
+#pragma unroll
     for (int i = 0; i < P + 2 * radius; ++i) {
       const Pixel<T, C> value = in[i];
 #pragma unroll
@@ -121,6 +127,7 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
   for (int j = 0; j < P; ++j)
 #pragma unroll
     for (int q = 0; q < kRows; ++q) sums[j][q] = zero_accum<C>();
+#pragma unroll
   for (int i = 0; i < kRows + 2 * radius; ++i) {
 #pragma unroll
     for (int j = 0; j < P; ++j) {
@@ -143,6 +150,20 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
   }
 }
 
+// Calls f(std::integral_constant<int, radius>) for the radii with a kernel of their
+// own (the common mask sizes 3x3 to 9x9), f(std::integral_constant<int, 0>) otherwise.
+template <class F>
+void visit_small_radius(int radius, F&& f) {
+  static_assert(Tuning::kMaxUnrolledRadius == 4, "add the cases below");
+  switch (radius) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    default: return f(std::integral_constant<int, 0>{});
+  }
+}
+
 }  // namespace
 
 void launch_gaussian_tiled(const ImageView& src, const ImageView& dst, const std::vector<float>& weights,
@@ -157,14 +178,16 @@ void launch_gaussian_tiled(const ImageView& src, const ImageView& dst, const std
     const dim3 block(Tuning::kBlockX, Tuning::kBlockY);
     const dim3 grid(ceil_div(src.width, tile_width<T, C>()), ceil_div(src.height, kTileH));
     visit_border(border.mode, [&](auto policy) {
-      auto kernel = gaussian_tiled_kernel<T, C, decltype(policy)>;
-      // Large radii need more than the default 48 KiB of shared memory per block.
-      GPUFILTER_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                static_cast<int>(shared_bytes)));
-      mask_slots().with_slot(weights, ctx.stream, [&](int slot) {
-        kernel<<<grid, block, shared_bytes, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), radius, slot,
-                                                          constant);
-        check_launch("gaussian_tiled_kernel", ctx);
+      visit_small_radius(radius, [&](auto compile_time_radius) {
+        auto kernel = gaussian_tiled_kernel<T, C, decltype(policy), decltype(compile_time_radius)::value>;
+        // Large radii need more than the default 48 KiB of shared memory per block.
+        GPUFILTER_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                  static_cast<int>(shared_bytes)));
+        mask_slots().with_slot(weights, ctx.stream, [&](int slot) {
+          kernel<<<grid, block, shared_bytes, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), radius, slot,
+                                                            constant);
+          check_launch("gaussian_tiled_kernel", ctx);
+        });
       });
     });
   });
