@@ -45,29 +45,64 @@ __device__ __forceinline__ float to_float(std::uint8_t v) { return __uint_as_flo
 __device__ __forceinline__ float to_float(std::uint16_t v) { return __uint_as_float(kMagicBits | v) - kMagic; }
 __device__ __forceinline__ float to_float(float v) { return v; }
 
-template <class T>
-__device__ __forceinline__ T saturate_from_float(float v);
+// Clamp (unless the caller knows the value is in range), then let the add round to
+// the nearest integer (ties to even, as lrint) and keep the low bits.
+template <class T, bool kClamp>
+__device__ __forceinline__ T from_float(float v);
 
-// Clamp, then let the add round to the nearest integer (ties to even, as lrint).
 template <>
-__device__ __forceinline__ std::uint8_t saturate_from_float<std::uint8_t>(float v) {
+__device__ __forceinline__ std::uint8_t from_float<std::uint8_t, true>(float v) {
   return static_cast<std::uint8_t>(__float_as_uint(fminf(fmaxf(v, 0.0f), 255.0f) + kMagic));
 }
 template <>
-__device__ __forceinline__ std::uint16_t saturate_from_float<std::uint16_t>(float v) {
+__device__ __forceinline__ std::uint8_t from_float<std::uint8_t, false>(float v) {
+  return static_cast<std::uint8_t>(__float_as_uint(v + kMagic));
+}
+template <>
+__device__ __forceinline__ std::uint16_t from_float<std::uint16_t, true>(float v) {
   return static_cast<std::uint16_t>(__float_as_uint(fminf(fmaxf(v, 0.0f), 65535.0f) + kMagic));
 }
 template <>
-__device__ __forceinline__ float saturate_from_float<float>(float v) {
+__device__ __forceinline__ std::uint16_t from_float<std::uint16_t, false>(float v) {
+  return static_cast<std::uint16_t>(__float_as_uint(v + kMagic));
+}
+template <>
+__device__ __forceinline__ float from_float<float, true>(float v) {
+  return v;
+}
+template <>
+__device__ __forceinline__ float from_float<float, false>(float v) {
   return v;
 }
 
-template <class T, int C>
+// kClamp = false is for sums that cannot leave the channel's range: convex
+// combinations (non-negative weights summing to 1) of in-range values, such as a
+// Gaussian blur. It saves two instructions per channel.
+template <class T, int C, bool kClamp = true>
 __device__ __forceinline__ Pixel<T, C> to_pixel(const Accum<C>& a) {
   Pixel<T, C> p;
 #pragma unroll
-  for (int i = 0; i < C; ++i) p.c[i] = saturate_from_float<T>(a.c[i]);
+  for (int i = 0; i < C; ++i) p.c[i] = from_float<T, kClamp>(a.c[i]);
   return p;
+}
+
+template <class T, int C>
+__device__ __forceinline__ Accum<C> to_accum(const Pixel<T, C>& p) {
+  Accum<C> a;
+#pragma unroll
+  for (int i = 0; i < C; ++i) a.c[i] = to_float(p.c[i]);
+  return a;
+}
+
+// An RGBA8 pixel is one 32-bit word: one byte permute per channel places the byte
+// under the magic exponent (0x4B0000bb).
+template <>
+__device__ __forceinline__ Accum<4> to_accum<std::uint8_t, 4>(const Pixel<std::uint8_t, 4>& p) {
+  const unsigned word = reinterpret_cast<const unsigned&>(p);
+  Accum<4> a;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) a.c[i] = __uint_as_float(__byte_perm(word, kMagicBits, 0x7540u + i)) - kMagic;
+  return a;
 }
 
 template <int C>
@@ -81,8 +116,9 @@ __device__ __forceinline__ Accum<C> zero_accum() {
 // a += w * p
 template <class T, int C>
 __device__ __forceinline__ void accumulate(Accum<C>& a, float w, const Pixel<T, C>& p) {
+  const Accum<C> v = to_accum(p);
 #pragma unroll
-  for (int i = 0; i < C; ++i) a.c[i] = fmaf(w, to_float(p.c[i]), a.c[i]);
+  for (int i = 0; i < C; ++i) a.c[i] = fmaf(w, v.c[i], a.c[i]);
 }
 
 template <int C>

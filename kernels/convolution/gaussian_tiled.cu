@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
     const Pixel<T, C>* in = tile + ty * in_w + tx * P;
 #pragma unroll
     for (int i = 0; i < P + 2 * radius; ++i) {
-      const Pixel<T, C> value = in[i];
+      const Accum<C> value = to_accum(in[i]);  // converted once, used by up to P outputs
 #pragma unroll
       for (int j = 0; j < P; ++j) {
         const int k = i - j;  // the tap input i is for output j
@@ -146,7 +146,7 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
     if (y >= dst.height) break;
 #pragma unroll
     for (int j = 0; j < P; ++j)
-      if (x + j < dst.width) dst.at(x + j, y) = to_pixel<T, C>(sums[j][q]);
+      if (x + j < dst.width) dst.at(x + j, y) = to_pixel<T, C, /*kClamp=*/false>(sums[j][q]);  // a convex sum
   }
 }
 
