@@ -22,6 +22,22 @@ std::string baseline_variant(const gpufilter::Operation& op) {
   return op.variants.front();
 }
 
+// The parts of a case every row has, whether a variant of ours or a peer.
+CaseSpec base_case(const gpufilter::Operation& op, const std::string& label, gpufilter::PixelFormat format,
+                   const ImageSize& size, const std::string& border_name) {
+  CaseSpec spec;
+  spec.row.name = row_name(op.name, label, format.name(), size.label, border_name);
+  spec.row.op = op.name;
+  spec.row.variant = label;
+  spec.row.format = format.name();
+  spec.row.size = size.label;
+  spec.row.border = border_name;
+  spec.op = &op;
+  spec.format = format;
+  spec.size = size;
+  return spec;
+}
+
 std::vector<PeerRow> peers_of(const gpufilter::Operation& op, gpufilter::PixelFormat format,
                               const gpufilter::ParamValues& params) {
   std::vector<PeerRow> rows = copy_peers(op, format, params);
@@ -33,18 +49,8 @@ std::vector<PeerRow> peers_of(const gpufilter::Operation& op, gpufilter::PixelFo
 
 CaseSpec make_peer_case(const gpufilter::Operation& op, const PeerRow& peer, gpufilter::PixelFormat format,
                         const ImageSize& size, const gpufilter::ParamValues& params) {
-  CaseSpec spec;
-  const std::string border = op.uses_border ? peer.border_label : "";
-  spec.row.name = row_name(op.name, peer.name, format.name(), size.label, border);
-  spec.row.op = op.name;
-  spec.row.variant = peer.name;
+  CaseSpec spec = base_case(op, peer.name, format, size, op.uses_border ? peer.border_label : "");
   spec.row.peer = peer.name;
-  spec.row.format = format.name();
-  spec.row.size = size.label;
-  spec.row.border = border;
-  spec.op = &op;
-  spec.format = format;
-  spec.size = size;
   spec.params = params;
   spec.reference_params = peer.reference_params;
   spec.reference_border = peer.reference_border;
@@ -57,19 +63,9 @@ CaseSpec make_peer_case(const gpufilter::Operation& op, const PeerRow& peer, gpu
 
 CaseSpec make_variant_case(const gpufilter::Operation& op, const std::string& variant, gpufilter::PixelFormat format,
                            const ImageSize& size, gpufilter::BorderMode border_mode) {
-  CaseSpec spec;
   gpufilter::Border border;
   border.mode = border_mode;
-  const std::string border_name = op.uses_border ? gpufilter::to_string(border_mode) : "";
-  spec.row.name = row_name(op.name, variant, format.name(), size.label, border_name);
-  spec.row.op = op.name;
-  spec.row.variant = variant;
-  spec.row.format = format.name();
-  spec.row.size = size.label;
-  spec.row.border = border_name;
-  spec.op = &op;
-  spec.format = format;
-  spec.size = size;
+  CaseSpec spec = base_case(op, variant, format, size, op.uses_border ? gpufilter::to_string(border_mode) : "");
   spec.params = op.resolve(op.bench_params);
   spec.reference_params = spec.params;
   spec.reference_border = border;

@@ -21,6 +21,20 @@ std::vector<double> weights(double sigma, int radius) {
   return w;
 }
 
+// sum over k of w[k] * (the sample at centre + k - radius along an axis of length n),
+// where a coordinate outside the axis reads through the border mode, or `constant`.
+template <class Read>
+double weighted_sum(const std::vector<double>& w, int centre, int n, const Border& border, double constant,
+                    Read read) {
+  const int radius = static_cast<int>(w.size()) / 2;
+  double sum = 0.0;
+  for (int k = -radius; k <= radius; ++k) {
+    const int i = border_index(centre + k, n, border.mode);
+    sum += w[static_cast<std::size_t>(k + radius)] * (i < 0 ? constant : read(i));
+  }
+  return sum;
+}
+
 }  // namespace
 
 void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianParams& params, const Border& border) {
@@ -40,30 +54,19 @@ void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianPar
   parallel_rows(height, [&](int begin, int end) {
     for (int y = begin; y < end; ++y)
       for (int x = 0; x < width; ++x)
-        for (int c = 0; c < channels; ++c) {
-          double sum = 0.0;
-          for (int k = -radius; k <= radius; ++k) {
-            const int sx = border_index(x + k, width, border.mode);
-            sum += w[static_cast<std::size_t>(k + radius)] *
-                   (sx < 0 ? border.value[static_cast<std::size_t>(c)] : read_channel(src, sx, y, c));
-          }
-          horizontal[at(x, y, c)] = sum;
-        }
+        for (int c = 0; c < channels; ++c)
+          horizontal[at(x, y, c)] = weighted_sum(w, x, width, border, border.value[static_cast<std::size_t>(c)],
+                                                 [&](int sx) { return read_channel(src, sx, y, c); });
   });
   // A row outside the image under Constant is all `value`, and its horizontal sum is
   // value * sum(w) = value.
   parallel_rows(height, [&](int begin, int end) {
     for (int y = begin; y < end; ++y)
       for (int x = 0; x < width; ++x)
-        for (int c = 0; c < channels; ++c) {
-          double sum = 0.0;
-          for (int k = -radius; k <= radius; ++k) {
-            const int sy = border_index(y + k, height, border.mode);
-            sum += w[static_cast<std::size_t>(k + radius)] *
-                   (sy < 0 ? border.value[static_cast<std::size_t>(c)] : horizontal[at(x, sy, c)]);
-          }
-          write_channel(dst, x, y, c, sum);
-        }
+        for (int c = 0; c < channels; ++c)
+          write_channel(dst, x, y, c,
+                        weighted_sum(w, y, height, border, border.value[static_cast<std::size_t>(c)],
+                                     [&](int sy) { return horizontal[at(x, sy, c)]; }));
   });
 }
 
