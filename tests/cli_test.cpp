@@ -139,6 +139,35 @@ TEST_F(CliTest, BlurConstantBorderValue) {
                       {{"sigma", 2.5}, {"radius", 6}}, border);
 }
 
+// Every container the tool promises, in and out. Lossless ones must equal the
+// reference exactly; JPEG and WebP must come back the same shape, close to it.
+TEST_F(CliTest, EveryPromisedFileFormat) {
+  struct Format {
+    std::string suffix;
+    int cv_type;
+    bool lossless;
+  };
+  const Format formats[] = {{".png", CV_8UC3, true},  {".tif", CV_8UC3, true},  {".bmp", CV_8UC3, true},
+                            {".ppm", CV_8UC3, true},  {".pgm", CV_8UC1, true},  {".jpg", CV_8UC3, false},
+                            {".webp", CV_8UC3, false}};
+  for (const Format& f : formats) {
+    SCOPED_TRACE(f.suffix);
+    const std::string in = write_input("in" + f.suffix, random_image(21, 16, f.cv_type, 11));
+    const cv::Mat stored_input = read_unchanged(in);
+    ASSERT_FALSE(stored_input.empty());
+    const std::string out = path("out" + f.suffix);
+    const ProcessResult run = gpufilter({"blur", in, out, "--device", "cpu", "--sigma", "1"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const cv::Mat output = read_unchanged(out);
+    ASSERT_EQ(output.type(), f.cv_type);
+    const double difference = max_difference(output, expected_blur(stored_input, {{"sigma", 1.0}}));
+    if (f.lossless)
+      EXPECT_EQ(difference, 0.0);
+    else
+      EXPECT_LT(difference, 64.0) << "a lossy codec, but not this far off";
+  }
+}
+
 TEST_F(CliTest, SigmaRadiusAndBorderChangeTheResult) {
   const std::string in = write_input("in.png", random_image(21, 17, CV_8UC3, 8));
   const auto blurred = [&](const std::string& name, std::vector<std::string> flags) {
