@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpufilter::kernels {
 
@@ -35,9 +36,9 @@ struct PitchedView {
 };
 
 // Integer <-> float through the 2^23 "magic number": for 0 <= v < 2^23 the float
-// 2^23 + v holds v in its low mantissa bits. This costs a bit-or and an add (or an
-// add and a mask), at full rate, where I2F/F2I run at a quarter of it: those
-// conversions, not memory, bounded the 8- and 16-bit filters.
+// 2^23 + v holds v in its low mantissa bits. That is a bit operation and an add,
+// both at full rate, where I2F/F2I run at a quarter of it; see docs/gpu-results.md
+// for what it bought the tiled blur.
 constexpr float kMagic = 8388608.0f;  // 2^23
 constexpr unsigned kMagicBits = 0x4B000000u;
 
@@ -48,31 +49,14 @@ __device__ __forceinline__ float to_float(float v) { return v; }
 // Clamp (unless the caller knows the value is in range), then let the add round to
 // the nearest integer (ties to even, as lrint) and keep the low bits.
 template <class T, bool kClamp>
-__device__ __forceinline__ T from_float(float v);
-
-template <>
-__device__ __forceinline__ std::uint8_t from_float<std::uint8_t, true>(float v) {
-  return static_cast<std::uint8_t>(__float_as_uint(fminf(fmaxf(v, 0.0f), 255.0f) + kMagic));
-}
-template <>
-__device__ __forceinline__ std::uint8_t from_float<std::uint8_t, false>(float v) {
-  return static_cast<std::uint8_t>(__float_as_uint(v + kMagic));
-}
-template <>
-__device__ __forceinline__ std::uint16_t from_float<std::uint16_t, true>(float v) {
-  return static_cast<std::uint16_t>(__float_as_uint(fminf(fmaxf(v, 0.0f), 65535.0f) + kMagic));
-}
-template <>
-__device__ __forceinline__ std::uint16_t from_float<std::uint16_t, false>(float v) {
-  return static_cast<std::uint16_t>(__float_as_uint(v + kMagic));
-}
-template <>
-__device__ __forceinline__ float from_float<float, true>(float v) {
-  return v;
-}
-template <>
-__device__ __forceinline__ float from_float<float, false>(float v) {
-  return v;
+__device__ __forceinline__ T from_float(float v) {
+  if constexpr (std::is_same_v<T, float>) {
+    return v;
+  } else {
+    constexpr float kMax = std::is_same_v<T, std::uint8_t> ? 255.0f : 65535.0f;
+    if constexpr (kClamp) v = fminf(fmaxf(v, 0.0f), kMax);
+    return static_cast<T>(__float_as_uint(v + kMagic));
+  }
 }
 
 // kClamp = false is for sums that cannot leave the channel's range: convex
