@@ -35,27 +35,30 @@ struct PitchedView {
   }
 };
 
-// Integer <-> float through the 2^23 "magic number": for 0 <= v < 2^23 the float
-// 2^23 + v holds v in its low mantissa bits. That is a bit operation and an add,
-// both at full rate, where I2F/F2I run at a quarter of it; see docs/gpu-results.md
-// for what it bought the tiled blur.
+// 8-bit values convert to and from float through the 2^23 "magic number": for
+// 0 <= v < 2^23 the float 2^23 + v holds v in its low mantissa bits, so a conversion
+// is a bit operation (one byte permute for an RGBA8 pixel's channel) and an add, at
+// full rate. 16-bit values use the hardware's conversions, which measured faster for
+// them (docs/gpu-results.md, "conversions").
 constexpr float kMagic = 8388608.0f;  // 2^23
 constexpr unsigned kMagicBits = 0x4B000000u;
 
 __device__ __forceinline__ float to_float(std::uint8_t v) { return __uint_as_float(kMagicBits | v) - kMagic; }
-__device__ __forceinline__ float to_float(std::uint16_t v) { return __uint_as_float(kMagicBits | v) - kMagic; }
+__device__ __forceinline__ float to_float(std::uint16_t v) { return static_cast<float>(v); }
 __device__ __forceinline__ float to_float(float v) { return v; }
 
-// Clamp (unless the caller knows the value is in range), then let the add round to
-// the nearest integer (ties to even, as lrint) and keep the low bits.
+// Clamp (unless the caller knows the value is in range), then round to the nearest
+// integer, ties to even (as lrint).
 template <class T, bool kClamp>
 __device__ __forceinline__ T from_float(float v) {
   if constexpr (std::is_same_v<T, float>) {
     return v;
+  } else if constexpr (std::is_same_v<T, std::uint8_t>) {
+    if constexpr (kClamp) v = fminf(fmaxf(v, 0.0f), 255.0f);
+    return static_cast<std::uint8_t>(__float_as_uint(v + kMagic));  // the add rounds; keep the low byte
   } else {
-    constexpr float kMax = std::is_same_v<T, std::uint8_t> ? 255.0f : 65535.0f;
-    if constexpr (kClamp) v = fminf(fmaxf(v, 0.0f), kMax);
-    return static_cast<T>(__float_as_uint(v + kMagic));
+    if constexpr (kClamp) v = fminf(fmaxf(v, 0.0f), 65535.0f);
+    return static_cast<std::uint16_t>(__float2uint_rn(v));
   }
 }
 
