@@ -33,4 +33,15 @@ void validate_view(const ImageView& view, const char* role) {
                     " channels; 1, 3 or 4 are supported");
 }
 
+void validate_pair(const ImageView& src, const ImageView& dst, const char* what) {
+  validate_view(src, "source");
+  validate_view(dst, "destination");
+  const auto shape = [](const ImageView& v) {
+    return std::to_string(v.width) + "x" + std::to_string(v.height) + " " + v.format.name();
+  };
+  if (src.width != dst.width || src.height != dst.height || src.format != dst.format)
+    throw Error(ErrorCode::InvalidArgument,
+                std::string(what) + ": source is " + shape(src) + " but destination is " + shape(dst));
+}
+
 }  // namespace gpufilter

@@ -105,10 +105,7 @@ HostImage& HostImage::operator=(HostImage&& other) noexcept {
 }
 
 void copy_image_async(const ImageView& src, const ImageView& dst, cudaStream_t stream) {
-  validate_view(src, "source");
-  validate_view(dst, "destination");
-  if (src.width != dst.width || src.height != dst.height || !(src.format == dst.format))
-    throw Error(ErrorCode::InvalidArgument, "copy_image_async: source and destination differ in size or format");
+  validate_pair(src, dst, "copy_image_async");
   GPUFILTER_CUDA_CHECK(cudaMemcpy2DAsync(dst.data, dst.pitch, src.data, src.pitch, src.row_bytes(),
                                          static_cast<std::size_t>(src.height), cudaMemcpyDefault, stream));
 }

@@ -29,5 +29,8 @@ struct ImageView {
 
 // Throws Error(InvalidArgument) unless `view` is non-empty and its pitch holds a row.
 void validate_view(const ImageView& view, const char* role);
+// validate_view on both, and the two must match in size and format; the message names
+// `what` and both shapes.
+void validate_pair(const ImageView& src, const ImageView& dst, const char* what);
 
 }  // namespace gpufilter

@@ -11,10 +11,6 @@
 namespace gpufilter::ops {
 namespace {
 
-std::string shape(const ImageView& v) {
-  return std::to_string(v.width) + "x" + std::to_string(v.height) + " " + v.format.name();
-}
-
 bool is_device_pointer(const void* p) {
   cudaPointerAttributes attributes{};
   if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
@@ -35,11 +31,7 @@ void check_alignment(const char* op, const char* role, const ImageView& v) {
 }  // namespace
 
 void check_pair(const char* op, const ImageView& src, const ImageView& dst) {
-  validate_view(src, "source");
-  validate_view(dst, "destination");
-  if (src.width != dst.width || src.height != dst.height || !(src.format == dst.format))
-    throw Error(ErrorCode::InvalidArgument,
-                std::string(op) + ": source is " + shape(src) + " but destination is " + shape(dst));
+  validate_pair(src, dst, op);
   check_alignment(op, "source", src);
   check_alignment(op, "destination", dst);
 }

@@ -38,10 +38,7 @@ double weighted_sum(const std::vector<double>& w, int centre, int n, const Borde
 }  // namespace
 
 void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianParams& params, const Border& border) {
-  validate_view(src, "source");
-  validate_view(dst, "destination");
-  if (src.width != dst.width || src.height != dst.height || !(src.format == dst.format))
-    throw Error(ErrorCode::InvalidArgument, "blur: source and destination differ in size or format");
+  validate_pair(src, dst, "blur");
   const int radius = params.effective_radius();
   const std::vector<double> w = weights(params.sigma, radius);
   const int width = src.width, height = src.height, channels = src.format.channels;
