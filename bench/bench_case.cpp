@@ -13,7 +13,7 @@
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/images.hpp"
-#include "host_images.hpp"
+#include "gpufilter/testing.hpp"
 
 namespace bench {
 namespace {
@@ -60,7 +60,7 @@ CaseCache& cache_for(const CaseSpec& spec, cudaStream_t stream) {
     cache.device_dst = gpufilter::DeviceImage(w, h, spec.format);
     cache.host_dst = gpufilter::HostImage(w, h, spec.format);
     // The seed depends on the format and size only: the same source for every variant.
-    fill_random(cache.host_src.view(), std::hash<std::string>{}(key));
+    gpufilter::testing::fill_random(cache.host_src.view(), std::hash<std::string>{}(key));
     gpufilter::copy_image_async(cache.host_src.view(), cache.device_src.view(), stream);
     GPUFILTER_CUDA_CHECK(cudaStreamSynchronize(stream));
     cache.images_key = key;
@@ -164,10 +164,13 @@ PreparedCase prepare_and_check(const CaseSpec& spec) {
   GPUFILTER_CUDA_CHECK(cudaStreamSynchronize(stream));
 
   const gpufilter::HostImage& reference = reference_for(spec, cache);
-  const Comparison comparison = compare_images(cache.host_dst.view(), reference.view(), spec.tolerance);
-  prepared.max_error = comparison.max_error;
-  if (!comparison.ok)
-    throw std::runtime_error("output differs from the reference at " + comparison.first_failure);
+  const gpufilter::testing::Difference diff = gpufilter::testing::compare(cache.host_dst.view(), reference.view());
+  prepared.max_error = diff.max_abs;
+  if (!diff.within(spec.tolerance)) {
+    std::ostringstream message;
+    message << "output differs from the reference beyond the tolerance " << spec.tolerance << ": " << diff.describe();
+    throw std::runtime_error(message.str());
+  }
   return prepared;
 }
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gpufilter/gpufilter.hpp"
-#include "test_images.hpp"
+#include "gpufilter/testing.hpp"
 
 namespace gpufilter {
 namespace {

@@ -1,0 +1,34 @@
+#pragma once
+// Host-side helpers for checking kernels, shared by the tests and the bench: random
+// images (never constant), poisoned outputs, comparisons that say where they failed.
+// Rows are split across the host's cores: an 8K f32x4 image is 0.5 GiB.
+#include <cstdint>
+#include <string>
+
+#include "gpufilter/image_view.hpp"
+
+namespace gpufilter::testing {
+
+// Fills every channel with uniform random values over the format's range
+// (f32: [0, 1)); the same values for the same seed, whatever the thread count.
+void fill_random(const ImageView& view, std::uint64_t seed);
+
+struct Difference {
+  double max_abs = 0.0;  // infinity where either side holds a NaN
+  int x = -1, y = -1, channel = -1;  // where max_abs was found (the first such place)
+  double actual = 0.0, expected = 0.0;
+  bool has_nan = false;
+  bool within(double tolerance) const { return !has_nan && max_abs <= tolerance; }
+  std::string describe() const;
+};
+
+// Largest per-channel |actual - expected|, and where.
+Difference compare(const ImageView& actual, const ImageView& expected);
+
+// Writes into `view` a value that differs from `reference` at every channel
+// (integers: the top bit flipped; floats: NaN), so an unwritten pixel always fails.
+void poison_against(const ImageView& view, const ImageView& reference);
+
+double channel_value(const ImageView& view, int x, int y, int c);
+
+}  // namespace gpufilter::testing

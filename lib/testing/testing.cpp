@@ -1,0 +1,104 @@
+#include "gpufilter/testing.hpp"
+
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <sstream>
+#include <type_traits>
+
+#include "reference/parallel_rows.hpp"
+
+namespace gpufilter::testing {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Each row has its own generator state, so the values do not depend on how rows are
+// split across threads.
+template <class T>
+void fill_rows(const ImageView& view, std::uint64_t seed, int y0, int y1) {
+  const int count = view.width * view.format.channels;
+  for (int y = y0; y < y1; ++y) {
+    std::uint64_t state = seed ^ (0xD1B54A32D192ED03ull * static_cast<std::uint64_t>(y + 1));
+    T* row = view.row<T>(y);
+    for (int i = 0; i < count; ++i) {
+      const std::uint64_t bits = splitmix64(state);
+      if constexpr (std::is_same_v<T, float>)
+        row[i] = static_cast<float>(bits >> 40) * (1.0f / 16777216.0f);  // 24 random bits: [0, 1)
+      else
+        row[i] = static_cast<T>(bits >> (64 - 8 * sizeof(T)));
+    }
+  }
+}
+
+}  // namespace
+
+double channel_value(const ImageView& view, int x, int y, int c) {
+  const std::size_t i = static_cast<std::size_t>(x) * view.format.channels + static_cast<std::size_t>(c);
+  switch (view.format.type) {
+    case ChannelType::U8: return view.row<const std::uint8_t>(y)[i];
+    case ChannelType::U16: return view.row<const std::uint16_t>(y)[i];
+    case ChannelType::F32: return view.row<const float>(y)[i];
+  }
+  return 0.0;
+}
+
+void fill_random(const ImageView& view, std::uint64_t seed) {
+  reference::parallel_rows(view.height, [&](int y0, int y1) {
+    switch (view.format.type) {
+      case ChannelType::U8: fill_rows<std::uint8_t>(view, seed, y0, y1); break;
+      case ChannelType::U16: fill_rows<std::uint16_t>(view, seed, y0, y1); break;
+      case ChannelType::F32: fill_rows<float>(view, seed, y0, y1); break;
+    }
+  });
+}
+
+Difference compare(const ImageView& actual, const ImageView& expected) {
+  Difference result;
+  std::mutex mutex;
+  reference::parallel_rows(expected.height, [&](int y0, int y1) {
+    Difference band;
+    for (int y = y0; y < y1; ++y)
+      for (int x = 0; x < expected.width; ++x)
+        for (int c = 0; c < expected.format.channels; ++c) {
+          const double a = channel_value(actual, x, y, c), e = channel_value(expected, x, y, c);
+          const bool nan = std::isnan(a) || std::isnan(e);
+          const double d = nan ? std::numeric_limits<double>::infinity() : std::fabs(a - e);
+          if (band.x < 0 || d > band.max_abs) band = {d, x, y, c, a, e, band.has_nan};
+          band.has_nan = band.has_nan || nan;
+        }
+    std::lock_guard<std::mutex> lock(mutex);
+    // Bands finish in any order: keep the largest difference, the earliest row on ties.
+    const bool better = result.x < 0 || band.max_abs > result.max_abs ||
+                        (band.max_abs == result.max_abs && band.y < result.y);
+    const bool any_nan = result.has_nan || band.has_nan;
+    if (band.x >= 0 && better) result = band;
+    result.has_nan = any_nan;
+  });
+  return result;
+}
+
+std::string Difference::describe() const {
+  std::ostringstream text;
+  text << "max |diff| " << max_abs << " at (" << x << ", " << y << ") channel " << channel << ": got " << actual
+       << ", expected " << expected << (has_nan ? " (a NaN: an unwritten pixel?)" : "");
+  return text.str();
+}
+
+void poison_against(const ImageView& view, const ImageView& reference) {
+  for (int y = 0; y < view.height; ++y)
+    for (int i = 0; i < view.width * view.format.channels; ++i) switch (view.format.type) {
+        case ChannelType::U8: view.row<std::uint8_t>(y)[i] = reference.row<const std::uint8_t>(y)[i] ^ 0x80; break;
+        case ChannelType::U16:
+          view.row<std::uint16_t>(y)[i] = reference.row<const std::uint16_t>(y)[i] ^ 0x8000;
+          break;
+        case ChannelType::F32: view.row<float>(y)[i] = std::numeric_limits<float>::quiet_NaN(); break;
+      }
+}
+
+}  // namespace gpufilter::testing
