@@ -17,11 +17,13 @@
 #include "convolution/convolution_launch.hpp"
 #include "convolution/convolution_tuning.hpp"
 #include "convolution/mask_slots.hpp"
+#include "gpufilter/ops.hpp"
 
 namespace gpufilter::kernels {
 namespace {
 
 using Tuning = ConvolutionTuning;
+static_assert(Tuning::kMaxRadius == GaussianParams::kMaxRadius, "the mask slots must hold the largest mask");
 
 __constant__ float c_masks[Tuning::kMaskSlots][Tuning::kMaxTaps];
 
