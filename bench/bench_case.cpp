@@ -168,7 +168,8 @@ PreparedCase prepare_and_check(const CaseSpec& spec) {
   prepared.max_error = diff.max_abs;
   if (!diff.within(spec.tolerance)) {
     std::ostringstream message;
-    message << "output differs from the reference beyond the tolerance " << spec.tolerance << ": " << diff.describe();
+    message << "output differs from the reference beyond the tolerance " << spec.tolerance.max_abs << " (at most "
+            << spec.tolerance.max_differing_share * 100 << "% of samples differing): " << diff.describe();
     throw std::runtime_error(message.str());
   }
   return prepared;

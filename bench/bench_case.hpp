@@ -9,6 +9,7 @@
 #include "cuda_timer.hpp"
 #include "gpufilter/border.hpp"
 #include "gpufilter/image_view.hpp"
+#include "gpufilter/tolerance.hpp"
 #include "gpufilter/registry.hpp"
 #include "gpufilter/stream.hpp"
 #include "options.hpp"
@@ -29,7 +30,7 @@ struct CaseSpec {
   // function (NPP's own Gaussian weights, its own border), so theirs differ from ours.
   gpufilter::ParamValues reference_params;
   gpufilter::Border reference_border;
-  double tolerance = 0.0;
+  gpufilter::Tolerance tolerance;
   Launch launch;
 };
 

@@ -15,7 +15,7 @@ struct PeerRow {
   std::string border_label;  // appended to the row's name where the op uses a border
   gpufilter::ParamValues reference_params;
   gpufilter::Border reference_border;
-  double tolerance = 0.0;
+  gpufilter::Tolerance tolerance;
   Launch launch;
 };
 

@@ -1,5 +1,5 @@
 # The GPU's own architecture where one is present (fast builds, exact code);
-# otherwise a fixed list: real code for Ampere, Ada and Hopper plus PTX for newer chips.
+# otherwise a fixed list: real code for Turing, Ampere, Ada and Hopper plus PTX for newer chips.
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
   execute_process(COMMAND nvidia-smi --query-gpu=compute_cap --format=csv,noheader
                   OUTPUT_VARIABLE _gpufilter_caps RESULT_VARIABLE _gpufilter_smi
@@ -10,7 +10,7 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
     set(CMAKE_CUDA_ARCHITECTURES "${_gpufilter_cap}" CACHE STRING "CUDA architectures")
     message(STATUS "gpufilter: building for the local GPU, sm_${_gpufilter_cap}")
   else()
-    set(CMAKE_CUDA_ARCHITECTURES "80-real;89-real;90" CACHE STRING "CUDA architectures")
+    set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;89-real;90" CACHE STRING "CUDA architectures")
     message(STATUS "gpufilter: no GPU found; building for ${CMAKE_CUDA_ARCHITECTURES}")
   endif()
 endif()

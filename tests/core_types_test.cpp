@@ -1,7 +1,11 @@
 // Formats, views, borders and the library's argument checks: all without a GPU.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
+#include "ops/op_checks.hpp"
 
 namespace gpufilter {
 namespace {
@@ -54,6 +58,58 @@ TEST(GpuOps, MismatchedViewsAreRefusedBeforeAnyLaunch) {
   }
   EXPECT_THROW(gaussian_blur(src, src, GaussianParams{}), Error);
   EXPECT_THROW(gaussian_blur(src, small, GaussianParams{-1.0, 0}), Error);
+}
+
+// Views of one buffer: which pairs may be a filter's source and destination.
+TEST(GpuOps, OverlapIsJudgedRowByRow) {
+  std::vector<unsigned char> memory(100 * 64);
+  const ImageView image{memory.data(), 64, 100, 64, PixelFormat{}};
+  const auto overlaps = [](const ImageView& a, const ImageView& b) {
+    try {
+      ops::check_no_overlap("test", a, b);
+      return false;
+    } catch (const Error&) {
+      return true;
+    }
+  };
+  // The left and right halves interleave in memory but share no byte.
+  EXPECT_FALSE(overlaps(image.subview(0, 0, 32, 100), image.subview(32, 0, 32, 100)));
+  EXPECT_FALSE(overlaps(image.subview(0, 0, 10, 50), image.subview(10, 0, 54, 100)));
+  EXPECT_FALSE(overlaps(image.subview(0, 0, 64, 50), image.subview(0, 50, 64, 50)));
+  EXPECT_TRUE(overlaps(image.subview(0, 0, 33, 100), image.subview(32, 0, 32, 100)));
+  EXPECT_TRUE(overlaps(image.subview(0, 0, 64, 51), image.subview(0, 50, 64, 50)));
+  EXPECT_TRUE(overlaps(image, image.subview(63, 99, 1, 1)));
+  // A view straddling a row boundary meets the right half of the next row.
+  EXPECT_TRUE(overlaps(image.subview(40, 0, 24, 3), ImageView{memory.data() + 64 + 30, 20, 1, 64, PixelFormat{}}));
+  // Different pitches over one buffer: a view of every other row beside the rows between.
+  const ImageView even_rows{memory.data(), 64, 50, 128, PixelFormat{}};
+  const ImageView odd_rows{memory.data() + 64, 64, 50, 128, PixelFormat{}};
+  const ImageView odd_rows_wide_pitch{memory.data() + 64, 32, 25, 256, PixelFormat{}};
+  EXPECT_FALSE(overlaps(even_rows, odd_rows));
+  EXPECT_FALSE(overlaps(even_rows, odd_rows_wide_pitch));
+  EXPECT_TRUE(overlaps(even_rows, ImageView{memory.data() + 64 + 63, 2, 10, 256, PixelFormat{}}));
+}
+
+// A result off by one level in many samples is within one level, but not a rounding tie.
+TEST(Tolerances, BoundTheShareOfDifferingSamples) {
+  HostImage expected(100, 10, PixelFormat{}), actual(100, 10, PixelFormat{});
+  testing::fill_random(expected.view(), 5u);
+  for (int y = 0; y < 10; ++y)
+    for (int x = 0; x < 100; ++x) {
+      const unsigned char e = expected.view().row<unsigned char>(y)[x];
+      actual.view().row<unsigned char>(y)[x] = (x % 2 == 0 && e > 0) ? static_cast<unsigned char>(e - 1) : e;
+    }
+  const testing::Difference truncated = testing::compare(actual.view(), expected.view());
+  EXPECT_EQ(truncated.max_abs, 1.0);
+  EXPECT_EQ(truncated.samples, 1000u);
+  EXPECT_GT(truncated.differing, 400u);
+  EXPECT_TRUE(truncated.within(1.0));
+  EXPECT_FALSE(truncated.within(Tolerance{1.0, 0.01}));
+  for (int x = 0; x < 100; ++x) actual.view().row<unsigned char>(0)[x] = expected.view().row<unsigned char>(0)[x];
+  for (int y = 1; y < 10; ++y)
+    for (int x = 0; x < 100; ++x) actual.view().row<unsigned char>(y)[x] = expected.view().row<unsigned char>(y)[x];
+  actual.view().row<unsigned char>(3)[7] ^= 1;
+  EXPECT_TRUE(testing::compare(actual.view(), expected.view()).within(Tolerance{1.0, 0.01}));
 }
 
 TEST(Devices, QueriesNeverThrow) {

@@ -10,6 +10,20 @@
 namespace gpufilter {
 namespace {
 
+// The message of the Error(InvalidArgument) that `call` throws; a test failure when it
+// throws none, or another kind.
+template <class Call>
+std::string invalid_argument_message(Call&& call) {
+  try {
+    call();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "no Error was thrown";
+  return {};
+}
+
 TEST(Registry, EveryOperationIsComplete) {
   ASSERT_FALSE(operations().empty());
   std::set<std::string> names;
@@ -47,13 +61,31 @@ TEST(Registry, ResolveFillsDefaultsAndRejectsBadValues) {
   EXPECT_THROW(blur->resolve({{"radius", 2.5}}), Error);
   EXPECT_THROW(blur->resolve({{"radius", 1000}}), Error);
   EXPECT_THROW(blur->resolve({{"size", 3}}), Error);
-  try {
-    blur->resolve({{"sigma", 50.0}});
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
-    EXPECT_NE(std::string(e.what()).find("sigma"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("50"), std::string::npos) << e.what();
+  const std::string message = invalid_argument_message([&] { blur->resolve({{"sigma", 5000.0}}); });
+  EXPECT_NE(message.find("sigma"), std::string::npos) << message;
+  EXPECT_NE(message.find("5000"), std::string::npos) << message;
+}
+
+TEST(Registry, RadiusZeroMeansAutomaticEverywhere) {
+  const Operation* blur = find_operation("blur");
+  ASSERT_NE(blur, nullptr);
+  EXPECT_EQ(blur->resolve({{"radius", 0}}).at("radius"), 0.0);
+  EXPECT_EQ((GaussianParams{2.0, 0}.effective_radius()), 6);
+  const std::string message = invalid_argument_message([&] { blur->resolve({{"radius", -1}}); });
+  EXPECT_NE(message.find("[0"), std::string::npos) << "the range shown must admit 0: " << message;
+}
+
+TEST(Registry, UnknownVariantNamesAreErrors) {
+  for (const Operation& op : operations()) {
+    SCOPED_TRACE(op.name);
+    const std::string message = invalid_argument_message([&] {
+      op.run_gpu(ImageView{}, ImageView{}, op.resolve(op.test_params), Border{}, "no-such-variant", ExecContext{});
+    });
+    EXPECT_NE(message.find("no-such-variant"), std::string::npos) << message;
   }
+  EXPECT_THROW(blur_variant_from_name("Tiled"), Error);
+  EXPECT_EQ(blur_variant_from_name("naive"), BlurVariant::Naive);
+  EXPECT_EQ(copy_variant_from_name("scalar"), CopyVariant::Scalar);
 }
 
 TEST(GaussianWeights, NormalisedSymmetricAndSized) {

@@ -15,8 +15,13 @@ namespace gpufilter::kernels {
 void launch_gaussian_naive(const ImageView& src, const ImageView& dst, const std::vector<float>& weights,
                            const Border& border, const ExecContext& ctx);
 
+// Whether the tiled kernel's tile, halo and row buffer fit in the shared memory one
+// block may use on the current device (see common/device_limits.hpp).
+bool gaussian_tiled_fits(PixelFormat format, int radius);
+
 // The 1-D mask in __constant__ memory; each block loads its tile plus a halo of
 // `radius` pixels into shared memory once, then filters rows and columns there.
+// Throws Error(UnsupportedFormat) where gaussian_tiled_fits() is false.
 void launch_gaussian_tiled(const ImageView& src, const ImageView& dst, const std::vector<float>& weights,
                            const Border& border, const ExecContext& ctx);
 

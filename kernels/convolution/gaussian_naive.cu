@@ -37,20 +37,40 @@ template <class T, int C>
 __global__ void gaussian_naive_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, const float* mask, int radius,
                                       BorderMode mode, Pixel<T, C> constant) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  if (x >= src.width || y >= src.height) return;
+  if (x >= src.width) return;
   const int taps = 2 * radius + 1;
-  Accum<C> sum = zero_accum<C>();
-  for (int dy = -radius; dy <= radius; ++dy) {
-    for (int dx = -radius; dx <= radius; ++dx) {
-      const float w = mask[(dy + radius) * taps + dx + radius];
-      const int sx = naive_border_index(x + dx, src.width, mode);
-      const int sy = naive_border_index(y + dy, src.height, mode);
-      accumulate(sum, w, (sx < 0 || sy < 0) ? constant : src.at(sx, sy));
+  // Rows beyond gridDim.y (at most 65535 blocks) are walked with a stride.
+  for (long long row = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; row < src.height;
+       row += static_cast<long long>(gridDim.y) * blockDim.y) {
+    const int y = static_cast<int>(row);
+    Accum<C> sum = zero_accum<C>();
+    for (int dy = -radius; dy <= radius; ++dy) {
+      for (int dx = -radius; dx <= radius; ++dx) {
+        const float w = mask[(dy + radius) * taps + dx + radius];
+        const int sx = naive_border_index(x + dx, src.width, mode);
+        const int sy = naive_border_index(y + dy, src.height, mode);
+        accumulate(sum, w, (sx < 0 || sy < 0) ? constant : src.at(sx, sy));
+      }
     }
+    dst.at(x, y) = to_pixel<T, C>(sum);
   }
-  dst.at(x, y) = to_pixel<T, C>(sum);
 }
+
+// The 2-D mask's device memory, freed on the stream however the launch ends.
+class StreamBuffer {
+ public:
+  StreamBuffer(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
+    GPUFILTER_CUDA_CHECK(cudaMallocAsync(&data_, bytes, stream));
+  }
+  ~StreamBuffer() { cudaFreeAsync(data_, stream_); }
+  StreamBuffer(const StreamBuffer&) = delete;
+  StreamBuffer& operator=(const StreamBuffer&) = delete;
+  float* get() const { return static_cast<float*>(data_); }
+
+ private:
+  void* data_ = nullptr;
+  cudaStream_t stream_;
+};
 
 }  // namespace
 
@@ -61,9 +81,10 @@ void launch_gaussian_naive(const ImageView& src, const ImageView& dst, const std
   Weights1D w1{};
   std::copy(weights.begin(), weights.end(), w1.w);
 
-  float* mask = nullptr;
-  GPUFILTER_CUDA_CHECK(cudaMallocAsync(&mask, sizeof(float) * static_cast<std::size_t>(taps * taps), ctx.stream));
-  build_mask_2d_kernel<<<ceil_div(taps * taps, 256), 256, 0, ctx.stream>>>(w1, taps, mask);
+  const StreamBuffer mask_buffer(sizeof(float) * static_cast<std::size_t>(taps * taps), ctx.stream);
+  float* mask = mask_buffer.get();
+  build_mask_2d_kernel<<<grid_x(blocks_for(taps * taps, 256), "build_mask_2d_kernel"), 256, 0, ctx.stream>>>(
+      w1, taps, mask);
   check_launch("build_mask_2d_kernel", ctx);
 
   visit_format(src.format, [&](auto tag, auto channels) {
@@ -72,12 +93,12 @@ void launch_gaussian_naive(const ImageView& src, const ImageView& dst, const std
     Pixel<T, C> constant{};
     for (int c = 0; c < C; ++c) constant.c[c] = static_cast<T>(border.value[static_cast<std::size_t>(c)]);
     const dim3 block(ConvolutionTuning::kNaiveBlock, ConvolutionTuning::kNaiveBlock);
-    const dim3 grid(ceil_div(src.width, ConvolutionTuning::kNaiveBlock), ceil_div(src.height, ConvolutionTuning::kNaiveBlock));
+    const dim3 grid(grid_x(blocks_for(src.width, ConvolutionTuning::kNaiveBlock), "gaussian_naive_kernel"),
+                    grid_y(blocks_for(src.height, ConvolutionTuning::kNaiveBlock)));
     gaussian_naive_kernel<T, C><<<grid, block, 0, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), mask, radius,
                                                                 border.mode, constant);
   });
   check_launch("gaussian_naive_kernel", ctx);
-  GPUFILTER_CUDA_CHECK(cudaFreeAsync(mask, ctx.stream));
 }
 
 }  // namespace gpufilter::kernels

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "common/border.cuh"
+#include "common/device_limits.hpp"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
 #include "convolution/convolution_launch.hpp"
@@ -59,7 +60,7 @@ std::size_t tiled_shared_bytes(int radius) {
 template <class T, int C, class B, int kRadius>
 __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
     gaussian_tiled_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, int runtime_radius, int slot,
-                          Pixel<T, C> constant) {
+                          Pixel<T, C> constant, int tile_rows) {
   const int radius = kRadius > 0 ? kRadius : runtime_radius;
   constexpr int P = Tuning::pixels_per_thread(sizeof(T) * C);
   constexpr int kTileW = tile_width<T, C>();
@@ -75,80 +76,84 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
   const int taps = 2 * radius + 1;
   const int tx = static_cast<int>(threadIdx.x);
 
-  const int x0 = static_cast<int>(blockIdx.x) * kTileW - radius;
-  const int y0 = static_cast<int>(blockIdx.y) * kTileH - radius;
-  const bool interior = x0 >= 0 && y0 >= 0 && x0 + in_w <= src.width && y0 + in_h <= src.height;
+  // gridDim.y is at most 65535: a block takes every gridDim.y-th row of tiles.
+  for (int tile_y = static_cast<int>(blockIdx.y); tile_y < tile_rows; tile_y += static_cast<int>(gridDim.y)) {
+    const int x0 = static_cast<int>(blockIdx.x) * kTileW - radius;
+    const int y0 = tile_y * kTileH - radius;
+    const bool interior = x0 >= 0 && y0 >= 0 && x0 + in_w <= src.width && y0 + in_h <= src.height;
 
-  // 1. tile + halo -> shared memory; only edge blocks pay for the border policy.
-  //    Each thread issues kLoadBatch independent loads before storing any, so enough
-  //    bytes are in flight to cover DRAM latency.
-  constexpr int kBatch = Tuning::kLoadBatch;
-  for (int ix = tx; ix < in_w; ix += Tuning::kBlockX)
-    for (int ty0 = static_cast<int>(threadIdx.y); ty0 < in_h; ty0 += Tuning::kBlockY * kBatch) {
-      Pixel<T, C> values[kBatch];
+    // 1. tile + halo -> shared memory; only edge blocks pay for the border policy.
+    //    Each thread issues kLoadBatch independent loads before storing any, so enough
+    //    bytes are in flight to cover DRAM latency.
+    constexpr int kBatch = Tuning::kLoadBatch;
+    for (int ix = tx; ix < in_w; ix += Tuning::kBlockX)
+      for (int ty0 = static_cast<int>(threadIdx.y); ty0 < in_h; ty0 += Tuning::kBlockY * kBatch) {
+        Pixel<T, C> values[kBatch];
 #pragma unroll
-      for (int u = 0; u < kBatch; ++u) {
-        const int ty = ty0 + u * Tuning::kBlockY;
-        if (ty < in_h)
-          values[u] = interior ? src.at(x0 + ix, y0 + ty) : load_bordered<B>(src, x0 + ix, y0 + ty, constant);
-      }
+        for (int u = 0; u < kBatch; ++u) {
+          const int ty = ty0 + u * Tuning::kBlockY;
+          if (ty < in_h)
+            values[u] = interior ? src.at(x0 + ix, y0 + ty) : load_bordered<B>(src, x0 + ix, y0 + ty, constant);
+        }
 #pragma unroll
-      for (int u = 0; u < kBatch; ++u) {
-        const int ty = ty0 + u * Tuning::kBlockY;
-        if (ty < in_h) tile[ty * in_w + ix] = values[u];
+        for (int u = 0; u < kBatch; ++u) {
+          const int ty = ty0 + u * Tuning::kBlockY;
+          if (ty < in_h) tile[ty * in_w + ix] = values[u];
+        }
       }
-    }
-  __syncthreads();
+    __syncthreads();
 
-  // 2. horizontal pass: a thread's P adjacent outputs of one row slide over P + 2r
-  //    input pixels, each read (and converted to float) once.
-  for (int ty = static_cast<int>(threadIdx.y); ty < in_h; ty += Tuning::kBlockY) {
-    Accum<C> sums[P];
+    // 2. horizontal pass: a thread's P adjacent outputs of one row slide over P + 2r
+    //    input pixels, each read (and converted to float) once.
+    for (int ty = static_cast<int>(threadIdx.y); ty < in_h; ty += Tuning::kBlockY) {
+      Accum<C> sums[P];
 #pragma unroll
-    for (int j = 0; j < P; ++j) sums[j] = zero_accum<C>();
-    const Pixel<T, C>* in = tile + ty * in_w + tx * P;
+      for (int j = 0; j < P; ++j) sums[j] = zero_accum<C>();
+      const Pixel<T, C>* in = tile + ty * in_w + tx * P;
 #pragma unroll
-    for (int i = 0; i < P + 2 * radius; ++i) {
-      const Accum<C> value = to_accum(in[i]);  // converted once, used by up to P outputs
+      for (int i = 0; i < P + 2 * radius; ++i) {
+        const Accum<C> value = to_accum(in[i]);  // converted once, used by up to P outputs
 #pragma unroll
-      for (int j = 0; j < P; ++j) {
-        const int k = i - j;  // the tap input i is for output j
-        if (k >= 0 && k < taps) accumulate(sums[j], mask[k], value);
+        for (int j = 0; j < P; ++j) {
+          const int k = i - j;  // the tap input i is for output j
+          if (k >= 0 && k < taps) accumulate(sums[j], mask[k], value);
+        }
       }
-    }
 #pragma unroll
-    for (int j = 0; j < P; ++j) rows[(ty * P + j) * Tuning::kBlockX + tx] = sums[j];
-  }
-  __syncthreads();
+      for (int j = 0; j < P; ++j) rows[(ty * P + j) * Tuning::kBlockX + tx] = sums[j];
+    }
+    __syncthreads();
 
-  // 3. vertical pass: a thread's kRows consecutive outputs in each of its P columns
-  //    slide over kRows + 2r buffered rows, each read once.
-  const int first_row = static_cast<int>(threadIdx.y) * kRows;
-  Accum<C> sums[P][kRows];
-#pragma unroll
-  for (int j = 0; j < P; ++j)
-#pragma unroll
-    for (int q = 0; q < kRows; ++q) sums[j][q] = zero_accum<C>();
-#pragma unroll
-  for (int i = 0; i < kRows + 2 * radius; ++i) {
-#pragma unroll
-    for (int j = 0; j < P; ++j) {
-      const Accum<C> value = rows[((first_row + i) * P + j) * Tuning::kBlockX + tx];
-#pragma unroll
-      for (int q = 0; q < kRows; ++q) {
-        const int k = i - q;
-        if (k >= 0 && k < taps) accumulate(sums[j][q], mask[k], value);
-      }
-    }
-  }
-  const int x = static_cast<int>(blockIdx.x) * kTileW + tx * P;
-#pragma unroll
-  for (int q = 0; q < kRows; ++q) {
-    const int y = static_cast<int>(blockIdx.y) * kTileH + first_row + q;
-    if (y >= dst.height) break;
+    // 3. vertical pass: a thread's kRows consecutive outputs in each of its P columns
+    //    slide over kRows + 2r buffered rows, each read once.
+    const int first_row = static_cast<int>(threadIdx.y) * kRows;
+    Accum<C> sums[P][kRows];
 #pragma unroll
     for (int j = 0; j < P; ++j)
-      if (x + j < dst.width) dst.at(x + j, y) = to_pixel<T, C, /*kClamp=*/false>(sums[j][q]);  // a convex sum
+#pragma unroll
+      for (int q = 0; q < kRows; ++q) sums[j][q] = zero_accum<C>();
+#pragma unroll
+    for (int i = 0; i < kRows + 2 * radius; ++i) {
+#pragma unroll
+      for (int j = 0; j < P; ++j) {
+        const Accum<C> value = rows[((first_row + i) * P + j) * Tuning::kBlockX + tx];
+#pragma unroll
+        for (int q = 0; q < kRows; ++q) {
+          const int k = i - q;
+          if (k >= 0 && k < taps) accumulate(sums[j][q], mask[k], value);
+        }
+      }
+    }
+    const int x = static_cast<int>(blockIdx.x) * kTileW + tx * P;
+#pragma unroll
+    for (int q = 0; q < kRows; ++q) {
+      const int y = tile_y * kTileH + first_row + q;
+      if (y >= dst.height) break;
+#pragma unroll
+      for (int j = 0; j < P; ++j)
+        if (x + j < dst.width) dst.at(x + j, y) = to_pixel<T, C, /*kClamp=*/false>(sums[j][q]);  // a convex sum
+    }
+    __syncthreads();  // the next tile row reuses the shared buffers
   }
 }
 
@@ -168,6 +173,13 @@ void visit_small_radius(int radius, F&& f) {
 
 }  // namespace
 
+bool gaussian_tiled_fits(PixelFormat format, int radius) {
+  return visit_format(format, [&](auto tag, auto channels) {
+    return tiled_shared_bytes<typename decltype(tag)::type, decltype(channels)::value>(radius) <=
+           max_shared_memory_per_block();
+  });
+}
+
 void launch_gaussian_tiled(const ImageView& src, const ImageView& dst, const std::vector<float>& weights,
                            const Border& border, const ExecContext& ctx) {
   const int radius = static_cast<int>(weights.size()) / 2;
@@ -177,8 +189,14 @@ void launch_gaussian_tiled(const ImageView& src, const ImageView& dst, const std
     Pixel<T, C> constant{};
     for (int c = 0; c < C; ++c) constant.c[c] = static_cast<T>(border.value[static_cast<std::size_t>(c)]);
     const std::size_t shared_bytes = tiled_shared_bytes<T, C>(radius);
+    if (shared_bytes > max_shared_memory_per_block())
+      throw Error(ErrorCode::UnsupportedFormat,
+                  "blur: the tiled kernel needs " + std::to_string(shared_bytes) + " bytes of shared memory for " +
+                      src.format.name() + " at radius " + std::to_string(radius) + "; this GPU allows " +
+                      std::to_string(max_shared_memory_per_block()) + " per block");
+    const int tile_rows = static_cast<int>(blocks_for(src.height, kTileH));
     const dim3 block(Tuning::kBlockX, Tuning::kBlockY);
-    const dim3 grid(ceil_div(src.width, tile_width<T, C>()), ceil_div(src.height, kTileH));
+    const dim3 grid(grid_x(blocks_for(src.width, tile_width<T, C>()), "gaussian_tiled_kernel"), grid_y(tile_rows));
     visit_border(border.mode, [&](auto policy) {
       visit_small_radius(radius, [&](auto compile_time_radius) {
         auto kernel = gaussian_tiled_kernel<T, C, decltype(policy), decltype(compile_time_radius)::value>;
@@ -187,7 +205,7 @@ void launch_gaussian_tiled(const ImageView& src, const ImageView& dst, const std
                                                   static_cast<int>(shared_bytes)));
         mask_slots().with_slot(weights, ctx.stream, [&](int slot) {
           kernel<<<grid, block, shared_bytes, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), radius, slot,
-                                                            constant);
+                                                            constant, tile_rows);
           check_launch("gaussian_tiled_kernel", ctx);
         });
       });

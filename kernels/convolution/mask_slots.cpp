@@ -1,7 +1,6 @@
 #include "convolution/mask_slots.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -11,46 +10,94 @@
 namespace gpufilter::kernels {
 namespace {
 
-// The host side of one device's slots.
-struct DeviceSlots {
-  float* pinned = nullptr;               // slots * max_taps floats, the upload sources
-  std::vector<int> count;                // taps held by each slot (0: empty)
-  // Per slot, one event per stream that used it, recorded after each such launch:
-  // a slot is refilled only once every stream's last use of it has finished.
-  std::vector<std::vector<std::pair<cudaStream_t, cudaEvent_t>>> uses;
-  std::vector<unsigned long long> stamp; // when each slot was last handed out
-  unsigned long long clock = 0;
+// Uses listed per slot before the finished ones are pruned: enough for the streams
+// a program keeps busy at once, small enough that short-lived streams do not pile up.
+constexpr std::size_t kUsesBeforePruning = 8;
 
+// The last kernel that read a slot on one stream.
+struct Use {
+  cudaStream_t stream;
+  cudaEvent_t done;
+};
+
+struct Slot {
+  std::vector<float> weights;       // empty: never filled, or its upload failed
+  cudaEvent_t uploaded = nullptr;   // recorded on the uploading stream after the copy
+  std::vector<Use> uses;            // since the upload, at most one per stream
+  unsigned long long stamp = 0;     // when the slot was last handed out
+};
+
+// The host-side state of one device's slots. Events are pooled, never created per call.
+struct DeviceSlots {
+  std::vector<Slot> slots;
+  std::vector<cudaEvent_t> pool;
+  unsigned long long clock = 0;
+  int created = 0;
+
+  DeviceSlots() = default;
+  DeviceSlots(const DeviceSlots&) = delete;
+  DeviceSlots& operator=(const DeviceSlots&) = delete;
   ~DeviceSlots() {
-    for (auto& slot_uses : uses)
-      for (auto& use : slot_uses) cudaEventDestroy(use.second);
-    if (pinned != nullptr) cudaFreeHost(pinned);
+    // At process exit the runtime may already be gone; nothing is left to release then.
+    for (Slot& slot : slots) {
+      if (slot.uploaded != nullptr) cudaEventDestroy(slot.uploaded);
+      for (const Use& use : slot.uses) cudaEventDestroy(use.done);
+    }
+    for (cudaEvent_t event : pool) cudaEventDestroy(event);
+  }
+
+  cudaEvent_t take_event() {
+    if (!pool.empty()) {
+      cudaEvent_t event = pool.back();
+      pool.pop_back();
+      return event;
+    }
+    cudaEvent_t event = nullptr;
+    GPUFILTER_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+    ++created;
+    return event;
+  }
+
+  // A recorded event may be recorded again at once: a stream that already waits on it
+  // waits for the recording it saw, not for later ones.
+  void give_back(cudaEvent_t event) { pool.push_back(event); }
+
+  // Drops the uses that have finished: nothing needs to wait for them any more.
+  void prune_finished(Slot& slot) {
+    auto finished = [&](const Use& use) {
+      const cudaError_t status = cudaEventQuery(use.done);
+      if (status == cudaErrorNotReady) return false;
+      GPUFILTER_CUDA_CHECK(status);
+      give_back(use.done);
+      return true;
+    };
+    slot.uses.erase(std::remove_if(slot.uses.begin(), slot.uses.end(), finished), slot.uses.end());
   }
 };
 
-std::mutex g_mutex;
-
-// Created on first use, after the CUDA runtime is up, so it is destroyed (and its
-// pinned memory and events released) before the runtime shuts down at exit.
-std::map<std::pair<const MaskSlots*, int>, std::unique_ptr<DeviceSlots>>& all_device_slots() {
-  static std::map<std::pair<const MaskSlots*, int>, std::unique_ptr<DeviceSlots>> devices;
-  return devices;
-}
-
-DeviceSlots& slots_for(const MaskSlots* owner, int device, int slots, int max_taps) {
-  auto& entry = all_device_slots()[{owner, device}];
-  if (!entry) {
-    auto state = std::make_unique<DeviceSlots>();
-    GPUFILTER_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&state->pinned), sizeof(float) * static_cast<std::size_t>(slots * max_taps)));
-    state->count.assign(static_cast<std::size_t>(slots), 0);
-    state->stamp.assign(static_cast<std::size_t>(slots), 0);
-    state->uses.resize(static_cast<std::size_t>(slots));
-    entry = std::move(state);
-  }
-  return *entry;
+int current_device() {
+  int device = 0;
+  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
 }
 
 }  // namespace
+
+struct MaskSlots::State {
+  std::mutex mutex;
+  std::map<int, DeviceSlots> devices;  // by CUDA device ordinal
+
+  DeviceSlots& for_device(int device, int slots) {
+    DeviceSlots& state = devices[device];
+    if (state.slots.empty()) state.slots.resize(static_cast<std::size_t>(slots));
+    return state;
+  }
+};
+
+MaskSlots::MaskSlots(int slots, int max_taps, Upload upload)
+    : slots_(slots), max_taps_(max_taps), upload_(std::move(upload)), state_(std::make_unique<State>()) {}
+
+MaskSlots::~MaskSlots() = default;
 
 void MaskSlots::with_slot(const std::vector<float>& weights, cudaStream_t stream,
                           const std::function<void(int)>& launch) {
@@ -58,34 +105,50 @@ void MaskSlots::with_slot(const std::vector<float>& weights, cudaStream_t stream
   if (taps <= 0 || taps > max_taps_)
     throw Error(ErrorCode::InvalidArgument, "mask of " + std::to_string(taps) + " taps; at most " +
                                                 std::to_string(max_taps_) + " are supported");
-  int device = 0;
-  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
-  std::lock_guard<std::mutex> lock(g_mutex);
-  DeviceSlots& s = slots_for(this, device, slots_, max_taps_);
-  const auto slot_data = [&](int i) { return s.pinned + static_cast<std::size_t>(i) * max_taps_; };
+  const int device = current_device();
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  DeviceSlots& state = state_->for_device(device, slots_);
 
-  int slot = -1;
-  for (int i = 0; i < slots_ && slot < 0; ++i)
-    if (s.count[i] == taps && std::memcmp(slot_data(i), weights.data(), sizeof(float) * weights.size()) == 0) slot = i;
-  if (slot < 0) {
-    slot = static_cast<int>(std::min_element(s.stamp.begin(), s.stamp.end()) - s.stamp.begin());
-    // Earlier kernels may still read this slot, and its pinned source may still be in
-    // flight: both are done once every stream's last recorded use of it is.
-    for (const auto& use : s.uses[static_cast<std::size_t>(slot)]) GPUFILTER_CUDA_CHECK(cudaEventSynchronize(use.second));
-    std::memcpy(slot_data(slot), weights.data(), sizeof(float) * weights.size());
-    s.count[static_cast<std::size_t>(slot)] = taps;
-    upload_(slot, slot_data(slot), taps, stream);
+  auto held = std::find_if(state.slots.begin(), state.slots.end(), [&](const Slot& s) { return s.weights == weights; });
+  if (held == state.slots.end()) {
+    held = std::min_element(state.slots.begin(), state.slots.end(),
+                            [](const Slot& a, const Slot& b) { return a.stamp < b.stamp; });
+    Slot& slot = *held;
+    // The new weights may land only after every kernel that reads the old ones, and
+    // after the slot's previous upload, whichever streams those ran on.
+    for (const Use& use : slot.uses) {
+      GPUFILTER_CUDA_CHECK(cudaStreamWaitEvent(stream, use.done, 0));
+      state.give_back(use.done);
+    }
+    slot.uses.clear();
+    if (slot.uploaded != nullptr) GPUFILTER_CUDA_CHECK(cudaStreamWaitEvent(stream, slot.uploaded, 0));
+    else slot.uploaded = state.take_event();
+    slot.weights.clear();  // until the upload is enqueued, the slot holds nothing usable
+    upload_(static_cast<int>(held - state.slots.begin()), weights.data(), taps, stream);
+    GPUFILTER_CUDA_CHECK(cudaEventRecord(slot.uploaded, stream));
+    slot.weights = weights;
   }
-  s.stamp[static_cast<std::size_t>(slot)] = ++s.clock;
-  launch(slot);
-  auto& uses = s.uses[static_cast<std::size_t>(slot)];
-  auto use = std::find_if(uses.begin(), uses.end(), [&](const auto& u) { return u.first == stream; });
-  if (use == uses.end()) {
-    cudaEvent_t event = nullptr;
-    GPUFILTER_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
-    use = uses.insert(uses.end(), {stream, event});
+  Slot& slot = *held;
+  slot.stamp = ++state.clock;
+  // The upload may still be queued on another stream (behind whatever that stream waits
+  // for); this stream must not read the slot before it lands.
+  GPUFILTER_CUDA_CHECK(cudaStreamWaitEvent(stream, slot.uploaded, 0));
+  launch(static_cast<int>(held - state.slots.begin()));
+
+  auto use = std::find_if(slot.uses.begin(), slot.uses.end(), [&](const Use& u) { return u.stream == stream; });
+  if (use == slot.uses.end()) {
+    if (slot.uses.size() >= kUsesBeforePruning) state.prune_finished(slot);
+    slot.uses.push_back({stream, state.take_event()});
+    use = slot.uses.end() - 1;
   }
-  GPUFILTER_CUDA_CHECK(cudaEventRecord(use->second, stream));
+  GPUFILTER_CUDA_CHECK(cudaEventRecord(use->done, stream));
+}
+
+int MaskSlots::live_events() const {
+  const int device = current_device();
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  const auto it = state_->devices.find(device);
+  return it == state_->devices.end() ? 0 : it->second.created;
 }
 
 }  // namespace gpufilter::kernels

@@ -8,13 +8,15 @@
 namespace gpufilter::kernels {
 namespace {
 
+// Rows beyond gridDim.y (at most 65535 blocks) are walked with a stride.
 template <class T>
 __global__ void copy_scalar_kernel(const unsigned char* src, std::size_t src_pitch, unsigned char* dst,
-                                   std::size_t dst_pitch, int elements_per_row, int rows) {
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  if (x >= elements_per_row || y >= rows) return;
-  reinterpret_cast<T*>(dst + y * dst_pitch)[x] = reinterpret_cast<const T*>(src + y * src_pitch)[x];
+                                   std::size_t dst_pitch, long long elements_per_row, int rows) {
+  const long long x = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (x >= elements_per_row) return;
+  for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < rows;
+       y += static_cast<long long>(gridDim.y) * blockDim.y)
+    reinterpret_cast<T*>(dst + y * dst_pitch)[x] = reinterpret_cast<const T*>(src + y * src_pitch)[x];
 }
 
 // Each block copies kThreads * kChunksPerThread chunks of one row; blockIdx.y walks
@@ -24,7 +26,7 @@ __global__ void copy_vec16_kernel(const unsigned char* src, std::size_t src_pitc
   constexpr int kPerBlock = CopyTuning::kThreads * CopyTuning::kChunksPerThread;
   const std::size_t body_chunks = (row_bytes - static_cast<std::size_t>(head)) / 16;
   const std::size_t body_end = static_cast<std::size_t>(head) + body_chunks * 16;
-  for (int y = static_cast<int>(blockIdx.y); y < rows; y += static_cast<int>(gridDim.y)) {
+  for (long long y = blockIdx.y; y < rows; y += gridDim.y) {
     const unsigned char* s = src + y * src_pitch;
     unsigned char* d = dst + y * dst_pitch;
     const int4* s4 = reinterpret_cast<const int4*>(s + head);
@@ -55,9 +57,10 @@ __global__ void copy_vec16_kernel(const unsigned char* src, std::size_t src_pitc
 void launch_copy_scalar(const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
   visit_format(src.format, [&](auto tag, auto channels) {
     using T = typename decltype(tag)::type;
-    const int elements = src.width * decltype(channels)::value;
+    const long long elements = static_cast<long long>(src.width) * decltype(channels)::value;
     const dim3 block(CopyTuning::kScalarBlockX, CopyTuning::kScalarBlockY);
-    const dim3 grid(ceil_div(elements, CopyTuning::kScalarBlockX), ceil_div(src.height, CopyTuning::kScalarBlockY));
+    const dim3 grid(grid_x(blocks_for(elements, CopyTuning::kScalarBlockX), "copy_scalar_kernel"),
+                    grid_y(blocks_for(src.height, CopyTuning::kScalarBlockY)));
     copy_scalar_kernel<T><<<grid, block, 0, ctx.stream>>>(static_cast<const unsigned char*>(src.data), src.pitch,
                                                           static_cast<unsigned char*>(dst.data), dst.pitch,
                                                           elements, src.height);
@@ -73,8 +76,8 @@ bool launch_copy_vectorized(const ImageView& src, const ImageView& dst, const Ex
   const int head = static_cast<int>(std::min<std::size_t>((16 - src_addr % 16) % 16, row_bytes));
   const std::size_t body_chunks = (row_bytes - static_cast<std::size_t>(head)) / 16;
   constexpr int kPerBlock = CopyTuning::kThreads * CopyTuning::kChunksPerThread;
-  const dim3 grid(static_cast<unsigned>(std::max<std::size_t>(1, (body_chunks + kPerBlock - 1) / kPerBlock)),
-                  static_cast<unsigned>(std::min(src.height, 65535)));
+  const dim3 grid(grid_x(blocks_for(static_cast<long long>(body_chunks), kPerBlock), "copy_vec16_kernel"),
+                  grid_y(src.height));
   copy_vec16_kernel<<<grid, CopyTuning::kThreads, 0, ctx.stream>>>(
       static_cast<const unsigned char*>(src.data), src.pitch, static_cast<unsigned char*>(dst.data), dst.pitch,
       row_bytes, src.height, head);

@@ -1,5 +1,7 @@
 #include "gpufilter/error.hpp"
 
+#include <cuda_runtime_api.h>
+
 #include <string>
 
 namespace gpufilter {
@@ -15,7 +17,8 @@ const char* to_string(ErrorCode code) {
   return "unknown error";
 }
 
-void check_cuda(cudaError_t status, const char* what, const char* file, int line) {
+void check_cuda(int code_value, const char* what, const char* file, int line) {
+  const auto status = static_cast<cudaError_t>(code_value);
   if (status == cudaSuccess) return;
   cudaGetLastError();  // clear the sticky-free error so later calls are not blamed for it
   const ErrorCode code = status == cudaErrorMemoryAllocation ? ErrorCode::OutOfMemory

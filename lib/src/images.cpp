@@ -1,5 +1,7 @@
 #include "gpufilter/images.hpp"
 
+#include <cuda_runtime_api.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -104,7 +106,7 @@ HostImage& HostImage::operator=(HostImage&& other) noexcept {
   return *this;
 }
 
-void copy_image_async(const ImageView& src, const ImageView& dst, cudaStream_t stream) {
+void copy_image_async(const ImageView& src, const ImageView& dst, StreamHandle stream) {
   validate_pair(src, dst, "copy_image_async");
   GPUFILTER_CUDA_CHECK(cudaMemcpy2DAsync(dst.data, dst.pitch, src.data, src.pitch, src.row_bytes(),
                                          static_cast<std::size_t>(src.height), cudaMemcpyDefault, stream));

@@ -1,5 +1,7 @@
 #include "gpufilter/stream.hpp"
 
+#include <cuda_runtime_api.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <utility>

@@ -69,24 +69,39 @@ Difference compare(const ImageView& actual, const ImageView& expected) {
           const double a = channel_value(actual, x, y, c), e = channel_value(expected, x, y, c);
           const bool nan = std::isnan(a) || std::isnan(e);
           const double d = nan ? std::numeric_limits<double>::infinity() : std::fabs(a - e);
-          if (band.x < 0 || d > band.max_abs) band = {d, x, y, c, a, e, band.has_nan};
+          if (band.x < 0 || d > band.max_abs) {
+            band.max_abs = d;
+            band.x = x, band.y = y, band.channel = c;
+            band.actual = a, band.expected = e;
+          }
           band.has_nan = band.has_nan || nan;
+          band.differing += d > 0.0 ? 1 : 0;
         }
     std::lock_guard<std::mutex> lock(mutex);
     // Bands finish in any order: keep the largest difference, the earliest row on ties.
     const bool better = result.x < 0 || band.max_abs > result.max_abs ||
                         (band.max_abs == result.max_abs && band.y < result.y);
     const bool any_nan = result.has_nan || band.has_nan;
+    const std::size_t differing = result.differing + band.differing;
     if (band.x >= 0 && better) result = band;
     result.has_nan = any_nan;
+    result.differing = differing;
   });
+  result.samples = static_cast<std::size_t>(expected.width) * static_cast<std::size_t>(expected.height) *
+                   static_cast<std::size_t>(expected.format.channels);
   return result;
+}
+
+bool Difference::within(const Tolerance& tolerance) const {
+  return within(tolerance.max_abs) &&
+         static_cast<double>(differing) <= tolerance.max_differing_share * static_cast<double>(samples);
 }
 
 std::string Difference::describe() const {
   std::ostringstream text;
   text << "max |diff| " << max_abs << " at (" << x << ", " << y << ") channel " << channel << ": got " << actual
-       << ", expected " << expected << (has_nan ? " (a NaN: an unwritten pixel?)" : "");
+       << ", expected " << expected << (has_nan ? " (a NaN: an unwritten pixel?)" : "") << "; " << differing
+       << " of " << samples << " samples differ";
   return text.str();
 }
 

@@ -1,8 +1,6 @@
 #pragma once
 // Errors: every failure in the library surfaces as gpufilter::Error, carrying a
 // category, a human-readable message and, where CUDA was involved, its error code.
-#include <cuda_runtime_api.h>
-
 #include <stdexcept>
 #include <string>
 
@@ -20,18 +18,21 @@ const char* to_string(ErrorCode code);
 
 class Error : public std::runtime_error {
  public:
-  Error(ErrorCode code, const std::string& message, cudaError_t cuda = cudaSuccess)
+  // `cuda` is the cudaError_t value (0: cudaSuccess), kept as an int so this header
+  // needs no CUDA header; compare it with the runtime's enumerators as usual.
+  Error(ErrorCode code, const std::string& message, int cuda = 0)
       : std::runtime_error(message), code_(code), cuda_(cuda) {}
   ErrorCode code() const noexcept { return code_; }
-  cudaError_t cuda_error() const noexcept { return cuda_; }
+  int cuda_error() const noexcept { return cuda_; }
 
  private:
   ErrorCode code_;
-  cudaError_t cuda_;
+  int cuda_;
 };
 
-// Throws Error(Cuda or OutOfMemory) when `status` is not cudaSuccess.
-void check_cuda(cudaError_t status, const char* what, const char* file, int line);
+// Throws Error(Cuda, OutOfMemory or NoDevice) when `status`, a cudaError_t, is not
+// cudaSuccess.
+void check_cuda(int status, const char* what, const char* file, int line);
 
 }  // namespace gpufilter
 

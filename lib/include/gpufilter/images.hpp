@@ -1,8 +1,7 @@
 #pragma once
 // Owning images: pitched device memory and (where a GPU exists) pinned host memory.
-#include <cuda_runtime_api.h>
-
 #include "gpufilter/image_view.hpp"
+#include "gpufilter/stream.hpp"
 
 namespace gpufilter {
 
@@ -52,6 +51,6 @@ class HostImage {
 
 // 2-D copies between any two views of equal size and format (host or device),
 // enqueued on `stream`.
-void copy_image_async(const ImageView& src, const ImageView& dst, cudaStream_t stream);
+void copy_image_async(const ImageView& src, const ImageView& dst, StreamHandle stream);
 
 }  // namespace gpufilter

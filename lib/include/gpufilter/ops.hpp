@@ -18,11 +18,13 @@ enum class CopyVariant {
 };
 void copy(const ImageView& src, const ImageView& dst, CopyVariant variant = CopyVariant::Vectorized,
           const ExecContext& ctx = {});
+// "scalar" or "vectorized"; throws Error(InvalidArgument) naming the choices otherwise.
+CopyVariant copy_variant_from_name(const std::string& name);
 
 // ---- Gaussian blur ------------------------------------------------------------
 struct GaussianParams {
   double sigma = 2.0;
-  int radius = 0;  // taps each side of the centre; 0 means ceil(3 * sigma)
+  int radius = 0;  // taps each side of the centre, 0..kMaxRadius; 0 means ceil(3 * sigma)
 
   static constexpr double kMinSigma = 0.1;
   static constexpr double kMaxSigma = 10.0;
@@ -33,8 +35,11 @@ struct GaussianParams {
 
 enum class BlurVariant {
   Naive,  // 2-D mask in global memory, a border branch at every tap
-  Tiled,  // 1-D masks in __constant__ memory, shared-memory tile with halo, two passes
+  Tiled,  // 1-D masks in __constant__ memory, shared-memory tile with halo, two passes;
+          // where the tile and halo exceed the GPU's shared memory per block, runs Naive
 };
+// "naive" or "tiled"; throws Error(InvalidArgument) naming the choices otherwise.
+BlurVariant blur_variant_from_name(const std::string& name);
 
 // The normalised 1-D Gaussian weights (2*radius+1 of them, summing to 1).
 // Throws Error(InvalidArgument) on a sigma or radius out of range.

@@ -12,6 +12,7 @@
 #include "gpufilter/border.hpp"
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/stream.hpp"
+#include "gpufilter/tolerance.hpp"
 
 namespace gpufilter {
 
@@ -44,8 +45,8 @@ struct Operation {
   std::function<void(const ImageView& src, const ImageView& dst, const ParamValues&,
                      const Border&)>
       run_reference;
-  // Largest |gpu - reference| accepted per channel for this format.
-  std::function<double(PixelFormat)> tolerance;
+  // How far the GPU may stray from the reference for this format.
+  std::function<Tolerance(PixelFormat)> tolerance;
   // Bytes a perfect kernel moves through DRAM: each input read once, output written once.
   std::function<std::size_t(int width, int height, PixelFormat, const ParamValues&)> bytes_moved;
 

@@ -1,8 +1,13 @@
 #pragma once
 // Streams and the execution context every op takes.
-#include <cuda_runtime_api.h>
+// The public headers need no CUDA headers: a stream is the runtime's opaque handle,
+// declared here under its own name. A StreamHandle (and a CUstream from the driver
+// API, a CuPy or PyTorch stream's handle) is this same pointer type.
+struct CUstream_st;
 
 namespace gpufilter {
+
+using StreamHandle = CUstream_st*;
 
 // Owns a non-blocking CUDA stream; move-only.
 class Stream {
@@ -14,16 +19,16 @@ class Stream {
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
 
-  cudaStream_t get() const noexcept { return stream_; }
+  StreamHandle get() const noexcept { return stream_; }
   void synchronize() const;
 
  private:
-  cudaStream_t stream_ = nullptr;
+  StreamHandle stream_ = nullptr;
 };
 
 struct ExecContext {
   // Ops enqueue their work here and return without waiting for it.
-  cudaStream_t stream = nullptr;
+  StreamHandle stream = nullptr;
   // Synchronize after every launch so a failing kernel is reported by the call that
   // launched it. Defaults to on when the environment sets GPUFILTER_SYNC_LAUNCHES=1.
   bool sync_after_launch = sync_after_launch_default();

@@ -19,6 +19,12 @@ void copy(const ImageView& src, const ImageView& dst, CopyVariant variant, const
   kernels::launch_copy_scalar(src, dst, ctx);
 }
 
+CopyVariant copy_variant_from_name(const std::string& name) {
+  if (name == "scalar") return CopyVariant::Scalar;
+  if (name == "vectorized") return CopyVariant::Vectorized;
+  throw Error(ErrorCode::InvalidArgument, "copy: unknown variant '" + name + "'; use scalar or vectorized");
+}
+
 namespace ops {
 
 Operation make_copy_operation() {
@@ -31,7 +37,7 @@ Operation make_copy_operation() {
   op.uses_border = false;
   op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues&, const Border&,
                   const std::string& variant, const ExecContext& ctx) {
-    copy(src, dst, variant == "scalar" ? CopyVariant::Scalar : CopyVariant::Vectorized, ctx);
+    copy(src, dst, copy_variant_from_name(variant), ctx);
   };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues&, const Border&) {
     reference::copy(src, dst);

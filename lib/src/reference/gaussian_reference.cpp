@@ -1,6 +1,7 @@
 // Gaussian blur on the CPU in double precision: a horizontal pass into a double
 // buffer, then a vertical pass. The Gaussian is separable and every border mode maps
 // rows and columns independently, so this equals the 2-D convolution.
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -42,6 +43,9 @@ void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianPar
   const int radius = params.effective_radius();
   const std::vector<double> w = weights(params.sigma, radius);
   const int width = src.width, height = src.height, channels = src.format.channels;
+  // The constant outside the image is a pixel like any other: stored in the image's type.
+  std::array<double, 4> constant{};
+  for (std::size_t c = 0; c < constant.size(); ++c) constant[c] = stored_value(border.value[c], src.format.type);
   const auto at = [&](int x, int y, int c) {
     return (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)) *
                static_cast<std::size_t>(channels) + static_cast<std::size_t>(c);
@@ -52,7 +56,7 @@ void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianPar
     for (int y = begin; y < end; ++y)
       for (int x = 0; x < width; ++x)
         for (int c = 0; c < channels; ++c)
-          horizontal[at(x, y, c)] = weighted_sum(w, x, width, border, border.value[static_cast<std::size_t>(c)],
+          horizontal[at(x, y, c)] = weighted_sum(w, x, width, border, constant[static_cast<std::size_t>(c)],
                                                  [&](int sx) { return read_channel(src, sx, y, c); });
   });
   // A row outside the image under Constant is all `value`, and its horizontal sum is
@@ -62,7 +66,7 @@ void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianPar
       for (int x = 0; x < width; ++x)
         for (int c = 0; c < channels; ++c)
           write_channel(dst, x, y, c,
-                        weighted_sum(w, y, height, border, border.value[static_cast<std::size_t>(c)],
+                        weighted_sum(w, y, height, border, constant[static_cast<std::size_t>(c)],
                                      [&](int sy) { return horizontal[at(x, sy, c)]; }));
   });
 }

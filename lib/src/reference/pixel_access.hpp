@@ -18,6 +18,16 @@ inline double read_channel(const ImageView& view, int x, int y, int c) {
   return 0.0;
 }
 
+// `value` as a channel of `type` stores it: integers round half to even and saturate.
+inline double stored_value(double value, ChannelType type) {
+  switch (type) {
+    case ChannelType::U8: return static_cast<double>(std::lrint(std::fmin(std::fmax(value, 0.0), 255.0)));
+    case ChannelType::U16: return static_cast<double>(std::lrint(std::fmin(std::fmax(value, 0.0), 65535.0)));
+    case ChannelType::F32: return static_cast<double>(static_cast<float>(value));
+  }
+  return value;
+}
+
 // Integer formats round half to even (like lrint) and saturate.
 inline void write_channel(const ImageView& view, int x, int y, int c, double value) {
   const std::size_t index = static_cast<std::size_t>(x) * static_cast<std::size_t>(view.format.channels) +

@@ -2,10 +2,12 @@
 // Host-side helpers for checking kernels, shared by the tests and the bench: random
 // images (never constant), poisoned outputs, comparisons that say where they failed.
 // Rows are split across the host's cores: an 8K f32x4 image is 0.5 GiB.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "gpufilter/image_view.hpp"
+#include "gpufilter/tolerance.hpp"
 
 namespace gpufilter::testing {
 
@@ -18,7 +20,11 @@ struct Difference {
   int x = -1, y = -1, channel = -1;  // where max_abs was found (the first such place)
   double actual = 0.0, expected = 0.0;
   bool has_nan = false;
+  std::size_t differing = 0;  // channel samples that differ at all (NaNs included)
+  std::size_t samples = 0;    // channel samples compared
   bool within(double tolerance) const { return !has_nan && max_abs <= tolerance; }
+  // max_abs within bounds and no larger a share of samples differing than allowed.
+  bool within(const Tolerance& tolerance) const;
   std::string describe() const;
 };
 
