@@ -8,7 +8,8 @@ struct Tolerance {
   // Share of channel samples (0..1) that may differ from the reference at all. Integer
   // outputs computed in float round a value within float error of .5 the other way now
   // and then; a kernel that truncates instead of rounding is off by one level in about
-  // half of them, within max_abs, and only this bound catches it.
+  // half of them, within max_abs, and only this bound catches it. (Two samples are
+  // always allowed: a share of a 1x1 image's samples means nothing.)
   double max_differing_share = 1.0;
 
   Tolerance() = default;

@@ -95,10 +95,17 @@ Operation make_gaussian_operation() {
     reference::gaussian_blur(src, dst, to_gaussian_params(values), border);
   };
   // Integer formats: the GPU sums in float, the reference in double, so a value
-  // within rounding of a .5 boundary may round the other way: at most one level, in
-  // at most 1% of the samples (a truncating kernel misses in about half of them).
+  // within float error of a .5 boundary may round the other way: at most one level.
+  // The share of such samples bounds how often: a truncating kernel misses in about
+  // half of them. 16-bit values carry 8 bits more, so float error reaches .5
+  // boundaries more often (the naive kernel's 2-D sums measured up to 3.5% on the H100).
   op.tolerance = [](PixelFormat format) {
-    return format.type == ChannelType::F32 ? Tolerance{1e-4} : Tolerance{1.0, 0.01};
+    switch (format.type) {
+      case ChannelType::U8: return Tolerance{1.0, 0.01};
+      case ChannelType::U16: return Tolerance{1.0, 0.1};
+      case ChannelType::F32: break;
+    }
+    return Tolerance{1e-4};
   };
   op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues&) {
     return 2 * static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * format.pixel_bytes();
