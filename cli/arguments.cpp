@@ -72,8 +72,9 @@ cxxopts::Options make_options(const Operation* op) {
                " (default: " + to_string(Border{}.mode) + ")",
            cxxopts::value<std::string>(), "MODE");
     common("border-value",
-           "value outside the image with --border constant, in the image's units; one number "
-           "for every channel or one per channel (default: 0)",
+           "value outside the image with --border constant, in the image's units (8-bit: "
+           "0..255, 16-bit: 0..65535, whole numbers); one number for every channel or one per "
+           "channel, gray[,alpha] for a gray+alpha PNG (default: 0)",
            cxxopts::value<std::string>(), "V[,V...]");
   }
   common("variant",
@@ -134,8 +135,10 @@ ParamValues read_params(const Operation& op, const cxxopts::ParseResult& result)
   }
 }
 
-Border read_border(const cxxopts::ParseResult& result) {
-  Border border;
+// Fills request.border and request.border_values.
+void read_border(const cxxopts::ParseResult& result, RunRequest& request) {
+  Border& border = request.border;
+  std::vector<double>& values = request.border_values;
   if (result.count("border")) {
     const std::string name = result["border"].as<std::string>();
     bool known = false;
@@ -152,7 +155,6 @@ Border read_border(const cxxopts::ParseResult& result) {
       usage_error("--border-value needs --border constant");
     }
     const std::string text = result["border-value"].as<std::string>();
-    std::vector<double> values;
     std::string::size_type start = 0;
     while (true) {
       const auto comma = text.find(',', start);
@@ -168,7 +170,6 @@ Border read_border(const cxxopts::ParseResult& result) {
       border.value[c] = values.size() == 1 ? values[0] : (c < values.size() ? values[c] : 0.0);
     }
   }
-  return border;
 }
 
 DeviceChoice read_device(const cxxopts::ParseResult& result) {
@@ -213,7 +214,7 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
   request.op = &op;
   // Option values first: "--sigma --device cpu" is a missing sigma, not a stray "cpu".
   request.params = read_params(op, result);
-  if (op.uses_border) request.border = read_border(result);
+  if (op.uses_border) read_border(result, request);
   request.variant = result.count("variant") ? result["variant"].as<std::string>() : op.default_variant;
   if (!op.has_variant(request.variant)) {
     usage_error("unknown variant '" + request.variant + "' for " + op.name + "; use one of " +

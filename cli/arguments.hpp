@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "gpufilter/border.hpp"
 #include "gpufilter/registry.hpp"
@@ -19,6 +20,9 @@ struct RunRequest {
   std::filesystem::path output;
   ParamValues params;  // resolved: defaults filled in, ranges checked
   Border border;
+  // The numbers given to --border-value, as given: whether they fit the pixels can only
+  // be judged once IN is read (see border_value.hpp).
+  std::vector<double> border_values;
   std::string variant;
   DeviceChoice device = DeviceChoice::Auto;
   bool timing = false;

@@ -25,13 +25,16 @@ inline constexpr std::array<ExitCodeDoc, 5> kExitCodeDocs{{
     {ExitCode::Ok, "success"},
     {ExitCode::Usage,
      "usage: unknown op or option, missing argument, bad parameter value or range, unknown "
-     "border/variant/device, unsupported output suffix, OUT is IN without --overwrite"},
+     "border/variant/device, a border value IN's pixels cannot hold, unsupported output "
+     "suffix, OUT is IN without --overwrite"},
     {ExitCode::Input,
      "input: missing, unreadable, corrupt or non-image file, unsupported pixel format"},
     {ExitCode::Output,
      "output: directory missing or not writable, the output format cannot hold the pixels, "
      "the encoder failed"},
-    {ExitCode::Runtime, "GPU/runtime: no GPU with --device gpu, out of GPU memory, CUDA error"},
+    {ExitCode::Runtime,
+     "GPU/runtime: no GPU with --device gpu, not enough host or GPU memory for the image, CUDA "
+     "error"},
 }};
 
 // Raised anywhere in the tool; main() prints the message as one line and exits with code().

@@ -14,7 +14,6 @@
 
 #include "exit_codes.hpp"
 #include "quiet_stderr.hpp"
-#include "temp_file.hpp"
 
 namespace gpufilter::cli {
 namespace fs = std::filesystem;
@@ -29,11 +28,6 @@ const std::vector<std::string> kLosslessSuffixes{".png", ".tiff", ".webp", ".pnm
 
 // OpenCV stores 3-channel float TIFF as LogLuv, which rounds the values; LZW keeps them.
 constexpr int kTiffCompressionLzw = 5;
-
-const std::vector<int>& encoder_params() {
-  static const std::vector<int> params{cv::IMWRITE_TIFF_COMPRESSION, kTiffCompressionLzw};
-  return params;
-}
 
 std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
 
@@ -93,6 +87,11 @@ const char* depth_name(int depth) {
 }
 
 }  // namespace
+
+const std::vector<int>& encoder_params() {
+  static const std::vector<int> params{cv::IMWRITE_TIFF_COMPRESSION, kTiffCompressionLzw};
+  return params;
+}
 
 void silence_codec_logging() {
   cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
@@ -225,31 +224,6 @@ void check_output_holds(const fs::path& output, PixelFormat format) {
   std::string message = "cannot write " + format.name() + " pixels as " + suffix;
   message += alternatives.empty() ? "; no output format here holds them" : "; use " + join_choices(alternatives);
   throw CliError(ExitCode::Output, message);
-}
-
-void write_image_atomically(const fs::path& output, const cv::Mat& image, PixelFormat format) {
-  TemporaryFile temporary(output);
-  bool written = false;
-  std::string failure;
-  {
-    QuietStderr quiet;
-    try {
-      written = cv::imwrite(temporary.path().string(), image, encoder_params());
-    } catch (const cv::Exception& exception) {
-      failure = exception.err;
-    }
-  }
-  if (!written) {
-    throw CliError(ExitCode::Output, "cannot write " + format.name() + " pixels as " +
-                                         output.extension().string() + " to " + quoted(output) +
-                                         (failure.empty() ? ": the encoder failed (disk full?)" : ": " + failure));
-  }
-  try {
-    temporary.commit();
-  } catch (const fs::filesystem_error& error) {
-    throw CliError(ExitCode::Output, "cannot move the new image onto " + quoted(output) + ": " +
-                                         error.code().message());
-  }
 }
 
 }  // namespace gpufilter::cli

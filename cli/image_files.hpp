@@ -1,7 +1,8 @@
 #pragma once
 // Image files through OpenCV imgcodecs: reading with depth and alpha kept, mapping cv::Mat
-// to the library's pixel formats and views, and writing outputs atomically.
+// to the library's pixel formats and views, and what OUT's format can hold.
 #include <filesystem>
+#include <vector>
 
 #include <opencv2/core/mat.hpp>
 
@@ -35,9 +36,7 @@ bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 // depth or channel count (16-bit to JPEG, alpha to BMP...), naming formats that would.
 void check_output_holds(const std::filesystem::path& output, PixelFormat format);
 
-// Encodes to a temporary file beside OUT and renames it onto OUT; throws CliError(Output)
-// and leaves any previous OUT untouched when that fails.
-void write_image_atomically(const std::filesystem::path& output, const cv::Mat& image,
-                            PixelFormat format);
+// The options every encode uses (e.g. lossless TIFF), for probes and real writes alike.
+const std::vector<int>& encoder_params();
 
 }  // namespace gpufilter::cli

@@ -3,24 +3,38 @@
 
 #include <opencv2/core.hpp>
 
+#include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 #include <new>
+#include <optional>
+#include <string>
 #include <variant>
 
 #include "arguments.hpp"
+#include "border_value.hpp"
+#include "channel_layout.hpp"
 #include "execute.hpp"
 #include "exit_codes.hpp"
 #include "gpufilter/error.hpp"
+#include "host_memory.hpp"
 #include "image_files.hpp"
+#include "png_header.hpp"
 #include "timing.hpp"
+#include "write_output.hpp"
 
 namespace gpufilter::cli {
 namespace {
 
-void run_request(const RunRequest& request) {
+std::string dimensions(std::uint64_t width, std::uint64_t height) {
+  return std::to_string(width) + "x" + std::to_string(height);
+}
+
+std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+
+void run_request(RunRequest request) {
   const std::filesystem::path output = output_destination(request.output);
   // Cheap checks first, so a typo in OUT costs nothing and leaves nothing behind.
   check_output_target(output);
@@ -35,22 +49,38 @@ void run_request(const RunRequest& request) {
 
   Stopwatch total;
   StageTimes times;
+  // A small PNG can hold a huge image: refuse it from its header, before decoding.
+  const std::optional<PngHeader> png = read_png_header(request.input);
+  if (png) {
+    require_host_memory(saturating_product({2, png->decoded_bytes()}), "the " + dimensions(png->width, png->height) + " image in " +
+                                                       quoted(request.input) + " and its result");
+  }
   Stopwatch stage;
-  const cv::Mat input = read_image(request.input);
+  cv::Mat input = read_image(request.input);
   times.add("decode", stage.elapsed_ms());
   const PixelFormat format = pixel_format_of(input, request.input);
   if (!request.op->supports(format)) {
     throw CliError(ExitCode::Input, request.op->name + " does not take " + format.name() + " pixels ('" +
                                         request.input.string() + "')");
   }
+  const ChannelLayout layout =
+      png && png->colour_type == PngColourType::GrayAlpha ? ChannelLayout::GrayAlpha : ChannelLayout::AsDecoded;
+  request.border = border_for_input(request, format, layout, request.input);
   check_output_holds(output, format);
 
+  // Host memory stays near one input and one output image: both devices read the
+  // decoded Mat and write the result Mat directly.
+  const std::uint64_t image_bytes = std::uint64_t{input.total()} * input.elemSize();
+  require_host_memory(image_bytes, "the " + dimensions(static_cast<std::uint64_t>(input.cols),
+                                                       static_cast<std::uint64_t>(input.rows)) +
+                                       " " + format.name() + " result");
   if (!selection.notice.empty()) std::cerr << selection.notice << '\n';
   cv::Mat result(input.rows, input.cols, input.type());
   execute(request, selection.device, host_view(input, format), host_view(result, format), times);
+  input.release();  // the encoder's buffer can take its place
 
   stage.restart();
-  write_image_atomically(output, result, format);
+  write_image_atomically(output, result, format, layout);
   times.add("encode", stage.elapsed_ms());
   if (request.timing) std::cerr << times.summary(to_string(selection.device), total.elapsed_ms()) << '\n';
 }

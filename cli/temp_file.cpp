@@ -1,84 +1,126 @@
 #include "temp_file.hpp"
 
 #include <fcntl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <csignal>
-#include <cstring>
-#include <string>
+#include <cerrno>
 #include <system_error>
+
+#include "signal_cleanup.hpp"
 
 namespace gpufilter::cli {
 namespace {
 
-// Ctrl-C or a kill while encoding must not leave the temporary file behind. The handler
-// may only use async-signal-safe calls, hence the fixed buffer and unlink().
-char g_pending_path[4096];
-constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
-struct sigaction g_previous[std::size(kCleanupSignals)];
-bool g_watching = false;
+// Long enough that the name cannot be guessed, short enough that the whole name stays
+// within NAME_MAX (255) with OUT's name cut to kMaxTargetNameInTemp bytes.
+constexpr std::size_t kRandomChars = 12;
+constexpr std::size_t kMaxTargetNameInTemp = 200;
+constexpr int kCreateAttempts = 64;
 
-extern "C" void remove_pending_and_reraise(int signal_number) {
-  if (g_pending_path[0] != '\0') ::unlink(g_pending_path);
-  std::signal(signal_number, SIG_DFL);
-  std::raise(signal_number);
+[[noreturn]] void throw_errno(const std::string& what) {
+  throw std::system_error(errno, std::generic_category(), what);
 }
 
-void watch_signals(const std::filesystem::path& path) {
-  const std::string text = path.string();
-  if (text.size() >= sizeof g_pending_path) return;
-  std::memcpy(g_pending_path, text.c_str(), text.size() + 1);
-  struct sigaction action {};
-  action.sa_handler = remove_pending_and_reraise;
-  sigemptyset(&action.sa_mask);
-  for (std::size_t i = 0; i < std::size(kCleanupSignals); ++i) {
-    ::sigaction(kCleanupSignals[i], &action, &g_previous[i]);
+std::string random_suffix() {
+  static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  unsigned char bytes[kRandomChars];
+  std::size_t filled = 0;
+  while (filled < sizeof bytes) {
+    const ssize_t got = ::getrandom(bytes + filled, sizeof bytes - filled, 0);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw_errno("cannot get random bytes for a temporary file name");
+    }
+    filled += static_cast<std::size_t>(got);
   }
-  g_watching = true;
+  std::string text;
+  for (unsigned char byte : bytes) text += kAlphabet[byte % (sizeof kAlphabet - 1)];
+  return text;
 }
 
-void unwatch_signals() {
-  if (!g_watching) return;
-  g_watching = false;
-  for (std::size_t i = 0; i < std::size(kCleanupSignals); ++i) {
-    ::sigaction(kCleanupSignals[i], &g_previous[i], nullptr);
-  }
-  g_pending_path[0] = '\0';
+// What a file created now gets (0666 less the umask), as the encoder's own file did.
+mode_t default_new_file_mode() {
+  // umask() can only be read by setting it; nothing else creates files meanwhile.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return 0666 & ~mask;
 }
 
 }  // namespace
 
-TemporaryFile::TemporaryFile(const std::filesystem::path& target) : target_(target) {
-  const std::string name = "." + target.filename().string() + ".tmp-" + std::to_string(::getpid()) +
-                           target.extension().string();
-  path_ = target.parent_path() / name;
-  watch_signals(path_);
+TemporaryFile::TemporaryFile(const std::filesystem::path& target) : target_name_(target.filename().string()) {
+  const std::filesystem::path directory = target.parent_path().empty() ? "." : target.parent_path();
+  directory_fd_ = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (directory_fd_ < 0) throw_errno("cannot open the directory " + directory.string());
+
+  // Blocked from before the file exists until the handler knows it, so no signal can
+  // leave it behind.
+  CleanupSignalsBlocked blocked;
+  try {
+    for (int attempt = 0; attempt < kCreateAttempts && fd_ < 0; ++attempt) {
+      name_ = "." + target_name_.substr(0, kMaxTargetNameInTemp) + ".tmp-" + random_suffix();
+      fd_ = ::openat(directory_fd_, name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+      if (fd_ < 0 && errno != EEXIST) break;
+    }
+    if (fd_ < 0) throw_errno("cannot create a temporary file in " + directory.string());
+  } catch (...) {
+    ::close(directory_fd_);
+    throw;
+  }
+  struct stat status {};
+  ::fstat(fd_, &status);
+  device_ = status.st_dev;
+  inode_ = status.st_ino;
+  path_ = directory / name_;
+  remove_on_fatal_signal(directory_fd_, name_.c_str(), device_, inode_);
 }
 
 TemporaryFile::~TemporaryFile() {
-  if (!committed_) {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
+  if (!committed_) remove_if_still_ours();
+  forget_on_fatal_signal();
+  if (fd_ >= 0) ::close(fd_);
+  ::close(directory_fd_);
+}
+
+void TemporaryFile::remove_if_still_ours() noexcept {
+  struct stat status {};
+  if (::fstatat(directory_fd_, name_.c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_dev == device_ &&
+      status.st_ino == inode_) {
+    ::unlinkat(directory_fd_, name_.c_str(), 0);
   }
-  unwatch_signals();
+}
+
+int TemporaryFile::append(const void* data, std::size_t size) noexcept {
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  while (size > 0) {
+    const ssize_t written = ::write(fd_, bytes, size);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    bytes += written;
+    size -= static_cast<std::size_t>(written);
+  }
+  return 0;
 }
 
 void TemporaryFile::commit() {
+  // A replaced OUT keeps its permissions (not set-id bits, which belong to that file).
+  struct stat existing {};
+  const mode_t mode = ::fstatat(directory_fd_, target_name_.c_str(), &existing, 0) == 0 ? existing.st_mode & 0777
+                                                                                        : default_new_file_mode();
+  if (::fchmod(fd_, mode) != 0) throw_errno("cannot set the permissions of " + path_.string());
   // Without the fsync a crash soon after the rename can leave an empty OUT on some file
   // systems: the rename reaches the disk before the data.
-  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
+  if (::fsync(fd_) != 0) throw_errno("cannot flush " + path_.string());
+  if (::renameat(directory_fd_, name_.c_str(), directory_fd_, target_name_.c_str()) != 0) {
+    throw_errno("cannot rename " + path_.string());
   }
-  // A replaced OUT keeps its permissions; the encoder created the new file with defaults.
-  std::error_code error;
-  const auto previous = std::filesystem::status(target_, error);
-  if (!error && std::filesystem::exists(previous)) {
-    std::filesystem::permissions(path_, previous.permissions(), error);
-  }
-  std::filesystem::rename(path_, target_);
   committed_ = true;
+  forget_on_fatal_signal();
+  ::fsync(directory_fd_);  // the rename itself; some file systems refuse, which is harmless
 }
 
 }  // namespace gpufilter::cli

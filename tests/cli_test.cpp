@@ -7,7 +7,13 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,10 +57,34 @@ cv::Mat expected_blur(const cv::Mat& input, const ParamValues& given = {}, const
   return output;
 }
 
+// The tool's test hook: hold the finished temporary file this long before the rename.
+constexpr const char* kPauseHook = "GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_MS=";
+
 class CliTest : public ::testing::Test {
  protected:
-  ProcessResult gpufilter(const std::vector<std::string>& args) {
-    return run_process(GPUFILTER_CLI_PATH, args, capture_.path());
+  ProcessResult gpufilter(const std::vector<std::string>& args, const ProcessOptions& options = {}) {
+    return run_process(GPUFILTER_CLI_PATH, args, capture_.path(), options);
+  }
+  // The tool's temporary files are the hidden entries of the output directory.
+  std::string pending_temporary() const {
+    for (const std::string& entry : dir_.entries())
+      if (entry.starts_with(".")) return entry;
+    return "";
+  }
+  // Starts a run that holds its finished temporary file `pause_ms` before renaming it,
+  // and returns once that file is there; nullptr (and a failure) when it never appears.
+  std::unique_ptr<ChildProcess> start_paused(const std::vector<std::string>& args, int pause_ms,
+                                             ProcessOptions options = {}) {
+    options.env.push_back(kPauseHook + std::to_string(pause_ms));
+    auto child = std::make_unique<ChildProcess>(GPUFILTER_CLI_PATH, args, capture_.path(), options);
+    wait_until([&] { return !pending_temporary().empty() || !child->running(); }, std::chrono::seconds(60));
+    if (pending_temporary().empty()) {
+      const ProcessResult run = child->wait();
+      ADD_FAILURE() << "no temporary file appeared while the run was held before its rename (exit "
+                    << run.exit_code << ", signal " << run.signal << "): " << run.err;
+      return nullptr;
+    }
+    return child;
   }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
   std::string write_input(const std::string& name, const cv::Mat& image) {
@@ -79,16 +109,21 @@ class CliTest : public ::testing::Test {
     EXPECT_EQ(output.type(), image.type());
     EXPECT_EQ(max_difference(output, expected_blur(stored_input, params, border)), 0.0);
   }
-  // A failure: the exit code, one "gpufilter: error:" line naming `word`, no OUT left.
-  void expect_failure(const ProcessResult& run, int exit_code, const std::string& word, const std::string& out) {
+  // A failure: the exit code, one "gpufilter: error:" line naming every word, no OUT
+  // and no temporary file left.
+  void expect_failure(const ProcessResult& run, int exit_code, const std::vector<std::string>& words,
+                      const std::string& out) {
     EXPECT_EQ(run.exit_code, exit_code) << run.err;
     const auto lines = run.err_lines();
     ASSERT_EQ(lines.size(), 1u) << run.err;
     EXPECT_TRUE(lines[0].starts_with("gpufilter: error: ")) << lines[0];
-    EXPECT_TRUE(contains(lines[0], word)) << "'" << word << "' not in: " << lines[0];
+    for (const std::string& word : words) EXPECT_TRUE(contains(lines[0], word)) << "'" << word << "' not in: " << lines[0];
     EXPECT_FALSE(fs::exists(out)) << out;
     EXPECT_EQ(run.out, "");
-    for (const std::string& entry : dir_.entries()) EXPECT_FALSE(contains(entry, ".tmp-")) << entry;
+    EXPECT_EQ(pending_temporary(), "");
+  }
+  void expect_failure(const ProcessResult& run, int exit_code, const char* word, const std::string& out) {
+    expect_failure(run, exit_code, std::vector<std::string>{word}, out);
   }
 
   ScratchDir dir_;
@@ -199,15 +234,20 @@ TEST_F(CliTest, CopyReproducesTheInput) {
 TEST_F(CliTest, EveryOpAndVariantRunsOnTheCpu) {
   const cv::Mat image = random_image(15, 11, CV_8UC3, 10);
   const std::string in = write_input("in.png", image);
+  int runs = 0;
   for (const Operation& op : operations()) {
     if (!op.supports(format_of(image))) continue;
+    cv::Mat expected(image.rows, image.cols, image.type());
+    op.run_reference(view_of(image), view_of(expected), op.resolve({}), Border{});
     for (const std::string& variant : op.variants) {
       const std::string out = path(op.name + "-" + variant + ".png");
       const ProcessResult run = gpufilter({op.name, in, out, "--variant", variant, "--device", "cpu"});
       EXPECT_EQ(run.exit_code, 0) << op.name << " " << variant << ": " << run.err;
-      EXPECT_TRUE(fs::exists(out)) << out;
+      EXPECT_EQ(max_difference(read_unchanged(out), expected), 0.0) << op.name << " " << variant;
+      ++runs;
     }
   }
+  EXPECT_GT(runs, 0) << "no registered op takes u8x3 pixels";
 }
 
 TEST_F(CliTest, ReplacesAnotherExistingOutput) {
@@ -271,6 +311,7 @@ TEST_F(CliTest, GpuMatchesTheReference) {
       {random_image(33, 71, CV_16UC4, 31), "u16x4.png"},
       {random_image(40, 29, CV_32FC1, 32), "f32x1.tiff"},
   };
+  int compared = 0;
   for (const auto& [image, name] : inputs) {
     const std::string in = write_input(name, image);
     const cv::Mat stored = read_unchanged(in);
@@ -286,10 +327,12 @@ TEST_F(CliTest, GpuMatchesTheReference) {
         EXPECT_EQ(run.err_lines().size(), 1u) << run.err;
         const double difference = max_difference(read_unchanged(out), expected);
         EXPECT_GE(difference, 0.0) << out;
-        EXPECT_LE(difference, op.tolerance(format_of(stored))) << op.name << " " << variant << " " << name;
+        EXPECT_LE(difference, op.tolerance(format_of(stored)).max_abs) << op.name << " " << variant << " " << name;
+        ++compared;
       }
     }
   }
+  EXPECT_GT(compared, 0) << "no op takes any of the test images";
 }
 
 TEST_F(CliTest, TimingNamesEachStage) {
@@ -302,6 +345,7 @@ TEST_F(CliTest, TimingNamesEachStage) {
 // ---- texts generated from the registry -------------------------------------------------
 
 TEST_F(CliTest, ListShowsEveryRegisteredOp) {
+  ASSERT_FALSE(operations().empty());
   const ProcessResult run = gpufilter({"list"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err, "");
@@ -313,6 +357,7 @@ TEST_F(CliTest, ListShowsEveryRegisteredOp) {
 }
 
 TEST_F(CliTest, OpHelpShowsEveryParameter) {
+  ASSERT_FALSE(operations().empty());
   for (const Operation& op : operations()) {
     const ProcessResult run = gpufilter({op.name, "--help"});
     ASSERT_EQ(run.exit_code, 0) << op.name << ": " << run.err;
@@ -400,11 +445,14 @@ TEST_F(CliTest, UnknownOptionsAndChoices) {
 
 TEST_F(CliTest, BorderIsRefusedByOpsWithoutOne) {
   const std::string in = write_input("in.png", random_image(8, 8, CV_8UC3, 20));
+  int borderless = 0;
   for (const Operation& op : operations()) {
     if (op.uses_border) continue;
     expect_failure(gpufilter({op.name, in, path("out.png"), "--border", "wrap", "--device", "cpu"}), kUsage,
                    "border", path("out.png"));
+    ++borderless;
   }
+  if (borderless == 0) GTEST_SKIP() << "every registered op takes a border";
 }
 
 TEST_F(CliTest, MissingOutputDirectory) {
@@ -437,6 +485,273 @@ TEST_F(CliTest, OutputSameAsInputNeedsOverwrite) {
   EXPECT_EQ(dotted.exit_code, kUsage);
   EXPECT_EQ(read_bytes(in), before);
   EXPECT_EQ(dir_.entries(), std::vector<std::string>{"in.png"});
+}
+
+// ---- the output file cannot be redirected; an interrupted run leaves nothing -------------
+
+// Earlier versions wrote to ".<OUT>.tmp-<pid><suffix>" through whatever was there, so
+// anyone able to write to OUT's directory could make the run write any file of the user.
+TEST_F(CliTest, LinkPlantedAtThePidTemporaryNameIsNotFollowed) {
+  const cv::Mat image = random_image(20, 30, CV_8UC3, 40);
+  const std::string in = write_input("in.png", image);
+  ScratchDir elsewhere;
+  const fs::path victim = elsewhere / "victim.txt";
+  write_bytes(victim, "precious");
+  const fs::path directory = dir_.path();
+  ProcessOptions options;
+  options.before_exec = [&] {  // in the child, which keeps its pid through exec
+    const fs::path link = directory / (".out.png.tmp-" + std::to_string(::getpid()) + ".png");
+    if (::symlink(victim.c_str(), link.c_str()) != 0) ::_exit(126);
+  };
+  const ProcessResult run = gpufilter({"blur", in, path("out.png"), "--device", "cpu"}, options);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(read_bytes(victim) == "precious") << "the run wrote through the planted link";
+  EXPECT_FALSE(fs::is_symlink(path("out.png")));
+  EXPECT_EQ(max_difference(read_unchanged(path("out.png")), expected_blur(image)), 0.0);
+  const std::string planted = pending_temporary();
+  ASSERT_TRUE(planted.starts_with(".out.png.tmp-")) << "the planted link is gone: '" << planted << "'";
+  EXPECT_TRUE(fs::is_symlink(dir_ / planted)) << "the planted link was replaced";
+}
+
+TEST_F(CliTest, TemporaryFileIsPrivateAndItsNameUnpredictable) {
+  const std::string in = write_input("in.png", random_image(20, 30, CV_8UC3, 41));
+  const std::unique_ptr<ChildProcess> child =
+      start_paused({"blur", in, path("out.png"), "--device", "cpu"}, /*pause_ms=*/500);
+  ASSERT_NE(child, nullptr);
+  const std::string pending = pending_temporary();
+  EXPECT_TRUE(pending.starts_with(".out.png.tmp-")) << pending;
+  EXPECT_FALSE(contains(pending, std::to_string(child->pid()))) << "a name made of the pid can be guessed: "
+                                                                 << pending;
+  const fs::file_status status = fs::symlink_status(dir_ / pending);
+  EXPECT_TRUE(fs::is_regular_file(status)) << pending;
+  EXPECT_EQ(status.permissions(), fs::perms::owner_read | fs::perms::owner_write) << pending;
+  const ProcessResult run = child->wait();
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(dir_.entries(), (std::vector<std::string>{"in.png", "out.png"}));
+  // Once in place, OUT has what any new file gets: 0666 less the umask.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  EXPECT_EQ(static_cast<unsigned>(fs::status(path("out.png")).permissions()), 0666u & ~static_cast<unsigned>(mask));
+}
+
+TEST_F(CliTest, ReplacedOutputKeepsItsPermissions) {
+  const cv::Mat image = random_image(12, 14, CV_8UC3, 42);
+  const std::string in = write_input("in.png", image);
+  write_bytes(path("out.png"), "old contents");
+  fs::permissions(path("out.png"), fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  const ProcessResult run = gpufilter({"blur", in, path("out.png"), "--device", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(fs::status(path("out.png")).permissions(),
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  EXPECT_EQ(max_difference(read_unchanged(path("out.png")), expected_blur(image)), 0.0);
+}
+
+// Ctrl-C, kill, a closed terminal or a closed pipe while OUT is being written: the run
+// ends by that signal, as it would without the cleanup, and leaves no file behind.
+class CliSignalTest : public CliTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(CliSignalTest, SignalDuringTheWriteLeavesNothingBehind) {
+  const std::string in = write_input("in.png", random_image(20, 30, CV_8UC3, 43));
+  const std::unique_ptr<ChildProcess> child =
+      start_paused({"blur", in, path("out.png"), "--device", "cpu"}, /*pause_ms=*/30000);
+  ASSERT_NE(child, nullptr);
+  child->send(GetParam());
+  const ProcessResult run = child->wait();
+  EXPECT_EQ(run.signal, GetParam()) << "exit " << run.exit_code << ": " << run.err;
+  EXPECT_EQ(dir_.entries(), std::vector<std::string>{"in.png"});
+}
+
+INSTANTIATE_TEST_SUITE_P(CleanupSignals, CliSignalTest, ::testing::Values(SIGINT, SIGTERM, SIGHUP, SIGPIPE),
+                         [](const ::testing::TestParamInfo<int>& signal_info) {
+                           return std::string("SIG") + sigabbrev_np(signal_info.param);
+                         });
+
+TEST_F(CliTest, SignalRemovesOnlyTheFileTheRunCreated) {
+  const std::string in = write_input("in.png", random_image(20, 30, CV_8UC3, 44));
+  const std::unique_ptr<ChildProcess> child =
+      start_paused({"blur", in, path("out.png"), "--device", "cpu"}, /*pause_ms=*/30000);
+  ASSERT_NE(child, nullptr);
+  // Another file takes the temporary file's name while the run holds it.
+  const fs::path pending = dir_ / pending_temporary();
+  fs::remove(pending);
+  write_bytes(pending, "someone else's");
+  child->send(SIGTERM);
+  const ProcessResult run = child->wait();
+  EXPECT_EQ(run.signal, SIGTERM) << "exit " << run.exit_code << ": " << run.err;
+  ASSERT_TRUE(fs::exists(pending)) << "the run removed a file it did not create";
+  EXPECT_EQ(read_bytes(pending), "someone else's");
+}
+
+// nohup ignores SIGHUP so that a closed terminal does not end the run: the cleanup must
+// not undo that.
+TEST_F(CliTest, IgnoredHangupStaysIgnored) {
+  const cv::Mat image = random_image(20, 30, CV_8UC3, 45);
+  const std::string in = write_input("in.png", image);
+  ProcessOptions options;
+  options.ignored_signals = {SIGHUP};
+  const std::unique_ptr<ChildProcess> child =
+      start_paused({"blur", in, path("out.png"), "--device", "cpu"}, /*pause_ms=*/500, options);
+  ASSERT_NE(child, nullptr);
+  child->send(SIGHUP);
+  const ProcessResult run = child->wait();
+  EXPECT_EQ(run.signal, 0);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(max_difference(read_unchanged(path("out.png")), expected_blur(image)), 0.0);
+  EXPECT_EQ(dir_.entries(), (std::vector<std::string>{"in.png", "out.png"}));
+}
+
+// ---- --border-value must fit the pixels ------------------------------------------------
+
+TEST_F(CliTest, BorderValueOutsideTheChannelRangeIsRefused) {
+  const std::string in8 = write_input("in8.png", random_image(8, 8, CV_8UC3, 46));
+  const std::string in16 = write_input("in16.png", random_image(8, 8, CV_16UC1, 47));
+  const std::string out = path("out.png");
+  const auto blur = [&](const std::string& in, const std::string& value) {
+    return gpufilter({"blur", in, out, "--device", "cpu", "--border", "constant", "--border-value", value});
+  };
+  expect_failure(blur(in8, "300"), kUsage, {"300", "0..255"}, out);
+  expect_failure(blur(in8, "-1"), kUsage, {"-1", "0..255"}, out);
+  expect_failure(blur(in8, "0,0,256"), kUsage, {"256", "0..255"}, out);
+  expect_failure(blur(in16, "65536"), kUsage, {"65536", "0..65535"}, out);
+}
+
+TEST_F(CliTest, FractionalBorderValueForIntegerPixelsIsRefused) {
+  const std::string in8 = write_input("in8.png", random_image(8, 8, CV_8UC3, 48));
+  const std::string in16 = write_input("in16.png", random_image(8, 8, CV_16UC3, 49));
+  const std::string out = path("out.png");
+  const auto blur = [&](const std::string& in, const std::string& value) {
+    return gpufilter({"blur", in, out, "--device", "cpu", "--border", "constant", "--border-value", value});
+  };
+  expect_failure(blur(in8, "12.5"), kUsage, {"12.5", "whole number"}, out);
+  expect_failure(blur(in16, "100,0.25"), kUsage, {"0.25", "whole number"}, out);
+}
+
+TEST_F(CliTest, BorderValuesAtTheChannelLimitsAreUsedAsGiven) {
+  Border border;
+  border.mode = BorderMode::Constant;
+  border.value = {255.0, 0.0, 255.0, 0.0};
+  expect_blur_matches(random_image(9, 11, CV_8UC3, 50), "in8.png", "out8.png",
+                      {"--border", "constant", "--border-value", "255,0,255"}, {}, border);
+  border.value = {65535.0, 65535.0, 65535.0, 65535.0};
+  expect_blur_matches(random_image(9, 11, CV_16UC1, 51), "in16.png", "out16.png",
+                      {"--border", "constant", "--border-value", "65535"}, {}, border);
+  border.value = {-2.5, 1000.25, 0.0, 0.0};
+  expect_blur_matches(random_image(9, 11, CV_32FC3, 52), "in32.tiff", "out32.tiff",
+                      {"--border", "constant", "--border-value", "-2.5,1000.25"}, {}, border);
+}
+
+// ---- memory ------------------------------------------------------------------------------
+
+// A PNG of about a hundred KB that decodes to 75 MB (5000x5000 u8x3), and its size in
+// MiB once decoded.
+double write_big_compressible_png(const std::string& file) {
+  constexpr int kSide = 5000;
+  cv::Mat image(kSide, kSide, CV_8UC3);
+  for (int y = 0; y < kSide; ++y) image.row(y).setTo(cv::Scalar(y % 251, y / 7 % 253, 128));
+  EXPECT_TRUE(cv::imwrite(file, image)) << file;
+  return static_cast<double>(image.total() * image.elemSize()) / (1024.0 * 1024.0);
+}
+
+// The CPU path must hold no more than its input, its output and a little more (it once
+// held eight more bytes per channel, a whole image of doubles).
+TEST_F(CliTest, CpuRunPeakMemoryIsNearOneInputAndOneOutput) {
+  const double image_mib = write_big_compressible_png(path("big.png"));
+  const ProcessResult run =
+      gpufilter({"blur", path("big.png"), path("out.png"), "--device", "cpu", "--sigma", "0.5", "--radius", "1"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const double peak_mib = static_cast<double>(run.max_rss_kib) / 1024.0;
+  EXPECT_GT(peak_mib, 2.0 * image_mib) << "the run cannot have held its input and output";
+  EXPECT_LT(peak_mib, 2.6 * image_mib + 100.0) << "one image is " << image_mib << " MiB";
+  const cv::Mat output = read_unchanged(path("out.png"));
+  EXPECT_EQ(output.size(), cv::Size(5000, 5000));
+  EXPECT_EQ(output.type(), CV_8UC3);
+}
+
+// The GPU path uploads from the decoded image and downloads into the result (it once
+// held two more host copies in pinned staging buffers). The CUDA context's own host
+// memory is measured on a tiny image first.
+TEST_F(CliTest, GpuRunPeakMemoryIsNearOneInputAndOneOutput) {
+  if (!has_device()) GTEST_SKIP() << "no usable GPU: " << no_device_reason();
+  const std::string tiny = write_input("tiny.png", random_image(8, 8, CV_8UC3, 56));
+  const ProcessResult baseline = gpufilter({"blur", tiny, path("tiny_out.png"), "--device", "gpu"});
+  ASSERT_EQ(baseline.exit_code, 0) << baseline.err;
+  const double image_mib = write_big_compressible_png(path("big.png"));
+  const ProcessResult run =
+      gpufilter({"blur", path("big.png"), path("out.png"), "--device", "gpu", "--sigma", "0.5", "--radius", "1"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const double baseline_mib = static_cast<double>(baseline.max_rss_kib) / 1024.0;
+  const double peak_mib = static_cast<double>(run.max_rss_kib) / 1024.0;
+  EXPECT_LT(peak_mib, baseline_mib + 2.6 * image_mib + 50.0)
+      << "one image is " << image_mib << " MiB, a tiny run peaks at " << baseline_mib << " MiB";
+  EXPECT_EQ(read_unchanged(path("out.png")).size(), cv::Size(5000, 5000));
+}
+
+TEST_F(CliTest, ImageTooLargeForHostMemoryIsRefusedBeforeDecoding) {
+  // 16 TB once decoded, input and output: no machine this runs on has that much.
+  write_bytes(path("huge.png"), png_header_only(1000000, 1000000, 16, /*colour_type RGBA=*/6));
+  expect_failure(gpufilter({"blur", path("huge.png"), path("out.png"), "--device", "cpu"}), kRuntime,
+                 {"1000000x1000000", "host memory", "needed"}, path("out.png"));
+  // The largest size a PNG header can state: its byte count does not fit in 64 bits.
+  write_bytes(path("huge.png"), png_header_only(0x7fffffff, 0x7fffffff, 16, 6));
+  expect_failure(gpufilter({"blur", path("huge.png"), path("out.png"), "--device", "cpu"}), kRuntime,
+                 {"2147483647x2147483647", "host memory"}, path("out.png"));
+}
+
+// ---- gray+alpha PNG ----------------------------------------------------------------------
+
+// The tool sees the image as OpenCV decodes it: BGRA with the gray in B, G and R.
+cv::Mat decoded_gray_alpha(const fs::path& file, const cv::Mat& gray_alpha) {
+  const cv::Mat decoded = read_unchanged(file);
+  EXPECT_EQ(decoded.type(), CV_MAKETYPE(gray_alpha.depth(), 4));
+  cv::Mat expected;
+  cv::Mat gray_and_alpha[2];
+  cv::split(gray_alpha, gray_and_alpha);
+  cv::merge(std::vector<cv::Mat>{gray_and_alpha[0], gray_and_alpha[0], gray_and_alpha[0], gray_and_alpha[1]},
+            expected);
+  EXPECT_EQ(max_difference(decoded, expected), 0.0) << "the test's gray+alpha file does not decode as expected";
+  return decoded;
+}
+
+TEST_F(CliTest, GrayAlphaPngStaysGrayAlpha) {
+  const cv::Mat gray_alpha = random_image(23, 31, CV_8UC2, 53);
+  write_gray_alpha_png(path("ga.png"), gray_alpha);
+  const cv::Mat decoded = decoded_gray_alpha(path("ga.png"), gray_alpha);
+  const ProcessResult run = gpufilter({"blur", path("ga.png"), path("out.png"), "--device", "cpu", "--sigma", "1"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const PngIhdr ihdr = read_png_ihdr(path("out.png"));
+  EXPECT_EQ(ihdr.colour_type, 4);
+  EXPECT_EQ(ihdr.bit_depth, 8);
+  EXPECT_EQ(max_difference(read_unchanged(path("out.png")), expected_blur(decoded, {{"sigma", 1.0}})), 0.0);
+}
+
+TEST_F(CliTest, SixteenBitGrayAlphaPngCopiesExactly) {
+  const cv::Mat gray_alpha = random_image(17, 29, CV_16UC2, 54);
+  write_gray_alpha_png(path("ga16.png"), gray_alpha);
+  const cv::Mat decoded = decoded_gray_alpha(path("ga16.png"), gray_alpha);
+  const ProcessResult run = gpufilter({"copy", path("ga16.png"), path("out.png"), "--device", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const PngIhdr ihdr = read_png_ihdr(path("out.png"));
+  EXPECT_EQ(ihdr.colour_type, 4);
+  EXPECT_EQ(ihdr.bit_depth, 16);
+  EXPECT_EQ(max_difference(read_unchanged(path("out.png")), decoded), 0.0);
+}
+
+TEST_F(CliTest, GrayAlphaBorderValueIsGrayThenAlpha) {
+  const cv::Mat gray_alpha = random_image(19, 21, CV_8UC2, 55);
+  write_gray_alpha_png(path("ga.png"), gray_alpha);
+  const cv::Mat decoded = decoded_gray_alpha(path("ga.png"), gray_alpha);
+  const ProcessResult run = gpufilter({"blur", path("ga.png"), path("out.png"), "--device", "cpu", "--border",
+                                       "constant", "--border-value", "40,200"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  Border border;
+  border.mode = BorderMode::Constant;
+  border.value = {40.0, 40.0, 40.0, 200.0};
+  EXPECT_EQ(read_png_ihdr(path("out.png")).colour_type, 4);
+  EXPECT_EQ(max_difference(read_unchanged(path("out.png")), expected_blur(decoded, {}, border)), 0.0);
+  fs::remove(path("out.png"));
+  expect_failure(gpufilter({"blur", path("ga.png"), path("out.png"), "--device", "cpu", "--border", "constant",
+                            "--border-value", "40,40,200"}),
+                 kUsage, "gray+alpha", path("out.png"));
 }
 
 }  // namespace

@@ -2,12 +2,14 @@
 # They run the built binary with --device cpu, so they pass on machines without a GPU.
 if(TARGET gpufilter_cli)
   find_package(GTest REQUIRED)
+  find_package(ZLIB REQUIRED)  # hand-made PNG files (gray+alpha, header-only)
   include(GoogleTest)
   add_executable(cli_test
     ${CMAKE_CURRENT_LIST_DIR}/cli_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cli_test_util.cpp)
   target_compile_definitions(cli_test PRIVATE GPUFILTER_CLI_PATH="$<TARGET_FILE:gpufilter_cli>")
-  target_link_libraries(cli_test PRIVATE gpufilter::gpufilter GTest::gtest_main opencv_core opencv_imgcodecs)
+  target_link_libraries(cli_test PRIVATE gpufilter::gpufilter GTest::gtest_main opencv_core opencv_imgcodecs
+                        ZLIB::ZLIB)
   add_dependencies(cli_test gpufilter_cli)
   gpufilter_warnings(cli_test)
   gtest_discover_tests(cli_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cli)

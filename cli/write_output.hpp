@@ -1,0 +1,23 @@
+#pragma once
+// Writing OUT: the image is encoded in memory (by OpenCV, or by libpng for a gray+alpha
+// PNG), written into a new temporary file beside OUT and renamed onto it, so OUT is never
+// left half written and the encoder never opens a file by name.
+#include <filesystem>
+
+#include <opencv2/core/mat.hpp>
+
+#include "channel_layout.hpp"
+#include "gpufilter/pixel_format.hpp"
+
+namespace gpufilter::cli {
+
+// Writes `image` (`format` pixels) to OUT, keeping a gray+alpha layout when OUT is a PNG.
+// Throws CliError(Output) and leaves any previous OUT untouched when that fails.
+//
+// Test hook: with GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_MS=N in the environment, the
+// complete temporary file is held N milliseconds before the rename, so that tests can
+// signal a run at that moment.
+void write_image_atomically(const std::filesystem::path& output, const cv::Mat& image, PixelFormat format,
+                            ChannelLayout layout);
+
+}  // namespace gpufilter::cli
