@@ -7,6 +7,8 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -44,7 +46,16 @@ std::string reference_key(const CaseSpec& spec) {
   key.precision(17);
   key << spec.op->name << '/' << images_key(spec) << '/' << gpufilter::to_string(spec.reference_border.mode);
   for (double v : spec.reference_border.value) key << ',' << v;
-  for (const auto& [name, value] : spec.reference_params) key << '/' << name << '=' << value;
+  for (const auto& [name, value] : spec.reference_params) {
+    key << '/' << name << '=';
+    std::visit([&](const auto& v) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::vector<double>>) {
+        for (double item : v) key << item << 'x';
+      } else {
+        key << v;
+      }
+    }, value);
+  }
   return key.str();
 }
 

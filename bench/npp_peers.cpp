@@ -1,5 +1,5 @@
-// The blur op's peer: NPP's Gaussian filter with border control (nppif), the call a
-// CUDA user reaches for first. Only built where CMake finds NPP.
+// The blur and box ops' peers: NPP's Gaussian and box filters with border control
+// (nppif), the calls a CUDA user reaches for first. Only built where CMake finds NPP.
 //
 // NPP's fixed masks carry their own weights (sigma = 0.4 + (mask width / 2) * 0.6 by
 // the NPP headers) and its Gauss border supports NPP_BORDER_REPLICATE only, so the row
@@ -92,6 +92,68 @@ Launch gauss_launch(gpufilter::PixelFormat format, NppiMaskSize mask) {
 
 #undef GPUFILTER_NPP_GAUSS
 
+template <class T>
+using BoxBorderFn = NppStatus (*)(const T*, Npp32s, NppiSize, NppiPoint, T*, Npp32s, NppiSize, NppiSize, NppiPoint,
+                                  NppiBorderType, NppStreamContext);
+
+template <class T>
+Launch box_border(BoxBorderFn<T> fn, const char* name, int size) {
+  return [fn, name, size](const gpufilter::ImageView& src, const gpufilter::ImageView& dst, cudaStream_t stream) {
+    const NppiSize roi{src.width, src.height};
+    const NppStatus status =
+        fn(static_cast<const T*>(src.data), static_cast<Npp32s>(src.pitch), roi, NppiPoint{0, 0},
+           static_cast<T*>(dst.data), static_cast<Npp32s>(dst.pitch), roi, NppiSize{size, size},
+           NppiPoint{size / 2, size / 2}, NPP_BORDER_REPLICATE, npp_context(stream));
+    if (static_cast<int>(status) < 0)
+      throw gpufilter::Error(gpufilter::ErrorCode::Cuda,
+                             std::string(name) + " failed with NppStatus " + std::to_string(static_cast<int>(status)));
+  };
+}
+
+#define GPUFILTER_NPP_BOX(T, fn) box_border<T>(fn, #fn, size)
+
+Launch box_launch(gpufilter::PixelFormat format, int size) {
+  using gpufilter::ChannelType;
+  const int c = format.channels;
+  switch (format.type) {
+    case ChannelType::U8:
+      if (c == 1) return GPUFILTER_NPP_BOX(Npp8u, nppiFilterBoxBorder_8u_C1R_Ctx);
+      if (c == 3) return GPUFILTER_NPP_BOX(Npp8u, nppiFilterBoxBorder_8u_C3R_Ctx);
+      if (c == 4) return GPUFILTER_NPP_BOX(Npp8u, nppiFilterBoxBorder_8u_C4R_Ctx);
+      break;
+    case ChannelType::U16:
+      if (c == 1) return GPUFILTER_NPP_BOX(Npp16u, nppiFilterBoxBorder_16u_C1R_Ctx);
+      if (c == 3) return GPUFILTER_NPP_BOX(Npp16u, nppiFilterBoxBorder_16u_C3R_Ctx);
+      if (c == 4) return GPUFILTER_NPP_BOX(Npp16u, nppiFilterBoxBorder_16u_C4R_Ctx);
+      break;
+    case ChannelType::F32:
+      if (c == 1) return GPUFILTER_NPP_BOX(Npp32f, nppiFilterBoxBorder_32f_C1R_Ctx);
+      if (c == 3) return GPUFILTER_NPP_BOX(Npp32f, nppiFilterBoxBorder_32f_C3R_Ctx);
+      if (c == 4) return GPUFILTER_NPP_BOX(Npp32f, nppiFilterBoxBorder_32f_C4R_Ctx);
+      break;
+  }
+  return {};
+}
+
+#undef GPUFILTER_NPP_BOX
+
+// The box op's peer: the same square mean with NPP's replicate border.
+std::vector<PeerRow> npp_box_peers(gpufilter::PixelFormat format, const gpufilter::ParamValues& params) {
+  if (!params.has("size")) return {};
+  const std::vector<double>& size = params.numbers("size");
+  if (size.size() > 1 && size[1] != size[0]) return {};
+  Launch launch = box_launch(format, static_cast<int>(size[0]));
+  if (!launch) return {};
+  PeerRow row;
+  row.name = "npp";
+  row.border_label = "replicate";
+  row.reference_params = params;
+  row.reference_border.mode = gpufilter::BorderMode::Replicate;
+  row.tolerance = kToleranceFraction * format.max_value();
+  row.launch = std::move(launch);
+  return {row};
+}
+
 // NPP's square mask for a radius, where it has one.
 bool mask_for_radius(int radius, NppiMaskSize& mask) {
   switch (radius) {
@@ -110,13 +172,13 @@ bool mask_for_radius(int radius, NppiMaskSize& mask) {
 
 std::vector<PeerRow> npp_peers(const gpufilter::Operation& op, gpufilter::PixelFormat format,
                                const gpufilter::ParamValues& params) {
+  if (op.name == "box") return npp_box_peers(format, params);
   if (op.name != "blur") return {};
-  const auto sigma = params.find("sigma");
-  const auto radius = params.find("radius");
-  if (sigma == params.end() || radius == params.end()) return {};
+  if (!params.has("sigma") || !params.has("radius")) return {};
   // radius 0 means ceil(3 sigma), as in GaussianParams.
+  const double radius = params.number("radius");
   const int taps_each_side =
-      radius->second > 0 ? static_cast<int>(radius->second) : static_cast<int>(std::ceil(3.0 * sigma->second));
+      radius > 0 ? static_cast<int>(radius) : static_cast<int>(std::ceil(3.0 * params.number("sigma")));
   NppiMaskSize mask{};
   if (!mask_for_radius(taps_each_side, mask)) return {};
   Launch launch = gauss_launch(format, mask);

@@ -24,7 +24,8 @@ std::vector<PeerRow> copy_peers(const gpufilter::Operation& op, gpufilter::Pixel
                                 const gpufilter::ParamValues& params);
 
 #ifdef GPUFILTER_HAVE_NPP
-// nppiFilterGaussBorder_*_Ctx for the blur op (npp_peers.cpp, built where NPP is found).
+// nppiFilterGaussBorder_*_Ctx for blur, nppiFilterBoxBorder_*_Ctx for box (npp_peers.cpp,
+// built where NPP is found).
 std::vector<PeerRow> npp_peers(const gpufilter::Operation& op, gpufilter::PixelFormat format,
                                const gpufilter::ParamValues& params);
 #endif

@@ -43,11 +43,12 @@ std::vector<std::string> operation_names() {
 
 std::string describe_param(const ParamSpec& spec) {
   std::string text = spec.help;
-  text += " [" + format_number(spec.min) + ".." + format_number(spec.max) + "]";
+  const std::string accepted = spec.kind == ParamKind::Choice ? "" : spec.accepted();
+  if (!accepted.empty()) text += " " + accepted;
   if (!spec.default_text.empty()) {
     text += " (default: " + spec.default_text + ")";
-  } else if (spec.default_value) {
-    text += " (default: " + format_number(*spec.default_value) + ")";
+  } else if (spec.default_value && spec.kind == ParamKind::Number) {
+    text += " (default: " + format_number(std::get<double>(*spec.default_value)) + ")";
   }
   return text;
 }
@@ -61,8 +62,11 @@ cxxopts::Options make_options(const Operation* op) {
   options.positional_help("");
   if (op) {
     for (const ParamSpec& spec : op->params) {
-      options.add_options(op->name)(spec.name, describe_param(spec), cxxopts::value<std::string>(),
-                                    spec.integer ? "N" : "X");
+      if (spec.kind == ParamKind::Flag) {
+        options.add_options(op->name)(spec.name, describe_param(spec));
+      } else {
+        options.add_options(op->name)(spec.name, describe_param(spec), cxxopts::value<std::string>(), spec.metavar);
+      }
     }
   }
   auto common = options.add_options(kCommonGroup);
@@ -122,13 +126,13 @@ double parse_number(const std::string& text, const std::string& option) {
 
 ParamValues read_params(const Operation& op, const cxxopts::ParseResult& result) {
   ParamValues given;
-  for (const ParamSpec& spec : op.params) {
-    if (result.count(spec.name) == 0) continue;
-    const std::string text = result[spec.name].as<std::string>();
-    given[spec.name] = parse_number(text, spec.name);
-  }
-  // Ranges, whole numbers and defaults are the registry's to judge.
+  // The registry reads each kind from text and judges ranges, choices and defaults.
   try {
+    for (const ParamSpec& spec : op.params) {
+      if (result.count(spec.name) == 0) continue;
+      given[spec.name] = spec.kind == ParamKind::Flag ? ParamValue{1.0}
+                                                      : spec.parse(result[spec.name].as<std::string>());
+    }
     return op.resolve(given);
   } catch (const Error& error) {
     usage_error(error.what());

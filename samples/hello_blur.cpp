@@ -21,7 +21,7 @@ int main() {
   Stream stream;
   DeviceImage src(width, height, rgba), dst(width, height, rgba);
   copy_image_async(input.view(), src.view(), stream.get());
-  gaussian_blur(src.view(), dst.view(), GaussianParams{2.0}, Border{BorderMode::Reflect101}, BlurVariant::Tiled,
+  gaussian_blur(src.view(), dst.view(), GaussianParams{2.0}, Border{BorderMode::Reflect101}, FilterVariant::Auto,
                 ExecContext{stream.get()});
   copy_image_async(dst.view(), output.view(), stream.get());
   stream.synchronize();

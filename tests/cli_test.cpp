@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include <sstream>
+
 #include "cli_test_util.hpp"
 #include "gpufilter/gpufilter.hpp"
 
@@ -45,10 +47,37 @@ const Operation& blur_op() {
 GaussianParams blur_params(const ParamValues& given) {
   const ParamValues resolved = blur_op().resolve(given);
   GaussianParams params;
-  params.sigma = resolved.at("sigma");
-  const auto radius = resolved.find("radius");
-  params.radius = radius == resolved.end() ? 0 : static_cast<int>(radius->second);
+  params.sigma = resolved.number_or("sigma", 2.0);
+  params.radius = static_cast<int>(resolved.number_or("radius", 0.0));
+  params.alpha = alpha_mode_from_name(resolved.text("alpha"));
   return params;
+}
+
+// The command-line flags that give `values` to `op` (the registry's test parameters).
+std::vector<std::string> param_flags(const Operation& op, const ParamValues& values) {
+  std::vector<std::string> flags;
+  for (const auto& [name, value] : values) {
+    const ParamSpec* spec = op.find_param(name);
+    if (spec == nullptr) throw std::runtime_error(op.name + " has no parameter " + name);
+    if (spec->kind == ParamKind::Flag) {
+      if (std::get<double>(value) != 0.0) flags.push_back("--" + name);
+      continue;
+    }
+    flags.push_back("--" + name);
+    if (const auto* number = std::get_if<double>(&value)) {
+      std::ostringstream text;
+      text.precision(17);
+      text << *number;
+      flags.push_back(text.str());
+    } else if (const auto* text = std::get_if<std::string>(&value)) {
+      flags.push_back(*text);
+    } else {
+      std::string list;
+      for (double item : std::get<std::vector<double>>(value)) list += (list.empty() ? "" : "x") + std::to_string(static_cast<int>(item));
+      flags.push_back(list);
+    }
+  }
+  return flags;
 }
 
 cv::Mat expected_blur(const cv::Mat& input, const ParamValues& given = {}, const Border& border = {}) {
@@ -238,10 +267,12 @@ TEST_F(CliTest, EveryOpAndVariantRunsOnTheCpu) {
   for (const Operation& op : operations()) {
     if (!op.supports(format_of(image))) continue;
     cv::Mat expected(image.rows, image.cols, image.type());
-    op.run_reference(view_of(image), view_of(expected), op.resolve({}), Border{});
+    op.run_reference(view_of(image), view_of(expected), op.resolve(op.test_params), Border{});
     for (const std::string& variant : op.variants) {
       const std::string out = path(op.name + "-" + variant + ".png");
-      const ProcessResult run = gpufilter({op.name, in, out, "--variant", variant, "--device", "cpu"});
+      std::vector<std::string> args{op.name, in, out, "--variant", variant, "--device", "cpu"};
+      for (const std::string& flag : param_flags(op, op.test_params)) args.push_back(flag);
+      const ProcessResult run = gpufilter(args);
       EXPECT_EQ(run.exit_code, 0) << op.name << " " << variant << ": " << run.err;
       EXPECT_EQ(max_difference(read_unchanged(out), expected), 0.0) << op.name << " " << variant;
       ++runs;
@@ -318,10 +349,12 @@ TEST_F(CliTest, GpuMatchesTheReference) {
     for (const Operation& op : operations()) {
       if (!op.supports(format_of(stored))) continue;
       cv::Mat expected(stored.rows, stored.cols, stored.type());
-      op.run_reference(view_of(stored), view_of(expected), op.resolve({}), Border{});
+      op.run_reference(view_of(stored), view_of(expected), op.resolve(op.test_params), Border{});
       for (const std::string& variant : op.variants) {
         const std::string out = path(op.name + "-" + variant + "-" + name);
-        const ProcessResult run = gpufilter({op.name, in, out, "--variant", variant, "--timing"});
+        std::vector<std::string> args{op.name, in, out, "--variant", variant, "--timing"};
+        for (const std::string& flag : param_flags(op, op.test_params)) args.push_back(flag);
+        const ProcessResult run = gpufilter(args);
         ASSERT_EQ(run.exit_code, 0) << run.err;
         for (const char* stage : {"upload", "kernel", "download"}) EXPECT_TRUE(contains(run.err, stage)) << run.err;
         EXPECT_EQ(run.err_lines().size(), 1u) << run.err;

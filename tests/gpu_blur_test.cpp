@@ -15,7 +15,7 @@ namespace {
 
 // Runs the blur on the GPU and the reference on the CPU; returns the difference.
 testing::Difference blur_vs_reference(int width, int height, PixelFormat format, const GaussianParams& params,
-                                      const Border& border, BlurVariant variant, cudaStream_t stream = nullptr) {
+                                      const Border& border, FilterVariant variant, cudaStream_t stream = nullptr) {
   HostImage host_src(width, height, format), expected(width, height, format), actual(width, height, format);
   testing::fill_random(host_src.view(), static_cast<std::uint32_t>(width * 31 + height));
   reference::gaussian_blur(host_src.view(), expected.view(), params, border);
@@ -34,15 +34,24 @@ Tolerance blur_tolerance(PixelFormat format) { return find_operation("blur")->to
 struct ParamCase {
   double sigma;
   int radius;
+  double sigma_y = 0.0;
 };
 
 class BlurParams : public ::testing::TestWithParam<ParamCase> {};
 
-// Every radius with a compile-time kernel of its own (1 to 4), and runtime radii
-// either side, for every format and border mode.
+// Every radius with a compile-time kernel of its own (1 to 4), runtime radii either
+// side, anisotropic masks and large sigmas (the two-pass separable kernel), for every
+// format and border mode. Masks beyond radius 32 run separably only: the 2-D variants
+// would take minutes under the sanitizers.
 TEST_P(BlurParams, EveryVariantMatchesReference) {
-  const GaussianParams params{GetParam().sigma, GetParam().radius};
-  for (BlurVariant variant : {BlurVariant::Naive, BlurVariant::Tiled})
+  GaussianParams params{GetParam().sigma, GetParam().radius};
+  params.sigma_y = GetParam().sigma_y;
+  const bool large = params.effective_radius() > 32 || params.effective_radius_y() > 32;
+  const std::vector<FilterVariant> variants =
+      large ? std::vector<FilterVariant>{FilterVariant::Separable}
+            : std::vector<FilterVariant>{FilterVariant::Naive, FilterVariant::Constant, FilterVariant::Tiled,
+                                         FilterVariant::TiledL2, FilterVariant::Separable};
+  for (FilterVariant variant : variants)
     for (const PixelFormat& format : all_pixel_formats())
       for (BorderMode mode : all_border_modes()) {
         Border border;
@@ -50,7 +59,7 @@ TEST_P(BlurParams, EveryVariantMatchesReference) {
         for (int c = 0; c < 4; ++c) border.value[static_cast<std::size_t>(c)] = format.max_value() * (c + 2) / 7.0;
         const testing::Difference diff = blur_vs_reference(67, 45, format, params, border, variant);
         EXPECT_TRUE(diff.within(blur_tolerance(format)))
-            << format.name() << " " << to_string(mode) << " variant " << static_cast<int>(variant) << ": "
+            << format.name() << " " << to_string(mode) << " variant " << to_string(variant) << ": "
             << diff.describe();
       }
 }
@@ -59,7 +68,9 @@ INSTANTIATE_TEST_SUITE_P(Range, BlurParams,
                          ::testing::Values(ParamCase{0.1, 0}, ParamCase{0.5, 1}, ParamCase{1.0, 2}, ParamCase{0.8, 3},
                                            ParamCase{1.2, 4}, ParamCase{1.5, 5}, ParamCase{3.0, 0},
                                            ParamCase{1.0, 0}, ParamCase{10.0, 0},
-                                           ParamCase{10.0, GaussianParams::kMaxRadius}),
+                                           ParamCase{10.0, 32}, ParamCase{1.0, 0, 3.0}, ParamCase{2.5, 4, 0.6},
+                                           ParamCase{30.0, 0}, ParamCase{8.0, 0, 40.0},
+                                           ParamCase{GaussianParams::kMaxSigma, 0}),
                          [](const ::testing::TestParamInfo<ParamCase>& param_info) {
                            return "case" + std::to_string(param_info.index);
                          });
@@ -83,7 +94,7 @@ TEST(BlurMaskSlots, ManyMasksOnTwoStreams) {
   for (int i = 0; i < kCalls; ++i) {
     params.push_back(GaussianParams{0.3 + 0.2 * i, 0});
     outputs.emplace_back(width, height, format);
-    gaussian_blur(src.view(), outputs.back().view(), params.back(), Border{}, BlurVariant::Tiled,
+    gaussian_blur(src.view(), outputs.back().view(), params.back(), Border{}, FilterVariant::Separable,
                   ExecContext{streams[i % 2].get(), false});
   }
   for (Stream& s : streams) s.synchronize();

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "convolution/convolution_launch.hpp"
+#include "convolution/separable_launch.hpp"
 #include "convolution/mask_slots.hpp"
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
@@ -25,6 +25,11 @@ void CUDART_CB hold_stream(void* milliseconds) {
 }
 
 Tolerance blur_tolerance(PixelFormat format) { return find_operation("blur")->tolerance(format); }
+
+// Whether the one-kernel separable blur of this radius fits the shared memory limit.
+bool separable_tiled_fits(PixelFormat format, int radius) {
+  return kernels::separable_tiled_fits(format, gaussian_spec(GaussianParams{1.0, radius}));
+}
 
 // The same blur enqueued on stream A (held by a host function, so the mask's upload
 // waits behind it) and then on stream B: B must not read the slot before A's upload.
@@ -46,12 +51,12 @@ TEST(BlurMaskSlots, SameMaskOnAnotherStreamWaitsForItsUpload) {
     SCOPED_TRACE("round " + std::to_string(round));
     for (int i = 0; i < 16; ++i)  // other masks into every slot
       gaussian_blur(src.view(), dst_a.view(), GaussianParams{0.3 + 0.05 * i + round, 0}, Border{},
-                    BlurVariant::Tiled, ExecContext{a.get(), false});
+                    FilterVariant::Separable, ExecContext{a.get(), false});
     a.synchronize();
     const GaussianParams params{1.13 + 0.1 * round, 3};
     GPUFILTER_CUDA_CHECK(cudaLaunchHostFunc(a.get(), hold_stream, &hold_ms));
-    gaussian_blur(src.view(), dst_a.view(), params, Border{}, BlurVariant::Tiled, ExecContext{a.get(), false});
-    gaussian_blur(src.view(), dst_b.view(), params, Border{}, BlurVariant::Tiled, ExecContext{b.get(), false});
+    gaussian_blur(src.view(), dst_a.view(), params, Border{}, FilterVariant::Separable, ExecContext{a.get(), false});
+    gaussian_blur(src.view(), dst_b.view(), params, Border{}, FilterVariant::Separable, ExecContext{b.get(), false});
     b.synchronize();
     a.synchronize();
     reference::gaussian_blur(host_src.view(), expected.view(), params, Border{});
@@ -102,7 +107,7 @@ TEST(TallImages, EveryKernelCoversMoreRowsThanTheGridHolds) {
     }
     const GaussianParams params{1.0, 2};
     reference::gaussian_blur(host_src.view(), expected.view(), params, Border{});
-    for (BlurVariant variant : {BlurVariant::Naive, BlurVariant::Tiled}) {
+    for (FilterVariant variant : {FilterVariant::Naive, FilterVariant::Separable}) {
       testing::poison_against(actual.view(), expected.view());
       copy_image_async(actual.view(), dst.view(), nullptr);
       gaussian_blur(src.view(), dst.view(), params, Border{}, variant, ExecContext{nullptr, true});
@@ -131,15 +136,15 @@ TEST(SmallerGpus, TiledBlurKnowsWhenItsTileDoesNotFit) {
   const PixelFormat u8x4{ChannelType::U8, 4}, f32x4{ChannelType::F32, 4};
   {
     const SharedMemoryCap cap(kSm86);
-    EXPECT_TRUE(kernels::gaussian_tiled_fits(u8x4, 19));
-    EXPECT_FALSE(kernels::gaussian_tiled_fits(u8x4, 20));
-    EXPECT_TRUE(kernels::gaussian_tiled_fits(f32x4, 16));
-    EXPECT_FALSE(kernels::gaussian_tiled_fits(f32x4, 17));
+    EXPECT_TRUE(separable_tiled_fits(u8x4, 19));
+    EXPECT_FALSE(separable_tiled_fits(u8x4, 20));
+    EXPECT_TRUE(separable_tiled_fits(f32x4, 16));
+    EXPECT_FALSE(separable_tiled_fits(f32x4, 17));
   }
   {
     const SharedMemoryCap cap(kSm80);
-    EXPECT_TRUE(kernels::gaussian_tiled_fits(f32x4, 27));
-    EXPECT_FALSE(kernels::gaussian_tiled_fits(f32x4, 28));
+    EXPECT_TRUE(separable_tiled_fits(f32x4, 27));
+    EXPECT_FALSE(separable_tiled_fits(f32x4, 28));
   }
 }
 
@@ -149,7 +154,7 @@ TEST(SmallerGpus, DefaultBlurRunsEverywhereUnderTheirLimits) {
   for (const std::size_t limit : {kSm75, kSm86, kSm80}) {
     const SharedMemoryCap cap(limit);
     for (const PixelFormat& format : all_pixel_formats())
-      for (int radius : {1, 4, 8, 17, 20, 28, GaussianParams::kMaxRadius}) {
+      for (int radius : {1, 4, 8, 17, 20, 28, 32, 90, GaussianParams::kMaxRadius}) {
         const GaussianParams params{std::min(radius / 3.0, GaussianParams::kMaxSigma), radius};
         const int width = 70, height = 41;
         HostImage host_src(width, height, format), expected(width, height, format), actual(width, height, format);
@@ -159,7 +164,7 @@ TEST(SmallerGpus, DefaultBlurRunsEverywhereUnderTheirLimits) {
         DeviceImage src(width, height, format), dst(width, height, format);
         copy_image_async(host_src.view(), src.view(), nullptr);
         copy_image_async(actual.view(), dst.view(), nullptr);
-        gaussian_blur(src.view(), dst.view(), params, Border{}, BlurVariant::Tiled, ExecContext{nullptr, true});
+        gaussian_blur(src.view(), dst.view(), params, Border{}, FilterVariant::Separable, ExecContext{nullptr, true});
         copy_image_async(dst.view(), actual.view(), nullptr);
         GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
         const testing::Difference diff = testing::compare(actual.view(), expected.view());
@@ -174,9 +179,9 @@ TEST(SmallerGpus, TiledLauncherRefusesWhatDoesNotFit) {
   const SharedMemoryCap cap(kSm86);
   const PixelFormat u8x4{ChannelType::U8, 4};
   DeviceImage src(64, 64, u8x4), dst(64, 64, u8x4);
-  const std::vector<float> weights(41, 1.0f / 41);
   try {
-    kernels::launch_gaussian_tiled(src.view(), dst.view(), weights, Border{}, ExecContext{nullptr, true});
+    kernels::launch_separable_tiled(src.view(), dst.view(), gaussian_spec(GaussianParams{6.0, 20}), Border{},
+                                    ExecContext{nullptr, true});
     FAIL() << "a tile larger than the shared memory limit was launched";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::UnsupportedFormat);

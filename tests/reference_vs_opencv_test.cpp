@@ -5,6 +5,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -54,7 +55,8 @@ TEST_P(ReferenceVsOpenCv, GaussianBlurAgrees) {
   const int type = CV_MAKETYPE(testing::cv_depth(c.format.type), c.format.channels);
   cv::Mat src(c.height, c.width, type), ours(c.height, c.width, type), theirs;
   testing::fill_random(testing::view_of(src, c.format), 42u);
-  const GaussianParams params{c.sigma, c.radius};
+  GaussianParams params{c.sigma, c.radius};
+  params.alpha = AlphaMode::Separate;  // OpenCV filters every channel alone
   Border border;
   border.mode = c.border;  // OpenCV's constant border is 0
   reference::gaussian_blur(testing::view_of(src, c.format), testing::view_of(ours, c.format), params, border);
@@ -117,6 +119,110 @@ TEST(Reference, SeparableEqualsDirect2D) {
               << to_string(mode) << " at (" << x << ", " << y << ") channel " << c;
         }
   }
+}
+
+// The filters OpenCV also has, on float input as OpenCV's float path computes them and
+// then rounded to the format (OpenCV's own 8-bit paths use fixed point): ours must agree
+// within one level for integers and to float rounding for float.
+struct FilterVsOpenCv {
+  const char* name;
+  FilterSpec spec;
+  std::function<void(const cv::Mat& src_float, cv::Mat& out_float, int border)> opencv;
+};
+
+std::vector<FilterVsOpenCv> filters_vs_opencv() {
+  const auto separate = [](FilterSpec spec) {
+    spec.alpha = AlphaMode::Separate;
+    return spec;
+  };
+  const Mask custom = parse_mask("1 0 -2 1 0.5; 0 3 1 -1 0; -0.5 1 2 0 1");  // 5x3, not rank 1
+  ConvolveParams convolve_params{custom, false, 0.25};
+  EdgeParams sobel_x{EdgeOperator::Sobel, EdgeDirection::X};
+  EdgeParams scharr_y{EdgeOperator::Scharr, EdgeDirection::Y};
+  EdgeParams magnitude{EdgeOperator::Sobel, EdgeDirection::Both};
+  EdgeParams laplacian{EdgeOperator::Laplacian, EdgeDirection::Both};
+  const auto mat_of = [](const Mask& m) {
+    cv::Mat k(m.height, m.width, CV_32F);
+    for (int j = 0; j < m.height; ++j)
+      for (int i = 0; i < m.width; ++i) k.at<float>(j, i) = m.at(i, j);
+    return k;
+  };
+  return {
+      {"box5x3", separate(box_spec(BoxParams{5, 3})),
+       [](const cv::Mat& s, cv::Mat& o, int b) { cv::blur(s, o, cv::Size(5, 3), cv::Point(-1, -1), b); }},
+      {"sobel_x", separate(edge_spec(sobel_x)),
+       [](const cv::Mat& s, cv::Mat& o, int b) { cv::Sobel(s, o, CV_32F, 1, 0, 3, 1, 0, b); }},
+      {"scharr_y", separate(edge_spec(scharr_y)),
+       [](const cv::Mat& s, cv::Mat& o, int b) { cv::Scharr(s, o, CV_32F, 0, 1, 1, 0, b); }},
+      {"sobel_magnitude", separate(edge_spec(magnitude)),
+       [](const cv::Mat& s, cv::Mat& o, int b) {
+         cv::Mat dx, dy;
+         cv::Sobel(s, dx, CV_32F, 1, 0, 3, 1, 0, b);
+         cv::Sobel(s, dy, CV_32F, 0, 1, 3, 1, 0, b);
+         cv::sqrt(dx.mul(dx) + dy.mul(dy), o);
+       }},
+      {"laplacian", separate(edge_spec(laplacian)),
+       [](const cv::Mat& s, cv::Mat& o, int b) { cv::Laplacian(s, o, CV_32F, 1, 1, 0, b); }},
+      {"convolve", separate(convolve_spec(convolve_params)),
+       [custom, mat_of](const cv::Mat& s, cv::Mat& o, int b) {
+         cv::filter2D(s, o, CV_32F, mat_of(custom), cv::Point(-1, -1), 0, b);
+       }},
+      {"emboss", separate(emboss_spec(EmbossParams{"se", 2.0})),
+       [mat_of](const cv::Mat& s, cv::Mat& o, int b) {
+         cv::filter2D(s, o, CV_32F, mat_of(emboss_spec(EmbossParams{"se", 2.0}).masks[0]), cv::Point(-1, -1), 0, b);
+       }},
+  };
+}
+
+TEST(Reference, FiltersAgreeWithOpenCvFloatPaths) {
+  const std::vector<FilterVsOpenCv> filters = filters_vs_opencv();
+  int compared = 0;
+  for (const FilterVsOpenCv& f : filters)
+    for (const PixelFormat& format : all_pixel_formats())
+      for (BorderMode mode : {BorderMode::Constant, BorderMode::Replicate, BorderMode::Reflect, BorderMode::Reflect101}) {
+        SCOPED_TRACE(std::string(f.name) + " " + format.name() + " " + to_string(mode));
+        const int type = CV_MAKETYPE(testing::cv_depth(format.type), format.channels);
+        cv::Mat src(19, 23, type), ours(19, 23, type), src_float, theirs_float, theirs;
+        testing::fill_random(testing::view_of(src, format), 77u);
+        Border border;
+        border.mode = mode;  // OpenCV's constant border is 0
+        reference::apply_filter(testing::view_of(src, format), testing::view_of(ours, format), f.spec, border);
+        src.convertTo(src_float, CV_MAKETYPE(CV_32F, format.channels));
+        f.opencv(src_float, theirs_float, cv_border(mode));
+        const double max = format.type == ChannelType::F32 ? 1.0 : format.max_value();
+        if (f.spec.output == FilterOutput::Linear && f.spec.bias != 0.0)
+          theirs_float += cv::Scalar::all(f.spec.bias * max);
+        theirs_float.convertTo(theirs, type);  // rounds and saturates like a stored pixel
+        const testing::Difference diff =
+            testing::compare(testing::view_of(ours, format), testing::view_of(theirs, format));
+        EXPECT_LE(diff.max_abs, format.type == ChannelType::F32 ? 1e-4 : 1.0) << diff.describe();
+        ++compared;
+      }
+  EXPECT_EQ(compared, static_cast<int>(filters.size() * all_pixel_formats().size() * 4));
+}
+
+// Premultiplied alpha: a transparent pixel's colour must not bleed into its opaque
+// neighbours (no dark fringe), and an opaque image filters as if it had no alpha.
+TEST(Reference, PremultipliedAlphaHasNoFringes) {
+  const PixelFormat rgba{ChannelType::U8, 4};
+  cv::Mat src(1, 3, CV_8UC4), out(1, 3, CV_8UC4);
+  src.at<cv::Vec4b>(0, 0) = {200, 100, 50, 255};
+  src.at<cv::Vec4b>(0, 1) = {0, 0, 0, 0};  // transparent black
+  src.at<cv::Vec4b>(0, 2) = {200, 100, 50, 255};
+  reference::apply_filter(testing::view_of(src, rgba), testing::view_of(out, rgba), box_spec(BoxParams{3, 1}),
+                          Border{BorderMode::Replicate});
+  EXPECT_EQ(out.at<cv::Vec4b>(0, 1), cv::Vec4b(200, 100, 50, 170)) << "the hole takes its neighbours' colour";
+  EXPECT_EQ(out.at<cv::Vec4b>(0, 0), cv::Vec4b(200, 100, 50, 170));
+  BoxParams separate{3, 1};
+  separate.alpha = AlphaMode::Separate;
+  reference::apply_filter(testing::view_of(src, rgba), testing::view_of(out, rgba), box_spec(separate),
+                          Border{BorderMode::Replicate});
+  EXPECT_EQ(out.at<cv::Vec4b>(0, 1), cv::Vec4b(133, 67, 33, 170)) << "separate channels darken towards the hole";
+  BoxParams keep{3, 1};
+  keep.alpha = AlphaMode::Keep;
+  reference::apply_filter(testing::view_of(src, rgba), testing::view_of(out, rgba), box_spec(keep),
+                          Border{BorderMode::Replicate});
+  EXPECT_EQ(out.at<cv::Vec4b>(0, 1)[3], 0) << "keep copies the input's alpha";
 }
 
 TEST(Reference, CopyIsExactOnSubviews) {

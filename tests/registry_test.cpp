@@ -38,8 +38,15 @@ TEST(Registry, EveryOperationIsComplete) {
     EXPECT_TRUE(op.run_gpu && op.run_reference && op.tolerance && op.bytes_moved);
     for (const ParamSpec& p : op.params) {
       EXPECT_LE(p.min, p.max) << p.name;
-      if (p.default_value) EXPECT_TRUE(*p.default_value >= p.min && *p.default_value <= p.max) << p.name;
-      else EXPECT_FALSE(p.default_text.empty()) << p.name << " has neither a default nor its description";
+      EXPECT_FALSE(p.help.empty()) << p.name;
+      if (p.default_value) {
+        EXPECT_NO_THROW(op.resolve({{p.name, *p.default_value}})) << p.name << "'s default";
+      } else {
+        EXPECT_FALSE(p.default_text.empty()) << p.name << " has neither a default nor its description";
+      }
+      if (p.kind == ParamKind::Choice) {
+        EXPECT_FALSE(p.choices.empty()) << p.name;
+      }
     }
     EXPECT_NO_THROW(op.resolve(op.bench_params));
     EXPECT_NO_THROW(op.resolve(op.test_params));
@@ -52,9 +59,10 @@ TEST(Registry, ResolveFillsDefaultsAndRejectsBadValues) {
   const Operation* blur = find_operation("blur");
   ASSERT_NE(blur, nullptr);
   const ParamValues defaults = blur->resolve({});
-  EXPECT_EQ(defaults.at("sigma"), 2.0);
+  EXPECT_EQ(defaults.count("sigma"), 0u) << "sigma's default (2) is the op's, so --geometry can replace it";
   EXPECT_EQ(defaults.count("radius"), 0u) << "radius is derived from sigma when not given";
-  EXPECT_EQ(blur->resolve({{"radius", 4}}).at("radius"), 4.0);
+  EXPECT_EQ(defaults.text("alpha"), "premultiply");
+  EXPECT_EQ(blur->resolve({{"radius", 4}}).number("radius"), 4.0);
   EXPECT_THROW(blur->resolve({{"sigma", -1.0}}), Error);
   EXPECT_THROW(blur->resolve({{"sigma", 0.0}}), Error);
   EXPECT_THROW(blur->resolve({{"sigma", NAN}}), Error);
@@ -69,7 +77,7 @@ TEST(Registry, ResolveFillsDefaultsAndRejectsBadValues) {
 TEST(Registry, RadiusZeroMeansAutomaticEverywhere) {
   const Operation* blur = find_operation("blur");
   ASSERT_NE(blur, nullptr);
-  EXPECT_EQ(blur->resolve({{"radius", 0}}).at("radius"), 0.0);
+  EXPECT_EQ(blur->resolve({{"radius", 0}}).number("radius"), 0.0);
   EXPECT_EQ((GaussianParams{2.0, 0}.effective_radius()), 6);
   const std::string message = invalid_argument_message([&] { blur->resolve({{"radius", -1}}); });
   EXPECT_NE(message.find("[0"), std::string::npos) << "the range shown must admit 0: " << message;
@@ -83,17 +91,18 @@ TEST(Registry, UnknownVariantNamesAreErrors) {
     });
     EXPECT_NE(message.find("no-such-variant"), std::string::npos) << message;
   }
-  EXPECT_THROW(blur_variant_from_name("Tiled"), Error);
-  EXPECT_EQ(blur_variant_from_name("naive"), BlurVariant::Naive);
+  EXPECT_THROW(filter_variant_from_name("Tiled"), Error);
+  EXPECT_EQ(filter_variant_from_name("naive"), FilterVariant::Naive);
+  for (FilterVariant variant : all_filter_variants()) EXPECT_EQ(filter_variant_from_name(to_string(variant)), variant);
   EXPECT_EQ(copy_variant_from_name("scalar"), CopyVariant::Scalar);
 }
 
 TEST(GaussianWeights, NormalisedSymmetricAndSized) {
-  for (double sigma : {0.1, 0.8, 2.0, 10.0}) {
+  for (double sigma : {0.1, 0.8, 2.0, 10.0, 100.0}) {
     const GaussianParams params{sigma, 0};
     const std::vector<float> w = gaussian_weights(params);
     ASSERT_EQ(static_cast<int>(w.size()), 2 * params.effective_radius() + 1);
-    EXPECT_EQ(params.effective_radius(), std::min(32, static_cast<int>(std::ceil(3 * sigma))));
+    EXPECT_EQ(params.effective_radius(), static_cast<int>(std::ceil(3 * sigma)));
     double sum = 0;
     for (float v : w) sum += v;
     EXPECT_NEAR(sum, 1.0, 1e-6);
@@ -101,7 +110,8 @@ TEST(GaussianWeights, NormalisedSymmetricAndSized) {
     EXPECT_GT(w[w.size() / 2], w.front());
   }
   EXPECT_THROW(gaussian_weights(GaussianParams{0.0, 0}), Error);
-  EXPECT_THROW(gaussian_weights(GaussianParams{1.0, 33}), Error);
+  EXPECT_THROW(gaussian_weights(GaussianParams{1.0, GaussianParams::kMaxRadius + 1}), Error);
+  EXPECT_THROW(gaussian_weights(GaussianParams{GaussianParams::kMaxSigma * 1.01, 0}), Error);
 }
 
 }  // namespace

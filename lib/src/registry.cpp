@@ -1,6 +1,7 @@
 #include "gpufilter/registry.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <sstream>
 
@@ -16,12 +17,182 @@ std::string format_number(double value) {
   return text.str();
 }
 
+[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
+
+const char* kind_name(ParamKind kind) {
+  switch (kind) {
+    case ParamKind::Number: return "a number";
+    case ParamKind::Choice: return "a choice";
+    case ParamKind::Text: return "text";
+    case ParamKind::Numbers: return "a list of numbers";
+    case ParamKind::Flag: return "a flag";
+  }
+  return "a value";
+}
+
+bool parse_double(const std::string& text, double& value) {
+  const char* const end = text.data() + text.size();
+  const auto [stop, status] = std::from_chars(text.data(), end, value);
+  return !text.empty() && status == std::errc() && stop == end && std::isfinite(value);
+}
+
+// The value's alternative that the kind holds.
+bool holds_kind(const ParamValue& value, ParamKind kind) {
+  switch (kind) {
+    case ParamKind::Number:
+    case ParamKind::Flag: return std::holds_alternative<double>(value);
+    case ParamKind::Choice:
+    case ParamKind::Text: return std::holds_alternative<std::string>(value);
+    case ParamKind::Numbers: return std::holds_alternative<std::vector<double>>(value);
+  }
+  return false;
+}
+
+std::string join(const std::vector<std::string>& items, const char* separator) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : separator) + item;
+  return text;
+}
+
 }  // namespace
+
+// ---- values ------------------------------------------------------------------------
+
+namespace {
+template <class T>
+const T& typed(const ParamValues& values, const std::string& name, const char* what) {
+  const auto it = values.find(name);
+  if (it == values.end()) invalid("parameter '" + name + "' is not set");
+  const T* value = std::get_if<T>(&it->second);
+  if (!value) invalid("parameter '" + name + "' is not " + what);
+  return *value;
+}
+}  // namespace
+
+double ParamValues::number(const std::string& name) const { return typed<double>(*this, name, "a number"); }
+double ParamValues::number_or(const std::string& name, double fallback) const {
+  return has(name) ? number(name) : fallback;
+}
+const std::string& ParamValues::text(const std::string& name) const {
+  return typed<std::string>(*this, name, "text");
+}
+const std::vector<double>& ParamValues::numbers(const std::string& name) const {
+  return typed<std::vector<double>>(*this, name, "a list of numbers");
+}
+
+// ---- specs -------------------------------------------------------------------------
+
+ParamValue ParamSpec::parse(const std::string& text) const {
+  switch (kind) {
+    case ParamKind::Number:
+    case ParamKind::Flag: {
+      double value = 0.0;
+      if (!parse_double(text, value)) invalid("--" + name + " expects a number, got '" + text + "'");
+      return value;
+    }
+    case ParamKind::Choice:
+    case ParamKind::Text: return text;
+    case ParamKind::Numbers: {
+      std::vector<double> items;
+      std::string::size_type start = 0;
+      while (true) {
+        const auto stop = text.find_first_of("x,", start);
+        double value = 0.0;
+        if (!parse_double(text.substr(start, stop - start), value))
+          invalid("--" + name + " expects " + metavar + ", got '" + text + "'");
+        items.push_back(value);
+        if (stop == std::string::npos) break;
+        start = stop + 1;
+      }
+      return items;
+    }
+  }
+  invalid("--" + name + ": unknown parameter kind");
+}
+
+std::string ParamSpec::accepted() const {
+  switch (kind) {
+    case ParamKind::Number:
+    case ParamKind::Numbers: return "[" + format_number(min) + ".." + format_number(max) + "]";
+    case ParamKind::Choice: return join(choices, "|");
+    case ParamKind::Text:
+    case ParamKind::Flag: return "";
+  }
+  return "";
+}
+
+ParamSpec number_param(std::string name, std::string help, double min, double max, std::optional<double> default_value,
+                       bool integer, std::string default_text) {
+  ParamSpec spec;
+  spec.name = std::move(name);
+  spec.help = std::move(help);
+  spec.kind = ParamKind::Number;
+  spec.integer = integer;
+  spec.min = min;
+  spec.max = max;
+  if (default_value) spec.default_value = *default_value;
+  spec.default_text = std::move(default_text);
+  spec.metavar = integer ? "N" : "X";
+  return spec;
+}
+
+ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices, std::string default_value) {
+  ParamSpec spec;
+  spec.name = std::move(name);
+  spec.help = std::move(help);
+  spec.kind = ParamKind::Choice;
+  spec.metavar = join(choices, "|");
+  spec.choices = std::move(choices);
+  spec.default_text = default_value;
+  spec.default_value = std::move(default_value);
+  return spec;
+}
+
+ParamSpec text_param(std::string name, std::string help, std::string metavar, std::string default_text) {
+  ParamSpec spec;
+  spec.name = std::move(name);
+  spec.help = std::move(help);
+  spec.kind = ParamKind::Text;
+  spec.metavar = std::move(metavar);
+  spec.default_text = std::move(default_text);
+  return spec;
+}
+
+ParamSpec numbers_param(std::string name, std::string help, int min_items, int max_items, double min, double max,
+                        bool integer, std::string metavar, std::string default_text) {
+  ParamSpec spec;
+  spec.name = std::move(name);
+  spec.help = std::move(help);
+  spec.kind = ParamKind::Numbers;
+  spec.min_items = min_items;
+  spec.max_items = max_items;
+  spec.min = min;
+  spec.max = max;
+  spec.integer = integer;
+  spec.metavar = std::move(metavar);
+  spec.default_text = std::move(default_text);
+  return spec;
+}
+
+ParamSpec flag_param(std::string name, std::string help) {
+  ParamSpec spec;
+  spec.name = std::move(name);
+  spec.help = std::move(help);
+  spec.kind = ParamKind::Flag;
+  spec.min = 0.0;
+  spec.max = 1.0;
+  spec.integer = true;
+  spec.default_value = 0.0;
+  return spec;
+}
+
+// ---- operations --------------------------------------------------------------------
 
 const std::vector<Operation>& operations() {
   static const std::vector<Operation> all = {
-      ops::make_copy_operation(),
-      ops::make_gaussian_operation(),
+      ops::make_copy_operation(),     ops::make_gaussian_operation(), ops::make_box_operation(),
+      ops::make_sharpen_operation(),  ops::make_edge_operation(),     ops::make_emboss_operation(),
+      ops::make_convolve_operation(),
   };
   return all;
 }
@@ -40,11 +211,55 @@ bool Operation::has_variant(const std::string& variant) const {
   return std::find(variants.begin(), variants.end(), variant) != variants.end();
 }
 
-ParamValues Operation::resolve(const ParamValues& given) const {
-  for (const auto& [key, value] : given) {
-    const bool known = std::any_of(params.begin(), params.end(), [&](const ParamSpec& p) { return p.name == key; });
-    if (!known) throw Error(ErrorCode::InvalidArgument, name + ": unknown parameter '" + key + "'");
+const ParamSpec* Operation::find_param(const std::string& param) const {
+  for (const ParamSpec& spec : params)
+    if (spec.name == param) return &spec;
+  return nullptr;
+}
+
+namespace {
+
+void check_number(const Operation& op, const ParamSpec& spec, double value) {
+  if (!std::isfinite(value) || value < spec.min || value > spec.max) {
+    std::ostringstream message;
+    message << op.name << ": " << spec.name << " must be in [" << spec.min << ", " << spec.max << "], got " << value;
+    invalid(message.str());
   }
+  if (spec.integer && value != std::floor(value))
+    invalid(op.name + ": " + spec.name + " must be a whole number, got " + format_number(value));
+}
+
+void check_value(const Operation& op, const ParamSpec& spec, const ParamValue& value) {
+  if (!holds_kind(value, spec.kind))
+    invalid(op.name + ": " + spec.name + " takes " + kind_name(spec.kind));
+  switch (spec.kind) {
+    case ParamKind::Number:
+    case ParamKind::Flag: check_number(op, spec, std::get<double>(value)); break;
+    case ParamKind::Choice: {
+      const std::string& choice = std::get<std::string>(value);
+      if (std::find(spec.choices.begin(), spec.choices.end(), choice) == spec.choices.end())
+        invalid(op.name + ": unknown " + spec.name + " '" + choice + "'; use one of " + join(spec.choices, ", "));
+      break;
+    }
+    case ParamKind::Text: break;  // the op parses it
+    case ParamKind::Numbers: {
+      const auto& items = std::get<std::vector<double>>(value);
+      const int count = static_cast<int>(items.size());
+      if (count < spec.min_items || count > spec.max_items)
+        invalid(op.name + ": " + spec.name + " takes " + spec.metavar + " (" + std::to_string(spec.min_items) +
+                (spec.max_items > spec.min_items ? " to " + std::to_string(spec.max_items) : "") + " numbers), got " +
+                std::to_string(count));
+      for (double item : items) check_number(op, spec, item);
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+ParamValues Operation::resolve(const ParamValues& given) const {
+  for (const auto& entry : given)
+    if (!find_param(entry.first)) invalid(name + ": unknown parameter '" + entry.first + "'");
   ParamValues resolved;
   for (const ParamSpec& spec : params) {
     const auto it = given.find(spec.name);
@@ -52,16 +267,8 @@ ParamValues Operation::resolve(const ParamValues& given) const {
       if (spec.default_value) resolved[spec.name] = *spec.default_value;
       continue;
     }
-    const double value = it->second;
-    if (!std::isfinite(value) || value < spec.min || value > spec.max) {
-      std::ostringstream message;
-      message << name << ": " << spec.name << " must be in [" << spec.min << ", " << spec.max << "], got " << value;
-      throw Error(ErrorCode::InvalidArgument, message.str());
-    }
-    if (spec.integer && value != std::floor(value))
-      throw Error(ErrorCode::InvalidArgument,
-                  name + ": " + spec.name + " must be a whole number, got " + format_number(value));
-    resolved[spec.name] = value;
+    check_value(*this, spec, it->second);
+    resolved[spec.name] = it->second;
   }
   return resolved;
 }

@@ -3,13 +3,18 @@
 // sharing no code with the kernels. They back the tests, the bench's checks and the
 // CLI's --device cpu. Views here point at host memory.
 #include "gpufilter/border.hpp"
+#include "gpufilter/filter_spec.hpp"
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/ops.hpp"
 
 namespace gpufilter::reference {
 
 void copy(const ImageView& src, const ImageView& dst);
-void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianParams& params,
-                   const Border& border = {});
+// Any filter, as filter_spec.hpp defines it. src and dst may overlap.
+void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border = {});
+inline void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianParams& params,
+                          const Border& border = {}) {
+  reference::apply_filter(src, dst, gaussian_spec(params), border);
+}
 
 }  // namespace gpufilter::reference

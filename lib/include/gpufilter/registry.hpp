@@ -4,9 +4,11 @@
 // from it. Adding an op means adding one make_*_operation() to registry.cpp.
 #include <cstddef>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "gpufilter/border.hpp"
@@ -16,17 +18,64 @@
 
 namespace gpufilter {
 
-struct ParamSpec {
-  std::string name;                      // "sigma"; the CLI flag is --sigma
-  std::string help;
-  bool integer = false;
-  double min = 0.0;                      // inclusive range
-  double max = 0.0;
-  std::optional<double> default_value;   // absent: derived by the op (see default_text)
-  std::string default_text;              // how the default is shown in --help
+// What a parameter holds, which decides how it is written on the command line.
+enum class ParamKind {
+  Number,   // --sigma 1.5          a number in [min, max] (whole if `integer`)
+  Choice,   // --operator sobel     one of `choices`
+  Text,     // --kernel "0 -1 0; -1 5 -1; 0 -1 0"   free text the op parses itself
+  Numbers,  // --size 5x3           min_items..max_items numbers, separated by 'x' or ','
+  Flag,     // --normalize          present or not (1 or 0)
 };
 
-using ParamValues = std::map<std::string, double>;
+// A number (Number, Flag), a string (Choice, Text) or a list of numbers (Numbers).
+// Whole numbers convert too, so {{"radius", 4}} reads as it should.
+struct ParamValue : std::variant<double, std::string, std::vector<double>> {
+  using variant::variant;
+  ParamValue(int value) : variant(static_cast<double>(value)) {}  // NOLINT: implicit by design
+};
+
+// Parameter values by name, with typed access. Accessors throw Error(InvalidArgument)
+// naming the parameter when it is absent or of another kind.
+struct ParamValues : std::map<std::string, ParamValue> {
+  ParamValues() = default;
+  ParamValues(std::initializer_list<value_type> items) : std::map<std::string, ParamValue>(items) {}
+
+  bool has(const std::string& name) const { return count(name) != 0; }
+  double number(const std::string& name) const;
+  double number_or(const std::string& name, double fallback) const;
+  const std::string& text(const std::string& name) const;
+  const std::vector<double>& numbers(const std::string& name) const;
+};
+
+struct ParamSpec {
+  std::string name;  // "sigma"; the CLI flag is --sigma
+  std::string help;
+  ParamKind kind = ParamKind::Number;
+  bool integer = false;  // Number, Numbers: whole numbers only
+  double min = 0.0;      // Number, Numbers: inclusive range of each number
+  double max = 0.0;
+  std::vector<std::string> choices;  // Choice
+  int min_items = 1;                 // Numbers
+  int max_items = 1;
+  std::optional<ParamValue> default_value;  // absent: derived by the op (see default_text)
+  std::string default_text;                 // how the default is shown in --help
+  std::string metavar;                      // how a value is written in --help ("N", "WxH")
+
+  // Reads a value of this kind from text ("1.5", "sobel", "5x3"; a Flag from "1"/"0");
+  // throws Error(InvalidArgument) naming the parameter. Ranges are resolve()'s to judge.
+  ParamValue parse(const std::string& text) const;
+  // The accepted values as --help shows them: "[0.1..100]", "sobel|scharr", ...
+  std::string accepted() const;
+};
+
+// Builders that keep op definitions short.
+ParamSpec number_param(std::string name, std::string help, double min, double max, std::optional<double> default_value,
+                       bool integer = false, std::string default_text = "");
+ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices, std::string default_value);
+ParamSpec text_param(std::string name, std::string help, std::string metavar, std::string default_text);
+ParamSpec numbers_param(std::string name, std::string help, int min_items, int max_items, double min, double max,
+                        bool integer, std::string metavar, std::string default_text);
+ParamSpec flag_param(std::string name, std::string help);
 
 struct Operation {
   std::string name;
@@ -55,8 +104,9 @@ struct Operation {
 
   bool supports(PixelFormat format) const;
   bool has_variant(const std::string& variant) const;
-  // Checks names and ranges and fills defaults; throws Error(InvalidArgument) with a
-  // message naming the op, the parameter, the range and the value given.
+  const ParamSpec* find_param(const std::string& name) const;
+  // Checks names, kinds and ranges and fills defaults; throws Error(InvalidArgument)
+  // with a message naming the op, the parameter, what it accepts and the value given.
   ParamValues resolve(const ParamValues& given) const;
 };
 

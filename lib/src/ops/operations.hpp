@@ -6,5 +6,10 @@ namespace gpufilter::ops {
 
 Operation make_copy_operation();
 Operation make_gaussian_operation();
+Operation make_box_operation();
+Operation make_sharpen_operation();
+Operation make_edge_operation();
+Operation make_emboss_operation();
+Operation make_convolve_operation();
 
 }  // namespace gpufilter::ops

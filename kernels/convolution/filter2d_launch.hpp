@@ -1,0 +1,42 @@
+#pragma once
+// Launchers for the general 2-D filter kernels (seed 004): any FilterSpec (one or two
+// masks of any odd size, and its output rule), every border mode, every pixel format.
+// src and dst are validated device views of equal size and format that do not
+// overlap; `border.value` is already representable in the pixel type. Each launcher
+// enqueues on ctx.stream and returns without waiting.
+#include "gpufilter/border.hpp"
+#include "gpufilter/filter_spec.hpp"
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/stream.hpp"
+
+namespace gpufilter::kernels {
+
+// One thread per pixel; the masks in global memory; the border decided at every tap.
+// Runs any mask size. The baseline the bench measures the others against.
+void launch_filter2d_naive(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                           const ExecContext& ctx);
+
+// Whether the masks fit the __constant__ buffer the next three variants read them from.
+bool filter2d_constant_fits(const FilterSpec& spec);
+
+// One thread per pixel, the masks in __constant__ memory (every thread of a warp reads
+// the same tap: a broadcast), the border decided at every tap, no shared memory.
+void launch_filter2d_constant(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
+                              const Border& border, const ExecContext& ctx);
+
+// Whether the tiled variant's tile plus halo fits the shared memory of one block on
+// the current device (common/device_limits.hpp).
+bool filter2d_tiled_fits(PixelFormat format, const FilterSpec& spec);
+
+// Seed strategy 1: each block loads its output tile plus the halo into shared memory
+// once (the border policy applied only by blocks at the image's edge), then every
+// tap reads shared memory. Masks in __constant__.
+void launch_filter2d_tiled(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                           const ExecContext& ctx);
+
+// Seed strategy 2: only the output tile goes to shared memory; taps that fall in the
+// halo read global memory, which the neighbouring block has just brought into L2.
+void launch_filter2d_tiled_l2(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
+                              const Border& border, const ExecContext& ctx);
+
+}  // namespace gpufilter::kernels

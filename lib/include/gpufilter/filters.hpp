@@ -1,0 +1,133 @@
+#pragma once
+// The convolution filters (seed 004). Every filter has the shape
+// op(src, dst, params, border, variant, ctx): device views of equal size and format,
+// asynchronous on ctx.stream. Each is built as a FilterSpec (filter_spec.hpp), which
+// the *_spec() functions return, so a program can also inspect or reuse the masks.
+#include <string>
+#include <vector>
+
+#include "gpufilter/border.hpp"
+#include "gpufilter/filter_spec.hpp"
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/stream.hpp"
+
+namespace gpufilter {
+
+// The kernels of the convolution family; every filter runs on each of them.
+enum class FilterVariant {
+  Auto,       // the fastest measured variant that runs this spec on this GPU
+  Naive,      // masks in global memory, a border branch at every tap; any mask size
+  Constant,   // masks in __constant__ memory, no tiling (masks up to 127x127 floats)
+  Tiled,      // tile plus halo in shared memory (seed strategy 1)
+  TiledL2,    // only the tile in shared memory; the halo read through the cache (strategy 2)
+  Separable,  // rank-1 masks as a row pass and a column pass (blur, box, sharpen, edge x|y)
+};
+// "auto", "naive", "constant", "tiled", "tiled_l2", "separable".
+const char* to_string(FilterVariant variant);
+// Throws Error(InvalidArgument) naming the choices on an unknown name.
+FilterVariant filter_variant_from_name(const std::string& name);
+const std::vector<FilterVariant>& all_filter_variants();
+
+// ---- Gaussian blur -------------------------------------------------------------------
+struct GaussianParams {
+  double sigma = 2.0;
+  int radius = 0;        // taps each side of the centre in x; 0: ceil(3 * sigma)
+  double sigma_y = 0.0;  // 0: the same as sigma
+  int radius_y = 0;      // 0: radius if given, else ceil(3 * sigma_y)
+  AlphaMode alpha = AlphaMode::Premultiply;
+
+  static constexpr double kMinSigma = 0.1;
+  static constexpr double kMaxSigma = 100.0;
+  static constexpr int kMaxRadius = 300;  // 3 * kMaxSigma
+
+  double effective_sigma_y() const { return sigma_y > 0.0 ? sigma_y : sigma; }
+  int effective_radius() const;    // x
+  int effective_radius_y() const;  // y
+};
+// The normalised 1-D Gaussian weights for `sigma` (2*radius+1 of them, summing to 1).
+// Throws Error(InvalidArgument) on a sigma or radius out of range.
+std::vector<float> gaussian_weights(double sigma, int radius);
+// The x weights of `params` (the row of the separable mask).
+std::vector<float> gaussian_weights(const GaussianParams& params);
+FilterSpec gaussian_spec(const GaussianParams& params);
+void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianParams& params, const Border& border = {},
+                   FilterVariant variant = FilterVariant::Auto, const ExecContext& ctx = {});
+
+// ---- box (mean) filter -------------------------------------------------------------
+struct BoxParams {
+  int width = 3;   // odd, 1..kMaxSize
+  int height = 0;  // odd; 0: the same as width
+  AlphaMode alpha = AlphaMode::Premultiply;
+  static constexpr int kMaxSize = 2 * GaussianParams::kMaxRadius + 1;
+};
+FilterSpec box_spec(const BoxParams& params);
+void box_filter(const ImageView& src, const ImageView& dst, const BoxParams& params, const Border& border = {},
+                FilterVariant variant = FilterVariant::Auto, const ExecContext& ctx = {});
+
+// ---- unsharp mask ------------------------------------------------------------------
+struct SharpenParams {
+  double sigma = 1.0;      // of the Gaussian that the detail is measured against
+  int radius = 0;          // 0: ceil(3 * sigma)
+  double amount = 1.0;     // how much of the detail (centre - blurred) is added
+  double threshold = 0.0;  // details smaller than this fraction of the range are left alone
+  AlphaMode alpha = AlphaMode::Premultiply;
+  static constexpr double kMaxAmount = 20.0;
+};
+FilterSpec sharpen_spec(const SharpenParams& params);
+void sharpen(const ImageView& src, const ImageView& dst, const SharpenParams& params, const Border& border = {},
+             FilterVariant variant = FilterVariant::Auto, const ExecContext& ctx = {});
+
+// ---- edges -------------------------------------------------------------------------
+enum class EdgeOperator { Sobel, Scharr, Prewitt, Laplacian };
+enum class EdgeDirection { X, Y, Both };
+struct EdgeParams {
+  EdgeOperator op = EdgeOperator::Sobel;
+  // X: d/dx (as cv::Sobel(dx=1, dy=0)), Y: d/dy, Both: sqrt(dx^2 + dy^2). The
+  // Laplacian has no direction and takes Both only. Integer outputs saturate (negative
+  // slopes become 0); float outputs keep sign and magnitude.
+  EdgeDirection direction = EdgeDirection::Both;
+  double scale = 1.0;  // multiplies the result
+  AlphaMode alpha = AlphaMode::Keep;
+};
+EdgeOperator edge_operator_from_name(const std::string& name);
+EdgeDirection edge_direction_from_name(const std::string& name);
+FilterSpec edge_spec(const EdgeParams& params);
+void edge_detect(const ImageView& src, const ImageView& dst, const EdgeParams& params, const Border& border = {},
+                 FilterVariant variant = FilterVariant::Auto, const ExecContext& ctx = {});
+
+// ---- emboss ------------------------------------------------------------------------
+struct EmbossParams {
+  // Where the light comes from: "n", "ne", "e", "se", "s", "sw", "w" or "nw".
+  std::string light = "nw";
+  double strength = 1.0;  // 0 leaves the image unchanged
+  AlphaMode alpha = AlphaMode::Keep;
+};
+FilterSpec emboss_spec(const EmbossParams& params);
+void emboss(const ImageView& src, const ImageView& dst, const EmbossParams& params, const Border& border = {},
+            FilterVariant variant = FilterVariant::Auto, const ExecContext& ctx = {});
+
+// ---- custom masks ------------------------------------------------------------------
+struct ConvolveParams {
+  Mask mask;
+  bool normalize = false;  // divide the weights by their sum (when it is not 0)
+  double bias = 0.0;       // added to every output, as a fraction of the range (0.5: mid-grey)
+  AlphaMode alpha = AlphaMode::Premultiply;
+  static constexpr int kMaxSize = 255;  // width and height
+};
+// Parses "0 -1 0; -1 5 -1; 0 -1 0": rows separated by ';' or line breaks, numbers by
+// spaces or commas, '#' starts a comment. Throws Error(InvalidArgument) saying what is wrong.
+Mask parse_mask(const std::string& text);
+FilterSpec convolve_spec(const ConvolveParams& params);
+void convolve(const ImageView& src, const ImageView& dst, const ConvolveParams& params, const Border& border = {},
+              FilterVariant variant = FilterVariant::Auto, const ExecContext& ctx = {});
+
+// Runs any FilterSpec (validated first) with the given variant. An explicit variant
+// that cannot run the spec on this GPU (masks beyond __constant__, a tile beyond
+// shared memory, a mask that is not rank 1) falls back to the next simpler one
+// (separable -> tiled -> tiled_l2 -> constant -> naive); applied_variant() says which.
+void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border = {},
+                  FilterVariant variant = FilterVariant::Auto, const ExecContext& ctx = {});
+// The variant apply_filter runs for this spec, format and request on the current device.
+FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, FilterVariant requested);
+
+}  // namespace gpufilter

@@ -1,0 +1,98 @@
+// Which kernel runs a FilterSpec: the variant asked for where it can, else the next
+// simpler one; for Auto, the fastest that can (docs/techniques/convolution.md).
+#include <string>
+#include <vector>
+
+#include "gpufilter/error.hpp"
+#include "gpufilter/filters.hpp"
+#include "kernels/convolution/filter2d_launch.hpp"
+#include "kernels/convolution/separable_launch.hpp"
+#include "kernels/convolution/separable_tuning.hpp"
+#include "ops/op_checks.hpp"
+
+namespace gpufilter {
+namespace {
+
+bool one_rank1_mask(const FilterSpec& spec) { return spec.is_separable() && spec.masks.size() == 1; }
+
+bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) {
+  switch (variant) {
+    case FilterVariant::Naive: return true;
+    case FilterVariant::Constant:
+    case FilterVariant::TiledL2: return kernels::filter2d_constant_fits(spec);
+    case FilterVariant::Tiled: return kernels::filter2d_constant_fits(spec) && kernels::filter2d_tiled_fits(format, spec);
+    case FilterVariant::Separable:
+      return one_rank1_mask(spec) && spec.width() <= kernels::SeparableTuning::kMaxTaps &&
+             spec.height() <= kernels::SeparableTuning::kMaxTaps;
+    case FilterVariant::Auto: return true;
+  }
+  return false;
+}
+
+// Simplest last: each variant falls back to the one after it.
+const FilterVariant kFallbackOrder[] = {FilterVariant::Separable, FilterVariant::Tiled, FilterVariant::TiledL2,
+                                        FilterVariant::Constant, FilterVariant::Naive};
+
+}  // namespace
+
+const char* to_string(FilterVariant variant) {
+  switch (variant) {
+    case FilterVariant::Auto: return "auto";
+    case FilterVariant::Naive: return "naive";
+    case FilterVariant::Constant: return "constant";
+    case FilterVariant::Tiled: return "tiled";
+    case FilterVariant::TiledL2: return "tiled_l2";
+    case FilterVariant::Separable: return "separable";
+  }
+  return "?";
+}
+
+const std::vector<FilterVariant>& all_filter_variants() {
+  static const std::vector<FilterVariant> all = {FilterVariant::Auto,    FilterVariant::Naive,
+                                                 FilterVariant::Constant, FilterVariant::Tiled,
+                                                 FilterVariant::TiledL2, FilterVariant::Separable};
+  return all;
+}
+
+FilterVariant filter_variant_from_name(const std::string& name) {
+  for (FilterVariant variant : all_filter_variants())
+    if (name == to_string(variant)) return variant;
+  throw Error(ErrorCode::InvalidArgument,
+              "unknown variant '" + name + "'; use auto, naive, constant, tiled, tiled_l2 or separable");
+}
+
+FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, FilterVariant requested) {
+  // Auto: rank-1 masks cost 2(2r+1) taps a pixel separably instead of (2r+1)^2, and the
+  // tile with its halo in shared memory beats reading taps through the cache.
+  bool reached = requested == FilterVariant::Auto;
+  for (FilterVariant variant : kFallbackOrder) {
+    reached = reached || variant == requested;
+    if (reached && can_run(variant, spec, format)) return variant;
+  }
+  return FilterVariant::Naive;
+}
+
+void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                  FilterVariant variant, const ExecContext& ctx) {
+  validate(spec, "filter");
+  ops::check_pair("filter", src, dst);
+  ops::check_device_pair("filter", src, dst);
+  ops::check_no_overlap("filter", src, dst);
+  const Border representable = ops::representable_border(border, src.format);
+  switch (applied_variant(spec, src.format, variant)) {
+    case FilterVariant::Separable:
+      if (kernels::separable_tiled_fits(src.format, spec))
+        kernels::launch_separable_tiled(src, dst, spec, representable, ctx);
+      else
+        kernels::launch_separable_two_pass(src, dst, spec, representable, ctx);
+      return;
+    case FilterVariant::Tiled: kernels::launch_filter2d_tiled(src, dst, spec, representable, ctx); return;
+    case FilterVariant::TiledL2: kernels::launch_filter2d_tiled_l2(src, dst, spec, representable, ctx); return;
+    case FilterVariant::Constant: kernels::launch_filter2d_constant(src, dst, spec, representable, ctx); return;
+    case FilterVariant::Naive:
+    case FilterVariant::Auto: break;
+  }
+  kernels::launch_filter2d_naive(src, dst, spec, representable, ctx);
+}
+
+}  // namespace gpufilter

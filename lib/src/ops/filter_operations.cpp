@@ -1,0 +1,249 @@
+// The convolution filters in the registry: each op turns its parameters into a
+// FilterSpec (filter_masks.cpp), which the chosen GPU variant or the CPU reference runs.
+#include <fstream>
+#include <sstream>
+
+#include "gpufilter/error.hpp"
+#include "gpufilter/filters.hpp"
+#include "gpufilter/reference.hpp"
+#include "ops/operations.hpp"
+
+namespace gpufilter::ops {
+namespace {
+
+using ToSpec = FilterSpec (*)(const ParamValues&);
+
+ParamSpec alpha_param(AlphaMode default_mode) {
+  return choice_param("alpha",
+                      "how a 4-channel image's alpha takes part: premultiply (colours weighted by alpha, no dark "
+                      "fringes), separate (every channel alone), keep (alpha copied from the input)",
+                      {"premultiply", "separate", "keep"}, to_string(default_mode));
+}
+
+AlphaMode alpha_of(const ParamValues& values) { return alpha_mode_from_name(values.text("alpha")); }
+
+std::vector<std::string> variant_names(bool rank1_masks) {
+  std::vector<std::string> names;
+  for (FilterVariant variant : all_filter_variants())
+    if (variant != FilterVariant::Separable || rank1_masks) names.emplace_back(to_string(variant));
+  return names;
+}
+
+// What every filter op shares: formats, borders, variants, reference, tolerance, bytes.
+Operation filter_operation(std::string name, std::string summary, std::vector<ParamSpec> params, bool rank1_masks,
+                           AlphaMode default_alpha, ToSpec to_spec) {
+  Operation op;
+  op.name = std::move(name);
+  op.summary = std::move(summary);
+  op.params = std::move(params);
+  op.params.push_back(alpha_param(default_alpha));
+  op.formats = all_pixel_formats();
+  op.variants = variant_names(rank1_masks);
+  op.default_variant = "auto";
+  op.uses_border = true;
+  op.run_gpu = [to_spec](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border& border,
+                         const std::string& variant, const ExecContext& ctx) {
+    const FilterVariant chosen = filter_variant_from_name(variant);
+    apply_filter(src, dst, to_spec(values), border, chosen, ctx);
+  };
+  op.run_reference = [to_spec](const ImageView& src, const ImageView& dst, const ParamValues& values,
+                               const Border& border) { reference::apply_filter(src, dst, to_spec(values), border); };
+  // Integer formats: the GPU sums in float, the reference in double, so a value
+  // within float error of a .5 boundary may round the other way: at most one level.
+  // The share of such samples bounds how often: a truncating kernel misses in about
+  // half of them. 16-bit values carry 8 bits more, so float error reaches .5
+  // boundaries more often (the naive kernel's 2-D sums measured up to 3.5% on the H100).
+  op.tolerance = [](PixelFormat format) {
+    switch (format.type) {
+      case ChannelType::U8: return Tolerance{1.0, 0.01};
+      case ChannelType::U16: return Tolerance{1.0, 0.1};
+      case ChannelType::F32: break;
+    }
+    return Tolerance{1e-4};
+  };
+  op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues&) {
+    return 2 * static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * format.pixel_bytes();
+  };
+  return op;
+}
+
+// ---- blur ----------------------------------------------------------------------------
+
+FilterSpec blur_spec_of(const ParamValues& values) {
+  GaussianParams params;
+  if (values.has("geometry")) {
+    // ImageMagick's RADIUSxSIGMA: radius 0 is automatic.
+    if (values.has("sigma") || values.has("radius"))
+      throw Error(ErrorCode::InvalidArgument, "blur: give --geometry or --sigma/--radius, not both");
+    const std::vector<double>& geometry = values.numbers("geometry");
+    params.radius = static_cast<int>(geometry[0]);
+    params.sigma = geometry[1];
+  } else {
+    params.sigma = values.number_or("sigma", 2.0);
+    params.radius = static_cast<int>(values.number_or("radius", 0.0));
+  }
+  params.sigma_y = values.number_or("sigma-y", 0.0);
+  params.alpha = alpha_of(values);
+  return gaussian_spec(params);
+}
+
+// ---- box -----------------------------------------------------------------------------
+
+FilterSpec box_spec_of(const ParamValues& values) {
+  BoxParams params;
+  if (values.has("size") && values.has("radius"))
+    throw Error(ErrorCode::InvalidArgument, "box: give --size or --radius, not both");
+  if (values.has("radius")) {
+    params.width = 2 * static_cast<int>(values.number("radius")) + 1;
+  } else if (values.has("size")) {
+    const std::vector<double>& size = values.numbers("size");
+    params.width = static_cast<int>(size[0]);
+    params.height = size.size() > 1 ? static_cast<int>(size[1]) : 0;
+  }
+  params.alpha = alpha_of(values);
+  return box_spec(params);
+}
+
+// ---- sharpen -------------------------------------------------------------------------
+
+FilterSpec sharpen_spec_of(const ParamValues& values) {
+  SharpenParams params;
+  params.sigma = values.number("sigma");
+  params.radius = static_cast<int>(values.number_or("radius", 0.0));
+  params.amount = values.number("amount");
+  params.threshold = values.number("threshold");
+  params.alpha = alpha_of(values);
+  return sharpen_spec(params);
+}
+
+// ---- edge ----------------------------------------------------------------------------
+
+FilterSpec edge_spec_of(const ParamValues& values) {
+  EdgeParams params;
+  params.op = edge_operator_from_name(values.text("operator"));
+  params.direction = edge_direction_from_name(values.text("direction"));
+  params.scale = values.number("scale");
+  params.alpha = alpha_of(values);
+  return edge_spec(params);
+}
+
+// ---- emboss --------------------------------------------------------------------------
+
+FilterSpec emboss_spec_of(const ParamValues& values) {
+  EmbossParams params;
+  params.light = values.text("light");
+  params.strength = values.number("strength");
+  params.alpha = alpha_of(values);
+  return emboss_spec(params);
+}
+
+// ---- convolve ------------------------------------------------------------------------
+
+std::string read_mask_file(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) throw Error(ErrorCode::InvalidArgument, "convolve: cannot read the mask file '" + path + "'");
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+FilterSpec convolve_spec_of(const ParamValues& values) {
+  if (values.has("kernel") == values.has("kernel-file"))
+    throw Error(ErrorCode::InvalidArgument, "convolve: give the mask with --kernel or --kernel-file (one of them)");
+  ConvolveParams params;
+  params.mask = parse_mask(values.has("kernel") ? values.text("kernel") : read_mask_file(values.text("kernel-file")));
+  params.normalize = values.number("normalize") != 0.0;
+  params.bias = values.number("bias");
+  params.alpha = alpha_of(values);
+  return convolve_spec(params);
+}
+
+}  // namespace
+
+Operation make_gaussian_operation() {
+  const double max_sigma = GaussianParams::kMaxSigma;
+  const double max_radius = GaussianParams::kMaxRadius;
+  Operation op = filter_operation(
+      "blur", "Gaussian blur (any sigma; anisotropic with --sigma-y)",
+      {number_param("sigma", "standard deviation of the Gaussian in x (and y), in pixels", GaussianParams::kMinSigma,
+                    max_sigma, std::nullopt, false, "2"),
+       number_param("radius", "taps on each side of the centre (mask width 2*radius+1); 0: ceil(3*sigma)", 0.0,
+                    max_radius, std::nullopt, true, "ceil(3*sigma)"),
+       number_param("sigma-y", "standard deviation in y, for an anisotropic blur", GaussianParams::kMinSigma, max_sigma,
+                    std::nullopt, false, "sigma"),
+       numbers_param("geometry", "ImageMagick's RADIUSxSIGMA (radius 0: automatic), instead of --sigma/--radius", 2, 2,
+                     0.0, max_radius, false, "RxS", "none")},
+      /*rank1_masks=*/true, AlphaMode::Premultiply, blur_spec_of);
+  op.bench_params = {{"sigma", 1.0}, {"radius", 2.0}, {"alpha", "separate"}};  // 5x5, as NPP's 5x5 Gaussian
+  op.test_params = {{"sigma", 1.5}, {"sigma-y", 0.9}};  // 11x7: wider than the 1x1 and 17x13 images
+  return op;
+}
+
+Operation make_box_operation() {
+  Operation op = filter_operation(
+      "box", "Box (mean) filter",
+      {numbers_param("size", "mask width and height, odd (one number: square)", 1, 2, 1.0, BoxParams::kMaxSize, true,
+                     "W[xH]", "3"),
+       number_param("radius", "instead of --size: a square of 2*radius+1", 0.0, GaussianParams::kMaxRadius,
+                    std::nullopt, true, "none")},
+      /*rank1_masks=*/true, AlphaMode::Premultiply, box_spec_of);
+  op.bench_params = {{"size", std::vector<double>{5}}, {"alpha", "separate"}};
+  op.test_params = {{"size", std::vector<double>{5, 3}}};
+  return op;
+}
+
+Operation make_sharpen_operation() {
+  Operation op = filter_operation(
+      "sharpen", "Unsharp mask: adds the detail that a Gaussian blur removes",
+      {number_param("sigma", "standard deviation of the blur the detail is measured against", GaussianParams::kMinSigma,
+                    GaussianParams::kMaxSigma, 1.0),
+       number_param("radius", "taps on each side of the centre; 0: ceil(3*sigma)", 0.0, GaussianParams::kMaxRadius,
+                    std::nullopt, true, "ceil(3*sigma)"),
+       number_param("amount", "how much of the detail is added (1: 100%)", 0.0, SharpenParams::kMaxAmount, 1.0),
+       number_param("threshold", "details smaller than this fraction of the range are left alone", 0.0, 1.0, 0.0)},
+      /*rank1_masks=*/true, AlphaMode::Premultiply, sharpen_spec_of);
+  op.bench_params = {{"sigma", 1.0}, {"radius", 2.0}, {"alpha", "separate"}};
+  op.test_params = {{"sigma", 1.2}, {"amount", 1.5}, {"threshold", 0.02}};
+  return op;
+}
+
+Operation make_edge_operation() {
+  Operation op = filter_operation(
+      "edge", "Edges: gradient magnitude (Sobel, Scharr, Prewitt) or Laplacian",
+      {choice_param("operator", "the derivative mask", {"sobel", "scharr", "prewitt", "laplacian"}, "sobel"),
+       choice_param("direction", "x: d/dx, y: d/dy, both: the gradient's magnitude (integer outputs saturate, "
+                                 "float keeps the sign)",
+                    {"x", "y", "both"}, "both"),
+       number_param("scale", "multiplies the result", -1e6, 1e6, 1.0)},
+      /*rank1_masks=*/true, AlphaMode::Keep, edge_spec_of);
+  op.bench_params = {{"operator", "sobel"}};
+  op.test_params = {{"operator", "scharr"}, {"scale", 0.25}};
+  return op;
+}
+
+Operation make_emboss_operation() {
+  Operation op = filter_operation(
+      "emboss", "Emboss: relief lit from one side",
+      {choice_param("light", "where the light comes from", {"n", "ne", "e", "se", "s", "sw", "w", "nw"}, "nw"),
+       number_param("strength", "depth of the relief (0: unchanged)", 0.0, 10.0, 1.0)},
+      /*rank1_masks=*/false, AlphaMode::Keep, emboss_spec_of);
+  op.test_params = {{"light", "ne"}, {"strength", 1.5}};
+  return op;
+}
+
+Operation make_convolve_operation() {
+  Operation op = filter_operation(
+      "convolve", "A custom mask (applied as a correlation, like cv::filter2D)",
+      {text_param("kernel", "the mask: rows separated by ';', numbers by spaces, e.g. \"0 -1 0; -1 5 -1; 0 -1 0\"",
+                  "ROWS", "none"),
+       text_param("kernel-file", "a text file holding the mask (rows on lines; '#' starts a comment)", "PATH", "none"),
+       flag_param("normalize", "divide the weights by their sum"),
+       number_param("bias", "added to every output, as a fraction of the range (0.5: mid-grey)", -1.0, 1.0, 0.0)},
+      /*rank1_masks=*/true, AlphaMode::Premultiply, convolve_spec_of);
+  op.bench_params = {{"kernel", "0 -1 0; -1 5 -1; 0 -1 0"}, {"alpha", "separate"}};
+  // Rank 1 (every row a multiple of the first), 3 wide and 5 tall, asymmetric, with a bias.
+  op.test_params = {{"kernel", "1 2 -1; 2 4 -2; 0.5 1 -0.5; 1 2 -1; -1 -2 1"}, {"bias", 0.1}, {"normalize", 0.0}};
+  return op;
+}
+
+}  // namespace gpufilter::ops

@@ -1,0 +1,135 @@
+// The convolution filters beyond the registry matrix: alpha modes, masks that are not
+// rank 1 on every variant, masks at and beyond the __constant__ limit, and the choice
+// of variant (rank-1 detection, fallbacks on smaller GPUs).
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "convolution/filter2d_launch.hpp"
+#include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
+
+namespace gpufilter {
+namespace {
+
+// Runs `spec` with `variant` on the GPU and on the CPU reference; returns the difference.
+testing::Difference filter_vs_reference(int width, int height, PixelFormat format, const FilterSpec& spec,
+                                        const Border& border, FilterVariant variant) {
+  HostImage host_src(width, height, format), expected(width, height, format), actual(width, height, format);
+  testing::fill_random(host_src.view(), static_cast<std::uint32_t>(width * 13 + height));
+  reference::apply_filter(host_src.view(), expected.view(), spec, border);
+  testing::poison_against(actual.view(), expected.view());
+  DeviceImage src(width, height, format), dst(width, height, format);
+  copy_image_async(host_src.view(), src.view(), nullptr);
+  copy_image_async(actual.view(), dst.view(), nullptr);
+  apply_filter(src.view(), dst.view(), spec, border, variant, ExecContext{nullptr, true});
+  copy_image_async(dst.view(), actual.view(), nullptr);
+  GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+  return testing::compare(actual.view(), expected.view());
+}
+
+Tolerance filter_tolerance(PixelFormat format) { return find_operation("convolve")->tolerance(format); }
+
+const std::vector<FilterVariant> kExplicitVariants = {FilterVariant::Naive, FilterVariant::Constant,
+                                                      FilterVariant::Tiled, FilterVariant::TiledL2,
+                                                      FilterVariant::Separable};
+
+TEST(FilterAlpha, EveryModeOnEveryVariant) {
+  for (AlphaMode alpha : {AlphaMode::Premultiply, AlphaMode::Separate, AlphaMode::Keep})
+    for (const PixelFormat format : {PixelFormat{ChannelType::U8, 4}, PixelFormat{ChannelType::U16, 4},
+                                     PixelFormat{ChannelType::F32, 4}})
+      for (FilterVariant variant : kExplicitVariants) {
+        SharpenParams params{1.3, 0, 0.8, 0.01, alpha};
+        const testing::Difference diff =
+            filter_vs_reference(45, 38, format, sharpen_spec(params), Border{BorderMode::Reflect}, variant);
+        EXPECT_TRUE(diff.within(filter_tolerance(format)))
+            << to_string(alpha) << " " << format.name() << " " << to_string(variant) << ": " << diff.describe();
+      }
+}
+
+// A mask that is not rank 1: the separable variant falls back to a 2-D one.
+TEST(FilterMasks, NonSeparableMaskOnEveryVariant) {
+  ConvolveParams params{parse_mask("1 0 -2 1 0.5; 0 3 1 -1 0; -0.5 1 2 0 1"), true, 0.05, AlphaMode::Premultiply};
+  const FilterSpec spec = convolve_spec(params);
+  ASSERT_FALSE(spec.is_separable());
+  EXPECT_EQ(applied_variant(spec, PixelFormat{}, FilterVariant::Separable), FilterVariant::Tiled);
+  for (const PixelFormat& format : all_pixel_formats())
+    for (BorderMode mode : all_border_modes())
+      for (FilterVariant variant : kExplicitVariants) {
+        Border border{mode, {20.0, 40.0, 60.0, 200.0}};
+        if (format.type == ChannelType::F32) border.value = {0.1, 0.2, 0.3, 0.9};
+        const testing::Difference diff = filter_vs_reference(37, 29, format, spec, border, variant);
+        EXPECT_TRUE(diff.within(filter_tolerance(format)))
+            << format.name() << " " << to_string(mode) << " " << to_string(variant) << ": " << diff.describe();
+      }
+}
+
+// A normalised, smooth mask of the given odd size that is not rank 1.
+Mask large_mask(int size) {
+  Mask mask{size, size, {}};
+  double sum = 0.0;
+  for (int j = 0; j < size; ++j)
+    for (int i = 0; i < size; ++i) {
+      const float w = static_cast<float>(1.0 + ((i * 7 + j * 3) % 5) + (i == j ? 3.0 : 0.0));
+      mask.weights.push_back(w);
+      sum += w;
+    }
+  for (float& w : mask.weights) w = static_cast<float>(w / sum);
+  return mask;
+}
+
+// 127x127 is the largest mask __constant__ memory holds; one wider runs from global memory.
+TEST(FilterMasks, ConstantMemoryLimit) {
+  const PixelFormat format{ChannelType::F32, 1};
+  const FilterSpec fits = convolve_spec(ConvolveParams{large_mask(127), false, 0.0, AlphaMode::Separate});
+  const FilterSpec too_large = convolve_spec(ConvolveParams{large_mask(129), false, 0.0, AlphaMode::Separate});
+  EXPECT_TRUE(kernels::filter2d_constant_fits(fits));
+  EXPECT_FALSE(kernels::filter2d_constant_fits(too_large));
+  EXPECT_EQ(applied_variant(fits, format, FilterVariant::Constant), FilterVariant::Constant);
+  EXPECT_EQ(applied_variant(too_large, format, FilterVariant::Constant), FilterVariant::Naive);
+  EXPECT_EQ(applied_variant(too_large, format, FilterVariant::Auto), FilterVariant::Naive);
+  for (const FilterSpec* spec : {&fits, &too_large})
+    for (FilterVariant variant : {FilterVariant::Constant, FilterVariant::Tiled, FilterVariant::TiledL2}) {
+      const testing::Difference diff = filter_vs_reference(150, 40, format, *spec, Border{}, variant);
+      EXPECT_TRUE(diff.within(filter_tolerance(format)))
+          << spec->width() << "x" << spec->height() << " " << to_string(variant) << ": " << diff.describe();
+    }
+}
+
+TEST(FilterVariants, RankOneMasksRunSeparably) {
+  const FilterSpec rank1 = convolve_spec(ConvolveParams{parse_mask("1 2 1; 2 4 2; 1 2 1"), true, 0.0, {}});
+  ASSERT_TRUE(rank1.is_separable());
+  EXPECT_EQ(applied_variant(rank1, PixelFormat{}, FilterVariant::Auto), FilterVariant::Separable);
+  EXPECT_EQ(applied_variant(edge_spec(EdgeParams{}), PixelFormat{}, FilterVariant::Auto), FilterVariant::Tiled)
+      << "two masks (the gradient's magnitude) run on the 2-D tile";
+  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{30.0}), PixelFormat{}, FilterVariant::Auto),
+            FilterVariant::Separable);
+}
+
+// Lowers the shared memory a block may use, as a smaller GPU would, for one scope.
+class SharedMemoryCap {
+ public:
+  explicit SharedMemoryCap(std::size_t bytes) { setenv("GPUFILTER_SHARED_MEMORY_LIMIT", std::to_string(bytes).c_str(), 1); }
+  ~SharedMemoryCap() { unsetenv("GPUFILTER_SHARED_MEMORY_LIMIT"); }
+  SharedMemoryCap(const SharedMemoryCap&) = delete;
+  SharedMemoryCap& operator=(const SharedMemoryCap&) = delete;
+};
+
+// On an sm_75 (64 KiB per block) a 2-D tile with a wide halo does not fit: the tiled
+// variant says so and the op falls back to the cache-halo tile, with the same result.
+TEST(FilterVariants, TiledFallsBackOnSmallerGpus) {
+  const PixelFormat format{ChannelType::F32, 4};
+  const FilterSpec spec = convolve_spec(ConvolveParams{large_mask(41), false, 0.0, AlphaMode::Separate});
+  const SharedMemoryCap cap(64 * 1024);
+  EXPECT_FALSE(kernels::filter2d_tiled_fits(format, spec));
+  EXPECT_EQ(applied_variant(spec, format, FilterVariant::Tiled), FilterVariant::TiledL2);
+  const testing::Difference diff = filter_vs_reference(70, 50, format, spec, Border{}, FilterVariant::Tiled);
+  EXPECT_TRUE(diff.within(filter_tolerance(format))) << diff.describe();
+}
+
+}  // namespace
+}  // namespace gpufilter
