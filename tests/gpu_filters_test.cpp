@@ -38,22 +38,50 @@ const std::vector<FilterVariant> kExplicitVariants = {FilterVariant::Naive, Filt
                                                       FilterVariant::Tiled, FilterVariant::TiledL2,
                                                       FilterVariant::Separable};
 
+// Premultiplied alpha with a convex mask (outputs stay in range), and every mode.
 TEST(FilterAlpha, EveryModeOnEveryVariant) {
   for (AlphaMode alpha : {AlphaMode::Premultiply, AlphaMode::Separate, AlphaMode::Keep})
     for (const PixelFormat format : {PixelFormat{ChannelType::U8, 4}, PixelFormat{ChannelType::U16, 4},
                                      PixelFormat{ChannelType::F32, 4}})
       for (FilterVariant variant : kExplicitVariants) {
-        SharpenParams params{1.3, 0, 0.8, 0.01, alpha};
-        const testing::Difference diff =
-            filter_vs_reference(45, 38, format, sharpen_spec(params), Border{BorderMode::Reflect}, variant);
+        const testing::Difference diff = filter_vs_reference(45, 38, format, box_spec(BoxParams{5, 3, alpha}),
+                                                             Border{BorderMode::Reflect}, variant);
         EXPECT_TRUE(diff.within(filter_tolerance(format)))
             << to_string(alpha) << " " << format.name() << " " << to_string(variant) << ": " << diff.describe();
       }
 }
 
+// Details smaller than the threshold are left exactly as they were; larger ones are
+// sharpened. The image: a flat grey with +-2 levels of noise, and one step of 100.
+TEST(FilterSharpen, ThresholdLeavesSmallDetailsAlone) {
+  const PixelFormat format{ChannelType::U8, 1};
+  const int width = 64, height = 16;
+  HostImage host_src(width, height, format), actual(width, height, format);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x)
+      host_src.view().row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>((x < 48 ? 100 : 200) + (x * 7 + y * 3) % 5 - 2);
+  const SharpenParams params{1.0, 0, 2.0, 0.05, AlphaMode::Separate};  // threshold: 12.75 levels
+  for (FilterVariant variant : kExplicitVariants) {
+    DeviceImage src(width, height, format), dst(width, height, format);
+    copy_image_async(host_src.view(), src.view(), nullptr);
+    sharpen(src.view(), dst.view(), params, Border{BorderMode::Replicate}, variant, ExecContext{nullptr, true});
+    copy_image_async(dst.view(), actual.view(), nullptr);
+    GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x) {
+        const int in = host_src.view().row<std::uint8_t>(y)[x], out = actual.view().row<std::uint8_t>(y)[x];
+        if (x < 44 || x > 51) ASSERT_EQ(out, in) << to_string(variant) << " noise at (" << x << ", " << y << ")";
+      }
+    EXPECT_LT(actual.view().row<std::uint8_t>(8)[47], host_src.view().row<std::uint8_t>(8)[47] - 20)
+        << to_string(variant) << ": the dark side of the step darkens";
+    EXPECT_GT(actual.view().row<std::uint8_t>(8)[48], host_src.view().row<std::uint8_t>(8)[48] + 20)
+        << to_string(variant) << ": the bright side brightens";
+  }
+}
+
 // A mask that is not rank 1: the separable variant falls back to a 2-D one.
 TEST(FilterMasks, NonSeparableMaskOnEveryVariant) {
-  ConvolveParams params{parse_mask("1 0 -2 1 0.5; 0 3 1 -1 0; -0.5 1 2 0 1"), true, 0.05, AlphaMode::Premultiply};
+  ConvolveParams params{parse_mask("1 0 -2 1 0.5; 0 3 1 -1 0; -0.5 1 2 0 1"), true, 0.05, AlphaMode::Keep};
   const FilterSpec spec = convolve_spec(params);
   ASSERT_FALSE(spec.is_separable());
   EXPECT_EQ(applied_variant(spec, PixelFormat{}, FilterVariant::Separable), FilterVariant::Tiled);

@@ -135,7 +135,7 @@ Filter2dOutput make_filter2d_output(const FilterSpec& spec) {
   out.rule = spec.output;
   out.premultiply = C == 4 && spec.alpha == AlphaMode::Premultiply;
   out.keep_alpha = C == 4 && spec.alpha == AlphaMode::Keep;
-  out.bias = static_cast<float>(spec.bias);
+  out.bias = static_cast<float>(spec.bias * max_value);  // a fraction of the range
   out.amount = static_cast<float>(spec.amount);
   out.threshold = static_cast<float>(spec.threshold * max_value);
   out.max_value = max_value;
