@@ -70,7 +70,8 @@ TEST(FilterSharpen, ThresholdLeavesSmallDetailsAlone) {
     for (int y = 0; y < height; ++y)
       for (int x = 0; x < width; ++x) {
         const int in = host_src.view().row<std::uint8_t>(y)[x], out = actual.view().row<std::uint8_t>(y)[x];
-        if (x < 44 || x > 51) ASSERT_EQ(out, in) << to_string(variant) << " noise at (" << x << ", " << y << ")";
+        if (x >= 44 && x <= 51) continue;  // near the step
+        ASSERT_EQ(out, in) << to_string(variant) << " noise at (" << x << ", " << y << ")";
       }
     EXPECT_LT(actual.view().row<std::uint8_t>(8)[47], host_src.view().row<std::uint8_t>(8)[47] - 20)
         << to_string(variant) << ": the dark side of the step darkens";
