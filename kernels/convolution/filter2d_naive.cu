@@ -5,6 +5,7 @@
 #include "common/border.cuh"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
+#include "common/stream_buffer.hpp"
 #include "convolution/filter2d_launch.hpp"
 #include "convolution/filter2d_output.cuh"
 #include "convolution/filter2d_tuning.hpp"
@@ -56,22 +57,6 @@ __global__ void __launch_bounds__(Tuning::kSimpleBlockX * Tuning::kSimpleBlockY)
   }
 }
 
-// The masks' device memory, freed on the stream however the launch ends.
-class StreamBuffer {
- public:
-  StreamBuffer(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
-    GPUFILTER_CUDA_CHECK(cudaMallocAsync(&data_, bytes, stream));
-  }
-  ~StreamBuffer() { cudaFreeAsync(data_, stream_); }
-  StreamBuffer(const StreamBuffer&) = delete;
-  StreamBuffer& operator=(const StreamBuffer&) = delete;
-  float* get() const { return static_cast<float*>(data_); }
-
- private:
-  void* data_ = nullptr;
-  cudaStream_t stream_;
-};
-
 }  // namespace
 
 void launch_filter2d_naive(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
@@ -81,7 +66,7 @@ void launch_filter2d_naive(const ImageView& src, const ImageView& dst, const Fil
   const StreamBuffer mask_buffer(sizeof(float) * weights.size(), ctx.stream);
   // From pageable memory: the runtime stages the copy before returning, so `weights`
   // need not outlive the call.
-  GPUFILTER_CUDA_CHECK(cudaMemcpyAsync(mask_buffer.get(), weights.data(), sizeof(float) * weights.size(),
+  GPUFILTER_CUDA_CHECK(cudaMemcpyAsync(mask_buffer.get<float>(), weights.data(), sizeof(float) * weights.size(),
                                        cudaMemcpyHostToDevice, ctx.stream));
 
   visit_format(src.format, [&](auto tag, auto channels) {
@@ -92,7 +77,7 @@ void launch_filter2d_naive(const ImageView& src, const ImageView& dst, const Fil
                     grid_y(blocks_for(src.height, Tuning::kSimpleBlockY)));
     visit_mask_count(mask_count, [&](auto k) {
       filter2d_naive_kernel<T, C, decltype(k)::value><<<grid, block, 0, ctx.stream>>>(
-          pitched<T, C>(src), pitched<T, C>(dst), mask_buffer.get(), spec.width(), spec.height(), border.mode,
+          pitched<T, C>(src), pitched<T, C>(dst), mask_buffer.get<float>(), spec.width(), spec.height(), border.mode,
           constant_pixel<T, C>(border), make_filter2d_output<T, C>(spec));
     });
   });

@@ -9,6 +9,7 @@
 #include "common/border.cuh"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
+#include "common/stream_buffer.hpp"
 #include "convolution/filter2d_output.cuh"
 #include "convolution/mask_slots.hpp"
 #include "convolution/separable_launch.hpp"
@@ -81,22 +82,6 @@ __global__ void separable_columns_kernel(PitchedView<T, C> src, const Accum<C>* 
   }
 }
 
-// The float image between the passes, on the stream, freed however the launch ends.
-class StreamBuffer {
- public:
-  StreamBuffer(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
-    GPUFILTER_CUDA_CHECK(cudaMallocAsync(&data_, bytes, stream));
-  }
-  ~StreamBuffer() { cudaFreeAsync(data_, stream_); }
-  StreamBuffer(const StreamBuffer&) = delete;
-  StreamBuffer& operator=(const StreamBuffer&) = delete;
-  void* get() const { return data_; }
-
- private:
-  void* data_ = nullptr;
-  cudaStream_t stream_;
-};
-
 }  // namespace
 
 void launch_separable_two_pass(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
@@ -128,7 +113,7 @@ void launch_separable_two_pass(const ImageView& src, const ImageView& dst, const
     }
     const StreamBuffer rows(sizeof(Accum<C>) * static_cast<std::size_t>(src.width) * static_cast<std::size_t>(src.height),
                             ctx.stream);
-    auto* row_sums = static_cast<Accum<C>*>(rows.get());
+    auto* row_sums = rows.get<Accum<C>>();
     const dim3 block(Tuning::kTwoPassBlockX, Tuning::kTwoPassBlockY);
     const dim3 grid(grid_x(blocks_for(src.width, Tuning::kTwoPassBlockX), "separable_rows_kernel"),
                     grid_y(blocks_for(src.height, Tuning::kTwoPassBlockY)));
