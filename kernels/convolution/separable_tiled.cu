@@ -59,7 +59,10 @@ std::size_t tiled_shared_bytes(int rx, int ry) {
 
 // kRadius > 0: both radii are this compile-time constant, every loop unrolls fully and
 // the taps become immediate operands; kRadius == 0: the runtime radii are used.
-template <class T, int C, class B, int kRadius>
+// kPlain: a convex mask, the Linear rule with no bias, no alpha handling (blur and box
+// on separate channels): inputs convert without the alpha test and outputs need no
+// clamp or output rule, which 8-bit filters, bound by instructions, feel.
+template <class T, int C, class B, int kRadius, bool kPlain>
 __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
     separable_tiled_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, int runtime_rx, int runtime_ry, int slot,
                            Pixel<T, C> constant, int tile_rows, Filter2dOutput out) {
@@ -116,7 +119,8 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
       const Pixel<T, C>* in = tile + ty * in_w + tx * P;
 #pragma unroll
       for (int i = 0; i < P + 2 * rx; ++i) {
-        const Accum<C> value = input_value(in[i], out);  // used by up to P outputs
+        // Converted once, used by up to P outputs.
+        const Accum<C> value = kPlain ? to_accum(in[i]) : input_value(in[i], out);
 #pragma unroll
         for (int j = 0; j < P; ++j) {
           const int k = i - j;  // the tap input i is for output j
@@ -149,7 +153,7 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
       }
     }
     const int x = static_cast<int>(blockIdx.x) * kTileW + tx * P;
-    const bool needs_centre = out.rule == FilterOutput::Unsharp || out.keep_alpha;
+    const bool needs_centre = !kPlain && (out.rule == FilterOutput::Unsharp || out.keep_alpha);
 #pragma unroll
     for (int q = 0; q < kRows; ++q) {
       const int y = tile_y * kTileH + first_row + q;
@@ -157,6 +161,10 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
 #pragma unroll
       for (int j = 0; j < P; ++j) {
         if (x + j >= dst.width) continue;
+        if constexpr (kPlain) {
+          dst.at(x + j, y) = to_pixel<T, C, /*kClamp=*/false>(sums[j][q]);  // a convex sum
+          continue;
+        }
         const Accum<C> centre = needs_centre
                                     ? input_value(tile[(first_row + q + ry) * in_w + tx * P + j + rx], out)
                                     : zero_accum<C>();
@@ -181,6 +189,13 @@ void visit_small_radius(int rx, int ry, F&& f) {
       default: break;
     }
   return f(std::integral_constant<int, 0>{});
+}
+
+// Calls f(std::bool_constant<b>) for a runtime bool.
+template <class F>
+void visit_bool(bool b, F&& f) {
+  if (b) f(std::true_type{});
+  else f(std::false_type{});
 }
 
 }  // namespace
@@ -219,16 +234,21 @@ void launch_separable_tiled(const ImageView& src, const ImageView& dst, const Fi
     const int tile_rows = static_cast<int>(blocks_for(src.height, kTileH));
     const dim3 block(Tuning::kBlockX, Tuning::kBlockY);
     const dim3 grid(grid_x(blocks_for(src.width, tile_width<T, C>()), "separable_tiled_kernel"), grid_y(tile_rows));
+    const bool plain = spec.convex && spec.output == FilterOutput::Linear && spec.bias == 0.0 &&
+                       !out.premultiply && !out.keep_alpha;
     visit_border(border.mode, [&](auto policy) {
       visit_small_radius(rx, ry, [&](auto compile_time_radius) {
-        auto kernel = separable_tiled_kernel<T, C, decltype(policy), decltype(compile_time_radius)::value>;
-        // Large radii need more than the default 48 KiB of shared memory per block.
-        GPUFILTER_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                  static_cast<int>(shared_bytes)));
-        mask_slots().with_slot(factors, ctx.stream, [&](int slot) {
-          kernel<<<grid, block, shared_bytes, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), rx, ry, slot,
-                                                            constant, tile_rows, out);
-          check_launch("separable_tiled_kernel", ctx);
+        visit_bool(plain, [&](auto kPlain) {
+          auto kernel = separable_tiled_kernel<T, C, decltype(policy), decltype(compile_time_radius)::value,
+                                               decltype(kPlain)::value>;
+          // Large radii need more than the default 48 KiB of shared memory per block.
+          GPUFILTER_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                    static_cast<int>(shared_bytes)));
+          mask_slots().with_slot(factors, ctx.stream, [&](int slot) {
+            kernel<<<grid, block, shared_bytes, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), rx, ry, slot,
+                                                              constant, tile_rows, out);
+            check_launch("separable_tiled_kernel", ctx);
+          });
         });
       });
     });
