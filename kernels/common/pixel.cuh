@@ -14,8 +14,9 @@ struct alignas(C == 4 ? 4 * sizeof(T) : sizeof(T)) Pixel {
   T c[C];
 };
 
+// Four floats move as one 16-byte shared or global access.
 template <int C>
-struct Accum {
+struct alignas(C == 4 ? 16 : 4) Accum {
   float c[C];
 };
 

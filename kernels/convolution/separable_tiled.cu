@@ -51,10 +51,45 @@ constexpr int tile_width() {
 constexpr int kRows = Tuning::kRowsPerThread;
 constexpr int kTileH = Tuning::kBlockY * kRows;
 
+// Pixels whose size is not a multiple of 4 bytes (u8x1, u8x3, u16x1, u16x3) would load
+// a byte or a half-word at a time: interior tiles load them as 32-bit words instead, and
+// each shared row keeps the row's misalignment (0 to 3 bytes) in front of its pixels.
+template <class T, int C>
+constexpr bool kWordLoads = sizeof(Pixel<T, C>) % 4 != 0;
+
+// Bytes from one shared tile row to the next.
+template <class T, int C>
+__host__ __device__ constexpr int tile_row_bytes(int in_w) {
+  const int bytes = in_w * static_cast<int>(sizeof(Pixel<T, C>));
+  return kWordLoads<T, C> ? (bytes + 8 + 15) / 16 * 16 : bytes;  // room for the misalignment
+}
+
 template <class T, int C>
 std::size_t tiled_shared_bytes(int rx, int ry) {
   const std::size_t in_w = tile_width<T, C>() + 2 * rx, in_h = kTileH + 2 * ry;
-  return align16(in_w * in_h * sizeof(Pixel<T, C>)) + in_h * tile_width<T, C>() * sizeof(Accum<C>);
+  return align16(static_cast<std::size_t>(tile_row_bytes<T, C>(static_cast<int>(in_w))) * in_h) +
+         in_h * tile_width<T, C>() * sizeof(Accum<C>);
+}
+
+// Stores a thread's P adjacent output pixels: as 32-bit words where the pixels are
+// narrower than a word, the P of them fill whole words, the address is aligned and all
+// lie in the image; one pixel at a time otherwise.
+template <class T, int C, int P>
+__device__ __forceinline__ void store_pixels(PitchedView<T, C>& dst, int x, int y, const Pixel<T, C> (&px)[P]) {
+  constexpr int kBytes = P * static_cast<int>(sizeof(Pixel<T, C>));
+  if constexpr (kWordLoads<T, C> && kBytes % 4 == 0) {
+    unsigned char* address = reinterpret_cast<unsigned char*>(&dst.at(x, y));
+    if (x + P <= dst.width && (reinterpret_cast<std::size_t>(address) & 3) == 0) {
+      unsigned words[kBytes / 4];
+      memcpy(words, px, kBytes);  // registers only: a byte shuffle, no memory
+#pragma unroll
+      for (int w = 0; w < kBytes / 4; ++w) reinterpret_cast<unsigned*>(address)[w] = words[w];
+      return;
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < P; ++j)
+    if (x + j < dst.width) dst.at(x + j, y) = px[j];
 }
 
 // kRadius > 0: both radii are this compile-time constant, every loop unrolls fully and
@@ -73,11 +108,12 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
   extern __shared__ __align__(16) unsigned char shared[];
   const int in_w = kTileW + 2 * rx;
   const int in_h = kTileH + 2 * ry;
-  // tile: the input pixels, as stored. rows: the horizontal pass's sums, laid out
-  // [input row][j][thread x] so that for each of a thread's P columns j the warp
-  // touches consecutive words (no bank conflicts).
-  auto* tile = reinterpret_cast<Pixel<T, C>*>(shared);
-  auto* rows = reinterpret_cast<Accum<C>*>(shared + align16(sizeof(Pixel<T, C>) * in_w * in_h));
+  // tile: the input pixels, as stored, row_bytes apart. rows: the horizontal pass's
+  // sums, laid out [input row][j][thread x] so that for each of a thread's P columns j
+  // the warp touches consecutive words (no bank conflicts).
+  const int row_bytes = tile_row_bytes<T, C>(in_w);
+  unsigned char* tile = shared;
+  auto* rows = reinterpret_cast<Accum<C>*>(shared + align16(static_cast<std::size_t>(row_bytes) * in_h));
   const float* mask_x = c_factors[slot];
   const float* mask_y = c_factors[slot] + Tuning::kMaxTiledTaps;
   const int taps_x = 2 * rx + 1, taps_y = 2 * ry + 1;
@@ -88,27 +124,63 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
     const int x0 = static_cast<int>(blockIdx.x) * kTileW - rx;
     const int y0 = tile_y * kTileH - ry;
     const bool interior = x0 >= 0 && y0 >= 0 && x0 + in_w <= src.width && y0 + in_h <= src.height;
+    // Word loads read up to 3 bytes either side of the tile's rows: only where those
+    // bytes are pixels of the image.
+    const bool word_loads = kWordLoads<T, C> && interior && x0 >= 3 && x0 + in_w + 3 <= src.width;
+    // Where pixel (x0, y0 + ty) starts within its 32-bit word (0 unless word_loads).
+    const auto misalignment = [&](int ty) {
+      return word_loads ? static_cast<int>(reinterpret_cast<std::size_t>(&src.at(x0, y0 + ty)) & 3) : 0;
+    };
 
     // 1. tile + halo -> shared memory; only edge blocks pay for the border policy.
     //    Each thread issues kLoadBatch independent loads before storing any, so enough
     //    bytes are in flight to cover DRAM latency.
     constexpr int kBatch = Tuning::kLoadBatch;
-    for (int ix = tx; ix < in_w; ix += Tuning::kBlockX)
-      for (int ty0 = static_cast<int>(threadIdx.y); ty0 < in_h; ty0 += Tuning::kBlockY * kBatch) {
-        Pixel<T, C> values[kBatch];
+    if (word_loads) {
+      // A row's pixels span at most this many words; a word past the row's last byte
+      // (where the row starts early in its word) is not read.
+      const int pixel_bytes = in_w * static_cast<int>(sizeof(Pixel<T, C>));
+      const int words = (pixel_bytes + 3 + 3) / 4;
+      for (int w = tx; w < words; w += Tuning::kBlockX)
+        for (int ty0 = static_cast<int>(threadIdx.y); ty0 < in_h; ty0 += Tuning::kBlockY * kBatch) {
+          unsigned values[kBatch];
 #pragma unroll
-        for (int u = 0; u < kBatch; ++u) {
-          const int ty = ty0 + u * Tuning::kBlockY;
-          if (ty < in_h)
-            values[u] = interior ? src.at(x0 + ix, y0 + ty) : load_bordered<B>(src, x0 + ix, y0 + ty, constant);
-        }
+          for (int u = 0; u < kBatch; ++u) {
+            const int ty = ty0 + u * Tuning::kBlockY;
+            if (ty < in_h && 4 * w < misalignment(ty) + pixel_bytes) {
+              const auto* first = reinterpret_cast<const unsigned char*>(&src.at(x0, y0 + ty)) - misalignment(ty);
+              values[u] = __ldg(reinterpret_cast<const unsigned*>(first) + w);
+            }
+          }
 #pragma unroll
-        for (int u = 0; u < kBatch; ++u) {
-          const int ty = ty0 + u * Tuning::kBlockY;
-          if (ty < in_h) tile[ty * in_w + ix] = values[u];
+          for (int u = 0; u < kBatch; ++u) {
+            const int ty = ty0 + u * Tuning::kBlockY;
+            if (ty < in_h && 4 * w < misalignment(ty) + pixel_bytes)
+              reinterpret_cast<unsigned*>(tile + ty * row_bytes)[w] = values[u];
+          }
         }
-      }
+    } else {
+      for (int ix = tx; ix < in_w; ix += Tuning::kBlockX)
+        for (int ty0 = static_cast<int>(threadIdx.y); ty0 < in_h; ty0 += Tuning::kBlockY * kBatch) {
+          Pixel<T, C> values[kBatch];
+#pragma unroll
+          for (int u = 0; u < kBatch; ++u) {
+            const int ty = ty0 + u * Tuning::kBlockY;
+            if (ty < in_h)
+              values[u] = interior ? src.at(x0 + ix, y0 + ty) : load_bordered<B>(src, x0 + ix, y0 + ty, constant);
+          }
+#pragma unroll
+          for (int u = 0; u < kBatch; ++u) {
+            const int ty = ty0 + u * Tuning::kBlockY;
+            if (ty < in_h) reinterpret_cast<Pixel<T, C>*>(tile + ty * row_bytes)[ix] = values[u];
+          }
+        }
+    }
     __syncthreads();
+    // The pixels of shared row ty, whichever way they were loaded.
+    const auto tile_row = [&](int ty) {
+      return reinterpret_cast<const Pixel<T, C>*>(tile + ty * row_bytes + misalignment(ty));
+    };
 
     // 2. horizontal pass: a thread's P adjacent outputs of one row slide over P + 2rx
     //    input pixels, each read (converted to float, premultiplied) once.
@@ -116,7 +188,7 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
       Accum<C> sums[P];
 #pragma unroll
       for (int j = 0; j < P; ++j) sums[j] = zero_accum<C>();
-      const Pixel<T, C>* in = tile + ty * in_w + tx * P;
+      const Pixel<T, C>* in = tile_row(ty) + tx * P;
 #pragma unroll
       for (int i = 0; i < P + 2 * rx; ++i) {
         // Converted once, used by up to P outputs.
@@ -157,20 +229,20 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
 #pragma unroll
     for (int q = 0; q < kRows; ++q) {
       const int y = tile_y * kTileH + first_row + q;
-      if (y >= dst.height) break;
+      if (y >= dst.height || x >= dst.width) break;
+      Pixel<T, C> px[P];
 #pragma unroll
       for (int j = 0; j < P; ++j) {
-        if (x + j >= dst.width) continue;
         if constexpr (kPlain) {
-          dst.at(x + j, y) = to_pixel<T, C, /*kClamp=*/false>(sums[j][q]);  // a convex sum
-          continue;
+          px[j] = to_pixel<T, C, /*kClamp=*/false>(sums[j][q]);  // a convex sum
+        } else {
+          const Accum<C> centre =
+              needs_centre ? input_value(tile_row(first_row + q + ry)[tx * P + j + rx], out) : zero_accum<C>();
+          const Accum<C> pixel_sums[1] = {sums[j][q]};
+          px[j] = filter2d_pixel<T, C, 1>(pixel_sums, centre, out);
         }
-        const Accum<C> centre = needs_centre
-                                    ? input_value(tile[(first_row + q + ry) * in_w + tx * P + j + rx], out)
-                                    : zero_accum<C>();
-        const Accum<C> pixel_sums[1] = {sums[j][q]};
-        dst.at(x + j, y) = filter2d_pixel<T, C, 1>(pixel_sums, centre, out);
       }
+      store_pixels<T, C, P>(dst, x, y, px);
     }
     __syncthreads();  // the next tile row reuses the shared buffers
   }
