@@ -102,6 +102,11 @@ BenchOptions parse_bench_options(int& argc, char** argv) {
       explicit_iterations = parse_count("--iterations", value, 1);
     } else if (value_of("warmup", value)) {
       explicit_warmup = parse_count("--warmup", value, 0);
+    } else if (value_of("param", value)) {
+      const auto equals = value.find('=');
+      if (equals == std::string::npos || equals == 0)
+        throw std::invalid_argument("--param wants NAME=VALUE, got '" + value + "'");
+      options.params.emplace_back(value.substr(0, equals), value.substr(equals + 1));
     } else {
       argv[kept++] = argv[i];
     }
@@ -132,6 +137,8 @@ void print_bench_help() {
       "  --sizes=4K,8K           image sizes: 1080p, 4K, 8K or WxH (default: 4K,8K)\n"
       "  --iterations=30         timed launches per case (the median is reported)\n"
       "  --warmup=5              untimed launches before timing\n"
+      "  --param radius=16       replace an op's bench parameter (repeatable; ops without it\n"
+      "                          keep theirs), e.g. for a cost-against-radius sweep\n"
       "\n"
       "JSON with every counter (median_us, GB/s, roofline, vs_naive, vs_<peer>, max_err):\n"
       "  --benchmark_out=FILE --benchmark_out_format=json\n"

@@ -2,6 +2,7 @@
 // The bench's own command-line flags. They are taken out of argv before Google
 // Benchmark parses the rest, so both sets can be mixed on one command line.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpufilter/border.hpp"
@@ -21,11 +22,14 @@ struct BenchOptions {
   std::vector<std::string> ops;  // empty: every registered op
   std::vector<gpufilter::BorderMode> borders{gpufilter::BorderMode::Reflect101};
   std::vector<ImageSize> sizes{{"4K", 3840, 2160}, {"8K", 7680, 4320}};
+  // --param NAME=VALUE: replaces an op's bench parameter (for every selected op that has
+  // it), as the CLI would read the value, e.g. --param radius=16 --param sigma=5.3.
+  std::vector<std::pair<std::string, std::string>> params;
 
   bool wants_op(const std::string& name) const;
 };
 
-// Consumes --quick, --ops, --border, --sizes, --iterations and --warmup from argv
+// Consumes --quick, --ops, --border, --sizes, --iterations, --warmup and --param from argv
 // (both "--flag=value" and "--flag value"), leaving every other argument in place.
 // Throws std::invalid_argument with a readable message on a bad value.
 BenchOptions parse_bench_options(int& argc, char** argv);

@@ -61,12 +61,25 @@ CaseSpec make_peer_case(const gpufilter::Operation& op, const PeerRow& peer, gpu
 
 }  // namespace
 
+namespace {
+
+// The op's bench parameters with the --param replacements it has a parameter for.
+gpufilter::ParamValues bench_params(const gpufilter::Operation& op, const BenchOptions& options) {
+  gpufilter::ParamValues params = op.bench_params;
+  for (const auto& [name, text] : options.params)
+    if (const gpufilter::ParamSpec* spec = op.find_param(name)) params[name] = spec->parse(text);
+  return op.resolve(params);
+}
+
+}  // namespace
+
 CaseSpec make_variant_case(const gpufilter::Operation& op, const std::string& variant, gpufilter::PixelFormat format,
-                           const ImageSize& size, gpufilter::BorderMode border_mode) {
+                           const ImageSize& size, gpufilter::BorderMode border_mode,
+                           const gpufilter::ParamValues& params) {
   gpufilter::Border border;
   border.mode = border_mode;
   CaseSpec spec = base_case(op, variant, format, size, op.uses_border ? gpufilter::to_string(border_mode) : "");
-  spec.params = op.resolve(op.bench_params);
+  spec.params = params;
   spec.reference_params = spec.params;
   spec.reference_border = border;
   spec.tolerance = op.tolerance(format);
@@ -88,7 +101,7 @@ int register_registry_cases(const BenchOptions& options) {
   for (const gpufilter::Operation& op : gpufilter::operations()) {
     if (!options.wants_op(op.name)) continue;
     Results::global().set_baseline(op.name, baseline_variant(op));
-    const gpufilter::ParamValues params = op.resolve(op.bench_params);
+    const gpufilter::ParamValues params = bench_params(op, options);
     std::vector<gpufilter::BorderMode> borders = options.borders;
     if (!op.uses_border) borders = {gpufilter::BorderMode::Reflect101};  // unused; one pass
     // Grouped by format and size, so consecutive cases share the cached source
@@ -97,7 +110,7 @@ int register_registry_cases(const BenchOptions& options) {
       for (const ImageSize& size : options.sizes) {
         for (const gpufilter::BorderMode border : borders) {
           for (const std::string& variant : op.variants) {
-            register_case(make_variant_case(op, variant, format, size, border));
+            register_case(make_variant_case(op, variant, format, size, border, params));
             ++count;
           }
         }

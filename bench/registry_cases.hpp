@@ -7,9 +7,10 @@
 
 namespace bench {
 
-// "blur/tiled/u8x4/8K/reflect101": the border only for ops that use one.
+// "blur/tiled/u8x4/8K/reflect101": the border only for ops that use one. `params` are
+// resolved (the op's bench parameters, with any --param replacements).
 CaseSpec make_variant_case(const gpufilter::Operation& op, const std::string& variant, gpufilter::PixelFormat format,
-                           const ImageSize& size, gpufilter::BorderMode border);
+                           const ImageSize& size, gpufilter::BorderMode border, const gpufilter::ParamValues& params);
 
 // Registers every case the options select; returns how many.
 int register_registry_cases(const BenchOptions& options);

@@ -21,7 +21,8 @@ bool measure_copy_roofline(std::string& why) {
   const gpufilter::PixelFormat format{gpufilter::ChannelType::U8, 4};
   const ImageSize size{"8K", 7680, 4320};
   try {
-    const CaseSpec spec = make_variant_case(*copy, variant, format, size, gpufilter::BorderMode::Reflect101);
+    const CaseSpec spec = make_variant_case(*copy, variant, format, size, gpufilter::BorderMode::Reflect101,
+                                            copy->resolve(copy->bench_params));
     BenchContext& ctx = bench_context();
     const PreparedCase prepared = prepare_and_check(spec);
     const cudaStream_t stream = ctx.stream.get();
