@@ -3,6 +3,7 @@
 #include <string>
 
 #include "arguments.hpp"
+#include "gpu_warmup.hpp"
 #include "gpufilter/image_view.hpp"
 #include "timing.hpp"
 
@@ -20,8 +21,10 @@ DeviceSelection select_device(DeviceChoice choice);
 const char* to_string(Device device);
 
 // Runs request.op from host image src into host image dst (equal size and format) on
-// `device`, adding its stages to `times`. Throws gpufilter::Error or CliError(Runtime).
+// `device`, adding its stages to `times`. On the GPU, `warmup` (then required) is the
+// context started beside decoding; it is waited for before the first CUDA call.
+// Throws gpufilter::Error or CliError(Runtime).
 void execute(const RunRequest& request, Device device, const ImageView& src, const ImageView& dst,
-             StageTimes& times);
+             StageTimes& times, GpuWarmup* warmup);
 
 }  // namespace gpufilter::cli

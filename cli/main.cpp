@@ -3,7 +3,9 @@
 
 #include <opencv2/core.hpp>
 
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
@@ -19,6 +21,7 @@
 #include "execute.hpp"
 #include "exit_codes.hpp"
 #include "gpufilter/error.hpp"
+#include "gpu_warmup.hpp"
 #include "host_memory.hpp"
 #include "image_files.hpp"
 #include "png_header.hpp"
@@ -34,28 +37,37 @@ std::string dimensions(std::uint64_t width, std::uint64_t height) {
 
 std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
-void run_request(RunRequest request) {
+using Clock = std::chrono::steady_clock;
+
+// `started` is when main() began: --timing's total runs from there to the printed line.
+void run_request(RunRequest request, Clock::time_point started) {
   const std::filesystem::path output = output_destination(request.output);
   // Cheap checks first, so a typo in OUT costs nothing and leaves nothing behind.
   check_output_target(output);
   if (!request.overwrite && same_file(request.input, output)) {
     throw CliError(ExitCode::Usage, "OUT is the same file as IN; pass --overwrite to replace IN");
   }
-  // With --timing, load every kernel when the CUDA context is made (the "setup"
-  // stage), so "kernel" times the kernel and not its lazy first-launch loading.
-  // Must precede the first CUDA call.
+  // With --timing, load every kernel when the CUDA context is made (the "cuda start"
+  // stage, beside decoding), so "kernel" times the kernel and not its lazy first-launch
+  // loading. Must precede the first CUDA call.
   if (request.timing) setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0);
   const DeviceSelection selection = select_device(request.device);
+  // Making the CUDA context takes about as long as decoding a photo: do both at once.
+  // The CPU path starts no thread and makes no CUDA call.
+  std::optional<GpuWarmup> warmup;
+  if (selection.device == Device::Gpu) warmup.emplace();
 
-  Stopwatch total;
+  // "start": arguments, output checks and choosing the device (which starts the driver).
   StageTimes times;
+  times.add("start", Stopwatch(started).elapsed_ms());
+  // "decode": reading IN, its header and then its pixels.
+  Stopwatch stage;
   // A small PNG can hold a huge image: refuse it from its header, before decoding.
   const std::optional<PngHeader> png = read_png_header(request.input);
   if (png) {
     require_host_memory(saturating_product({2, png->decoded_bytes()}), "the " + dimensions(png->width, png->height) + " image in " +
                                                        quoted(request.input) + " and its result");
   }
-  Stopwatch stage;
   cv::Mat input = read_image(request.input);
   times.add("decode", stage.elapsed_ms());
   const PixelFormat format = pixel_format_of(input, request.input);
@@ -76,23 +88,25 @@ void run_request(RunRequest request) {
                                        " " + format.name() + " result");
   if (!selection.notice.empty()) std::cerr << selection.notice << '\n';
   cv::Mat result(input.rows, input.cols, input.type());
-  execute(request, selection.device, host_view(input, format), host_view(result, format), times);
+  execute(request, selection.device, host_view(input, format), host_view(result, format), times,
+          warmup ? &*warmup : nullptr);
   input.release();  // the encoder's buffer can take its place
 
   stage.restart();
   write_image_atomically(output, result, format, layout);
   times.add("encode", stage.elapsed_ms());
-  if (request.timing) std::cerr << times.summary(to_string(selection.device), total.elapsed_ms()) << '\n';
+  result.release();  // before the line, so the total holds it
+  if (request.timing) std::cerr << times.summary(to_string(selection.device), Stopwatch(started).elapsed_ms()) << '\n';
 }
 
-int run(int argc, const char* const* argv) {
+int run(int argc, const char* const* argv, Clock::time_point started) {
   silence_codec_logging();
   const Command command = parse_command_line(argc, argv);
   if (const auto* reply = std::get_if<TextReply>(&command)) {
     std::cout << reply->text << std::flush;
     return static_cast<int>(ExitCode::Ok);
   }
-  run_request(std::get<RunRequest>(command));
+  run_request(std::get<RunRequest>(command), started);
   return static_cast<int>(ExitCode::Ok);
 }
 
@@ -116,13 +130,9 @@ int fail(ExitCode code, std::string message) {
   return static_cast<int>(code);
 }
 
-}  // namespace
-}  // namespace gpufilter::cli
-
-int main(int argc, char** argv) {
-  using namespace gpufilter::cli;
+int run_and_report(int argc, const char* const* argv, Clock::time_point started) {
   try {
-    return run(argc, argv);
+    return run(argc, argv, started);
   } catch (const CliError& error) {
     return fail(error.code(), error.what());
   } catch (const gpufilter::Error& error) {
@@ -134,4 +144,24 @@ int main(int argc, char** argv) {
   } catch (const std::exception& error) {
     return fail(ExitCode::Runtime, error.what());
   }
+}
+
+// Ends the process without running static destructors and atexit handlers: the CUDA
+// runtime's handler destroys the context, tens of milliseconds spent freeing what the OS
+// frees anyway. By now OUT is renamed into place and every thread is joined; only the
+// standard streams need flushing.
+[[noreturn]] void exit_promptly(int code) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(code);
+}
+
+}  // namespace
+}  // namespace gpufilter::cli
+
+int main(int argc, char** argv) {
+  // First, so that --timing's "start" and "total" hold argument parsing and device selection.
+  const auto started = gpufilter::cli::Clock::now();
+  gpufilter::cli::exit_promptly(gpufilter::cli::run_and_report(argc, argv, started));
 }

@@ -10,6 +10,9 @@ namespace gpufilter::cli {
 
 class Stopwatch {
  public:
+  Stopwatch() = default;
+  explicit Stopwatch(std::chrono::steady_clock::time_point start) : start_(start) {}
+
   double elapsed_ms() const {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
   }
@@ -19,28 +22,48 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// The main thread's stages follow one another; "other" is the rest of the total (checks
+// between stages, freeing memory), so the stages and "other" add up to the total. A stage
+// on another thread is shown beside the one it overlaps and left out of that sum.
 class StageTimes {
  public:
-  void add(std::string stage, double ms) { stages_.emplace_back(std::move(stage), ms); }
+  void add(std::string stage, double ms) { stages_.push_back({std::move(stage), ms, ""}); }
+  void add_beside(std::string stage, double ms, std::string overlapped) {
+    stages_.push_back({std::move(stage), ms, std::move(overlapped)});
+  }
 
-  // "gpufilter: timing (cpu): decode 1.234 ms, compute 5.678 ms, ..., total 9.012 ms"
+  // "gpufilter: timing (cpu): start 1.2 ms, decode 3.4 ms, ..., other 0.1 ms, total 9.0 ms",
+  // with three decimals; a stage on another thread reads "cuda start 120.5 ms (beside decode)".
   std::string summary(const std::string& device, double total_ms) const {
     std::string text = "gpufilter: timing (" + device + "):";
     const char* separator = " ";
-    for (const auto& [stage, ms] : stages_) {
-      text += separator + stage + " " + milliseconds(ms);
+    double main_thread_ms = 0.0;
+    for (const Stage& stage : stages_) {
+      text += separator + stage.name + " " + milliseconds(stage.ms);
+      if (stage.beside.empty()) {
+        main_thread_ms += stage.ms;
+      } else {
+        text += " (beside " + stage.beside + ")";
+      }
       separator = ", ";
     }
-    return text + separator + "total " + milliseconds(total_ms);
+    const double other_ms = total_ms > main_thread_ms ? total_ms - main_thread_ms : 0.0;
+    return text + separator + "other " + milliseconds(other_ms) + ", total " + milliseconds(total_ms);
   }
 
  private:
+  struct Stage {
+    std::string name;
+    double ms = 0.0;
+    std::string beside;  // the main-thread stage it overlaps; empty for one on the main thread
+  };
+
   static std::string milliseconds(double ms) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.3f ms", ms);
     return buffer;
   }
-  std::vector<std::pair<std::string, double>> stages_;
+  std::vector<Stage> stages_;
 };
 
 }  // namespace gpufilter::cli

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,35 @@ constexpr int kOutput = 4;
 constexpr int kRuntime = 5;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// One entry of the --timing line: "decode 1.234 ms", or "cuda start 120.500 ms (beside
+// decode)" for one that ran on another thread.
+struct TimedStage {
+  std::string name;
+  double ms = 0.0;
+  bool beside = false;
+};
+
+// The entries of the line "gpufilter: timing (DEVICE): ..." in `err`, in order; empty
+// when there is no such line or an entry does not parse.
+std::vector<TimedStage> timing_stages(const std::string& err, const std::string& device) {
+  const std::string prefix = "gpufilter: timing (" + device + "): ";
+  const std::regex entry(R"(([a-z][a-z ]*) ([0-9]+\.[0-9]+) ms( \(beside [a-z ]+\))?)");
+  std::istringstream lines(err);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with(prefix)) continue;
+    std::vector<TimedStage> stages;
+    std::istringstream entries(line.substr(prefix.size()));
+    for (std::string text; std::getline(entries, text, ',');) {
+      if (text.starts_with(" ")) text.erase(0, 1);
+      std::smatch match;
+      if (!std::regex_match(text, match, entry)) return {};
+      stages.push_back({match[1].str(), std::stod(match[2].str()), match[3].matched});
+    }
+    return stages;
+  }
+  return {};
+}
 
 const Operation& blur_op() {
   const Operation* op = find_operation("blur");
@@ -375,6 +405,57 @@ TEST_F(CliTest, TimingNamesEachStage) {
   for (const char* stage : {"decode", "compute", "encode", "ms"}) EXPECT_TRUE(contains(run.err, stage)) << run.err;
 }
 
+// The --timing line accounts for the whole run: its main-thread stages (with "other", the
+// time between them) add up to "total", which fits inside the wall time of the process.
+void expect_timing_adds_up(const std::vector<TimedStage>& stages, const std::vector<std::string>& expected,
+                           double wall_ms, const std::string& err) {
+  ASSERT_FALSE(stages.empty()) << "no timing line in: " << err;
+  std::vector<std::string> names;
+  for (const TimedStage& stage : stages) names.push_back(stage.name);
+  EXPECT_EQ(names, expected) << err;
+  ASSERT_EQ(stages.back().name, "total") << err;
+  const double total = stages.back().ms;
+  double sum = 0.0;
+  for (std::size_t i = 0; i + 1 < stages.size(); ++i) {
+    if (!stages[i].beside) sum += stages[i].ms;
+  }
+  const double rounding = 0.001 * static_cast<double>(stages.size());  // three decimals each
+  EXPECT_GE(total + rounding, sum) << err;
+  EXPECT_LE(total, sum + rounding) << "time left out of every stage: " << err;
+  EXPECT_LE(total, wall_ms) << err;
+}
+
+TEST_F(CliTest, CpuTimingAccountsForTheWholeRun) {
+  const std::string in = write_input("in.png", random_image(64, 48, CV_8UC3, 17));
+  const auto before = std::chrono::steady_clock::now();
+  const ProcessResult run = gpufilter({"blur", in, path("out.png"), "--device", "cpu", "--timing"});
+  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - before).count();
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err_lines().size(), 1u) << run.err;
+  expect_timing_adds_up(timing_stages(run.err, "cpu"), {"start", "decode", "compute", "encode", "other", "total"},
+                        wall_ms, run.err);
+}
+
+// On a GPU machine: the context is made beside decoding ("cuda start", left out of the
+// sum) and the main thread only waits for what is left of it.
+TEST_F(CliTest, GpuTimingAccountsForTheWholeRun) {
+  if (!has_device()) GTEST_SKIP() << "no usable GPU: " << no_device_reason();
+  const std::string in = write_input("in.png", random_image(640, 480, CV_8UC3, 18));
+  const auto before = std::chrono::steady_clock::now();
+  const ProcessResult run = gpufilter({"blur", in, path("out.png"), "--device", "gpu", "--timing"});
+  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - before).count();
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err_lines().size(), 1u) << run.err;
+  const std::vector<TimedStage> stages = timing_stages(run.err, "gpu");
+  expect_timing_adds_up(stages,
+                        {"start", "decode", "cuda start", "wait", "setup", "upload", "kernel", "download", "encode",
+                         "other", "total"},
+                        wall_ms, run.err);
+  ASSERT_GE(stages.size(), 3u);
+  EXPECT_TRUE(stages[2].beside) << run.err;
+  EXPECT_TRUE(fs::exists(path("out.png")));
+}
+
 // ---- texts generated from the registry -------------------------------------------------
 
 TEST_F(CliTest, ListShowsEveryRegisteredOp) {
@@ -426,6 +507,28 @@ TEST_F(CliTest, VersionIsTheLibraryVersion) {
 TEST_F(CliTest, MissingInputFile) {
   expect_failure(gpufilter({"blur", path("missing.png"), path("out.png"), "--device", "cpu"}), kInput,
                  "no such file", path("out.png"));
+}
+
+// With --device auto on a GPU machine the CUDA context is being made on a second thread
+// when reading IN fails: the run still ends promptly, with the input error and message of
+// a CPU run. Without a GPU this checks the fallback says nothing before the error.
+TEST_F(CliTest, InputErrorsWithAutoDeviceMatchTheCpuRun) {
+  cv::Mat signed_pixels(9, 7, CV_16SC1, cv::Scalar(-5));
+  ASSERT_TRUE(cv::imwrite(path("signed.tiff"), signed_pixels));
+  const std::vector<std::pair<std::string, std::string>> cases{{"missing.png", "no such file"},
+                                                               {"signed.tiff", "unsupported pixel format"}};
+  for (const auto& [name, word] : cases) {
+    const std::string out = path("out" + fs::path(name).extension().string());
+    const ProcessResult cpu = gpufilter({"blur", path(name), out, "--device", "cpu"});
+    ChildProcess child(GPUFILTER_CLI_PATH, {"blur", path(name), out, "--device", "auto", "--timing"}, capture_.path());
+    if (!wait_until([&] { return !child.running(); }, std::chrono::seconds(30))) {
+      ADD_FAILURE() << name << ": still running after 30 s";
+      child.send(SIGKILL);
+    }
+    const ProcessResult automatic = child.wait();
+    expect_failure(automatic, kInput, std::vector<std::string>{word}, out);
+    EXPECT_EQ(automatic.err, cpu.err) << name;
+  }
 }
 
 TEST_F(CliTest, TextFileNamedPng) {

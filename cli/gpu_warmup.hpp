@@ -1,0 +1,39 @@
+#pragma once
+// Creating the CUDA context on a second thread while the main thread decodes the input:
+// the context (and, under CUDA_MODULE_LOADING=EAGER, every kernel) takes 100+ ms to make,
+// about as long as decoding a photo, so the two can overlap instead of adding up.
+#include <exception>
+#include <thread>
+
+namespace gpufilter::cli {
+
+class GpuWarmup {
+ public:
+  // Starts the thread. Construct only when the GPU was chosen: the CPU path makes no
+  // CUDA call.
+  GpuWarmup();
+  // Joins, so a run that fails before wait() (a bad input file) never leaves the thread
+  // running or calls std::terminate; it waits at most for the context.
+  ~GpuWarmup();
+  GpuWarmup(const GpuWarmup&) = delete;
+  GpuWarmup& operator=(const GpuWarmup&) = delete;
+
+  // Returns once the context exists; throws the gpufilter::Error that making it raised,
+  // as the first CUDA call on the main thread would have. Call before any CUDA call.
+  void wait();
+  // How long making the context took on its thread, and how long wait() blocked for it
+  // (about 0 when decoding took longer). Valid after wait().
+  double took_ms() const { return took_ms_; }
+  double waited_ms() const { return waited_ms_; }
+
+ private:
+  void make_context() noexcept;
+
+  std::thread thread_;
+  bool done_ = false;
+  std::exception_ptr failure_;
+  double took_ms_ = 0.0;
+  double waited_ms_ = 0.0;
+};
+
+}  // namespace gpufilter::cli
