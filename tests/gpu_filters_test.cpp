@@ -12,6 +12,7 @@
 #include "convolution/filter2d_launch.hpp"
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "shared_memory_cap.hpp"
 
 namespace gpufilter {
 namespace {
@@ -139,21 +140,12 @@ TEST(FilterVariants, RankOneMasksRunSeparably) {
             FilterVariant::Separable);
 }
 
-// Lowers the shared memory a block may use, as a smaller GPU would, for one scope.
-class SharedMemoryCap {
- public:
-  explicit SharedMemoryCap(std::size_t bytes) { setenv("GPUFILTER_SHARED_MEMORY_LIMIT", std::to_string(bytes).c_str(), 1); }
-  ~SharedMemoryCap() { unsetenv("GPUFILTER_SHARED_MEMORY_LIMIT"); }
-  SharedMemoryCap(const SharedMemoryCap&) = delete;
-  SharedMemoryCap& operator=(const SharedMemoryCap&) = delete;
-};
-
 // On an sm_75 (64 KiB per block) a 2-D tile with a wide halo does not fit: the tiled
 // variant says so and the op falls back to the cache-halo tile, with the same result.
 TEST(FilterVariants, TiledFallsBackOnSmallerGpus) {
   const PixelFormat format{ChannelType::F32, 4};
   const FilterSpec spec = convolve_spec(ConvolveParams{large_mask(41), false, 0.0, AlphaMode::Separate});
-  const SharedMemoryCap cap(64 * 1024);
+  const SharedMemoryCap cap(kSm75SharedMemory);
   EXPECT_FALSE(kernels::filter2d_tiled_fits(format, spec));
   EXPECT_EQ(applied_variant(spec, format, FilterVariant::Tiled), FilterVariant::TiledL2);
   const testing::Difference diff = filter_vs_reference(70, 50, format, spec, Border{}, FilterVariant::Tiled);

@@ -16,6 +16,7 @@
 #include "convolution/mask_slots.hpp"
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "shared_memory_cap.hpp"
 
 namespace gpufilter {
 namespace {
@@ -120,17 +121,7 @@ TEST(TallImages, EveryKernelCoversMoreRowsThanTheGridHolds) {
   }
 }
 
-// Lowers the shared memory a block may use, as a smaller GPU would, for one scope.
-class SharedMemoryCap {
- public:
-  explicit SharedMemoryCap(std::size_t bytes) { setenv("GPUFILTER_SHARED_MEMORY_LIMIT", std::to_string(bytes).c_str(), 1); }
-  ~SharedMemoryCap() { unsetenv("GPUFILTER_SHARED_MEMORY_LIMIT"); }
-  SharedMemoryCap(const SharedMemoryCap&) = delete;
-  SharedMemoryCap& operator=(const SharedMemoryCap&) = delete;
-};
-
-// Per-block opt-in shared memory of the architectures the build targets.
-constexpr std::size_t kSm75 = 64 * 1024, kSm86 = 99 * 1024, kSm80 = 163 * 1024;
+constexpr std::size_t kSm75 = kSm75SharedMemory, kSm86 = kSm86SharedMemory, kSm80 = kSm80SharedMemory;
 
 TEST(SmallerGpus, TiledBlurKnowsWhenItsTileDoesNotFit) {
   const PixelFormat u8x4{ChannelType::U8, 4}, f32x4{ChannelType::F32, 4};
