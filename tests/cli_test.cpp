@@ -579,6 +579,46 @@ TEST_F(CliTest, UnknownOptionsAndChoices) {
   expect_failure(gpufilter({"blur", in, out, "--border-value", "9", "--device", "cpu"}), kUsage, "constant", out);
 }
 
+TEST_F(CliTest, FilterParameterMistakesAreUsageErrors) {
+  const std::string in = write_input("in.png", random_image(8, 8, CV_8UC3, 21));
+  const std::string out = path("out.png");
+  expect_failure(gpufilter({"convolve", in, out, "--device", "cpu"}), kUsage, "--kernel", out);
+  expect_failure(gpufilter({"convolve", in, out, "--kernel", "1 2; 3 4", "--device", "cpu"}), kUsage, "odd", out);
+  expect_failure(gpufilter({"convolve", in, out, "--kernel-file", path("missing.txt"), "--device", "cpu"}), kUsage,
+                 "missing.txt", out);
+  expect_failure(gpufilter({"edge", in, out, "--operator", "canny", "--device", "cpu"}), kUsage,
+                 std::vector<std::string>{"canny", "sobel"}, out);
+  expect_failure(gpufilter({"edge", in, out, "--operator", "laplacian", "--direction", "x", "--device", "cpu"}),
+                 kUsage, "direction", out);
+  expect_failure(gpufilter({"blur", in, out, "--geometry", "0x2", "--sigma", "1", "--device", "cpu"}), kUsage,
+                 "geometry", out);
+  expect_failure(gpufilter({"box", in, out, "--size", "4", "--device", "cpu"}), kUsage, "odd", out);
+  expect_failure(gpufilter({"box", in, out, "--size", "5x", "--device", "cpu"}), kUsage, "size", out);
+  expect_failure(gpufilter({"blur", in, out, "--alpha", "multiply", "--device", "cpu"}), kUsage, "multiply", out);
+}
+
+// The same filter written two ways gives the same file: a mask file and the inline
+// mask, ImageMagick's RxS geometry and --sigma.
+TEST_F(CliTest, FilterParameterFormsAgree) {
+  const std::string in = write_input("in.png", random_image(21, 17, CV_8UC4, 22));
+  write_bytes(path("mask.txt"), "# emboss-like\n-1 -1 0\n-1 1 1\n0 1 1\n");
+  const auto run_to = [&](const std::string& name, std::vector<std::string> args) {
+    args.insert(args.begin() + 1, {in, path(name)});
+    args.insert(args.end(), {"--device", "cpu"});
+    const ProcessResult run = gpufilter(args);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return read_unchanged(path(name));
+  };
+  const cv::Mat from_file = run_to("file.png", {"convolve", "--kernel-file", path("mask.txt"), "--normalize"});
+  const cv::Mat inline_mask = run_to("inline.png", {"convolve", "--kernel", "-1 -1 0; -1 1 1; 0 1 1", "--normalize"});
+  EXPECT_EQ(max_difference(from_file, inline_mask), 0.0);
+  const cv::Mat geometry = run_to("geometry.png", {"blur", "--geometry", "0x1.5"});
+  const cv::Mat sigma = run_to("sigma.png", {"blur", "--sigma", "1.5"});
+  EXPECT_EQ(max_difference(geometry, sigma), 0.0);
+  const cv::Mat other = run_to("other.png", {"blur", "--sigma", "1.6"});
+  EXPECT_GT(max_difference(geometry, other), 0.0) << "the comparison can tell blurs apart";
+}
+
 TEST_F(CliTest, BorderIsRefusedByOpsWithoutOne) {
   const std::string in = write_input("in.png", random_image(8, 8, CV_8UC3, 20));
   int borderless = 0;

@@ -40,7 +40,9 @@ TEST(Registry, EveryOperationIsComplete) {
       EXPECT_LE(p.min, p.max) << p.name;
       EXPECT_FALSE(p.help.empty()) << p.name;
       if (p.default_value) {
-        EXPECT_NO_THROW(op.resolve({{p.name, *p.default_value}})) << p.name << "'s default";
+        ParamValues given = op.test_params;
+        given[p.name] = *p.default_value;
+        EXPECT_NO_THROW(op.resolve(given)) << p.name << "'s default";
       } else {
         EXPECT_FALSE(p.default_text.empty()) << p.name << " has neither a default nor its description";
       }
@@ -50,7 +52,7 @@ TEST(Registry, EveryOperationIsComplete) {
     }
     EXPECT_NO_THROW(op.resolve(op.bench_params));
     EXPECT_NO_THROW(op.resolve(op.test_params));
-    EXPECT_GT(op.bytes_moved(16, 8, op.formats.front(), op.resolve({})), 0u);
+    EXPECT_GT(op.bytes_moved(16, 8, op.formats.front(), op.resolve(op.test_params)), 0u);
   }
   EXPECT_EQ(find_operation("no-such-op"), nullptr);
 }
@@ -72,6 +74,56 @@ TEST(Registry, ResolveFillsDefaultsAndRejectsBadValues) {
   const std::string message = invalid_argument_message([&] { blur->resolve({{"sigma", 5000.0}}); });
   EXPECT_NE(message.find("sigma"), std::string::npos) << message;
   EXPECT_NE(message.find("5000"), std::string::npos) << message;
+}
+
+TEST(Registry, TypedParametersParseAndCheck) {
+  const Operation* box = find_operation("box");
+  const Operation* edge = find_operation("edge");
+  const Operation* blur = find_operation("blur");
+  const Operation* convolve = find_operation("convolve");
+  ASSERT_TRUE(box && edge && blur && convolve);
+  const ParamSpec* size = box->find_param("size");
+  ASSERT_NE(size, nullptr);
+  EXPECT_EQ(std::get<std::vector<double>>(size->parse("5x3")), (std::vector<double>{5, 3}));
+  EXPECT_EQ(std::get<std::vector<double>>(size->parse("7")), (std::vector<double>{7}));
+  EXPECT_THROW(size->parse("5xx3"), Error);
+  EXPECT_THROW(box->resolve({{"size", std::vector<double>{5, 3, 1}}}), Error) << "three numbers";
+  EXPECT_THROW(box->resolve({{"size", std::vector<double>{4}}}), Error) << "even size";
+  EXPECT_THROW(box->resolve({{"size", std::vector<double>{5}}, {"radius", 2}}), Error) << "both given";
+  EXPECT_THROW(box->resolve({{"size", 5.0}}), Error) << "a number where a list is taken";
+  const std::string choice = invalid_argument_message([&] { edge->resolve({{"operator", "canny"}}); });
+  EXPECT_NE(choice.find("canny"), std::string::npos) << choice;
+  EXPECT_NE(choice.find("sobel"), std::string::npos) << "the message names the choices: " << choice;
+  EXPECT_THROW(edge->resolve({{"operator", "laplacian"}, {"direction", "x"}}), Error);
+  EXPECT_NO_THROW(edge->resolve({{"operator", "laplacian"}}));
+  EXPECT_THROW(blur->resolve({{"geometry", std::vector<double>{0, 2}}, {"sigma", 1.0}}), Error);
+  EXPECT_NO_THROW(blur->resolve({{"geometry", std::vector<double>{0, 2}}}));
+  EXPECT_THROW(convolve->resolve({}), Error) << "no mask";
+  EXPECT_THROW(convolve->resolve({{"kernel", "1 2; 3 4"}}), Error) << "even sizes";
+  EXPECT_THROW(convolve->resolve({{"kernel", "1 2 3; 4 5"}}), Error) << "ragged rows";
+  EXPECT_THROW(convolve->resolve({{"kernel", "1 x 3"}}), Error) << "not a number";
+  EXPECT_THROW(convolve->resolve({{"kernel", "1 -1 0"}, {"normalize", 1.0}}), Error) << "sum 0";
+  EXPECT_THROW(convolve->resolve({{"kernel-file", "/no/such/mask.txt"}}), Error);
+}
+
+TEST(Registry, MasksFromTheirParameters) {
+  const Mask mask = parse_mask("# a comment\n1, 2, 1\n2 4 2 ; 1 2 1\n");
+  EXPECT_EQ(mask.width, 3);
+  EXPECT_EQ(mask.height, 3);
+  EXPECT_EQ(mask.weights, (std::vector<float>{1, 2, 1, 2, 4, 2, 1, 2, 1}));
+  EXPECT_FALSE(separate(mask).x.empty()) << "an outer product is rank 1";
+  EXPECT_TRUE(separate(parse_mask("0 -1 0; -1 5 -1; 0 -1 0")).x.empty()) << "the sharpen mask is not";
+  const FilterSpec box = box_spec(BoxParams{5, 3});
+  EXPECT_EQ(box.width(), 5);
+  EXPECT_EQ(box.height(), 3);
+  EXPECT_TRUE(box.convex);
+  const FilterSpec sobel = edge_spec(EdgeParams{EdgeOperator::Sobel, EdgeDirection::X});
+  EXPECT_EQ(sobel.masks[0].weights, (std::vector<float>{-1, 0, 1, -2, 0, 2, -1, 0, 1})) << "as cv::Sobel(dx=1)";
+  const FilterSpec flat = emboss_spec(EmbossParams{"nw", 0.0});
+  EXPECT_EQ(flat.masks[0].weights, (std::vector<float>{0, 0, 0, 0, 1, 0, 0, 0, 0})) << "strength 0 is the identity";
+  const FilterSpec anisotropic = gaussian_spec(GaussianParams{3.0, 0, 1.0});
+  EXPECT_EQ(anisotropic.width(), 19);
+  EXPECT_EQ(anisotropic.height(), 7);
 }
 
 TEST(Registry, RadiusZeroMeansAutomaticEverywhere) {

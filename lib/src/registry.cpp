@@ -270,6 +270,7 @@ ParamValues Operation::resolve(const ParamValues& given) const {
     check_value(*this, spec, it->second);
     resolved[spec.name] = it->second;
   }
+  if (check) check(resolved);
   return resolved;
 }
 

@@ -99,14 +99,20 @@ struct Operation {
   // Bytes a perfect kernel moves through DRAM: each input read once, output written once.
   std::function<std::size_t(int width, int height, PixelFormat, const ParamValues&)> bytes_moved;
 
+  // Rules between parameters, or on text the op parses (a mask, a mask file): throws
+  // Error(InvalidArgument) saying what is wrong. resolve() calls it, so a bad
+  // combination is refused before any file is read. May be empty.
+  std::function<void(const ParamValues&)> check;
+
   ParamValues bench_params;  // the parameters the bench times (defaults fill the rest)
   ParamValues test_params;   // the parameters the conformance tests use
 
   bool supports(PixelFormat format) const;
   bool has_variant(const std::string& variant) const;
   const ParamSpec* find_param(const std::string& name) const;
-  // Checks names, kinds and ranges and fills defaults; throws Error(InvalidArgument)
-  // with a message naming the op, the parameter, what it accepts and the value given.
+  // Checks names, kinds and ranges, fills defaults and applies `check`; throws
+  // Error(InvalidArgument) with a message naming the op, the parameter, what it accepts
+  // and the value given.
   ParamValues resolve(const ParamValues& given) const;
 };
 

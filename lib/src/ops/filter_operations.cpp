@@ -48,6 +48,8 @@ Operation filter_operation(std::string name, std::string summary, std::vector<Pa
   };
   op.run_reference = [to_spec](const ImageView& src, const ImageView& dst, const ParamValues& values,
                                const Border& border) { reference::apply_filter(src, dst, to_spec(values), border); };
+  // Building the spec is the whole check: masks, sizes and combinations of parameters.
+  op.check = [to_spec](const ParamValues& values) { validate(to_spec(values), "filter"); };
   // Integer formats: the GPU sums in float, the reference in double, so a value
   // within float error of a .5 boundary may round the other way: at most one level.
   // The share of such samples bounds how often: a truncating kernel misses in about
