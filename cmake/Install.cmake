@@ -1,0 +1,32 @@
+# `cmake --install BUILD --prefix P` installs the library, its public headers, the CLI
+# and the bench, and a relocatable CMake package (find_package(gpufilter 0.2)) plus a
+# pkg-config file. Included last by the top-level CMakeLists.txt.
+include(CMakePackageConfigHelpers)
+
+set(GPUFILTER_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gpufilter)
+
+install(TARGETS gpufilter EXPORT gpufilterTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY lib/include/gpufilter DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
+install(FILES ${PROJECT_BINARY_DIR}/lib/include/gpufilter/version.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gpufilter)
+foreach(tool gpufilter_cli gpufilter-bench)
+  if(TARGET ${tool})
+    install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
+endforeach()
+
+install(EXPORT gpufilterTargets NAMESPACE gpufilter:: DESTINATION ${GPUFILTER_CMAKE_DIR})
+configure_package_config_file(cmake/gpufilterConfig.cmake.in ${PROJECT_BINARY_DIR}/gpufilterConfig.cmake
+                              INSTALL_DESTINATION ${GPUFILTER_CMAKE_DIR})
+# Before 1.0 a new minor version may change the API: a consumer asking for 0.2 takes 0.2.x only.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/gpufilterConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/gpufilterConfig.cmake ${PROJECT_BINARY_DIR}/gpufilterConfigVersion.cmake
+        DESTINATION ${GPUFILTER_CMAKE_DIR})
+
+# pkg-config: the CUDA runtime's directory is where this build found it.
+configure_file(cmake/gpufilter.pc.in ${PROJECT_BINARY_DIR}/gpufilter.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/gpufilter.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
