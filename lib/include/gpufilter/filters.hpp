@@ -1,8 +1,21 @@
 #pragma once
-// The convolution filters (seed 004). Every filter has the shape
-// op(src, dst, params, border, variant, ctx): device views of equal size and format,
-// asynchronous on ctx.stream. Each is built as a FilterSpec (filter_spec.hpp), which
-// the *_spec() functions return, so a program can also inspect or reuse the masks.
+// The convolution filters (seed 004). Each is built as a FilterSpec (filter_spec.hpp),
+// which the *_spec() functions return, so a program can also inspect or reuse the masks.
+//
+// Every filter has the shape op(src, dst, params, border, variant, ctx), and for each:
+// - Preconditions: src and dst are non-empty views of device memory, of equal size and
+//   format, each naturally aligned (a 4-channel pixel to its full size), not
+//   overlapping (a filter cannot run in place); any pitch, sub-views included.
+// - Errors: Error(InvalidArgument) for views or parameters that break these rules (the
+//   message names the op, the parameter and the accepted range), Error(Cuda) when a
+//   launch fails, Error(OutOfMemory) when the two-pass blur (radius above 32) or the
+//   naive variant cannot get its scratch memory. Nothing is enqueued after an error.
+// - Synchronisation: none. The work is enqueued on ctx.stream and the call returns;
+//   it is ordered after the stream's earlier work and before its later work. Only
+//   ExecContext::sync_after_launch (or GPUFILTER_SYNC_LAUNCHES=1) makes it wait, to report
+//   a kernel's failure from the call that launched it.
+// - The *_spec() functions and parse_mask() touch no GPU and throw
+//   Error(InvalidArgument) on parameters out of range.
 #include <string>
 #include <vector>
 
