@@ -91,6 +91,8 @@ cxxopts::Options make_options(const Operation* op) {
          cxxopts::value<std::string>(), "auto|gpu|cpu");
   common("timing", "print the time of each stage on stderr");
   common("overwrite", "allow OUT to be the same file as IN");
+  common("no-autorotate", "keep a JPEG's pixels in their stored order (default: turn them upright by the EXIF "
+                          "orientation, as viewers show them)");
   common("h,help", "print this help");
   options.add_options("")(kFilesOption, "IN OUT", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({kFilesOption});
@@ -227,6 +229,7 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
   request.device = read_device(result);
   request.timing = result.count("timing") > 0;
   request.overwrite = result.count("overwrite") > 0;
+  request.autorotate = result.count("no-autorotate") == 0;
 
   const auto files = result.count(kFilesOption) ? result[kFilesOption].as<std::vector<std::string>>()
                                                 : std::vector<std::string>{};

@@ -27,6 +27,7 @@ struct RunRequest {
   DeviceChoice device = DeviceChoice::Auto;
   bool timing = false;
   bool overwrite = false;
+  bool autorotate = true;  // apply a JPEG's EXIF orientation on read
 };
 
 // Help, version or the op table: printed on stdout, exit 0.

@@ -7,6 +7,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <system_error>
@@ -97,7 +98,21 @@ void silence_codec_logging() {
   cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
 }
 
-cv::Mat read_image(const fs::path& path) {
+namespace {
+
+// JPEG files start with the SOI marker followed by another marker.
+bool starts_like_jpeg(const fs::path& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return false;
+  unsigned char head[3] = {0, 0, 0};
+  const bool read = std::fread(head, 1, 3, file) == 3;
+  std::fclose(file);
+  return read && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF;
+}
+
+}  // namespace
+
+cv::Mat read_image(const fs::path& path, bool autorotate) {
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
   if (error && error != std::errc::no_such_file_or_directory) {
@@ -115,7 +130,11 @@ cv::Mat read_image(const fs::path& path) {
   {
     QuietStderr quiet;
     try {
-      image = cv::imread(path.string(), cv::IMREAD_UNCHANGED);
+      // IMREAD_UNCHANGED keeps depth and alpha but ignores a photo's EXIF orientation.
+      // A JPEG has no alpha, and any-depth any-colour decoding turns it upright as every
+      // viewer shows it (phone photos are stored sideways with an orientation tag).
+      const bool upright = autorotate && starts_like_jpeg(path);
+      image = cv::imread(path.string(), upright ? cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR : cv::IMREAD_UNCHANGED);
     } catch (const cv::Exception& exception) {
       failure = exception.err;
     }

@@ -15,7 +15,8 @@ namespace gpufilter::cli {
 void silence_codec_logging();
 
 // Throws CliError(Input) when the file is missing, unreadable or not a decodable image.
-cv::Mat read_image(const std::filesystem::path& path);
+// Depth and alpha are kept; with `autorotate`, a JPEG's EXIF orientation is applied.
+cv::Mat read_image(const std::filesystem::path& path, bool autorotate = true);
 
 // Throws CliError(Input) for anything but u8/u16/f32 with 1, 3 or 4 channels.
 PixelFormat pixel_format_of(const cv::Mat& image, const std::filesystem::path& source);

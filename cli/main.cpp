@@ -68,7 +68,7 @@ void run_request(RunRequest request, Clock::time_point started) {
     require_host_memory(saturating_product({2, png->decoded_bytes()}), "the " + dimensions(png->width, png->height) + " image in " +
                                                        quoted(request.input) + " and its result");
   }
-  cv::Mat input = read_image(request.input);
+  cv::Mat input = read_image(request.input, request.autorotate);
   times.add("decode", stage.elapsed_ms());
   const PixelFormat format = pixel_format_of(input, request.input);
   if (!request.op->supports(format)) {

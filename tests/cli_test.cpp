@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <regex>
@@ -617,6 +618,46 @@ TEST_F(CliTest, FilterParameterFormsAgree) {
   EXPECT_EQ(max_difference(geometry, sigma), 0.0);
   const cv::Mat other = run_to("other.png", {"blur", "--sigma", "1.6"});
   EXPECT_GT(max_difference(geometry, other), 0.0) << "the comparison can tell blurs apart";
+}
+
+// A JPEG as a phone stores it: pixels sideways and an EXIF orientation tag saying how to
+// turn them. `orientation` 6 means "rotate 90 degrees clockwise to view".
+std::string jpeg_with_orientation(const cv::Mat& image, std::uint16_t orientation) {
+  std::vector<uchar> jpeg;
+  if (!cv::imencode(".jpg", image, jpeg, {cv::IMWRITE_JPEG_QUALITY, 100})) throw std::runtime_error("imencode");
+  // APP1: "Exif\0\0", a big-endian TIFF header, one IFD with the Orientation (0x0112) SHORT.
+  const std::vector<uchar> app1{0xFF, 0xE1, 0x00, 0x22, 'E', 'x', 'i', 'f', 0, 0,
+                                'M', 'M', 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,              // TIFF header
+                                0x00, 0x01,                                                // one entry
+                                0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01,            // tag, SHORT, 1
+                                static_cast<uchar>(orientation >> 8), static_cast<uchar>(orientation & 0xFF), 0, 0,
+                                0x00, 0x00, 0x00, 0x00};                                   // no next IFD
+  // After SOI and the JFIF APP0 segment (its length is big-endian after its marker).
+  const std::size_t app0_end = 4 + ((static_cast<std::size_t>(jpeg[4]) << 8) | jpeg[5]);
+  jpeg.insert(jpeg.begin() + static_cast<std::ptrdiff_t>(app0_end), app1.begin(), app1.end());
+  return std::string(jpeg.begin(), jpeg.end());
+}
+
+TEST_F(CliTest, JpegExifOrientationIsApplied) {
+  const cv::Mat stored = random_image(10, 20, CV_8UC3, 23);  // 20 wide, 10 tall, as stored
+  write_bytes(path("phone.jpg"), jpeg_with_orientation(stored, 6));
+  const cv::Mat as_stored = cv::imread(path("phone.jpg"), cv::IMREAD_UNCHANGED);
+  ASSERT_EQ(as_stored.cols, 20);
+  cv::Mat upright;
+  cv::rotate(as_stored, upright, cv::ROTATE_90_CLOCKWISE);
+
+  ProcessResult run = gpufilter({"copy", path("phone.jpg"), path("upright.png"), "--device", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const cv::Mat turned = read_unchanged(path("upright.png"));
+  ASSERT_EQ(turned.cols, 10) << "the photo is turned upright";
+  ASSERT_EQ(turned.rows, 20);
+  EXPECT_EQ(max_difference(turned, upright), 0.0);
+
+  run = gpufilter({"copy", path("phone.jpg"), path("stored.png"), "--no-autorotate", "--device", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const cv::Mat kept = read_unchanged(path("stored.png"));
+  ASSERT_EQ(kept.cols, 20) << "--no-autorotate keeps the stored order";
+  EXPECT_EQ(max_difference(kept, as_stored), 0.0);
 }
 
 TEST_F(CliTest, BorderIsRefusedByOpsWithoutOne) {
