@@ -91,6 +91,11 @@ cxxopts::Options make_options(const Operation* op) {
          cxxopts::value<std::string>(), "auto|gpu|cpu");
   common("timing", "print the time of each stage on stderr");
   common("overwrite", "allow OUT to be the same file as IN");
+  common("quality", "JPEG quality of OUT, 1..100 (default: 95)", cxxopts::value<std::string>(), "N");
+  common("png-compression",
+         "zlib level of a PNG OUT, 0 (none, fastest) .. 9 (smallest, slowest) (default: the encoder's fastest "
+         "setting)",
+         cxxopts::value<std::string>(), "N");
   common("no-autorotate", "keep a JPEG's pixels in their stored order (default: turn them upright by the EXIF "
                           "orientation, as viewers show them)");
   common("h,help", "print this help");
@@ -178,6 +183,15 @@ void read_border(const cxxopts::ParseResult& result, RunRequest& request) {
   }
 }
 
+// A whole number in [min, max] from an option's text, or a usage error naming the range.
+int whole_number_in(const std::string& text, const std::string& option, int min, int max) {
+  const double value = parse_number(text, option);
+  if (value != std::floor(value) || value < min || value > max)
+    usage_error("--" + option + " must be a whole number in [" + std::to_string(min) + ", " + std::to_string(max) +
+                "], got '" + text + "'");
+  return static_cast<int>(value);
+}
+
 DeviceChoice read_device(const cxxopts::ParseResult& result) {
   if (result.count("device") == 0) return DeviceChoice::Auto;
   const std::string name = result["device"].as<std::string>();
@@ -230,6 +244,11 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
   request.timing = result.count("timing") > 0;
   request.overwrite = result.count("overwrite") > 0;
   request.autorotate = result.count("no-autorotate") == 0;
+  if (result.count("quality"))
+    request.encode.jpeg_quality = whole_number_in(result["quality"].as<std::string>(), "quality", 1, 100);
+  if (result.count("png-compression"))
+    request.encode.png_compression =
+        whole_number_in(result["png-compression"].as<std::string>(), "png-compression", 0, 9);
 
   const auto files = result.count(kFilesOption) ? result[kFilesOption].as<std::vector<std::string>>()
                                                 : std::vector<std::string>{};

@@ -8,6 +8,7 @@
 
 #include "gpufilter/border.hpp"
 #include "gpufilter/registry.hpp"
+#include "write_output.hpp"
 
 namespace gpufilter::cli {
 
@@ -28,6 +29,7 @@ struct RunRequest {
   bool timing = false;
   bool overwrite = false;
   bool autorotate = true;  // apply a JPEG's EXIF orientation on read
+  EncodeOptions encode;    // --quality, --png-compression
 };
 
 // Help, version or the op table: printed on stdout, exit 0.

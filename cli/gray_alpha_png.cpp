@@ -52,16 +52,22 @@ void gray_alpha_row(const cv::Mat& bgra, int y, unsigned char* row) {
 
 // Everything between setjmp and a possible longjmp back into it: no object with a
 // destructor may live here, so the row buffer comes from the caller.
-bool encode(png_structp png, png_infop info, const cv::Mat& bgra, unsigned char* row) {
+// `level` < 0: OpenCV's defaults when no compression level is asked for (tuned for
+// speed); 0..9: that zlib level with the default strategy, as OpenCV does when asked.
+bool encode(png_structp png, png_infop info, const cv::Mat& bgra, int level, unsigned char* row) {
   if (setjmp(png_jmpbuf(png))) return false;
   const bool sixteen = bgra.depth() == CV_16U;
   png_set_IHDR(png, info, static_cast<png_uint_32>(bgra.cols), static_cast<png_uint_32>(bgra.rows),
                sixteen ? 16 : 8, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                PNG_FILTER_TYPE_DEFAULT);
-  // OpenCV's defaults when no compression level is asked for: tuned for speed.
-  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
-  png_set_compression_level(png, Z_BEST_SPEED);
-  png_set_compression_strategy(png, Z_RLE);
+  if (level < 0) {
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+    png_set_compression_level(png, Z_BEST_SPEED);
+    png_set_compression_strategy(png, Z_RLE);
+  } else {
+    png_set_compression_level(png, level);
+    png_set_compression_strategy(png, Z_DEFAULT_STRATEGY);
+  }
   png_write_info(png, info);
   if (sixteen && std::endian::native == std::endian::little) png_set_swap(png);  // PNG is big-endian
   for (int y = 0; y < bgra.rows; ++y) {
@@ -78,7 +84,7 @@ bool encode(png_structp png, png_infop info, const cv::Mat& bgra, unsigned char*
 
 }  // namespace
 
-std::string write_gray_alpha_png(const cv::Mat& bgra, TemporaryFile& file) {
+std::string write_gray_alpha_png(const cv::Mat& bgra, std::optional<int> compression, TemporaryFile& file) {
   if (bgra.channels() != 4 || (bgra.depth() != CV_8U && bgra.depth() != CV_16U)) {
     return "a gray+alpha PNG holds 8- or 16-bit pixels from a 4-channel image";
   }
@@ -92,7 +98,7 @@ std::string write_gray_alpha_png(const cv::Mat& bgra, TemporaryFile& file) {
   }
   png_set_write_fn(png, &state, on_png_write, on_png_flush);
   std::vector<unsigned char> row(static_cast<std::size_t>(bgra.cols) * 2 * bgra.elemSize1());
-  const bool written = encode(png, info, bgra, row.data());
+  const bool written = encode(png, info, bgra, compression.value_or(-1), row.data());
   png_destroy_write_struct(&png, &info);
   return written ? std::string() : std::string(state.message[0] != '\0' ? state.message : "libpng failed");
 }

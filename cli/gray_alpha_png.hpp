@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 // Writing a gray+alpha PNG. OpenCV decodes one as 4-channel BGRA (gray copied into B, G
 // and R) and its PNG encoder cannot write two channels, so without this a gray+alpha file
 // would come back as RGBA. libpng writes the gray (channel 0) and the alpha (channel 3).
@@ -12,6 +13,7 @@ namespace gpufilter::cli {
 
 // Encodes an 8- or 16-bit 4-channel image into `file` as a gray+alpha PNG with OpenCV's
 // default PNG settings. Returns an empty string on success, else why it failed.
-std::string write_gray_alpha_png(const cv::Mat& bgra, TemporaryFile& file);
+// `compression` 0..9 as --png-compression; unset: OpenCV's own fastest setting.
+std::string write_gray_alpha_png(const cv::Mat& bgra, std::optional<int> compression, TemporaryFile& file);
 
 }  // namespace gpufilter::cli

@@ -93,7 +93,7 @@ void run_request(RunRequest request, Clock::time_point started) {
   input.release();  // the encoder's buffer can take its place
 
   stage.restart();
-  write_image_atomically(output, result, format, layout);
+  write_image_atomically(output, result, format, layout, request.encode);
   times.add("encode", stage.elapsed_ms());
   result.release();  // before the line, so the total holds it
   if (request.timing) std::cerr << times.summary(to_string(selection.device), Stopwatch(started).elapsed_ms()) << '\n';

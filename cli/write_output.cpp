@@ -45,13 +45,17 @@ void pause_for_tests() {
 }
 
 // OpenCV's encoders, into memory. Returns why it failed, or an empty string.
-std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, TemporaryFile& file) {
+std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, const EncodeOptions& options,
+                               TemporaryFile& file) {
+  std::vector<int> params = encoder_params();
+  params.insert(params.end(), {cv::IMWRITE_JPEG_QUALITY, options.jpeg_quality});
+  if (options.png_compression) params.insert(params.end(), {cv::IMWRITE_PNG_COMPRESSION, *options.png_compression});
   std::vector<uchar> bytes;
   std::string failure;
   {
     QuietStderr quiet;
     try {
-      if (!cv::imencode(suffix, image, bytes, encoder_params())) failure = "the encoder failed";
+      if (!cv::imencode(suffix, image, bytes, params)) failure = "the encoder failed";
     } catch (const cv::Exception& exception) {
       failure = exception.err;
     }
@@ -64,15 +68,15 @@ std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, 
 }  // namespace
 
 void write_image_atomically(const fs::path& output, const cv::Mat& image, PixelFormat format,
-                            ChannelLayout layout) {
+                            ChannelLayout layout, const EncodeOptions& options) {
   const std::string cannot_write = "cannot write " + format.name() + " pixels as " + output.extension().string() +
                                    " to " + quoted(output) + ": ";
   try {
     TemporaryFile temporary(output);
     const std::string suffix = lower_suffix(output);
     const std::string failure = layout == ChannelLayout::GrayAlpha && suffix == ".png"
-                                    ? write_gray_alpha_png(image, temporary)
-                                    : encode_with_opencv(image, suffix, temporary);
+                                    ? write_gray_alpha_png(image, options.png_compression, temporary)
+                                    : encode_with_opencv(image, suffix, options, temporary);
     if (!failure.empty()) throw CliError(ExitCode::Output, cannot_write + failure);
     pause_for_tests();
     temporary.commit();

@@ -3,6 +3,7 @@
 // PNG), written into a new temporary file beside OUT and renamed onto it, so OUT is never
 // left half written and the encoder never opens a file by name.
 #include <filesystem>
+#include <optional>
 
 #include <opencv2/core/mat.hpp>
 
@@ -11,6 +12,12 @@
 
 namespace gpufilter::cli {
 
+// How OUT is encoded, from --quality and --png-compression.
+struct EncodeOptions {
+  int jpeg_quality = 95;                // 1..100, OpenCV's default
+  std::optional<int> png_compression;   // 0..9; unset: the encoder's fastest setting
+};
+
 // Writes `image` (`format` pixels) to OUT, keeping a gray+alpha layout when OUT is a PNG.
 // Throws CliError(Output) and leaves any previous OUT untouched when that fails.
 //
@@ -18,6 +25,6 @@ namespace gpufilter::cli {
 // complete temporary file is held N milliseconds before the rename, so that tests can
 // signal a run at that moment.
 void write_image_atomically(const std::filesystem::path& output, const cv::Mat& image, PixelFormat format,
-                            ChannelLayout layout);
+                            ChannelLayout layout, const EncodeOptions& options = {});
 
 }  // namespace gpufilter::cli

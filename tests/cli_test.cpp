@@ -660,6 +660,31 @@ TEST_F(CliTest, JpegExifOrientationIsApplied) {
   EXPECT_EQ(max_difference(kept, as_stored), 0.0);
 }
 
+TEST_F(CliTest, EncodeOptionsReachTheEncoder) {
+  // A smooth image, so that JPEG quality shows in the size and PNG levels in the ratio.
+  cv::Mat image(120, 160, CV_8UC3);
+  for (int y = 0; y < image.rows; ++y)
+    for (int x = 0; x < image.cols; ++x) image.at<cv::Vec3b>(y, x) = cv::Vec3b(x, y, (x + y) / 2);
+  const std::string in = write_input("in.png", image);
+  const auto size_of = [&](const std::string& name, std::vector<std::string> flags) {
+    std::vector<std::string> args{"copy", in, path(name), "--device", "cpu"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const ProcessResult run = gpufilter(args);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return fs::file_size(path(name));
+  };
+  EXPECT_LT(size_of("q20.jpg", {"--quality", "20"}), size_of("q95.jpg", {}));
+  EXPECT_EQ(size_of("default.jpg", {}), size_of("q95b.jpg", {"--quality", "95"})) << "95 is the default";
+  EXPECT_LT(size_of("z9.png", {"--png-compression", "9"}), size_of("z0.png", {"--png-compression", "0"}));
+  EXPECT_EQ(max_difference(read_unchanged(path("z9.png")), image), 0.0) << "PNG levels are lossless";
+  EXPECT_EQ(max_difference(read_unchanged(path("z0.png")), image), 0.0);
+  const std::string out = path("bad.jpg");
+  expect_failure(gpufilter({"copy", in, out, "--quality", "0", "--device", "cpu"}), kUsage, "quality", out);
+  expect_failure(gpufilter({"copy", in, out, "--quality", "95.5", "--device", "cpu"}), kUsage, "quality", out);
+  expect_failure(gpufilter({"copy", in, path("bad.png"), "--png-compression", "10", "--device", "cpu"}), kUsage,
+                 "png-compression", path("bad.png"));
+}
+
 TEST_F(CliTest, BorderIsRefusedByOpsWithoutOne) {
   const std::string in = write_input("in.png", random_image(8, 8, CV_8UC3, 20));
   int borderless = 0;
