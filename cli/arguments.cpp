@@ -96,6 +96,10 @@ cxxopts::Options make_options(const Operation* op) {
          "zlib level of a PNG OUT, 0 (none, fastest) .. 9 (smallest, slowest) (default: the encoder's fastest "
          "setting)",
          cxxopts::value<std::string>(), "N");
+  common("background",
+         "colour under an image with alpha written to a format without it (JPEG, PNM): white, black, gray, "
+         "#RRGGBB or R,G,B (default: white)",
+         cxxopts::value<std::string>(), "COLOUR");
   common("no-autorotate", "keep a JPEG's pixels in their stored order (default: turn them upright by the EXIF "
                           "orientation, as viewers show them)");
   common("h,help", "print this help");
@@ -244,6 +248,7 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
   request.timing = result.count("timing") > 0;
   request.overwrite = result.count("overwrite") > 0;
   request.autorotate = result.count("no-autorotate") == 0;
+  if (result.count("background")) request.background = parse_background(result["background"].as<std::string>());
   if (result.count("quality"))
     request.encode.jpeg_quality = whole_number_in(result["quality"].as<std::string>(), "quality", 1, 100);
   if (result.count("png-compression"))

@@ -8,6 +8,7 @@
 
 #include "gpufilter/border.hpp"
 #include "gpufilter/registry.hpp"
+#include "flatten_alpha.hpp"
 #include "write_output.hpp"
 
 namespace gpufilter::cli {
@@ -30,6 +31,7 @@ struct RunRequest {
   bool overwrite = false;
   bool autorotate = true;  // apply a JPEG's EXIF orientation on read
   EncodeOptions encode;    // --quality, --png-compression
+  Background background;   // under an image whose alpha OUT cannot hold
 };
 
 // Help, version or the op table: printed on stdout, exit 0.

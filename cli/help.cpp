@@ -119,7 +119,8 @@ std::string general_help(const std::string& common_options) {
   text +=
       "\nFiles are read and written with OpenCV (PNG, JPEG, TIFF, BMP, PNM, WebP, ...);\n"
       "8-bit, 16-bit and 32-bit float pixels with 1, 3 or 4 channels. OUT's suffix picks\n"
-      "the format, which must hold IN's pixel format (no 16-bit JPEG, no dropped alpha).\n"
+      "the format, which must hold IN's depth (no 16-bit JPEG); alpha written to a format\n"
+      "without it (JPEG, PNM) is flattened onto --background.\n"
       "OUT is written to a temporary file and renamed, so it is never left half written.\n"
       "\nExit codes:\n";
   for (const ExitCodeDoc& doc : kExitCodeDocs) {

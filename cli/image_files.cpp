@@ -232,10 +232,13 @@ bool same_file(const fs::path& a, const fs::path& b) {
   return fs::absolute(a, error_a).lexically_normal() == fs::absolute(b, error_b).lexically_normal();
 }
 
-void check_output_holds(const fs::path& output, PixelFormat format) {
+OutputFit check_output_holds(const fs::path& output, PixelFormat format) {
   const int type = cv_type_of(format);
   const std::string suffix = output.extension().string();
-  if (format_holds(suffix, type)) return;
+  if (format_holds(suffix, type)) return OutputFit::AsIs;
+  if (format.channels == 4 && format.type != ChannelType::F32 &&
+      format_holds(suffix, cv_type_of(PixelFormat{format.type, 3})))
+    return OutputFit::FlattenAlpha;
   std::vector<std::string> alternatives;
   for (const std::string& candidate : kLosslessSuffixes) {
     if (have_writer("image" + candidate) && format_holds(candidate, type)) alternatives.push_back(candidate);

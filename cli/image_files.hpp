@@ -33,9 +33,12 @@ std::filesystem::path output_destination(const std::filesystem::path& output);
 void check_output_target(const std::filesystem::path& output);
 // Whether two names denote one file (the same inode, or the same path once normalised).
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
-// Throws CliError(Output) unless OUT's format stores `format` pixels without changing their
-// depth or channel count (16-bit to JPEG, alpha to BMP...), naming formats that would.
-void check_output_holds(const std::filesystem::path& output, PixelFormat format);
+// Whether OUT's format stores `format` pixels as they are, or only once their alpha is
+// flattened onto a background (4 channels into JPEG or PNM, at the same depth).
+enum class OutputFit { AsIs, FlattenAlpha };
+// Throws CliError(Output) when OUT's format stores neither (16-bit to JPEG, float to
+// BMP...), naming formats that would.
+OutputFit check_output_holds(const std::filesystem::path& output, PixelFormat format);
 
 // The options every encode uses (e.g. lossless TIFF), for probes and real writes alike.
 const std::vector<int>& encoder_params();

@@ -78,7 +78,11 @@ void run_request(RunRequest request, Clock::time_point started) {
   const ChannelLayout layout =
       png && png->colour_type == PngColourType::GrayAlpha ? ChannelLayout::GrayAlpha : ChannelLayout::AsDecoded;
   request.border = border_for_input(request, format, layout, request.input);
-  check_output_holds(output, format);
+  const OutputFit fit = check_output_holds(output, format);
+  if (fit == OutputFit::FlattenAlpha) {
+    std::cerr << "gpufilter: note: " << output.extension().string() << " holds no alpha: the image is flattened onto "
+              << request.background.name << " (--background)\n";
+  }
 
   // Host memory stays near one input and one output image: both devices read the
   // decoded Mat and write the result Mat directly.
@@ -93,7 +97,12 @@ void run_request(RunRequest request, Clock::time_point started) {
   input.release();  // the encoder's buffer can take its place
 
   stage.restart();
-  write_image_atomically(output, result, format, layout, request.encode);
+  if (fit == OutputFit::FlattenAlpha) {
+    result = flatten_onto(result, request.background);
+    write_image_atomically(output, result, PixelFormat{format.type, 3}, ChannelLayout::AsDecoded, request.encode);
+  } else {
+    write_image_atomically(output, result, format, layout, request.encode);
+  }
   times.add("encode", stage.elapsed_ms());
   result.release();  // before the line, so the total holds it
   if (request.timing) std::cerr << times.summary(to_string(selection.device), Stopwatch(started).elapsed_ms()) << '\n';

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -683,6 +685,42 @@ TEST_F(CliTest, EncodeOptionsReachTheEncoder) {
   expect_failure(gpufilter({"copy", in, out, "--quality", "95.5", "--device", "cpu"}), kUsage, "quality", out);
   expect_failure(gpufilter({"copy", in, path("bad.png"), "--png-compression", "10", "--device", "cpu"}), kUsage,
                  "png-compression", path("bad.png"));
+}
+
+// An image with alpha into a format without it is composited onto --background, with one
+// line saying so, instead of refused.
+TEST_F(CliTest, AlphaIntoAFormatWithoutItIsFlattened) {
+  const cv::Mat rgba = random_image(13, 17, CV_8UC4, 24);
+  const std::string in = write_input("in.png", rgba);
+  const cv::Mat stored = read_unchanged(in);
+  ProcessResult run = gpufilter({"copy", in, path("flat.ppm"), "--background", "#204060", "--device", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_EQ(run.err_lines().size(), 1u) << run.err;
+  EXPECT_TRUE(contains(run.err, "flattened onto #204060")) << run.err;
+  const cv::Mat flat = read_unchanged(path("flat.ppm"));
+  ASSERT_EQ(flat.type(), CV_8UC3);
+  const double under[3] = {0x60, 0x40, 0x20};  // B, G, R
+  double largest = 0.0;
+  for (int y = 0; y < stored.rows; ++y)
+    for (int x = 0; x < stored.cols; ++x) {
+      const cv::Vec4b p = stored.at<cv::Vec4b>(y, x);
+      const double a = p[3] / 255.0;
+      for (int c = 0; c < 3; ++c) {
+        const double expected = std::nearbyint(p[c] * a + under[c] * (1.0 - a));
+        largest = std::max(largest, std::abs(flat.at<cv::Vec3b>(y, x)[c] - expected));
+      }
+    }
+  EXPECT_EQ(largest, 0.0);
+
+  run = gpufilter({"copy", in, path("flat.jpg"), "--device", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(contains(run.err, "onto white")) << run.err;
+  EXPECT_EQ(read_unchanged(path("flat.jpg")).channels(), 3);
+
+  expect_failure(gpufilter({"copy", in, path("bad.jpg"), "--background", "#12345", "--device", "cpu"}), kUsage,
+                 "--background", path("bad.jpg"));
+  expect_failure(gpufilter({"copy", in, path("bad.jpg"), "--background", "1,2,300", "--device", "cpu"}), kUsage,
+                 "--background", path("bad.jpg"));
 }
 
 TEST_F(CliTest, BorderIsRefusedByOpsWithoutOne) {

@@ -1,0 +1,78 @@
+#include "flatten_alpha.hpp"
+
+#include <opencv2/core.hpp>
+
+#include <charconv>
+#include <vector>
+
+#include "exit_codes.hpp"
+
+namespace gpufilter::cli {
+namespace {
+
+[[noreturn]] void bad_background(const std::string& text) {
+  throw CliError(ExitCode::Usage, "--background takes white, black, gray, #RRGGBB or R,G,B (0..255), got '" + text +
+                                      "'");
+}
+
+int component(const std::string& text, const std::string& whole, int base) {
+  int value = -1;
+  const auto [end, status] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (text.empty() || status != std::errc() || end != text.data() + text.size() || value < 0 || value > 255)
+    bad_background(whole);
+  return value;
+}
+
+}  // namespace
+
+Background parse_background(const std::string& text) {
+  Background background;
+  background.name = text;
+  if (text == "white") return background;
+  if (text == "black") {
+    background.rgb = {0.0, 0.0, 0.0};
+    return background;
+  }
+  if (text == "gray" || text == "grey") {
+    background.rgb = {0.5, 0.5, 0.5};
+    return background;
+  }
+  std::vector<std::string> parts;
+  if (text.size() == 7 && text[0] == '#') {
+    parts = {text.substr(1, 2), text.substr(3, 2), text.substr(5, 2)};
+    for (std::size_t c = 0; c < 3; ++c) background.rgb[c] = component(parts[c], text, 16) / 255.0;
+    return background;
+  }
+  std::string::size_type start = 0;
+  while (true) {
+    const auto comma = text.find(',', start);
+    parts.push_back(text.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (parts.size() != 3) bad_background(text);
+  for (std::size_t c = 0; c < 3; ++c) background.rgb[c] = component(parts[c], text, 10) / 255.0;
+  return background;
+}
+
+cv::Mat flatten_onto(const cv::Mat& bgra, const Background& background) {
+  const double max = bgra.depth() == CV_16U ? 65535.0 : 255.0;
+  cv::Mat colour, alpha;
+  std::vector<cv::Mat> channels;
+  cv::split(bgra, channels);
+  channels[3].convertTo(alpha, CV_64F, 1.0 / max);
+  cv::Mat flat;
+  std::vector<cv::Mat> out(3);
+  for (int c = 0; c < 3; ++c) {
+    cv::Mat value;
+    channels[static_cast<std::size_t>(c)].convertTo(value, CV_64F);
+    // OpenCV's channel c is B, G, R: the background's 2 - c.
+    const double under = background.rgb[static_cast<std::size_t>(2 - c)] * max;
+    cv::Mat blended = value.mul(alpha) + under * (1.0 - alpha);
+    blended.convertTo(out[static_cast<std::size_t>(c)], bgra.depth());  // rounds and saturates
+  }
+  cv::merge(out, flat);
+  return flat;
+}
+
+}  // namespace gpufilter::cli
