@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "comma_list.hpp"
 #include "exit_codes.hpp"
 #include "gpufilter/error.hpp"
 #include "help.hpp"
@@ -170,13 +171,7 @@ void read_border(const cxxopts::ParseResult& result, RunRequest& request) {
       usage_error("--border-value needs --border constant");
     }
     const std::string text = result["border-value"].as<std::string>();
-    std::string::size_type start = 0;
-    while (true) {
-      const auto comma = text.find(',', start);
-      values.push_back(parse_number(text.substr(start, comma - start), "border-value"));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
+    for (const std::string& part : comma_separated(text)) values.push_back(parse_number(part, "border-value"));
     if (values.size() > border.value.size()) {
       usage_error("--border-value takes at most " + std::to_string(border.value.size()) +
                   " numbers, got '" + text + "'");

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <vector>
 
+#include "comma_list.hpp"
 #include "exit_codes.hpp"
 
 namespace gpufilter::cli {
@@ -43,13 +44,7 @@ Background parse_background(const std::string& text) {
     for (std::size_t c = 0; c < 3; ++c) background.rgb[c] = component(parts[c], text, 16) / 255.0;
     return background;
   }
-  std::string::size_type start = 0;
-  while (true) {
-    const auto comma = text.find(',', start);
-    parts.push_back(text.substr(start, comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  parts = comma_separated(text);
   if (parts.size() != 3) bad_background(text);
   for (std::size_t c = 0; c < 3; ++c) background.rgb[c] = component(parts[c], text, 10) / 255.0;
   return background;
@@ -57,7 +52,7 @@ Background parse_background(const std::string& text) {
 
 cv::Mat flatten_onto(const cv::Mat& bgra, const Background& background) {
   const double max = bgra.depth() == CV_16U ? 65535.0 : 255.0;
-  cv::Mat colour, alpha;
+  cv::Mat alpha;
   std::vector<cv::Mat> channels;
   cv::split(bgra, channels);
   channels[3].convertTo(alpha, CV_64F, 1.0 / max);
