@@ -35,7 +35,16 @@ TEST(Registry, EveryOperationIsComplete) {
     EXPECT_FALSE(op.variants.empty());
     EXPECT_TRUE(op.has_variant(op.default_variant));
     EXPECT_FALSE(op.formats.empty());
-    EXPECT_TRUE(op.run_gpu && op.run_reference && op.tolerance && op.bytes_moved);
+    EXPECT_TRUE(op.bytes_moved);
+    if (op.produces_image()) {
+      EXPECT_TRUE(op.run_gpu && op.run_reference && op.tolerance);
+    } else {
+      EXPECT_TRUE(op.data_layout && op.run_gpu_data && op.run_reference_data && op.data_tolerance);
+      const ImageShape input{16, 8, op.formats.front()};
+      const DataLayout layout = op.data_layout(input, op.resolve(op.test_params));
+      EXPECT_GT(layout.size(), 0u);
+      for (const std::string& column : layout.columns) EXPECT_FALSE(column.empty());
+    }
     for (const ParamSpec& p : op.params) {
       EXPECT_LE(p.min, p.max) << p.name;
       EXPECT_FALSE(p.help.empty()) << p.name;

@@ -207,6 +207,10 @@ bool Operation::supports(PixelFormat format) const {
   return std::find(formats.begin(), formats.end(), format) != formats.end();
 }
 
+ImageShape Operation::output_shape_for(const ImageShape& input, const ParamValues& values) const {
+  return output_shape ? output_shape(input, values) : input;
+}
+
 bool Operation::has_variant(const std::string& variant) const {
   return std::find(variants.begin(), variants.end(), variant) != variants.end();
 }

@@ -77,6 +77,41 @@ ParamSpec numbers_param(std::string name, std::string help, int min_items, int m
                         bool integer, std::string metavar, std::string default_text);
 ParamSpec flag_param(std::string name, std::string help);
 
+// An image's size and pixel format: what an op takes, and what an image op gives.
+struct ImageShape {
+  int width = 0;
+  int height = 0;
+  PixelFormat format{};
+};
+inline bool operator==(const ImageShape& a, const ImageShape& b) {
+  return a.width == b.width && a.height == b.height && a.format == b.format;
+}
+inline bool operator!=(const ImageShape& a, const ImageShape& b) { return !(a == b); }
+
+// What an op gives back: an image, or data about its input (stats, histogram).
+enum class OutputKind { Image, Data };
+
+// A data op's result: a table of numbers, one row per row label and one column per
+// column name, stored row-major as doubles (whole numbers up to 2^53 are exact, which
+// covers 64-bit sums over 16K x 16K u16 images). Printers (table, CSV, JSON, chart)
+// and the tests' comparison work from this description alone.
+struct DataLayout {
+  std::string row_title;                // what a row is: "channel", "bin"
+  std::vector<std::string> row_labels;  // "0", "1", ... or a bin's lower edge
+  std::vector<std::string> columns;     // "min", "max", ... or one per channel
+  // Rows form an x axis (a histogram's bins): a chart draws one series per column.
+  bool chartable = false;
+
+  std::size_t size() const { return row_labels.size() * columns.size(); }
+};
+
+// How far a data op's GPU value may stray from the reference's: |gpu - ref| must be at
+// most max_abs + max_rel * |ref|.
+struct DataTolerance {
+  double max_abs = 0.0;
+  double max_rel = 0.0;
+};
+
 struct Operation {
   std::string name;
   std::string summary;
@@ -85,8 +120,15 @@ struct Operation {
   std::vector<std::string> variants;   // every kernel of the family, by name
   std::string default_variant;         // the one the library picks
   bool uses_border = false;
+  OutputKind output = OutputKind::Image;
 
-  // Run on the GPU: device views, asynchronous on ctx.stream.
+  // ---- image ops (output == Image) ----
+  // The output's size and format for an input of `input`; empty: the input's own
+  // (filters). Throws Error(InvalidArgument) when the parameters do not fit the input
+  // (a crop rectangle outside the image). Use output_shape_for(), which applies the default.
+  std::function<ImageShape(const ImageShape& input, const ParamValues&)> output_shape;
+  // Run on the GPU: device views, src of the input shape and dst of output_shape_for(),
+  // asynchronous on ctx.stream.
   std::function<void(const ImageView& src, const ImageView& dst, const ParamValues&,
                      const Border&, const std::string& variant, const ExecContext&)>
       run_gpu;
@@ -96,7 +138,22 @@ struct Operation {
       run_reference;
   // How far the GPU may stray from the reference for this format.
   std::function<Tolerance(PixelFormat)> tolerance;
-  // Bytes a perfect kernel moves through DRAM: each input read once, output written once.
+
+  // ---- data ops (output == Data) ----
+  // The table the op fills for an input of `input`.
+  std::function<DataLayout(const ImageShape& input, const ParamValues&)> data_layout;
+  // Run on the GPU: src a device view; `result` device memory for data_layout().size()
+  // doubles, written asynchronously on ctx.stream.
+  std::function<void(const ImageView& src, double* result, const ParamValues&, const std::string& variant,
+                     const ExecContext&)>
+      run_gpu_data;
+  // Run the CPU reference: src a host view, `result` host memory as above.
+  std::function<void(const ImageView& src, double* result, const ParamValues&)> run_reference_data;
+  // How far the GPU may stray from the reference in a column, for this input format.
+  std::function<DataTolerance(PixelFormat, const std::string& column)> data_tolerance;
+
+  // Bytes a perfect kernel moves through DRAM: each input read once, output written
+  // once (width, height: the input's).
   std::function<std::size_t(int width, int height, PixelFormat, const ParamValues&)> bytes_moved;
 
   // Rules between parameters, or on text the op parses (a mask, a mask file): throws
@@ -108,6 +165,9 @@ struct Operation {
   ParamValues test_params;   // the parameters the conformance tests use
 
   bool supports(PixelFormat format) const;
+  bool produces_image() const { return output == OutputKind::Image; }
+  // output_shape(input, params), or `input` when the op keeps the shape.
+  ImageShape output_shape_for(const ImageShape& input, const ParamValues& params) const;
   bool has_variant(const std::string& variant) const;
   const ParamSpec* find_param(const std::string& name) const;
   // Checks names, kinds and ranges, fills defaults and applies `check`; throws
