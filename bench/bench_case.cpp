@@ -2,7 +2,10 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -29,11 +32,16 @@ struct CaseCache {
   std::string images_key;
   gpufilter::HostImage host_src;
   gpufilter::DeviceImage device_src;
+
+  // The output, for the shape the current op gives (the input's, for filters).
+  std::string output_key;
   gpufilter::DeviceImage device_dst;
   gpufilter::HostImage host_dst;
+  gpufilter::DeviceData device_result;
 
   std::string reference_key;
   gpufilter::HostImage reference;
+  std::vector<double> reference_data;
 };
 std::unique_ptr<CaseCache> g_cache;
 
@@ -68,8 +76,6 @@ CaseCache& cache_for(const CaseSpec& spec, cudaStream_t stream) {
     const int w = spec.size.width, h = spec.size.height;
     cache.host_src = gpufilter::HostImage(w, h, spec.format);
     cache.device_src = gpufilter::DeviceImage(w, h, spec.format);
-    cache.device_dst = gpufilter::DeviceImage(w, h, spec.format);
-    cache.host_dst = gpufilter::HostImage(w, h, spec.format);
     // The seed depends on the format and size only: the same source for every variant.
     gpufilter::testing::fill_random(cache.host_src.view(), std::hash<std::string>{}(key));
     gpufilter::copy_image_async(cache.host_src.view(), cache.device_src.view(), stream);
@@ -79,17 +85,77 @@ CaseCache& cache_for(const CaseSpec& spec, cudaStream_t stream) {
   return cache;
 }
 
+gpufilter::ImageShape input_shape(const CaseSpec& spec) {
+  return gpufilter::ImageShape{spec.size.width, spec.size.height, spec.format};
+}
+
+gpufilter::ImageShape output_shape(const CaseSpec& spec) {
+  return spec.op->output_shape_for(input_shape(spec), spec.reference_params);
+}
+
+std::string shape_key(const gpufilter::ImageShape& shape) {
+  return shape.format.name() + "/" + std::to_string(shape.width) + "x" + std::to_string(shape.height);
+}
+
+// The output buffers for this case's op: an image of its output shape, or room for its
+// data table.
+void prepare_output(const CaseSpec& spec, CaseCache& cache) {
+  if (!spec.op->produces_image()) {
+    const std::size_t count = spec.op->data_layout(input_shape(spec), spec.reference_params).size();
+    if (cache.device_result.size() != count) cache.device_result = gpufilter::DeviceData(count);
+    return;
+  }
+  const gpufilter::ImageShape shape = output_shape(spec);
+  const std::string key = shape_key(shape);
+  if (cache.output_key == key) return;
+  cache.output_key.clear();
+  cache.device_dst = gpufilter::DeviceImage();  // the old one goes before the new one comes
+  cache.host_dst = gpufilter::HostImage();
+  cache.reference = gpufilter::HostImage();
+  cache.reference_key.clear();
+  cache.device_dst = gpufilter::DeviceImage(shape.width, shape.height, shape.format);
+  cache.host_dst = gpufilter::HostImage(shape.width, shape.height, shape.format);
+  cache.output_key = key;
+}
+
 const gpufilter::HostImage& reference_for(const CaseSpec& spec, CaseCache& cache) {
   const std::string key = reference_key(spec);
   if (cache.reference_key != key) {
     cache.reference_key.clear();
+    const gpufilter::ImageShape shape = output_shape(spec);
     if (cache.reference.view().empty())
-      cache.reference = gpufilter::HostImage(spec.size.width, spec.size.height, spec.format);
+      cache.reference = gpufilter::HostImage(shape.width, shape.height, shape.format);
     spec.op->run_reference(cache.host_src.view(), cache.reference.view(), spec.reference_params,
                            spec.reference_border);
     cache.reference_key = key;
   }
   return cache.reference;
+}
+
+const std::vector<double>& reference_data_for(const CaseSpec& spec, CaseCache& cache) {
+  const std::string key = reference_key(spec);
+  if (cache.reference_key != key) {
+    cache.reference_key.clear();
+    cache.reference_data.assign(spec.op->data_layout(input_shape(spec), spec.reference_params).size(), 0.0);
+    spec.op->run_reference_data(cache.host_src.view(), cache.reference_data.data(), spec.reference_params);
+    cache.reference_key = key;
+  }
+  return cache.reference_data;
+}
+
+// Runs a data case once into a NaN-poisoned result and judges it with its check.
+void check_data_case(const CaseSpec& spec, CaseCache& cache, PreparedCase& prepared, cudaStream_t stream) {
+  const gpufilter::DataLayout layout = spec.op->data_layout(input_shape(spec), spec.reference_params);
+  std::vector<double> actual(layout.size(), std::numeric_limits<double>::quiet_NaN());
+  cache.device_result.upload_async(actual.data(), stream);
+  spec.data_launch(prepared.src, prepared.result, stream);
+  cache.device_result.download_async(actual.data(), stream);
+  GPUFILTER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const std::vector<double>& expected = reference_data_for(spec, cache);
+  for (std::size_t i = 0; i < actual.size(); ++i)
+    if (!std::isnan(actual[i])) prepared.max_error = std::max(prepared.max_error, std::fabs(actual[i] - expected[i]));
+  const std::string failure = spec.check_data(layout, actual.data(), expected.data());
+  if (!failure.empty()) throw std::runtime_error("result differs from the reference: " + failure);
 }
 
 void record_failure(benchmark::State& state, CaseResult row, const std::string& why) {
@@ -104,7 +170,7 @@ void run_case(benchmark::State& state, const CaseSpec& spec) {
   const cudaStream_t stream = ctx.stream.get();
   CaseResult row = spec.row;
   PreparedCase prepared;
-  auto launch = [&] { spec.launch(prepared.src, prepared.dst, stream); };
+  auto launch = [&] { spec.run(prepared.src, prepared.dst, prepared.result, stream); };
   try {
     prepared = prepare_and_check(spec);
     row.max_error = prepared.max_error;
@@ -163,7 +229,12 @@ PreparedCase prepare_and_check(const CaseSpec& spec) {
   BenchContext& ctx = bench_context();
   const cudaStream_t stream = ctx.stream.get();
   CaseCache& cache = cache_for(spec, stream);
-  PreparedCase prepared{cache.device_src.view(), cache.device_dst.view(), 0.0};
+  prepare_output(spec, cache);
+  PreparedCase prepared{cache.device_src.view(), cache.device_dst.view(), cache.device_result.get(), 0.0};
+  if (spec.data_launch) {
+    check_data_case(spec, cache, prepared, stream);
+    return prepared;
+  }
 
   // All bytes 0xFF: NaN for f32, the maximum for u8/u16, so an unwritten pixel fails
   // the check (blurring random data lands near mid-range, far from the maximum).

@@ -18,6 +18,13 @@
 namespace bench {
 
 using Launch = std::function<void(const gpufilter::ImageView& src, const gpufilter::ImageView& dst, cudaStream_t)>;
+// A data op's launch: writes its result into `result`, device memory for the op's
+// DataLayout (a peer may store its own kind of values there, and checks them itself).
+using DataLaunch = std::function<void(const gpufilter::ImageView& src, double* result, cudaStream_t)>;
+// Judges a data launch's downloaded result against the reference's table: empty when
+// it passes, else what is wrong.
+using DataCheck = std::function<std::string(const gpufilter::DataLayout& layout, const double* actual,
+                                            const double* expected)>;
 
 struct CaseSpec {
   CaseResult row;  // name and identity (op, variant, format, size, border, peer); the rest is filled by the run
@@ -31,7 +38,19 @@ struct CaseSpec {
   gpufilter::ParamValues reference_params;
   gpufilter::Border reference_border;
   gpufilter::Tolerance tolerance;
-  Launch launch;
+  Launch launch;  // image ops: writes an image of the op's output shape
+  // Data ops (op->produces_image() false) time data_launch and judge it with check_data.
+  DataLaunch data_launch;
+  DataCheck check_data;
+
+  void run(const gpufilter::ImageView& src, const gpufilter::ImageView& dst, double* result,
+           cudaStream_t stream) const {
+    if (data_launch) {
+      data_launch(src, result, stream);
+    } else {
+      launch(src, dst, stream);
+    }
+  }
 };
 
 // The GPU objects shared by every case; created once a device is known to exist.
@@ -49,7 +68,8 @@ BenchContext& bench_context();
 // Device views of a case's source and destination after a checked run, ready to time.
 struct PreparedCase {
   gpufilter::ImageView src;
-  gpufilter::ImageView dst;
+  gpufilter::ImageView dst;  // image ops
+  double* result = nullptr;  // data ops
   double max_error = 0.0;
 };
 

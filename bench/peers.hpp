@@ -16,7 +16,11 @@ struct PeerRow {
   gpufilter::ParamValues reference_params;
   gpufilter::Border reference_border;
   gpufilter::Tolerance tolerance;
-  Launch launch;
+  Launch launch;  // image ops
+  // Data ops: the peer's launch and how its result is judged (a peer may compute less
+  // than the op, e.g. one sum for all channels).
+  DataLaunch data_launch;
+  DataCheck check_data;
 };
 
 // cudaMemcpy2DAsync for the copy op.

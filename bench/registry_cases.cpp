@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "gpufilter/stream.hpp"
+#include "gpufilter/testing.hpp"
 #include "peers.hpp"
 
 namespace bench {
@@ -56,12 +57,23 @@ CaseSpec make_peer_case(const gpufilter::Operation& op, const PeerRow& peer, gpu
   spec.reference_border = peer.reference_border;
   spec.tolerance = peer.tolerance;
   spec.launch = peer.launch;
+  spec.data_launch = peer.data_launch;
+  spec.check_data = peer.check_data;
   return spec;
 }
 
 }  // namespace
 
 namespace {
+
+gpufilter::ExecContext timed_context(cudaStream_t stream) {
+  gpufilter::ExecContext ctx;
+  ctx.stream = stream;
+  // Never synchronize inside a timed launch, whatever GPUFILTER_SYNC_LAUNCHES says:
+  // the host round trip would be timed along with the kernel.
+  ctx.sync_after_launch = false;
+  return ctx;
+}
 
 // The op's bench parameters with the --param replacements it has a parameter for.
 gpufilter::ParamValues bench_params(const gpufilter::Operation& op, const BenchOptions& options) {
@@ -84,14 +96,20 @@ CaseSpec make_variant_case(const gpufilter::Operation& op, const std::string& va
   spec.reference_border = border;
   spec.tolerance = op.tolerance(format);
   const gpufilter::Operation* op_ptr = &op;
+  if (!op.produces_image()) {
+    spec.data_launch = [op_ptr, variant, params = spec.params](const gpufilter::ImageView& src, double* result,
+                                                                cudaStream_t stream) {
+      op_ptr->run_gpu_data(src, result, params, variant, timed_context(stream));
+    };
+    spec.check_data = [op_ptr, format](const gpufilter::DataLayout& layout, const double* actual,
+                                       const double* expected) {
+      return gpufilter::testing::compare_data(*op_ptr, format, layout, actual, expected).first_failure;
+    };
+    return spec;
+  }
   spec.launch = [op_ptr, variant, params = spec.params, border](const gpufilter::ImageView& src,
                                                                const gpufilter::ImageView& dst, cudaStream_t stream) {
-    gpufilter::ExecContext ctx;
-    ctx.stream = stream;
-    // Never synchronize inside a timed launch, whatever GPUFILTER_SYNC_LAUNCHES says:
-    // the host round trip would be timed along with the kernel.
-    ctx.sync_after_launch = false;
-    op_ptr->run_gpu(src, dst, params, border, variant, ctx);
+    op_ptr->run_gpu(src, dst, params, border, variant, timed_context(stream));
   };
   return spec;
 }

@@ -26,7 +26,7 @@ bool measure_copy_roofline(std::string& why) {
     BenchContext& ctx = bench_context();
     const PreparedCase prepared = prepare_and_check(spec);
     const cudaStream_t stream = ctx.stream.get();
-    auto launch = [&] { spec.launch(prepared.src, prepared.dst, stream); };
+    auto launch = [&] { spec.run(prepared.src, prepared.dst, prepared.result, stream); };
     // At least 20 samples whatever --iterations says: every ratio leans on this one.
     const auto samples = time_launches(stream, launch, std::max(ctx.options.warmup, 3),
                                        std::max(ctx.options.iterations, 20), ctx.flusher, ctx.timer);

@@ -59,7 +59,8 @@ std::string describe_param(const ParamSpec& spec) {
 cxxopts::Options make_options(const Operation* op) {
   cxxopts::Options options(op ? std::string(kProgram) + " " + op->name : kProgram,
                            op ? op->summary + "\n" : "");
-  options.custom_help(op ? "IN OUT [options]" : "");
+  const bool data_op = op && !op->produces_image();
+  options.custom_help(op ? (data_op ? "IN [options]" : "IN OUT [options]") : "");
   options.positional_help("");
   if (op) {
     for (const ParamSpec& spec : op->params) {
@@ -91,20 +92,27 @@ cxxopts::Options make_options(const Operation* op) {
          "auto: the GPU when one is usable, else the CPU reference; gpu; cpu (default: auto)",
          cxxopts::value<std::string>(), "auto|gpu|cpu");
   common("timing", "print the time of each stage on stderr");
-  common("overwrite", "allow OUT to be the same file as IN");
-  common("quality", "JPEG quality of OUT, 1..100 (default: 95)", cxxopts::value<std::string>(), "N");
-  common("png-compression",
-         "zlib level of a PNG OUT, 0 (none, fastest) .. 9 (smallest, slowest) (default: the encoder's fastest "
-         "setting)",
-         cxxopts::value<std::string>(), "N");
-  common("background",
-         "colour under an image with alpha written to a format without it (JPEG, PNM): white, black, gray, "
-         "#RRGGBB or R,G,B (default: white)",
-         cxxopts::value<std::string>(), "COLOUR");
+  if (data_op) {
+    common("json", "print the result as JSON (default: a table)");
+    common("csv", "print the result as CSV (default: a table)");
+    common("plot", "also draw the result as a chart into FILE (PNG; ops whose rows form an axis, e.g. bins)",
+           cxxopts::value<std::string>(), "FILE");
+  } else {
+    common("overwrite", "allow OUT to be the same file as IN");
+    common("quality", "JPEG quality of OUT, 1..100 (default: 95)", cxxopts::value<std::string>(), "N");
+    common("png-compression",
+           "zlib level of a PNG OUT, 0 (none, fastest) .. 9 (smallest, slowest) (default: the encoder's fastest "
+           "setting)",
+           cxxopts::value<std::string>(), "N");
+    common("background",
+           "colour under an image with alpha written to a format without it (JPEG, PNM): white, black, gray, "
+           "#RRGGBB or R,G,B (default: white)",
+           cxxopts::value<std::string>(), "COLOUR");
+  }
   common("no-autorotate", "keep a JPEG's pixels in their stored order (default: turn them upright by the EXIF "
                           "orientation, as viewers show them)");
   common("h,help", "print this help");
-  options.add_options("")(kFilesOption, "IN OUT", cxxopts::value<std::vector<std::string>>());
+  options.add_options("")(kFilesOption, data_op ? "IN" : "IN OUT", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({kFilesOption});
   return options;
 }
@@ -212,6 +220,17 @@ void refuse_border_options(const Operation& op, int argc, const char* const* arg
   }
 }
 
+// --json, --csv and --plot of a data op.
+void read_data_output(const cxxopts::ParseResult& result, RunRequest& request) {
+  if (result.count("json") && result.count("csv")) usage_error("--json and --csv exclude each other; pick one");
+  if (result.count("json")) request.data_format = DataFormat::Json;
+  if (result.count("csv")) request.data_format = DataFormat::Csv;
+  if (result.count("plot")) {
+    request.plot = result["plot"].as<std::string>();
+    if (request.plot.extension() != ".png") usage_error("--plot writes a PNG chart; give FILE a .png name");
+  }
+}
+
 Command parse_run(const Operation& op, int argc, const char* const* argv) {
   refuse_border_options(op, argc, argv);
   cxxopts::Options options = make_options(&op);
@@ -241,8 +260,19 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
   }
   request.device = read_device(result);
   request.timing = result.count("timing") > 0;
-  request.overwrite = result.count("overwrite") > 0;
   request.autorotate = result.count("no-autorotate") == 0;
+  const auto files = result.count(kFilesOption) ? result[kFilesOption].as<std::vector<std::string>>()
+                                                : std::vector<std::string>{};
+  if (!op.produces_image()) {
+    read_data_output(result, request);
+    if (files.empty()) usage_error("IN is missing (usage: gpufilter " + op.name + " IN [options])");
+    if (files.size() > 1)
+      usage_error(op.name + " prints its result and writes no image: unexpected argument '" + files[1] +
+                  "' after IN");
+    request.input = files[0];
+    return request;
+  }
+  request.overwrite = result.count("overwrite") > 0;
   if (result.count("background")) request.background = parse_background(result["background"].as<std::string>());
   if (result.count("quality"))
     request.encode.jpeg_quality = whole_number_in(result["quality"].as<std::string>(), "quality", 1, 100);
@@ -250,8 +280,6 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
     request.encode.png_compression =
         whole_number_in(result["png-compression"].as<std::string>(), "png-compression", 0, 9);
 
-  const auto files = result.count(kFilesOption) ? result[kFilesOption].as<std::vector<std::string>>()
-                                                : std::vector<std::string>{};
   if (files.size() < 2) {
     usage_error(std::string(files.empty() ? "IN and OUT are" : "OUT is") + " missing (usage: gpufilter " +
                 op.name + " IN OUT [options])");

@@ -15,11 +15,14 @@ namespace gpufilter::cli {
 
 enum class DeviceChoice { Auto, Gpu, Cpu };
 
+// How a data op's result is printed on stdout.
+enum class DataFormat { Table, Csv, Json };
+
 // One filter run: everything checked that can be checked without touching files.
 struct RunRequest {
   const Operation* op = nullptr;
   std::filesystem::path input;
-  std::filesystem::path output;
+  std::filesystem::path output;  // image ops only
   ParamValues params;  // resolved: defaults filled in, ranges checked
   Border border;
   // The numbers given to --border-value, as given: whether they fit the pixels can only
@@ -32,6 +35,10 @@ struct RunRequest {
   bool autorotate = true;  // apply a JPEG's EXIF orientation on read
   EncodeOptions encode;    // --quality, --png-compression
   Background background;   // under an image whose alpha OUT cannot hold
+  // Data ops (stats, histogram): how the table is printed, and a chart file for ops whose
+  // rows form an axis (empty: none).
+  DataFormat data_format = DataFormat::Table;
+  std::filesystem::path plot;
 };
 
 // Help, version or the op table: printed on stdout, exit 0.

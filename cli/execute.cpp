@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "exit_codes.hpp"
 #include "gpufilter/device.hpp"
@@ -43,41 +44,76 @@ DeviceImage device_image_for(const ImageView& like) {
   }
 }
 
+// What the GPU path needs around an op: the context (started beside decoding), a
+// stream, the input on the device and the events around each stage.
+class GpuRun {
+ public:
+  GpuRun(const ImageView& src, StageTimes& times, GpuWarmup& warmup) : times_(times) {
+    // The context, which can cost more than the filter itself, was started beside
+    // decoding; "wait" is what is left of it once the image is decoded.
+    warmup.wait();
+    times.add_beside("cuda start", warmup.took_ms(), "decode");
+    times.add("wait", warmup.waited_ms());
+    Stopwatch setup;
+    device_src_ = device_image_for(src);
+    setup_ms_ = setup.elapsed_ms();
+    context_.stream = stream_.get();
+    // Straight from the decoded image, with no pinned staging copy: that would hold
+    // another host copy of the image, and the driver moves pageable memory through
+    // small pinned buffers of its own.
+    start_.record(stream_.get());
+    copy_image_async(src, device_src_.view(), stream_.get());
+    uploaded_.record(stream_.get());
+  }
+
+  const ImageView& src() const { return device_src_.view(); }
+  const ExecContext& context() const { return context_; }
+  StreamHandle stream() const { return stream_.get(); }
+  void add_setup_ms(double ms) { setup_ms_ += ms; }
+  void computed() { computed_.record(stream_.get()); }
+
+  // Waits for the stream, then records the stages.
+  void finish() {
+    downloaded_.record(stream_.get());
+    stream_.synchronize();
+    times_.add("setup", setup_ms_);
+    times_.add("upload", uploaded_.ms_since(start_));
+    times_.add("kernel", computed_.ms_since(uploaded_));
+    times_.add("download", downloaded_.ms_since(computed_));
+  }
+
+ private:
+  StageTimes& times_;
+  Stream stream_;
+  DeviceImage device_src_;
+  ExecContext context_;
+  double setup_ms_ = 0.0;
+  CudaEvent start_, uploaded_, computed_, downloaded_;
+};
+
 void execute_on_gpu(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times,
                     GpuWarmup& warmup) {
-  // The context, which can cost more than the filter itself, was started beside decoding;
-  // "wait" is what is left of it once the image is decoded.
-  warmup.wait();
-  times.add_beside("cuda start", warmup.took_ms(), "decode");
-  times.add("wait", warmup.waited_ms());
+  GpuRun run(src, times, warmup);
   Stopwatch setup;
-  Stream stream;
-  DeviceImage device_src = device_image_for(src);
-  DeviceImage device_dst = device_image_for(src);
-  CudaEvent start;
-  CudaEvent uploaded;
-  CudaEvent computed;
-  CudaEvent downloaded;
-  times.add("setup", setup.elapsed_ms());
+  DeviceImage device_dst = device_image_for(dst);
+  run.add_setup_ms(setup.elapsed_ms());
+  request.op->run_gpu(run.src(), device_dst.view(), request.params, request.border, request.variant,
+                      run.context());
+  run.computed();
+  copy_image_async(device_dst.view(), dst, run.stream());
+  run.finish();
+}
 
-  // Straight from the decoded image and into the result, with no pinned staging copies:
-  // those would hold two more host copies of the image, and the driver moves pageable
-  // memory through small pinned buffers of its own.
-  ExecContext context;
-  context.stream = stream.get();
-  start.record(stream.get());
-  copy_image_async(src, device_src.view(), stream.get());
-  uploaded.record(stream.get());
-  request.op->run_gpu(device_src.view(), device_dst.view(), request.params, request.border, request.variant,
-                      context);
-  computed.record(stream.get());
-  copy_image_async(device_dst.view(), dst, stream.get());
-  downloaded.record(stream.get());
-  stream.synchronize();
-
-  times.add("upload", uploaded.ms_since(start));
-  times.add("kernel", computed.ms_since(uploaded));
-  times.add("download", downloaded.ms_since(computed));
+void execute_data_on_gpu(const RunRequest& request, const ImageView& src, std::vector<double>& result,
+                         StageTimes& times, GpuWarmup& warmup) {
+  GpuRun run(src, times, warmup);
+  Stopwatch setup;
+  DeviceData device_result(result.size());
+  run.add_setup_ms(setup.elapsed_ms());
+  request.op->run_gpu_data(run.src(), device_result.get(), request.params, request.variant, run.context());
+  run.computed();
+  device_result.download_async(result.data(), run.stream());
+  run.finish();
 }
 
 }  // namespace
@@ -102,6 +138,18 @@ void execute(const RunRequest& request, Device device, const ImageView& src, con
   }
   Stopwatch watch;
   request.op->run_reference(src, dst, request.params, request.border);
+  times.add("compute", watch.elapsed_ms());
+}
+
+void execute_data(const RunRequest& request, Device device, const ImageView& src, std::vector<double>& result,
+                  StageTimes& times, GpuWarmup* warmup) {
+  if (device == Device::Gpu) {
+    if (warmup == nullptr) throw std::logic_error("the GPU path needs the context started beside decoding");
+    execute_data_on_gpu(request, src, result, times, *warmup);
+    return;
+  }
+  Stopwatch watch;
+  request.op->run_reference_data(src, result.data(), request.params);
   times.add("compute", watch.elapsed_ms());
 }
 

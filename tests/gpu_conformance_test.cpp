@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +37,16 @@ std::string case_name(const Case& c) {
   return name;
 }
 
+// The output an op gives for this case's input; nullopt where its test parameters do not
+// fit the input (a crop rectangle larger than a 1x1 image): such cases are left out.
+std::optional<ImageShape> output_shape(const Operation& op, PixelFormat format, Size size) {
+  try {
+    return op.output_shape_for(ImageShape{size.width, size.height, format}, op.resolve(op.test_params));
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
 std::vector<Case> all_cases() {
   std::vector<Case> cases;
   const Size sizes[] = {{1, 1}, {17, 13}, {1921, 1079}};
@@ -42,9 +54,11 @@ std::vector<Case> all_cases() {
     for (const PixelFormat& format : op.formats)
       for (BorderMode border : all_border_modes()) {
         if (!op.uses_border && border != BorderMode::Reflect101) continue;  // one pass for ops without borders
-        for (const Size& size : sizes)
+        for (const Size& size : sizes) {
+          if (op.produces_image() && !output_shape(op, format, size)) continue;
           for (bool subview : {false, true})
             for (const std::string& variant : op.variants) cases.push_back({&op, variant, format, border, size, subview});
+        }
       }
   return cases;
 }
@@ -64,69 +78,118 @@ constexpr int kSubX = 3, kSubY = 2, kMarginX = 5, kMarginY = 4;
 // only in variant run back to back, and the 1921x1079 references are the slow part.
 struct ReferenceCache {
   std::string key;
-  std::unique_ptr<HostImage> parent_src;
   std::unique_ptr<HostImage> expected;
 };
+ReferenceCache cache_;
+std::unique_ptr<HostImage> cache_parent_src;
 
 class GpuConformance : public ::testing::TestWithParam<Case> {
  protected:
   // Pinned memory goes back before the CUDA runtime does (and the leak check runs).
-  static void TearDownTestSuite() { cache_ = ReferenceCache{}; }
-  static ReferenceCache cache_;
+  static void TearDownTestSuite() {
+    cache_ = ReferenceCache{};
+    cache_parent_src.reset();
+  }
 };
-ReferenceCache GpuConformance::cache_;
 
-TEST_P(GpuConformance, MatchesReference) {
-  const Case& c = GetParam();
+// The source: random values in a parent image, the case's input a sub-view of it when
+// the case asks for one. Cached with the reference for the variants that follow.
+const HostImage& source_for(const Case& c) {
+  const int parent_w = c.size.width + (c.subview ? kMarginX : 0);
+  const int parent_h = c.size.height + (c.subview ? kMarginY : 0);
+  if (!cache_parent_src || cache_parent_src->view().width != parent_w || cache_parent_src->view().height != parent_h ||
+      cache_parent_src->view().format != c.format) {
+    cache_parent_src = std::make_unique<HostImage>(parent_w, parent_h, c.format);
+    testing::fill_random(cache_parent_src->view(), 1234u + static_cast<std::uint32_t>(parent_w * 7 + parent_h));
+  }
+  return *cache_parent_src;
+}
+
+ImageView case_input(const ImageView& parent, const Case& c) {
+  return c.subview ? parent.subview(kSubX, kSubY, c.size.width, c.size.height) : parent;
+}
+
+void check_image_case(const Case& c) {
   const Operation& op = *c.op;
   const ParamValues params = op.resolve(op.test_params);
   const Border border = test_border(c.border, c.format);
-  const int parent_w = c.size.width + (c.subview ? kMarginX : 0);
-  const int parent_h = c.size.height + (c.subview ? kMarginY : 0);
+  const ImageShape out = op.output_shape_for(ImageShape{c.size.width, c.size.height, c.format}, params);
+  // The destination is a sub-view of a larger parent too, at the same offset.
   const int ox = c.subview ? kSubX : 0, oy = c.subview ? kSubY : 0;
+  const int parent_w = out.width + (c.subview ? kMarginX : 0);
+  const int parent_h = out.height + (c.subview ? kMarginY : 0);
 
+  const HostImage& parent_src = source_for(c);
   const std::string key = case_name({c.op, "", c.format, c.border, c.size, c.subview});
   if (cache_.key != key) {
-    cache_.parent_src = std::make_unique<HostImage>(parent_w, parent_h, c.format);
-    testing::fill_random(cache_.parent_src->view(), 1234u + static_cast<std::uint32_t>(parent_w * 7 + parent_h));
-    cache_.expected = std::make_unique<HostImage>(c.size.width, c.size.height, c.format);
-    op.run_reference(cache_.parent_src->view().subview(ox, oy, c.size.width, c.size.height), cache_.expected->view(),
-                     params, border);
+    cache_.expected = std::make_unique<HostImage>(out.width, out.height, out.format);
+    op.run_reference(case_input(parent_src.view(), c), cache_.expected->view(), params, border);
     cache_.key = key;
   }
   const ImageView expected = cache_.expected->view();
 
   // The destination parent: random guard values around a poisoned sub-view.
-  HostImage host_dst(parent_w, parent_h, c.format);
+  HostImage host_dst(parent_w, parent_h, out.format);
   testing::fill_random(host_dst.view(), 99u);
-  testing::poison_against(host_dst.view().subview(ox, oy, c.size.width, c.size.height), expected);
-  HostImage guard(parent_w, parent_h, c.format);
+  testing::poison_against(host_dst.view().subview(ox, oy, out.width, out.height), expected);
+  HostImage guard(parent_w, parent_h, out.format);
   std::memcpy(guard.view().data, host_dst.view().data, guard.view().pitch * static_cast<std::size_t>(parent_h));
 
   Stream stream;
-  DeviceImage src(parent_w, parent_h, c.format), dst(parent_w, parent_h, c.format);
-  copy_image_async(cache_.parent_src->view(), src.view(), stream.get());
+  DeviceImage src(parent_src.view().width, parent_src.view().height, c.format), dst(parent_w, parent_h, out.format);
+  copy_image_async(parent_src.view(), src.view(), stream.get());
   copy_image_async(host_dst.view(), dst.view(), stream.get());
-  op.run_gpu(src.view().subview(ox, oy, c.size.width, c.size.height),
-             dst.view().subview(ox, oy, c.size.width, c.size.height), params, border, c.variant,
-             ExecContext{stream.get(), true});
+  op.run_gpu(case_input(src.view(), c), dst.view().subview(ox, oy, out.width, out.height), params, border,
+             c.variant, ExecContext{stream.get(), true});
   copy_image_async(dst.view(), host_dst.view(), stream.get());
   stream.synchronize();
 
-  const testing::Difference diff =
-      testing::compare(host_dst.view().subview(ox, oy, c.size.width, c.size.height), expected);
+  const testing::Difference diff = testing::compare(host_dst.view().subview(ox, oy, out.width, out.height), expected);
   const Tolerance tolerance = op.tolerance(c.format);
   EXPECT_TRUE(diff.within(tolerance)) << "tolerance " << tolerance.max_abs << " in at most "
                                       << tolerance.max_differing_share * 100 << "% of samples; " << diff.describe();
 
   for (int y = 0; y < parent_h; ++y)
     for (int x = 0; x < parent_w; ++x) {
-      if (x >= ox && x < ox + c.size.width && y >= oy && y < oy + c.size.height) continue;
-      const std::size_t bytes = c.format.pixel_bytes();
+      if (x >= ox && x < ox + out.width && y >= oy && y < oy + out.height) continue;
+      const std::size_t bytes = out.format.pixel_bytes();
       ASSERT_EQ(0, std::memcmp(host_dst.view().row<unsigned char>(y) + x * bytes,
                                guard.view().row<unsigned char>(y) + x * bytes, bytes))
           << "pixel (" << x << ", " << y << ") outside the destination view was written";
     }
+}
+
+// A data op: its table from the GPU, in a device buffer poisoned with NaN, against the
+// reference's table, each column within the op's tolerance for it.
+void check_data_case(const Case& c) {
+  const Operation& op = *c.op;
+  const ParamValues params = op.resolve(op.test_params);
+  const DataLayout layout = op.data_layout(ImageShape{c.size.width, c.size.height, c.format}, params);
+  const HostImage& parent_src = source_for(c);
+  std::vector<double> expected(layout.size());
+  op.run_reference_data(case_input(parent_src.view(), c), expected.data(), params);
+
+  Stream stream;
+  DeviceImage src(parent_src.view().width, parent_src.view().height, c.format);
+  copy_image_async(parent_src.view(), src.view(), stream.get());
+  DeviceData result(layout.size());
+  std::vector<double> actual(layout.size(), std::numeric_limits<double>::quiet_NaN());
+  result.upload_async(actual.data(), stream.get());
+  op.run_gpu_data(case_input(src.view(), c), result.get(), params, c.variant, ExecContext{stream.get(), true});
+  result.download_async(actual.data(), stream.get());
+  stream.synchronize();
+
+  const testing::DataDifference diff = testing::compare_data(op, c.format, layout, actual.data(), expected.data());
+  EXPECT_TRUE(diff.ok) << diff.first_failure;
+}
+
+TEST_P(GpuConformance, MatchesReference) {
+  const Case& c = GetParam();
+  if (c.op->produces_image()) {
+    check_image_case(c);
+  } else {
+    check_data_case(c);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, GpuConformance, ::testing::ValuesIn(all_cases()),

@@ -112,4 +112,45 @@ void copy_image_async(const ImageView& src, const ImageView& dst, StreamHandle s
                                          static_cast<std::size_t>(src.height), cudaMemcpyDefault, stream));
 }
 
+DeviceData::DeviceData(std::size_t count) : count_(count) {
+  if (count == 0) return;
+  const cudaError_t status = cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(double));
+  if (status == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    count_ = 0;
+    throw Error(ErrorCode::OutOfMemory, "not enough GPU memory for " + std::to_string(count) + " result values", status);
+  }
+  GPUFILTER_CUDA_CHECK(status);
+}
+
+DeviceData::~DeviceData() { release(); }
+
+void DeviceData::release() noexcept {
+  if (data_ != nullptr) cudaFree(data_);
+  data_ = nullptr;
+  count_ = 0;
+}
+
+DeviceData::DeviceData(DeviceData&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+
+DeviceData& DeviceData::operator=(DeviceData&& other) noexcept {
+  if (this != &other) {
+    release();
+    data_ = std::exchange(other.data_, nullptr);
+    count_ = std::exchange(other.count_, 0);
+  }
+  return *this;
+}
+
+void DeviceData::upload_async(const double* host, StreamHandle stream) const {
+  if (count_ == 0) return;
+  GPUFILTER_CUDA_CHECK(cudaMemcpyAsync(data_, host, count_ * sizeof(double), cudaMemcpyHostToDevice, stream));
+}
+
+void DeviceData::download_async(double* host, StreamHandle stream) const {
+  if (count_ == 0) return;
+  GPUFILTER_CUDA_CHECK(cudaMemcpyAsync(host, data_, count_ * sizeof(double), cudaMemcpyDeviceToHost, stream));
+}
+
 }  // namespace gpufilter

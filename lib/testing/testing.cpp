@@ -120,4 +120,29 @@ void poison_against(const ImageView& view, const ImageView& reference) {
       }
 }
 
+DataDifference compare_data(const Operation& op, PixelFormat input_format, const DataLayout& layout,
+                            const double* actual, const double* expected) {
+  DataDifference result;
+  const std::size_t columns = layout.columns.size();
+  for (std::size_t row = 0; row < layout.row_labels.size(); ++row) {
+    for (std::size_t column = 0; column < columns; ++column) {
+      const double a = actual[row * columns + column];
+      const double e = expected[row * columns + column];
+      const DataTolerance tolerance = op.data_tolerance(input_format, layout.columns[column]);
+      const double diff = std::fabs(a - e);
+      const bool fine = !std::isnan(a) && !std::isnan(e) && diff <= tolerance.max_abs + tolerance.max_rel * std::fabs(e);
+      if (!std::isnan(diff)) result.max_abs = std::max(result.max_abs, diff);
+      if (fine || !result.ok) continue;
+      result.ok = false;
+      std::ostringstream text;
+      text.precision(17);
+      text << layout.row_title << " '" << layout.row_labels[row] << "', column '" << layout.columns[column]
+           << "': " << a << " vs " << e << " (tolerance " << tolerance.max_abs << " + " << tolerance.max_rel
+           << " relative)";
+      result.first_failure = text.str();
+    }
+  }
+  return result;
+}
+
 }  // namespace gpufilter::testing

@@ -1,5 +1,7 @@
 #pragma once
 // Owning images: pitched device memory and (where a GPU exists) pinned host memory.
+#include <cstddef>
+
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/stream.hpp"
 
@@ -47,6 +49,31 @@ class HostImage {
   void release() noexcept;
   ImageView view_{};
   bool pinned_ = false;
+};
+
+// A data op's result in device memory: `count` doubles (see DataLayout in registry.hpp);
+// move-only. Throws Error(OutOfMemory) when the allocation fails.
+class DeviceData {
+ public:
+  DeviceData() = default;
+  explicit DeviceData(std::size_t count);
+  ~DeviceData();
+  DeviceData(DeviceData&& other) noexcept;
+  DeviceData& operator=(DeviceData&& other) noexcept;
+  DeviceData(const DeviceData&) = delete;
+  DeviceData& operator=(const DeviceData&) = delete;
+
+  double* get() const noexcept { return data_; }
+  std::size_t size() const noexcept { return count_; }
+  // Copies between this buffer and `count` host doubles, enqueued on `stream`; the host
+  // memory must stay valid until the stream reaches the copy.
+  void upload_async(const double* host, StreamHandle stream) const;
+  void download_async(double* host, StreamHandle stream) const;
+
+ private:
+  void release() noexcept;
+  double* data_ = nullptr;
+  std::size_t count_ = 0;
 };
 
 // 2-D copies between any two views of equal size and format (host or device),

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpufilter/image_view.hpp"
+#include "gpufilter/registry.hpp"
 #include "gpufilter/tolerance.hpp"
 
 namespace gpufilter::testing {
@@ -36,5 +37,15 @@ Difference compare(const ImageView& actual, const ImageView& expected);
 void poison_against(const ImageView& view, const ImageView& reference);
 
 double channel_value(const ImageView& view, int x, int y, int c);
+
+// A data op's result against the reference's, cell by cell, each within the op's
+// tolerance for its column. NaN anywhere fails (a poisoned cell left unwritten).
+struct DataDifference {
+  bool ok = true;
+  std::string first_failure;  // "row 'channel 2', column 'mean': 3.5 vs 3.25 (tolerance 1e-09)"
+  double max_abs = 0.0;       // largest |actual - expected| over every cell
+};
+DataDifference compare_data(const Operation& op, PixelFormat input_format, const DataLayout& layout,
+                            const double* actual, const double* expected);
 
 }  // namespace gpufilter::testing
