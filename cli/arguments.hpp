@@ -30,6 +30,8 @@ struct RunRequest {
   std::vector<double> border_values;
   std::string variant;
   DeviceChoice device = DeviceChoice::Auto;
+  // --devices: the GPUs to use, in order (empty: device 0); a single file runs on the first.
+  std::vector<int> devices;
   bool timing = false;
   bool overwrite = false;
   bool autorotate = true;  // apply a JPEG's EXIF orientation on read

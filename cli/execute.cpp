@@ -2,15 +2,12 @@
 
 #include <cuda_runtime_api.h>
 
-#include <stdexcept>
+#include <iostream>
 #include <utility>
-#include <vector>
 
 #include "exit_codes.hpp"
 #include "gpufilter/device.hpp"
 #include "gpufilter/error.hpp"
-#include "gpufilter/images.hpp"
-#include "gpufilter/stream.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -33,88 +30,46 @@ class CudaEvent {
   cudaEvent_t event_ = nullptr;
 };
 
-DeviceImage device_image_for(const ImageView& like) {
+// `image`, reallocated only when `shape` differs from what it holds.
+void fit_device_image(DeviceImage& image, int width, int height, PixelFormat format) {
+  if (image.width() == width && image.height() == height && image.format() == format) return;
+  image = DeviceImage();  // the old one goes before the new one comes
   try {
-    return DeviceImage(like.width, like.height, like.format);
+    image = DeviceImage(width, height, format);
   } catch (const Error& error) {
     if (error.code() != ErrorCode::OutOfMemory) throw;
-    throw CliError(ExitCode::Runtime, "the " + std::to_string(like.width) + "x" + std::to_string(like.height) +
-                                          " " + like.format.name() +
-                                          " image does not fit in GPU memory (" + error.what() + ")");
+    throw CliError(ExitCode::Runtime, "the " + std::to_string(width) + "x" + std::to_string(height) + " " +
+                                          format.name() + " image does not fit in GPU memory (" + error.what() + ")");
   }
 }
 
-// What the GPU path needs around an op: the context (started beside decoding), a
-// stream, the input on the device and the events around each stage.
-class GpuRun {
+// Sets the device for the calling thread for the lifetime of the guard: a batch's
+// threads move between GPUs.
+class OnDevice {
  public:
-  GpuRun(const ImageView& src, StageTimes& times, GpuWarmup& warmup) : times_(times) {
-    // The context, which can cost more than the filter itself, was started beside
-    // decoding; "wait" is what is left of it once the image is decoded.
-    warmup.wait();
-    times.add_beside("cuda start", warmup.took_ms(), "decode");
-    times.add("wait", warmup.waited_ms());
-    Stopwatch setup;
-    device_src_ = device_image_for(src);
-    setup_ms_ = setup.elapsed_ms();
-    context_.stream = stream_.get();
-    // Straight from the decoded image, with no pinned staging copy: that would hold
-    // another host copy of the image, and the driver moves pageable memory through
-    // small pinned buffers of its own.
-    start_.record(stream_.get());
-    copy_image_async(src, device_src_.view(), stream_.get());
-    uploaded_.record(stream_.get());
-  }
+  explicit OnDevice(int device) { GPUFILTER_CUDA_CHECK(cudaSetDevice(device)); }
+};
 
-  const ImageView& src() const { return device_src_.view(); }
-  const ExecContext& context() const { return context_; }
-  StreamHandle stream() const { return stream_.get(); }
-  void add_setup_ms(double ms) { setup_ms_ += ms; }
-  void computed() { computed_.record(stream_.get()); }
-
+// The events around the stages of one run on a stream, recorded into `times` by finish().
+class StageEvents {
+ public:
+  explicit StageEvents(cudaStream_t stream) : stream_(stream) { start_.record(stream); }
+  void uploaded() { uploaded_.record(stream_); }
+  void computed() { computed_.record(stream_); }
   // Waits for the stream, then records the stages.
-  void finish() {
-    downloaded_.record(stream_.get());
-    stream_.synchronize();
-    times_.add("setup", setup_ms_);
-    times_.add("upload", uploaded_.ms_since(start_));
-    times_.add("kernel", computed_.ms_since(uploaded_));
-    times_.add("download", downloaded_.ms_since(computed_));
+  void finish(StageTimes& times, double setup_ms) {
+    downloaded_.record(stream_);
+    GPUFILTER_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    times.add("setup", setup_ms);
+    times.add("upload", uploaded_.ms_since(start_));
+    times.add("kernel", computed_.ms_since(uploaded_));
+    times.add("download", downloaded_.ms_since(computed_));
   }
 
  private:
-  StageTimes& times_;
-  Stream stream_;
-  DeviceImage device_src_;
-  ExecContext context_;
-  double setup_ms_ = 0.0;
+  cudaStream_t stream_;
   CudaEvent start_, uploaded_, computed_, downloaded_;
 };
-
-void execute_on_gpu(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times,
-                    GpuWarmup& warmup) {
-  GpuRun run(src, times, warmup);
-  Stopwatch setup;
-  DeviceImage device_dst = device_image_for(dst);
-  run.add_setup_ms(setup.elapsed_ms());
-  request.op->run_gpu(run.src(), device_dst.view(), request.params, request.border, request.variant,
-                      run.context());
-  run.computed();
-  copy_image_async(device_dst.view(), dst, run.stream());
-  run.finish();
-}
-
-void execute_data_on_gpu(const RunRequest& request, const ImageView& src, std::vector<double>& result,
-                         StageTimes& times, GpuWarmup& warmup) {
-  GpuRun run(src, times, warmup);
-  Stopwatch setup;
-  DeviceData device_result(result.size());
-  run.add_setup_ms(setup.elapsed_ms());
-  request.op->run_gpu_data(run.src(), device_result.get(), request.params, request.variant, run.context());
-  run.computed();
-  device_result.download_async(result.data(), run.stream());
-  run.finish();
-}
 
 }  // namespace
 
@@ -129,28 +84,99 @@ DeviceSelection select_device(DeviceChoice choice) {
   return {Device::Cpu, "gpufilter: no usable GPU (" + no_device_reason() + "); running on the CPU reference"};
 }
 
-void execute(const RunRequest& request, Device device, const ImageView& src, const ImageView& dst,
-             StageTimes& times, GpuWarmup* warmup) {
-  if (device == Device::Gpu) {
-    if (warmup == nullptr) throw std::logic_error("the GPU path needs the context started beside decoding");
-    execute_on_gpu(request, src, dst, times, *warmup);
-    return;
-  }
+// ---- CPU ------------------------------------------------------------------------------
+
+void CpuRunner::announce() {
+  if (notice_.empty()) return;
+  std::cerr << notice_ << '\n';
+  notice_.clear();
+}
+
+void CpuRunner::run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) {
+  announce();
   Stopwatch watch;
   request.op->run_reference(src, dst, request.params, request.border);
   times.add("compute", watch.elapsed_ms());
 }
 
-void execute_data(const RunRequest& request, Device device, const ImageView& src, std::vector<double>& result,
-                  StageTimes& times, GpuWarmup* warmup) {
-  if (device == Device::Gpu) {
-    if (warmup == nullptr) throw std::logic_error("the GPU path needs the context started beside decoding");
-    execute_data_on_gpu(request, src, result, times, *warmup);
-    return;
-  }
+void CpuRunner::run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
+                         StageTimes& times) {
+  announce();
   Stopwatch watch;
   request.op->run_reference_data(src, result.data(), request.params);
   times.add("compute", watch.elapsed_ms());
+}
+
+// ---- GPU ------------------------------------------------------------------------------
+
+namespace {
+Stream stream_on(int device) {
+  const OnDevice on(device);
+  return Stream();
+}
+}  // namespace
+
+GpuWorkspace::GpuWorkspace(int device) : device_(device), stream_(stream_on(device)) {}
+
+// Straight from the decoded image and into the result, with no pinned staging copies:
+// those would hold two more host copies of the image, and the driver moves pageable
+// memory through small pinned buffers of its own.
+void GpuWorkspace::run_image(const RunRequest& request, const ImageView& src, const ImageView& dst,
+                             StageTimes& times) {
+  const OnDevice on(device_);
+  Stopwatch setup;
+  fit_device_image(src_, src.width, src.height, src.format);
+  fit_device_image(dst_, dst.width, dst.height, dst.format);
+  const double setup_ms = setup.elapsed_ms();
+  ExecContext context;
+  context.stream = stream_.get();
+  StageEvents events(stream_.get());
+  copy_image_async(src, src_.view(), stream_.get());
+  events.uploaded();
+  request.op->run_gpu(src_.view(), dst_.view(), request.params, request.border, request.variant, context);
+  events.computed();
+  copy_image_async(dst_.view(), dst, stream_.get());
+  events.finish(times, setup_ms);
+}
+
+void GpuWorkspace::run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
+                            StageTimes& times) {
+  const OnDevice on(device_);
+  Stopwatch setup;
+  fit_device_image(src_, src.width, src.height, src.format);
+  if (result_.size() != result.size()) result_ = DeviceData(result.size());
+  const double setup_ms = setup.elapsed_ms();
+  ExecContext context;
+  context.stream = stream_.get();
+  StageEvents events(stream_.get());
+  copy_image_async(src, src_.view(), stream_.get());
+  events.uploaded();
+  request.op->run_gpu_data(src_.view(), result_.get(), request.params, request.variant, context);
+  events.computed();
+  result_.download_async(result.data(), stream_.get());
+  events.finish(times, setup_ms);
+}
+
+GpuWorkspace& SingleGpuRunner::workspace(StageTimes& times) {
+  if (!workspace_) {
+    // The context, which can cost more than the filter itself, was started beside
+    // decoding; "wait" is what is left of it once the image is decoded.
+    warmup_.wait();
+    times.add_beside("cuda start", warmup_.took_ms(), "decode");
+    times.add("wait", warmup_.waited_ms());
+    workspace_.emplace(warmup_.device());
+  }
+  return *workspace_;
+}
+
+void SingleGpuRunner::run_image(const RunRequest& request, const ImageView& src, const ImageView& dst,
+                                StageTimes& times) {
+  workspace(times).run_image(request, src, dst, times);
+}
+
+void SingleGpuRunner::run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
+                               StageTimes& times) {
+  workspace(times).run_data(request, src, result, times);
 }
 
 }  // namespace gpufilter::cli

@@ -1,11 +1,16 @@
 #pragma once
 // Where an op runs (GPU or CPU reference) and running it on host images.
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "arguments.hpp"
 #include "gpu_warmup.hpp"
 #include "gpufilter/image_view.hpp"
+#include "gpufilter/images.hpp"
+#include "gpufilter/stream.hpp"
 #include "timing.hpp"
 
 namespace gpufilter::cli {
@@ -21,15 +26,64 @@ struct DeviceSelection {
 DeviceSelection select_device(DeviceChoice choice);
 const char* to_string(Device device);
 
-// Runs request.op from host image src into host image dst (of the op's output shape) on
-// `device`, adding its stages to `times`. On the GPU, `warmup` (then required) is the
-// context started beside decoding; it is waited for before the first CUDA call.
+// Runs request.op over host images: from src into dst (of the op's output shape), or
+// into `result` (sized for a data op's DataLayout), adding its stages to `times`.
 // Throws gpufilter::Error or CliError(Runtime).
-void execute(const RunRequest& request, Device device, const ImageView& src, const ImageView& dst,
-             StageTimes& times, GpuWarmup* warmup);
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  virtual void run_image(const RunRequest& request, const ImageView& src, const ImageView& dst,
+                         StageTimes& times) = 0;
+  virtual void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
+                        StageTimes& times) = 0;
+};
 
-// The same for a data op: fills `result` (sized for the op's DataLayout).
-void execute_data(const RunRequest& request, Device device, const ImageView& src, std::vector<double>& result,
-                  StageTimes& times, GpuWarmup* warmup);
+// The CPU reference: the --device cpu path. `notice` (why --device auto fell back to the
+// CPU) goes to stderr before the first run, once an input has been read.
+class CpuRunner final : public Runner {
+ public:
+  explicit CpuRunner(std::string notice = "") : notice_(std::move(notice)) {}
+  void run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) override;
+  void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
+                StageTimes& times) override;
+
+ private:
+  void announce();
+  std::string notice_;
+};
+
+// One stream on one GPU and the device buffers of the last run, kept while the next
+// image has the same shape: a batch of equal photos allocates once. Not thread-safe: one
+// thread uses a workspace at a time.
+class GpuWorkspace final : public Runner {
+ public:
+  explicit GpuWorkspace(int device);
+  int device() const { return device_; }
+  void run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) override;
+  void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
+                StageTimes& times) override;
+
+ private:
+  int device_;
+  Stream stream_;
+  DeviceImage src_;
+  DeviceImage dst_;
+  DeviceData result_;
+};
+
+// One file on the GPU: waits for the context started beside decoding (recording "cuda
+// start" and "wait"), then runs on a workspace of its own.
+class SingleGpuRunner final : public Runner {
+ public:
+  explicit SingleGpuRunner(GpuWarmup& warmup) : warmup_(warmup) {}
+  void run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) override;
+  void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
+                StageTimes& times) override;
+
+ private:
+  GpuWorkspace& workspace(StageTimes& times);
+  GpuWarmup& warmup_;
+  std::optional<GpuWorkspace> workspace_;
+};
 
 }  // namespace gpufilter::cli

@@ -10,7 +10,7 @@
 
 namespace gpufilter::cli {
 
-GpuWarmup::GpuWarmup() {
+GpuWarmup::GpuWarmup(int device) : device_(device) {
   // The new thread inherits this mask: SIGINT and the like stay with the main thread,
   // which blocks them around creating the output file so none is left behind.
   const CleanupSignalsBlocked blocked;
@@ -39,7 +39,7 @@ void GpuWarmup::wait() {
 void GpuWarmup::make_context() noexcept {
   const Stopwatch watch;
   try {
-    GPUFILTER_CUDA_CHECK(cudaSetDevice(0));
+    GPUFILTER_CUDA_CHECK(cudaSetDevice(device_));
     // Frees nothing, but the runtime creates the device's primary context to run it; the
     // main thread's later calls on device 0 share that context.
     GPUFILTER_CUDA_CHECK(cudaFree(nullptr));

@@ -9,9 +9,9 @@ namespace gpufilter::cli {
 
 class GpuWarmup {
  public:
-  // Starts the thread. Construct only when the GPU was chosen: the CPU path makes no
-  // CUDA call.
-  GpuWarmup();
+  // Starts the thread making `device`'s context. Construct only when the GPU was
+  // chosen: the CPU path makes no CUDA call.
+  explicit GpuWarmup(int device = 0);
   // Joins, so a run that fails before wait() (a bad input file) never leaves the thread
   // running or calls std::terminate; it waits at most for the context.
   ~GpuWarmup();
@@ -25,10 +25,12 @@ class GpuWarmup {
   // (about 0 when decoding took longer). Valid after wait().
   double took_ms() const { return took_ms_; }
   double waited_ms() const { return waited_ms_; }
+  int device() const { return device_; }
 
  private:
   void make_context() noexcept;
 
+  int device_;
   std::thread thread_;
   bool done_ = false;
   std::exception_ptr failure_;

@@ -1,0 +1,126 @@
+#include "process_file.hpp"
+
+#include <opencv2/core.hpp>
+
+#include <cstdint>
+#include <optional>
+
+#include "border_value.hpp"
+#include "channel_layout.hpp"
+#include "exit_codes.hpp"
+#include "flatten_alpha.hpp"
+#include "gpufilter/error.hpp"
+#include "host_memory.hpp"
+#include "image_files.hpp"
+#include "png_header.hpp"
+#include "write_output.hpp"
+
+namespace gpufilter::cli {
+namespace {
+
+std::string dimensions(std::uint64_t width, std::uint64_t height) {
+  return std::to_string(width) + "x" + std::to_string(height);
+}
+
+std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+
+// The input, decoded, with what was learnt while reading it.
+struct DecodedInput {
+  cv::Mat image;
+  PixelFormat format;
+  ChannelLayout layout = ChannelLayout::AsDecoded;
+  ImageShape shape() const { return ImageShape{image.cols, image.rows, format}; }
+};
+
+DecodedInput decode_input(const RunRequest& request, const std::filesystem::path& input, StageTimes& times) {
+  // "decode": reading IN, its header and then its pixels.
+  Stopwatch stage;
+  // A small PNG can hold a huge image: refuse it from its header, before decoding.
+  const std::optional<PngHeader> png = read_png_header(input);
+  if (png) {
+    require_host_memory(saturating_product({2, png->decoded_bytes()}),
+                        "the " + dimensions(png->width, png->height) + " image in " + quoted(input) +
+                            " and its result");
+  }
+  DecodedInput decoded;
+  decoded.image = read_image(input, request.autorotate);
+  times.add("decode", stage.elapsed_ms());
+  decoded.format = pixel_format_of(decoded.image, input);
+  if (!request.op->supports(decoded.format)) {
+    throw CliError(ExitCode::Input,
+                   request.op->name + " does not take " + decoded.format.name() + " pixels (" + quoted(input) + ")");
+  }
+  if (png && png->colour_type == PngColourType::GrayAlpha) decoded.layout = ChannelLayout::GrayAlpha;
+  return decoded;
+}
+
+// The op's output for this input, or a usage error saying why its parameters do not fit
+// the image (a crop rectangle outside it).
+ImageShape output_shape_of(const RunRequest& request, const DecodedInput& decoded,
+                           const std::filesystem::path& input) {
+  try {
+    return request.op->output_shape_for(decoded.shape(), request.params);
+  } catch (const Error& error) {
+    throw CliError(ExitCode::Usage, error.what() + std::string(" (") + quoted(input) + ")");
+  }
+}
+
+}  // namespace
+
+void check_output_path(const RunRequest& request, const std::filesystem::path& input,
+                       const std::filesystem::path& output) {
+  check_output_target(output_destination(output));
+  if (!request.overwrite && same_file(input, output_destination(output))) {
+    throw CliError(ExitCode::Usage, "OUT is the same file as IN (" + quoted(input) + "); pass --overwrite to replace IN");
+  }
+}
+
+void process_image_file(const RunRequest& given, const std::filesystem::path& input,
+                        const std::filesystem::path& output_name, Runner& runner, StageTimes& times,
+                        std::string& notes) {
+  RunRequest request = given;
+  const std::filesystem::path output = output_destination(output_name);
+  DecodedInput decoded = decode_input(request, input, times);
+  const PixelFormat format = decoded.format;
+  const ImageShape out = output_shape_of(request, decoded, input);
+  // The output keeps a gray+alpha PNG's layout only where it keeps its pixel format.
+  const ChannelLayout layout = out.format == format ? decoded.layout : ChannelLayout::AsDecoded;
+  request.border = border_for_input(request, format, decoded.layout, input);
+  const OutputFit fit = check_output_holds(output, out.format);
+  if (fit == OutputFit::FlattenAlpha) {
+    notes += "gpufilter: note: " + output.extension().string() + " holds no alpha: the image is flattened onto " +
+             request.background.name + " (--background)\n";
+  }
+
+  // Host memory stays near one input and one output image: both devices read the
+  // decoded Mat and write the result Mat directly.
+  const std::uint64_t result_bytes = static_cast<std::uint64_t>(out.width) *
+                                     static_cast<std::uint64_t>(out.height) * out.format.pixel_bytes();
+  require_host_memory(result_bytes, "the " + dimensions(static_cast<std::uint64_t>(out.width),
+                                                        static_cast<std::uint64_t>(out.height)) +
+                                        " " + out.format.name() + " result");
+  cv::Mat result(out.height, out.width, cv_type_of(out.format));
+  runner.run_image(request, host_view(decoded.image, format), host_view(result, out.format), times);
+  decoded.image.release();  // the encoder's buffer can take its place
+
+  Stopwatch stage;
+  if (fit == OutputFit::FlattenAlpha) {
+    result = flatten_onto(result, request.background);
+    write_image_atomically(output, result, PixelFormat{out.format.type, 3}, ChannelLayout::AsDecoded, request.encode);
+  } else {
+    write_image_atomically(output, result, out.format, layout, request.encode);
+  }
+  times.add("encode", stage.elapsed_ms());
+}
+
+DataFileResult process_data_file(const RunRequest& request, const std::filesystem::path& input, Runner& runner,
+                                 StageTimes& times) {
+  DecodedInput decoded = decode_input(request, input, times);
+  DataFileResult result{DataSource{request.op->name, input, decoded.shape()}, {}, {}};
+  result.layout = request.op->data_layout(result.source.shape, request.params);
+  result.values.assign(result.layout.size(), 0.0);
+  runner.run_data(request, host_view(decoded.image, decoded.format), result.values, times);
+  return result;
+}
+
+}  // namespace gpufilter::cli
