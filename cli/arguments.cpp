@@ -111,8 +111,25 @@ cxxopts::Options make_options(const Operation* op) {
   }
   common("no-autorotate", "keep a JPEG's pixels in their stored order (default: turn them upright by the EXIF "
                           "orientation, as viewers show them)");
+  if (!op || op->produces_image()) {
+    common("out-dir", "batch: write each IN into DIR as <name><suffix><extension>; IN may be many files",
+           cxxopts::value<std::string>(), "DIR");
+    common("suffix", "batch: added to each output's name before its extension (default: none)",
+           cxxopts::value<std::string>(), "TEXT");
+    common("from-file", "batch: read more inputs from LIST, one path a line ('-': stdin)",
+           cxxopts::value<std::string>(), "LIST");
+    common("jobs", "batch: threads decoding and encoding files (default: one per core)",
+           cxxopts::value<std::string>(), "N");
+    common("shard", "batch: keep only inputs I, I+N, I+2N, ... of the list (0 <= I < N), to spread a "
+                    "collection over machines",
+           cxxopts::value<std::string>(), "I/N");
+    common("quiet", "batch: no progress bar and no summary");
+  }
+  common("devices", "GPUs to use: all, or a list such as 0,1 (default: 0); a batch spreads files over them",
+         cxxopts::value<std::string>(), "all|N[,N...]");
   common("h,help", "print this help");
-  options.add_options("")(kFilesOption, data_op ? "IN" : "IN OUT", cxxopts::value<std::vector<std::string>>());
+  options.add_options("")(kFilesOption, data_op ? "IN" : "IN OUT | IN... --out-dir DIR",
+                          cxxopts::value<std::vector<std::string>>());
   options.parse_positional({kFilesOption});
   return options;
 }
@@ -220,6 +237,53 @@ void refuse_border_options(const Operation& op, int argc, const char* const* arg
   }
 }
 
+// --devices all | 0,1,...
+void read_devices(const cxxopts::ParseResult& result, RunRequest& request) {
+  if (result.count("devices") == 0) return;
+  const std::string text = result["devices"].as<std::string>();
+  if (text == "all") {
+    request.all_devices = true;
+    return;
+  }
+  for (const std::string& part : comma_separated(text)) {
+    const int device = whole_number_in(part, "devices", 0, 1023);
+    for (const int known : request.devices)
+      if (known == device) usage_error("--devices names GPU " + part + " twice");
+    request.devices.push_back(device);
+  }
+  if (request.devices.empty()) usage_error("--devices expects all or a list such as 0,1, got '" + text + "'");
+}
+
+// The batch options, when --out-dir or --from-file makes the run a batch.
+std::optional<BatchOptions> read_batch(const cxxopts::ParseResult& result, const std::vector<std::string>& files) {
+  const bool batch = result.count("out-dir") || result.count("from-file");
+  for (const char* option : {"suffix", "jobs", "shard", "quiet"})
+    if (!batch && result.count(option)) usage_error(std::string("--") + option + " belongs to a batch: add --out-dir DIR");
+  if (!batch) return std::nullopt;
+  if (!result.count("out-dir")) usage_error("a batch needs --out-dir DIR for its outputs");
+  if (result.count("timing")) usage_error("--timing times the stages of one file; a batch prints its own summary");
+  BatchOptions options;
+  options.out_dir = result["out-dir"].as<std::string>();
+  for (const std::string& file : files) options.inputs.emplace_back(file);
+  if (result.count("from-file")) options.from_file = result["from-file"].as<std::string>();
+  if (options.inputs.empty() && options.from_file.empty())
+    usage_error("no input files: give IN... or --from-file LIST");
+  if (result.count("suffix")) options.suffix = result["suffix"].as<std::string>();
+  if (options.suffix.find('/') != std::string::npos) usage_error("--suffix cannot hold '/'");
+  if (result.count("jobs")) options.jobs = whole_number_in(result["jobs"].as<std::string>(), "jobs", 1, 1024);
+  options.quiet = result.count("quiet") > 0;
+  if (result.count("shard")) {
+    const std::string text = result["shard"].as<std::string>();
+    const auto slash = text.find('/');
+    if (slash == std::string::npos) usage_error("--shard expects I/N, such as 0/4, got '" + text + "'");
+    options.shard_count = whole_number_in(text.substr(slash + 1), "shard", 1, 1 << 30);
+    options.shard_index = whole_number_in(text.substr(0, slash), "shard", 0, 1 << 30);
+    if (options.shard_index >= options.shard_count)
+      usage_error("--shard I/N needs 0 <= I < N, got '" + text + "'");
+  }
+  return options;
+}
+
 // --json, --csv and --plot of a data op.
 void read_data_output(const cxxopts::ParseResult& result, RunRequest& request) {
   if (result.count("json") && result.count("csv")) usage_error("--json and --csv exclude each other; pick one");
@@ -264,6 +328,7 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
   const auto files = result.count(kFilesOption) ? result[kFilesOption].as<std::vector<std::string>>()
                                                 : std::vector<std::string>{};
   if (!op.produces_image()) {
+    read_devices(result, request);
     read_data_output(result, request);
     if (files.empty()) usage_error("IN is missing (usage: gpufilter " + op.name + " IN [options])");
     if (files.size() > 1)
@@ -272,19 +337,23 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
     request.input = files[0];
     return request;
   }
+  read_devices(result, request);
   request.overwrite = result.count("overwrite") > 0;
+  request.batch = read_batch(result, files);
   if (result.count("background")) request.background = parse_background(result["background"].as<std::string>());
   if (result.count("quality"))
     request.encode.jpeg_quality = whole_number_in(result["quality"].as<std::string>(), "quality", 1, 100);
   if (result.count("png-compression"))
     request.encode.png_compression =
         whole_number_in(result["png-compression"].as<std::string>(), "png-compression", 0, 9);
+  if (request.batch) return request;
 
   if (files.size() < 2) {
     usage_error(std::string(files.empty() ? "IN and OUT are" : "OUT is") + " missing (usage: gpufilter " +
                 op.name + " IN OUT [options])");
   }
-  if (files.size() > 2) usage_error("unexpected argument '" + files[2] + "' after IN and OUT");
+  if (files.size() > 2)
+    usage_error("unexpected argument '" + files[2] + "' after IN and OUT (for many files: IN... --out-dir DIR)");
   request.input = files[0];
   request.output = files[1];
   return request;

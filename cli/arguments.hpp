@@ -2,6 +2,7 @@
 // The command line, parsed with cxxopts from options generated out of the operation
 // registry: every registered op is a subcommand, every ParamSpec a --flag.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -18,6 +19,18 @@ enum class DeviceChoice { Auto, Gpu, Cpu };
 // How a data op's result is printed on stdout.
 enum class DataFormat { Table, Csv, Json };
 
+// Many files through one op (--out-dir): each IN becomes DIR/<stem><suffix><ext>.
+struct BatchOptions {
+  std::vector<std::filesystem::path> inputs;  // as given on the command line
+  std::filesystem::path from_file;            // more inputs, one path a line (empty: none)
+  std::filesystem::path out_dir;
+  std::string suffix;
+  int jobs = 0;        // decode/encode threads; 0: one per core
+  bool quiet = false;  // no progress bar and no closing summary
+  int shard_index = 0;  // --shard I/N keeps the inputs whose position is I modulo N
+  int shard_count = 1;
+};
+
 // One filter run: everything checked that can be checked without touching files.
 struct RunRequest {
   const Operation* op = nullptr;
@@ -32,6 +45,8 @@ struct RunRequest {
   DeviceChoice device = DeviceChoice::Auto;
   // --devices: the GPUs to use, in order (empty: device 0); a single file runs on the first.
   std::vector<int> devices;
+  bool all_devices = false;  // --devices all
+  std::optional<BatchOptions> batch;  // set: a batch, and input/output are unused
   bool timing = false;
   bool overwrite = false;
   bool autorotate = true;  // apply a JPEG's EXIF orientation on read

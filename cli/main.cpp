@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "arguments.hpp"
+#include "batch.hpp"
 #include "data_output.hpp"
 #include "execute.hpp"
 #include "process_file.hpp"
@@ -97,7 +98,9 @@ int run(int argc, const char* const* argv, Clock::time_point started) {
     std::cout << reply->text << std::flush;
     return static_cast<int>(ExitCode::Ok);
   }
-  run_request(std::get<RunRequest>(command), started);
+  const RunRequest& request = std::get<RunRequest>(command);
+  if (request.batch) return static_cast<int>(run_batch(request));
+  run_request(request, started);
   return static_cast<int>(ExitCode::Ok);
 }
 

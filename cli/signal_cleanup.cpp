@@ -6,9 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <iterator>
+#include <mutex>
 
 namespace gpufilter::cli {
 namespace {
@@ -16,31 +18,43 @@ namespace {
 constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 constexpr std::size_t kSignalCount = std::size(kCleanupSignals);
 
-// What the handler reads. Written only while the signals are blocked in the writing
-// thread or before `g_armed` is set, and read with async-signal-safe calls only.
-int g_directory_fd = -1;
-char g_name[NAME_MAX + 1];
-dev_t g_device = 0;
-ino_t g_inode = 0;
-volatile sig_atomic_t g_armed = 0;
+// What the handler reads: one slot per pending file. A slot is claimed (kClaimed), filled,
+// then published (kArmed); the handler touches armed slots only, with async-signal-safe
+// calls, and lock-free atomics are safe to read there.
+enum SlotState : int { kFree = 0, kClaimed = 1, kArmed = 2 };
+constexpr int kSlots = 256;
+struct PendingFile {
+  std::atomic<int> state{kFree};
+  int directory_fd = -1;
+  char name[NAME_MAX + 1];
+  dev_t device = 0;
+  ino_t inode = 0;
+};
+PendingFile g_pending[kSlots];
+static_assert(std::atomic<int>::is_always_lock_free);
+
+std::mutex g_handlers_mutex;  // installing and restoring, never in the handler
+int g_watched = 0;            // armed slots, under g_handlers_mutex
 
 struct sigaction g_previous[kSignalCount];
 bool g_installed[kSignalCount] = {};
 
-void remove_pending_file() {
-  if (!g_armed) return;
-  struct stat status {};
-  // Only the file this run created: a name that now holds something else is left alone.
-  if (::fstatat(g_directory_fd, g_name, &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_dev == g_device &&
-      status.st_ino == g_inode) {
-    ::unlinkat(g_directory_fd, g_name, 0);
+void remove_pending_files() {
+  for (PendingFile& file : g_pending) {
+    if (file.state.load() != kArmed) continue;
+    struct stat status {};
+    // Only the file this run created: a name that now holds something else is left alone.
+    if (::fstatat(file.directory_fd, file.name, &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_dev == file.device &&
+        status.st_ino == file.inode) {
+      ::unlinkat(file.directory_fd, file.name, 0);
+    }
+    file.state.store(kFree);
   }
-  g_armed = 0;
 }
 
 extern "C" void remove_pending_and_reraise(int signal_number) {
   const int saved_errno = errno;
-  remove_pending_file();
+  remove_pending_files();
   // End the way the signal would have ended the run without this handler: put the
   // previous disposition back and raise again; the signal is blocked while a handler
   // runs, so it is delivered as soon as this one returns.
@@ -86,20 +100,29 @@ void restore_handlers() {
 
 }  // namespace
 
-void remove_on_fatal_signal(int directory_fd, const char* name, dev_t device, ino_t inode) {
-  g_armed = 0;
-  if (std::strlen(name) >= sizeof g_name) return;  // no such file can exist
-  std::strcpy(g_name, name);
-  g_directory_fd = directory_fd;
-  g_device = device;
-  g_inode = inode;
-  g_armed = 1;
-  install_handlers();
+int remove_on_fatal_signal(int directory_fd, const char* name, dev_t device, ino_t inode) {
+  if (std::strlen(name) >= sizeof g_pending[0].name) return -1;  // no such file can exist
+  for (int slot = 0; slot < kSlots; ++slot) {
+    PendingFile& file = g_pending[slot];
+    int expected = kFree;
+    if (!file.state.compare_exchange_strong(expected, kClaimed)) continue;
+    std::strcpy(file.name, name);
+    file.directory_fd = directory_fd;
+    file.device = device;
+    file.inode = inode;
+    file.state.store(kArmed);
+    const std::lock_guard<std::mutex> lock(g_handlers_mutex);
+    if (g_watched++ == 0) install_handlers();
+    return slot;
+  }
+  return -1;
 }
 
-void forget_on_fatal_signal() {
-  g_armed = 0;
-  restore_handlers();
+void forget_on_fatal_signal(int watch) {
+  if (watch < 0 || watch >= kSlots) return;
+  g_pending[watch].state.store(kFree);
+  const std::lock_guard<std::mutex> lock(g_handlers_mutex);
+  if (--g_watched == 0) restore_handlers();
 }
 
 CleanupSignalsBlocked::CleanupSignalsBlocked() {

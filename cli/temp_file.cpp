@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <system_error>
+#include <utility>
 
 #include "signal_cleanup.hpp"
 
@@ -74,12 +75,12 @@ TemporaryFile::TemporaryFile(const std::filesystem::path& target) : target_name_
   device_ = status.st_dev;
   inode_ = status.st_ino;
   path_ = directory / name_;
-  remove_on_fatal_signal(directory_fd_, name_.c_str(), device_, inode_);
+  watch_ = remove_on_fatal_signal(directory_fd_, name_.c_str(), device_, inode_);
 }
 
 TemporaryFile::~TemporaryFile() {
   if (!committed_) remove_if_still_ours();
-  forget_on_fatal_signal();
+  forget_on_fatal_signal(std::exchange(watch_, -1));
   if (fd_ >= 0) ::close(fd_);
   ::close(directory_fd_);
 }
@@ -119,7 +120,7 @@ void TemporaryFile::commit() {
     throw_errno("cannot rename " + path_.string());
   }
   committed_ = true;
-  forget_on_fatal_signal();
+  forget_on_fatal_signal(std::exchange(watch_, -1));
   ::fsync(directory_fd_);  // the rename itself; some file systems refuse, which is harmless
 }
 

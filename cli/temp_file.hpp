@@ -36,6 +36,7 @@ class TemporaryFile {
 
   int directory_fd_ = -1;
   int fd_ = -1;
+  int watch_ = -1;  // the signal handler's slot for this file
   std::string name_;
   std::string target_name_;
   std::filesystem::path path_;

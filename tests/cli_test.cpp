@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <memory>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,26 @@ cv::Mat expected_blur(const cv::Mat& input, const ParamValues& given = {}, const
   return output;
 }
 
+int cv_type_for(PixelFormat format) {
+  const int depth = format.type == ChannelType::U8 ? CV_8U : format.type == ChannelType::U16 ? CV_16U : CV_32F;
+  return CV_MAKETYPE(depth, format.channels);
+}
+
+// The numbers of a data op's --csv output, row by row after the header, labels dropped.
+std::vector<double> csv_values(const std::string& csv) {
+  std::vector<double> values;
+  std::istringstream lines(csv);
+  std::string line;
+  std::getline(lines, line);  // the header
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    std::string field;
+    std::getline(fields, field, ',');  // the row's label
+    while (std::getline(fields, field, ',')) values.push_back(std::stod(field));
+  }
+  return values;
+}
+
 // The tool's test hook: hold the finished temporary file this long before the rename.
 constexpr const char* kPauseHook = "GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_MS=";
 
@@ -186,6 +207,46 @@ class CliTest : public ::testing::Test {
   }
   void expect_failure(const ProcessResult& run, int exit_code, const char* word, const std::string& out) {
     expect_failure(run, exit_code, std::vector<std::string>{word}, out);
+  }
+
+  // Runs `op` on the file `in` (whose decoded pixels are `stored`) and compares what it
+  // wrote (image ops) or printed with --csv (data ops) with the reference: exactly on
+  // the CPU, within the op's tolerance on the GPU.
+  void check_op_run(const Operation& op, const std::string& variant, const std::string& in, const cv::Mat& stored,
+                    const std::vector<std::string>& flags, bool on_gpu) {
+    SCOPED_TRACE(op.name + " " + variant + " " + in);
+    const ParamValues params = op.resolve(op.test_params);
+    const ImageShape input{stored.cols, stored.rows, format_of(stored)};
+    const std::string out = path(op.name + "-" + variant + "-" + fs::path(in).filename().string());
+    std::vector<std::string> args{op.name, in};
+    if (op.produces_image()) args.push_back(out);
+    args.insert(args.end(), {"--variant", variant});
+    args.insert(args.end(), flags.begin(), flags.end());
+    if (!op.produces_image()) args.push_back("--csv");
+    for (const std::string& flag : param_flags(op, op.test_params)) args.push_back(flag);
+    const ProcessResult run = gpufilter(args);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    if (op.produces_image()) {
+      const ImageShape shape = op.output_shape_for(input, params);
+      cv::Mat expected(shape.height, shape.width, cv_type_for(shape.format));
+      op.run_reference(view_of(stored), view_of(expected), params, Border{});
+      const double difference = max_difference(read_unchanged(out), expected);
+      EXPECT_GE(difference, 0.0) << out;
+      EXPECT_LE(difference, on_gpu ? op.tolerance(input.format).max_abs : 0.0);
+      return;
+    }
+    const DataLayout layout = op.data_layout(input, params);
+    std::vector<double> expected(layout.size());
+    op.run_reference_data(view_of(stored), expected.data(), params);
+    const std::vector<double> printed = csv_values(run.out);
+    ASSERT_EQ(printed.size(), expected.size()) << run.out;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      const DataTolerance tolerance =
+          on_gpu ? op.data_tolerance(input.format, layout.columns[i % layout.columns.size()]) : DataTolerance{};
+      // The CSV holds ten significant digits.
+      EXPECT_NEAR(printed[i], expected[i], tolerance.max_abs + (tolerance.max_rel + 1e-9) * std::fabs(expected[i]))
+          << "value " << i << " (" << layout.columns[i % layout.columns.size()] << ")";
+    }
   }
 
   ScratchDir dir_;
@@ -299,19 +360,80 @@ TEST_F(CliTest, EveryOpAndVariantRunsOnTheCpu) {
   int runs = 0;
   for (const Operation& op : operations()) {
     if (!op.supports(format_of(image))) continue;
-    cv::Mat expected(image.rows, image.cols, image.type());
-    op.run_reference(view_of(image), view_of(expected), op.resolve(op.test_params), Border{});
     for (const std::string& variant : op.variants) {
-      const std::string out = path(op.name + "-" + variant + ".png");
-      std::vector<std::string> args{op.name, in, out, "--variant", variant, "--device", "cpu"};
-      for (const std::string& flag : param_flags(op, op.test_params)) args.push_back(flag);
-      const ProcessResult run = gpufilter(args);
-      EXPECT_EQ(run.exit_code, 0) << op.name << " " << variant << ": " << run.err;
-      EXPECT_EQ(max_difference(read_unchanged(out), expected), 0.0) << op.name << " " << variant;
+      check_op_run(op, variant, in, image, {"--device", "cpu"}, /*on_gpu=*/false);
       ++runs;
     }
   }
   EXPECT_GT(runs, 0) << "no registered op takes u8x3 pixels";
+}
+
+// ---- batches -----------------------------------------------------------------------------
+
+TEST_F(CliTest, BatchWritesEveryGoodFileAndNamesTheBadOnes) {
+  std::vector<std::string> args{"blur"};
+  std::vector<cv::Mat> images;
+  for (int i = 0; i < 5; ++i) {
+    images.push_back(random_image(20 + i, 17, CV_8UC3, 40u + static_cast<unsigned>(i)));
+    args.push_back(write_input("in" + std::to_string(i) + ".png", images.back()));
+  }
+  write_bytes(path("corrupt.png"), "not an image at all");
+  args.push_back(path("corrupt.png"));
+  args.push_back(path("missing.png"));
+  fs::create_directory(path("out"));
+  for (const std::string& flag : std::vector<std::string>{"--out-dir", path("out"), "--suffix", "_blur", "--device",
+                                                          "cpu", "--jobs", "3"})
+    args.push_back(flag);
+  const ProcessResult run = gpufilter(args);
+  EXPECT_EQ(run.exit_code, kInput) << run.err;
+  EXPECT_TRUE(contains(run.err, "corrupt.png")) << run.err;
+  EXPECT_TRUE(contains(run.err, "missing.png")) << run.err;
+  EXPECT_TRUE(contains(run.err, "5 of 7 files written")) << run.err;
+  EXPECT_TRUE(contains(run.err, "2 failed")) << run.err;
+  for (int i = 0; i < 5; ++i) {
+    const cv::Mat output = read_unchanged(path("out/in" + std::to_string(i) + "_blur.png"));
+    EXPECT_EQ(max_difference(output, expected_blur(images[static_cast<std::size_t>(i)])), 0.0) << i;
+  }
+  std::vector<std::string> written;
+  for (const auto& entry : fs::directory_iterator(path("out"))) written.push_back(entry.path().filename().string());
+  EXPECT_EQ(written.size(), 5u) << "only the good files' outputs, no temporary files left";
+}
+
+TEST_F(CliTest, BatchShardsSplitTheListWithoutOverlap) {
+  std::string list;
+  for (int i = 0; i < 7; ++i) list += write_input("s" + std::to_string(i) + ".png", random_image(9, 8, CV_8UC1, 60u + static_cast<unsigned>(i))) + "\n";
+  write_bytes(path("list.txt"), list + "\n");  // a blank line is skipped
+  std::set<std::string> seen;
+  for (int shard = 0; shard < 3; ++shard) {
+    const std::string out = path("shard" + std::to_string(shard));
+    fs::create_directory(out);
+    const ProcessResult run = gpufilter({"blur", "--from-file", path("list.txt"), "--out-dir", out, "--shard",
+                                         std::to_string(shard) + "/3", "--device", "cpu", "--quiet"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.err, "") << "--quiet";
+    for (const auto& entry : fs::directory_iterator(out))
+      EXPECT_TRUE(seen.insert(entry.path().filename().string()).second) << entry.path() << " in two shards";
+  }
+  EXPECT_EQ(seen.size(), 7u);
+}
+
+TEST_F(CliTest, BatchRefusesTwoInputsWritingOneOutput) {
+  fs::create_directory(path("a"));
+  fs::create_directory(path("b"));
+  fs::create_directory(path("out"));
+  const cv::Mat image = random_image(9, 8, CV_8UC1, 70);
+  const std::string first = write_input("a/same.png", image);
+  const std::string second = write_input("b/same.png", image);
+  const ProcessResult run = gpufilter({"blur", first, second, "--out-dir", path("out"), "--device", "cpu"});
+  EXPECT_EQ(run.exit_code, kUsage) << run.err;
+  EXPECT_TRUE(contains(run.err, "would both be written")) << run.err;
+  EXPECT_TRUE(fs::is_empty(path("out")));
+}
+
+TEST_F(CliTest, BatchOptionsNeedABatch) {
+  const std::string in = write_input("in.png", random_image(9, 8, CV_8UC1, 71));
+  expect_failure(gpufilter({"blur", in, path("out.png"), "--suffix", "_x"}), kUsage, "--out-dir", path("out.png"));
+  expect_failure(gpufilter({"blur", in, "--out-dir", path("nowhere")}), kOutput, "does not exist", path("nowhere"));
 }
 
 TEST_F(CliTest, ReplacesAnotherExistingOutput) {
@@ -381,24 +503,35 @@ TEST_F(CliTest, GpuMatchesTheReference) {
     const cv::Mat stored = read_unchanged(in);
     for (const Operation& op : operations()) {
       if (!op.supports(format_of(stored))) continue;
-      cv::Mat expected(stored.rows, stored.cols, stored.type());
-      op.run_reference(view_of(stored), view_of(expected), op.resolve(op.test_params), Border{});
       for (const std::string& variant : op.variants) {
-        const std::string out = path(op.name + "-" + variant + "-" + name);
-        std::vector<std::string> args{op.name, in, out, "--variant", variant, "--timing"};
-        for (const std::string& flag : param_flags(op, op.test_params)) args.push_back(flag);
-        const ProcessResult run = gpufilter(args);
-        ASSERT_EQ(run.exit_code, 0) << run.err;
-        for (const char* stage : {"upload", "kernel", "download"}) EXPECT_TRUE(contains(run.err, stage)) << run.err;
-        EXPECT_EQ(run.err_lines().size(), 1u) << run.err;
-        const double difference = max_difference(read_unchanged(out), expected);
-        EXPECT_GE(difference, 0.0) << out;
-        EXPECT_LE(difference, op.tolerance(format_of(stored)).max_abs) << op.name << " " << variant << " " << name;
+        check_op_run(op, variant, in, stored, {"--device", "gpu"}, /*on_gpu=*/true);
         ++compared;
       }
     }
   }
   EXPECT_GT(compared, 0) << "no op takes any of the test images";
+}
+
+TEST_F(CliTest, GpuBatchOnEveryDeviceMatchesTheReference) {
+  if (!has_device()) GTEST_SKIP() << "no usable GPU: " << no_device_reason();
+  std::vector<std::string> args{"blur"};
+  std::vector<cv::Mat> images;
+  for (int i = 0; i < 12; ++i) {
+    images.push_back(random_image(31 + i, 45, CV_8UC4, 80u + static_cast<unsigned>(i)));
+    args.push_back(write_input("g" + std::to_string(i) + ".png", images.back()));
+  }
+  fs::create_directory(path("out"));
+  args.insert(args.end(), {"--out-dir", path("out"), "--devices", "all", "--device", "gpu"});
+  const ProcessResult run = gpufilter(args);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(contains(run.err, "12 of 12 files written")) << run.err;
+  const double tolerance = find_operation("blur")->tolerance(PixelFormat{ChannelType::U8, 4}).max_abs;
+  for (int i = 0; i < 12; ++i) {
+    const double difference =
+        max_difference(read_unchanged(path("out/g" + std::to_string(i) + ".png")), expected_blur(images[static_cast<std::size_t>(i)]));
+    EXPECT_GE(difference, 0.0) << i;
+    EXPECT_LE(difference, tolerance) << i;
+  }
 }
 
 TEST_F(CliTest, TimingNamesEachStage) {

@@ -1,0 +1,160 @@
+#include "batch.hpp"
+
+#include <cuda_runtime_api.h>
+#include <unistd.h>
+
+#include <opencv2/core.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "batch_inputs.hpp"
+#include "execute.hpp"
+#include "gpu_pool.hpp"
+#include "gpufilter/error.hpp"
+#include "process_file.hpp"
+#include "progress.hpp"
+
+namespace gpufilter::cli {
+namespace {
+
+// Workspaces per GPU: one uploading, one running, one downloading.
+constexpr int kWorkspacesPerDevice = 3;
+
+// --devices resolved against the GPUs present.
+std::vector<int> batch_devices(const RunRequest& request) {
+  int count = 0;
+  GPUFILTER_CUDA_CHECK(cudaGetDeviceCount(&count));
+  if (request.all_devices || request.devices.empty()) {
+    std::vector<int> devices;
+    for (int d = 0; d < (request.all_devices ? count : 1); ++d) devices.push_back(d);
+    return devices;
+  }
+  for (const int device : request.devices)
+    if (device >= count)
+      throw CliError(ExitCode::Usage, "--devices names GPU " + std::to_string(device) + ", but there are " +
+                                          std::to_string(count));
+  return request.devices;
+}
+
+std::uint64_t file_bytes(const std::filesystem::path& path) {
+  std::error_code error;
+  const auto size = std::filesystem::file_size(path, error);
+  return error ? 0 : static_cast<std::uint64_t>(size);
+}
+
+// What one file's failure is reported as, and the exit code it stands for.
+struct Failure {
+  ExitCode code;
+  std::string message;
+};
+
+Failure failure_of(std::exception_ptr caught) {
+  try {
+    std::rethrow_exception(caught);
+  } catch (const CliError& error) {
+    return {error.code(), error.what()};
+  } catch (const Error& error) {
+    return {error.code() == ErrorCode::UnsupportedFormat ? ExitCode::Input : ExitCode::Runtime, error.what()};
+  } catch (const cv::Exception& error) {
+    return {ExitCode::Input, "OpenCV: " + error.err};
+  } catch (const std::bad_alloc&) {
+    return {ExitCode::Runtime, "out of host memory"};
+  } catch (const std::exception& error) {
+    return {ExitCode::Runtime, error.what()};
+  }
+}
+
+std::string one_line(std::string text) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return text;
+}
+
+}  // namespace
+
+ExitCode run_batch(const RunRequest& request) {
+  const BatchOptions& options = *request.batch;
+  const std::vector<BatchItem> items = plan_batch(request);
+  const DeviceSelection selection = select_device(request.device);
+  if (!selection.notice.empty()) std::cerr << selection.notice << '\n';
+
+  std::optional<GpuPool> pool;
+  std::unique_ptr<Runner> runner;
+  std::vector<int> devices;
+  if (selection.device == Device::Gpu) {
+    devices = batch_devices(request);
+    pool.emplace(devices, kWorkspacesPerDevice);
+    runner = std::make_unique<PooledGpuRunner>(*pool);
+  } else {
+    runner = std::make_unique<CpuRunner>();
+  }
+
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads =
+      std::min<std::size_t>(items.size(), options.jobs > 0 ? static_cast<std::size_t>(options.jobs) : cores);
+  Progress progress(items.size(), !options.quiet && ::isatty(STDERR_FILENO));
+  std::atomic<std::size_t> next{0};
+  std::mutex failure_mutex;
+  std::optional<ExitCode> first_failure;
+
+  auto work = [&] {
+    for (std::size_t i = next++; i < items.size(); i = next++) {
+      const BatchItem& item = items[i];
+      bool ok = false;
+      try {
+        check_output_path(request, item.input, item.output);
+        StageTimes times;
+        std::string notes;
+        process_image_file(request, item.input, item.output, *runner, times, notes);
+        if (!notes.empty()) progress.message(notes);
+        ok = true;
+      } catch (...) {
+        const Failure failure = failure_of(std::current_exception());
+        progress.message("gpufilter: error: " + item.input.string() + ": " + one_line(failure.message) + "\n");
+        const std::lock_guard<std::mutex> lock(failure_mutex);
+        if (!first_failure) first_failure = failure.code;
+      }
+      progress.file_done(file_bytes(item.input), ok);
+    }
+  };
+  std::vector<std::thread> workers;
+  for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(work);
+  work();
+  for (std::thread& worker : workers) worker.join();
+  progress.finish();
+
+  if (!options.quiet) {
+    const double seconds = progress.elapsed_s();
+    const std::size_t written = items.size() - progress.failed();
+    char line[256];
+    std::snprintf(line, sizeof line, "gpufilter: %zu of %zu files written to '%s' in %.2f s (%.1f files/s, %.1f MB/s read)",
+                  written, items.size(), options.out_dir.string().c_str(), seconds,
+                  seconds > 0 ? static_cast<double>(items.size()) / seconds : 0.0,
+                  seconds > 0 ? static_cast<double>(progress.bytes()) / 1e6 / seconds : 0.0);
+    std::string summary = line;
+    if (pool && devices.size() > 1) {
+      const std::vector<long> runs = pool->runs_per_device();
+      std::string spread;
+      for (std::size_t d = 0; d < devices.size(); ++d)
+        spread += (d ? ", GPU " : "; GPU ") + std::to_string(devices[d]) + ": " + std::to_string(runs[d]);
+      summary += spread;
+    }
+    if (progress.failed()) summary += "; " + std::to_string(progress.failed()) + " failed";
+    std::cerr << summary << '\n';
+  }
+  return first_failure.value_or(ExitCode::Ok);
+}
+
+}  // namespace gpufilter::cli

@@ -1,0 +1,77 @@
+#include "gpu_pool.hpp"
+
+#include <limits>
+
+namespace gpufilter::cli {
+
+GpuPool::GpuPool(const std::vector<int>& devices, int workspaces_per_device)
+    : devices_(devices), busy_per_device_(devices.size(), 0), runs_per_device_(devices.size(), 0) {
+  // Interleaved (0, 1, 0, 1, ...) so that ties go round the GPUs.
+  for (int round = 0; round < workspaces_per_device; ++round)
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      auto slot = std::make_unique<Slot>();
+      slot->device = devices[d];
+      slot->device_index = d;
+      slots_.push_back(std::move(slot));
+    }
+}
+
+GpuWorkspace& GpuPool::Lease::workspace() const {
+  Slot& slot = *pool_.slots_[slot_];
+  std::call_once(slot.created, [&slot] { slot.workspace = std::make_unique<GpuWorkspace>(slot.device); });
+  return *slot.workspace;
+}
+
+GpuPool::Lease GpuPool::borrow() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (true) {
+    std::size_t best = slots_.size();
+    int best_busy = std::numeric_limits<int>::max();
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+      const Slot& slot = *slots_[i];
+      if (slot.busy) continue;
+      const int busy = busy_per_device_[slot.device_index];
+      if (busy < best_busy) {
+        best = i;
+        best_busy = busy;
+      }
+    }
+    if (best < slots_.size()) {
+      Slot& slot = *slots_[best];
+      slot.busy = true;
+      ++busy_per_device_[slot.device_index];
+      ++runs_per_device_[slot.device_index];
+      return Lease(*this, best);
+    }
+    freed_.wait(lock);
+  }
+}
+
+void GpuPool::give_back(std::size_t index) {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    Slot& slot = *slots_[index];
+    slot.busy = false;
+    --busy_per_device_[slot.device_index];
+  }
+  freed_.notify_one();
+}
+
+std::vector<long> GpuPool::runs_per_device() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return runs_per_device_;
+}
+
+void PooledGpuRunner::run_image(const RunRequest& request, const ImageView& src, const ImageView& dst,
+                                StageTimes& times) {
+  const GpuPool::Lease lease = pool_.borrow();
+  lease.workspace().run_image(request, src, dst, times);
+}
+
+void PooledGpuRunner::run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
+                               StageTimes& times) {
+  const GpuPool::Lease lease = pool_.borrow();
+  lease.workspace().run_data(request, src, result, times);
+}
+
+}  // namespace gpufilter::cli

@@ -1,0 +1,69 @@
+#pragma once
+// The GPUs a batch runs on: a few workspaces (stream + device buffers) per GPU, lent to
+// whichever thread has a decoded image, so uploads, kernels and downloads of different
+// files overlap on each GPU and spread over all of them.
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "execute.hpp"
+
+namespace gpufilter::cli {
+
+class GpuPool {
+ public:
+  // `workspaces_per_device` workspaces on each of `devices`; each is created (and its
+  // device's context with it) by the first thread that needs it, beside other decodes.
+  GpuPool(const std::vector<int>& devices, int workspaces_per_device);
+
+  // Borrowed for one run; returned by the lease's destructor.
+  class Lease {
+   public:
+    Lease(GpuPool& pool, std::size_t slot) : pool_(pool), slot_(slot) {}
+    ~Lease() { pool_.give_back(slot_); }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    GpuWorkspace& workspace() const;
+
+   private:
+    GpuPool& pool_;
+    std::size_t slot_;
+  };
+  // Waits for a free workspace, preferring the GPU with the fewest runs in flight.
+  Lease borrow();
+
+  // Files run on each device so far, in the order of `devices`.
+  std::vector<long> runs_per_device() const;
+
+ private:
+  struct Slot {
+    int device = 0;
+    std::size_t device_index = 0;
+    bool busy = false;
+    std::unique_ptr<GpuWorkspace> workspace;
+    std::once_flag created;
+  };
+  void give_back(std::size_t slot);
+
+  std::vector<int> devices_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<int> busy_per_device_;
+  std::vector<long> runs_per_device_;
+  mutable std::mutex mutex_;
+  std::condition_variable freed_;
+};
+
+// A Runner over the pool: each run borrows a workspace for its upload, op and download.
+class PooledGpuRunner final : public Runner {
+ public:
+  explicit PooledGpuRunner(GpuPool& pool) : pool_(pool) {}
+  void run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) override;
+  void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
+                StageTimes& times) override;
+
+ private:
+  GpuPool& pool_;
+};
+
+}  // namespace gpufilter::cli
