@@ -25,6 +25,7 @@
 #include "gpufilter/error.hpp"
 #include "process_file.hpp"
 #include "progress.hpp"
+#include "quiet_stderr.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -152,7 +153,7 @@ ExitCode run_batch(const RunRequest& request) {
       summary += spread;
     }
     if (progress.failed()) summary += "; " + std::to_string(progress.failed()) + " failed";
-    std::cerr << summary << '\n';
+    write_stderr(summary + "\n");
   }
   return first_failure.value_or(ExitCode::Ok);
 }
