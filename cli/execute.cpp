@@ -157,26 +157,29 @@ void GpuWorkspace::run_data(const RunRequest& request, const ImageView& src, std
   events.finish(times, setup_ms);
 }
 
-GpuWorkspace& SingleGpuRunner::workspace(StageTimes& times) {
-  if (!workspace_) {
-    // The context, which can cost more than the filter itself, was started beside
-    // decoding; "wait" is what is left of it once the image is decoded.
-    warmup_.wait();
-    times.add_beside("cuda start", warmup_.took_ms(), "decode");
-    times.add("wait", warmup_.waited_ms());
-    workspace_.emplace(warmup_.device());
-  }
-  return *workspace_;
+Runner& SingleFileRunner::resolve(StageTimes& times) {
+  if (gpu_) return *gpu_;
+  if (cpu_) return *cpu_;
+  if (choice_ == DeviceChoice::Cpu || warmup_ == nullptr) return cpu_.emplace();
+  // CUDA, which can cost more than the filter itself, was started beside decoding;
+  // "wait" is what is left of it once the image is decoded.
+  warmup_->wait();
+  times.add_beside("cuda start", warmup_->took_ms(), "decode");
+  times.add("wait", warmup_->waited_ms());
+  if (warmup_->usable()) return gpu_.emplace(warmup_->device());
+  if (choice_ == DeviceChoice::Gpu)
+    throw CliError(ExitCode::Runtime, "--device gpu, but there is no usable GPU (" + warmup_->unusable_reason() + ")");
+  return cpu_.emplace("gpufilter: no usable GPU (" + warmup_->unusable_reason() + "); running on the CPU reference");
 }
 
-void SingleGpuRunner::run_image(const RunRequest& request, const ImageView& src, const ImageView& dst,
+void SingleFileRunner::run_image(const RunRequest& request, const ImageView& src, const ImageView& dst,
+                                 StageTimes& times) {
+  resolve(times).run_image(request, src, dst, times);
+}
+
+void SingleFileRunner::run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
                                 StageTimes& times) {
-  workspace(times).run_image(request, src, dst, times);
-}
-
-void SingleGpuRunner::run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
-                               StageTimes& times) {
-  workspace(times).run_data(request, src, result, times);
+  resolve(times).run_data(request, src, result, times);
 }
 
 }  // namespace gpufilter::cli

@@ -71,19 +71,26 @@ class GpuWorkspace final : public Runner {
   DeviceData result_;
 };
 
-// One file on the GPU: waits for the context started beside decoding (recording "cuda
-// start" and "wait"), then runs on a workspace of its own.
-class SingleGpuRunner final : public Runner {
+// One file on the device the user chose: the GPU once the context started beside
+// decoding is ready (recording "cuda start" and "wait"); with --device auto and no usable
+// GPU, the CPU reference after a one-line notice; with --device gpu and none, a
+// CliError(Runtime). The GPU check itself runs on the warm-up thread, beside decoding.
+class SingleFileRunner final : public Runner {
  public:
-  explicit SingleGpuRunner(GpuWarmup& warmup) : warmup_(warmup) {}
+  // `warmup` may be null for --device cpu.
+  SingleFileRunner(GpuWarmup* warmup, DeviceChoice choice) : warmup_(warmup), choice_(choice) {}
   void run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) override;
   void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
                 StageTimes& times) override;
+  // Where the run went; Cpu before the first run.
+  Device device() const { return gpu_ ? Device::Gpu : Device::Cpu; }
 
  private:
-  GpuWorkspace& workspace(StageTimes& times);
-  GpuWarmup& warmup_;
-  std::optional<GpuWorkspace> workspace_;
+  Runner& resolve(StageTimes& times);
+  GpuWarmup* warmup_;
+  DeviceChoice choice_;
+  std::optional<GpuWorkspace> gpu_;
+  std::optional<CpuRunner> cpu_;
 };
 
 }  // namespace gpufilter::cli

@@ -4,6 +4,7 @@
 
 #include <system_error>
 
+#include "gpufilter/device.hpp"
 #include "gpufilter/error.hpp"
 #include "signal_cleanup.hpp"
 #include "timing.hpp"
@@ -39,6 +40,17 @@ void GpuWarmup::wait() {
 void GpuWarmup::make_context() noexcept {
   const Stopwatch watch;
   try {
+    const int count = device_count();
+    if (count == 0) {
+      unusable_reason_ = no_device_reason();
+    } else if (device_ >= count) {
+      unusable_reason_ = "there is no GPU " + std::to_string(device_) + "; this machine has " + std::to_string(count);
+    }
+    if (!unusable_reason_.empty()) {
+      took_ms_ = watch.elapsed_ms();
+      done_ = true;
+      return;
+    }
     GPUFILTER_CUDA_CHECK(cudaSetDevice(device_));
     // Frees nothing, but the runtime creates the device's primary context to run it; the
     // main thread's later calls on device 0 share that context.

@@ -34,23 +34,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The runner for a single file: the GPU (its context started now, beside decoding) or
-// the CPU reference.
+// The runner for a single file. CUDA starts now on a thread of its own (finding the
+// driver and the GPU as well as making the context), beside reading and decoding IN;
+// the CPU path starts no thread and makes no CUDA call.
 struct SingleRun {
-  DeviceSelection selection;
   std::optional<GpuWarmup> warmup;
-  std::unique_ptr<Runner> runner;
+  std::optional<SingleFileRunner> runner;
 
-  explicit SingleRun(const RunRequest& request) : selection(select_device(request.device)) {
-    // Making the CUDA context takes about as long as decoding a photo: do both at once.
-    // The CPU path starts no thread and makes no CUDA call.
-    if (selection.device == Device::Gpu) {
-      warmup.emplace(request.devices.empty() ? 0 : request.devices.front());
-      runner = std::make_unique<SingleGpuRunner>(*warmup);
-    } else {
-      runner = std::make_unique<CpuRunner>(selection.notice);
-    }
+  explicit SingleRun(const RunRequest& request) {
+    if (request.device != DeviceChoice::Cpu) warmup.emplace(request.devices.empty() ? 0 : request.devices.front());
+    runner.emplace(warmup ? &*warmup : nullptr, request.device);
   }
+  const char* device_name() const { return to_string(runner->device()); }
 };
 
 // A data op (stats, histogram): reads IN, prints the result on stdout, draws --plot.
@@ -65,7 +60,7 @@ void run_data_request(const RunRequest& request, Clock::time_point started) {
   if (!request.plot.empty()) write_chart(output_destination(request.plot), result.source, result.layout, result.values);
   times.add("print", stage.elapsed_ms());
   if (request.timing)
-    std::cerr << times.summary(to_string(single.selection.device), Stopwatch(started).elapsed_ms()) << '\n';
+    std::cerr << times.summary(single.device_name(), Stopwatch(started).elapsed_ms()) << '\n';
 }
 
 // `started` is when main() began: --timing's total runs from there to the printed line.
@@ -81,14 +76,14 @@ void run_request(const RunRequest& request, Clock::time_point started) {
   // loading. Must precede the first CUDA call.
   if (request.timing) setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0);
   SingleRun single(request);
-  // "start": arguments, output checks and choosing the device (which starts the driver).
+  // "start": arguments and output checks.
   StageTimes times;
   times.add("start", Stopwatch(started).elapsed_ms());
   std::string notes;
   process_image_file(request, request.input, request.output, *single.runner, times, notes);
   std::cerr << notes;
   if (request.timing)
-    std::cerr << times.summary(to_string(single.selection.device), Stopwatch(started).elapsed_ms()) << '\n';
+    std::cerr << times.summary(single.device_name(), Stopwatch(started).elapsed_ms()) << '\n';
 }
 
 int run(int argc, const char* const* argv, Clock::time_point started) {
