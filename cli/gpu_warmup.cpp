@@ -11,55 +11,53 @@
 
 namespace gpufilter::cli {
 
-GpuWarmup::GpuWarmup(int device) : device_(device) {
+GpuWarmup::GpuWarmup(int device) : state_(std::make_shared<State>()) {
+  state_->device = device;
   // The new thread inherits this mask: SIGINT and the like stay with the main thread,
   // which blocks them around creating the output file so none is left behind.
   const CleanupSignalsBlocked blocked;
   try {
-    thread_ = std::thread([this] { make_context(); });
+    thread_ = std::thread([state = state_] { start_cuda(*state); });
   } catch (const std::system_error&) {
-    // No thread to be had: wait() makes the context on the main thread, as before.
+    // No thread to be had: wait() starts CUDA on the main thread, as before.
   }
 }
 
 GpuWarmup::~GpuWarmup() {
-  if (thread_.joinable()) thread_.join();
+  if (thread_.joinable()) thread_.detach();
 }
 
 void GpuWarmup::wait() {
   const Stopwatch waiting;
   if (thread_.joinable()) {
     thread_.join();
-  } else if (!done_) {
-    make_context();
+  } else if (!state_->done) {
+    start_cuda(*state_);
   }
   waited_ms_ = waiting.elapsed_ms();
-  if (failure_) std::rethrow_exception(failure_);
+  if (state_->failure) std::rethrow_exception(state_->failure);
 }
 
-void GpuWarmup::make_context() noexcept {
+void GpuWarmup::start_cuda(State& state) noexcept {
   const Stopwatch watch;
   try {
     const int count = device_count();
     if (count == 0) {
-      unusable_reason_ = no_device_reason();
-    } else if (device_ >= count) {
-      unusable_reason_ = "there is no GPU " + std::to_string(device_) + "; this machine has " + std::to_string(count);
+      state.unusable_reason = no_device_reason();
+    } else if (state.device >= count) {
+      state.unusable_reason =
+          "there is no GPU " + std::to_string(state.device) + "; this machine has " + std::to_string(count);
+    } else {
+      GPUFILTER_CUDA_CHECK(cudaSetDevice(state.device));
+      // Frees nothing, but the runtime creates the device's primary context to run it;
+      // the main thread's later calls on the device share that context.
+      GPUFILTER_CUDA_CHECK(cudaFree(nullptr));
     }
-    if (!unusable_reason_.empty()) {
-      took_ms_ = watch.elapsed_ms();
-      done_ = true;
-      return;
-    }
-    GPUFILTER_CUDA_CHECK(cudaSetDevice(device_));
-    // Frees nothing, but the runtime creates the device's primary context to run it; the
-    // main thread's later calls on device 0 share that context.
-    GPUFILTER_CUDA_CHECK(cudaFree(nullptr));
   } catch (...) {
-    failure_ = std::current_exception();
+    state.failure = std::current_exception();
   }
-  took_ms_ = watch.elapsed_ms();
-  done_ = true;
+  state.took_ms = watch.elapsed_ms();
+  state.done = true;
 }
 
 }  // namespace gpufilter::cli

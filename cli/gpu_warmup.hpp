@@ -4,6 +4,7 @@
 // loading every kernel) takes a few hundred milliseconds, about as long as decoding a
 // photo, so the two overlap instead of adding up.
 #include <exception>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -14,8 +15,8 @@ class GpuWarmup {
   // Starts the thread making `device`'s context. Construct only when the GPU may be
   // used: the CPU path makes no CUDA call.
   explicit GpuWarmup(int device = 0);
-  // Joins, so a run that fails before wait() (a bad input file) never leaves the thread
-  // running or calls std::terminate; it waits at most for the context.
+  // A run that fails before wait() (a bad argument or input file) does not wait for CUDA:
+  // the thread is left to finish on its own while the process reports and exits.
   ~GpuWarmup();
   GpuWarmup(const GpuWarmup&) = delete;
   GpuWarmup& operator=(const GpuWarmup&) = delete;
@@ -26,23 +27,27 @@ class GpuWarmup {
   void wait();
   // After wait(): whether the device can be used, and if not, why (no driver, no device,
   // no such device number).
-  bool usable() const { return unusable_reason_.empty(); }
-  const std::string& unusable_reason() const { return unusable_reason_; }
-  // How long making the context took on its thread, and how long wait() blocked for it
+  bool usable() const { return state_->unusable_reason.empty(); }
+  const std::string& unusable_reason() const { return state_->unusable_reason; }
+  // How long starting CUDA took on its thread, and how long wait() blocked for it
   // (about 0 when decoding took longer). Valid after wait().
-  double took_ms() const { return took_ms_; }
+  double took_ms() const { return state_->took_ms; }
   double waited_ms() const { return waited_ms_; }
-  int device() const { return device_; }
+  int device() const { return state_->device; }
 
  private:
-  void make_context() noexcept;
+  // Shared with the thread, which may outlive this object.
+  struct State {
+    int device = 0;
+    bool done = false;
+    std::exception_ptr failure;
+    std::string unusable_reason;
+    double took_ms = 0.0;
+  };
+  static void start_cuda(State& state) noexcept;
 
-  int device_;
+  std::shared_ptr<State> state_;
   std::thread thread_;
-  bool done_ = false;
-  std::exception_ptr failure_;
-  std::string unusable_reason_;
-  double took_ms_ = 0.0;
   double waited_ms_ = 0.0;
 };
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "exit_codes.hpp"
+#include "codecs.hpp"
 #include "quiet_stderr.hpp"
 
 namespace gpufilter::cli {
@@ -44,7 +45,7 @@ std::string join_choices(const std::vector<std::string>& items) {
 bool have_writer(const std::string& filename) {
   QuietStderr quiet;
   try {
-    return cv::haveImageWriter(filename);
+    return codecs::have_writer(filename);
   } catch (const cv::Exception&) {
     return false;
   }
@@ -66,8 +67,8 @@ bool format_holds(const std::string& suffix, int cv_type) {
   QuietStderr quiet;
   try {
     std::vector<uchar> bytes;
-    if (!cv::imencode(suffix, probe, bytes, encoder_params())) return false;
-    const cv::Mat decoded = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);
+    if (!codecs::encode(suffix, probe, bytes, encoder_params())) return false;
+    const cv::Mat decoded = codecs::decode(bytes, cv::IMREAD_UNCHANGED);
     return !decoded.empty() && decoded.type() == probe.type();
   } catch (const cv::Exception&) {
     return false;
@@ -134,7 +135,7 @@ cv::Mat read_image(const fs::path& path, bool autorotate) {
       // A JPEG has no alpha, and any-depth any-colour decoding turns it upright as every
       // viewer shows it (phone photos are stored sideways with an orientation tag).
       const bool upright = autorotate && starts_like_jpeg(path);
-      image = cv::imread(path.string(), upright ? cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR : cv::IMREAD_UNCHANGED);
+      image = codecs::read(path.string(), upright ? cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR : cv::IMREAD_UNCHANGED);
     } catch (const cv::Exception& exception) {
       failure = exception.err;
     }

@@ -20,6 +20,7 @@
 
 #include "arguments.hpp"
 #include "batch.hpp"
+#include "codecs.hpp"
 #include "data_output.hpp"
 #include "execute.hpp"
 #include "process_file.hpp"
@@ -69,13 +70,14 @@ void run_request(const RunRequest& request, Clock::time_point started) {
     run_data_request(request, started);
     return;
   }
-  // Cheap checks first, so a typo in OUT costs nothing and leaves nothing behind.
-  check_output_path(request, request.input, request.output);
   // With --timing, load every kernel when the CUDA context is made (the "cuda start"
   // stage, beside decoding), so "kernel" times the kernel and not its lazy first-launch
   // loading. Must precede the first CUDA call.
   if (request.timing) setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0);
+  // CUDA starts first, beside the codecs' loading, the output checks and decoding.
   SingleRun single(request);
+  // Cheap checks before reading, so a typo in OUT leaves nothing behind.
+  check_output_path(request, request.input, request.output);
   // "start": arguments and output checks.
   StageTimes times;
   times.add("start", Stopwatch(started).elapsed_ms());
@@ -152,5 +154,6 @@ int run_and_report(int argc, const char* const* argv, Clock::time_point started)
 int main(int argc, char** argv) {
   // First, so that --timing's "start" and "total" hold argument parsing and device selection.
   const auto started = gpufilter::cli::Clock::now();
+  gpufilter::cli::codecs::start_loading();
   gpufilter::cli::exit_promptly(gpufilter::cli::run_and_report(argc, argv, started));
 }

@@ -17,6 +17,7 @@
 #include "exit_codes.hpp"
 #include "gray_alpha_png.hpp"
 #include "image_files.hpp"
+#include "codecs.hpp"
 #include "quiet_stderr.hpp"
 #include "temp_file.hpp"
 
@@ -55,7 +56,7 @@ std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, 
   {
     QuietStderr quiet;
     try {
-      if (!cv::imencode(suffix, image, bytes, params)) failure = "the encoder failed";
+      if (!codecs::encode(suffix, image, bytes, params)) failure = "the encoder failed";
     } catch (const cv::Exception& exception) {
       failure = exception.err;
     }

@@ -18,6 +18,10 @@ foreach(tool gpufilter_cli gpufilter-bench)
   endif()
 endforeach()
 
+if(TARGET gpufilter_codecs)
+  install(TARGETS gpufilter_codecs LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpufilter)
+endif()
+
 install(EXPORT gpufilterTargets NAMESPACE gpufilter:: DESTINATION ${GPUFILTER_CMAKE_DIR})
 configure_package_config_file(cmake/gpufilterConfig.cmake.in ${PROJECT_BINARY_DIR}/gpufilterConfig.cmake
                               INSTALL_DESTINATION ${GPUFILTER_CMAKE_DIR})

@@ -1,0 +1,23 @@
+#pragma once
+// OpenCV's image codecs, loaded from the tool's codec module on a thread of their own from
+// the first moment of main(). libopencv_imgcodecs brings about 120 shared libraries with it
+// (GDAL, Poppler, HDF5, ...), whose loading took 150 ms before main() when the tool linked
+// it; now that time passes beside argument parsing and CUDA's start.
+#include <opencv2/core.hpp>
+
+#include <string>
+#include <vector>
+
+namespace gpufilter::cli::codecs {
+
+// Starts loading the module; call once, first thing in main(). The functions below wait
+// for it and throw CliError(Runtime) naming the module when it could not be loaded.
+void start_loading();
+
+bool have_writer(const std::string& filename);
+bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
+            const std::vector<int>& params);
+cv::Mat decode(const std::vector<unsigned char>& bytes, int flags);
+cv::Mat read(const std::string& path, int flags);
+
+}  // namespace gpufilter::cli::codecs
