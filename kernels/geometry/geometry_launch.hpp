@@ -1,0 +1,36 @@
+#pragma once
+// Launchers for the geometry family (seed 000, section 4.4: the transpose experiment).
+// Views are validated device views of one format; dst has the output's shape.
+#include "gpufilter/geometry.hpp"
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/stream.hpp"
+
+namespace gpufilter::kernels {
+
+// Transpose and the quarter turns as one mapping: dst(dx, dy) = src(sx, sy) with
+//   sx = mirror_x ? src.width - 1 - dy : dy,   sy = mirror_y ? src.height - 1 - dx : dx.
+// Transpose mirrors nothing, a clockwise quarter turn mirrors y, three quarters x.
+struct QuarterTurnMap {
+  bool mirror_x = false;
+  bool mirror_y = false;
+};
+
+// NaiveRow .. DiagonalCol: a thread per pixel (four for the unrolled ones).
+void launch_transpose_naive(const ImageView& src, const ImageView& dst, QuarterTurnMap map, TransposeVariant variant,
+                            BlockShape block, const ExecContext& ctx);
+// A 32x32 tile through shared memory, with or without a column of padding.
+void launch_transpose_tiled(const ImageView& src, const ImageView& dst, QuarterTurnMap map, bool padded,
+                            const ExecContext& ctx);
+// The padded tile moving several pixels per word; returns false (launching nothing)
+// when the views' addresses or pitches are not aligned to the word's access size.
+bool launch_transpose_fast(const ImageView& src, const ImageView& dst, QuarterTurnMap map, const ExecContext& ctx);
+
+// dst(x, y) = src(mirror_x ? w - 1 - x : x, mirror_y ? h - 1 - y : y): a thread per pixel.
+void launch_flip_naive(const ImageView& src, const ImageView& dst, bool mirror_x, bool mirror_y,
+                       const ExecContext& ctx);
+// 16-byte accesses (48-byte words of 3-, 6- and 12-byte pixels reversed in registers);
+// returns false (launching nothing) when the views' alignment does not allow them.
+bool launch_flip_vectorized(const ImageView& src, const ImageView& dst, bool mirror_x, bool mirror_y,
+                            const ExecContext& ctx);
+
+}  // namespace gpufilter::kernels

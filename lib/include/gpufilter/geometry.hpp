@@ -1,0 +1,84 @@
+#pragma once
+// Geometry: transpose, rotations by quarter turns, flips and crops. Pixels are moved,
+// never computed, so every result is exact. The shape is op(src, dst, ..., ctx) as for
+// the other ops, except that dst has the output's size (transpose and quarter turns
+// swap width and height); src and dst are device views of one format that must not
+// overlap. Work is enqueued on ctx.stream.
+#include <string>
+
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/stream.hpp"
+
+namespace gpufilter {
+
+// ---- transpose and quarter turns (seed 000, section 4.4: the transpose experiment) ----
+enum class TransposeVariant {
+  NaiveRow,     // a thread per pixel, rows read (coalesced), columns written (strided)
+  NaiveCol,     // a thread per pixel, columns read (strided, L1-cached), rows written
+  Unroll4Row,   // NaiveRow with four pixels per thread, blockDim.x apart
+  Unroll4Col,   // NaiveCol likewise
+  DiagonalRow,  // NaiveRow with blocks in diagonal order (spreads DRAM partitions)
+  DiagonalCol,  // NaiveCol likewise
+  Tiled,        // a 32x32 tile through shared memory (column reads hit one bank)
+  TiledPadded,  // the tile with one column of padding (no bank conflicts)
+  Fast,         // padded tile, several pixels per thread packed in words of up to 16 bytes
+};
+// Block shape of the naive, unrolled and diagonal variants (threads in x by y): the
+// seed found thin blocks (8x32) faster for column reads. The tiled variants ignore it.
+enum class BlockShape { Wide32x8, Square16x16, Thin8x32 };
+
+struct TransposeOptions {
+  TransposeVariant variant = TransposeVariant::Fast;
+  BlockShape block = BlockShape::Square16x16;
+};
+
+// dst(x, y) = src(y, x); dst is src.height wide and src.width tall.
+void transpose(const ImageView& src, const ImageView& dst, const TransposeOptions& options = {},
+               const ExecContext& ctx = {});
+
+// Rotates clockwise (as ImageMagick's -rotate) by a multiple of 90 degrees: 90, 180,
+// 270, -90, ... For 90 and 270 dst is src.height wide and src.width tall. A half turn
+// is a flip of both axes: the naive-family variants run FlipVariant::Naive, the tiled
+// ones FlipVariant::Vectorized. Throws Error(InvalidArgument) for other angles.
+void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_degrees,
+                          const TransposeOptions& options = {}, const ExecContext& ctx = {});
+
+// ---- flips (rotate 180 is FlipAxis::Both) ------------------------------------------
+enum class FlipAxis {
+  Horizontal,  // mirror left-right (cv::flip code 1)
+  Vertical,    // mirror top-bottom (cv::flip code 0)
+  Both,        // both: a half turn (cv::flip code -1)
+};
+enum class FlipVariant {
+  Naive,       // a thread per pixel
+  Vectorized,  // 16-byte words reversed in registers where the views' alignment allows
+};
+void flip(const ImageView& src, const ImageView& dst, FlipAxis axis, FlipVariant variant = FlipVariant::Vectorized,
+          const ExecContext& ctx = {});
+
+// ---- crop ----------------------------------------------------------------------------
+struct Rect {
+  int x = 0;
+  int y = 0;
+  int width = 0;
+  int height = 0;
+};
+// ImageMagick's geometry "WxH+X+Y" (or "WxH", at the origin); throws
+// Error(InvalidArgument) saying what is wrong with the text.
+Rect parse_geometry(const std::string& text);
+// The rectangle of `view` as a view sharing its memory: no copy, no kernel. Throws
+// Error(InvalidArgument) naming the rectangle and the image when it leaves the image.
+ImageView crop(const ImageView& view, const Rect& rect);
+
+// Names as the CLI and the registry write them ("naive_row", "32x8", "h").
+const char* to_string(TransposeVariant variant);
+const char* to_string(BlockShape block);
+const char* to_string(FlipAxis axis);
+const char* to_string(FlipVariant variant);
+// Each throws Error(InvalidArgument) naming the choices for an unknown name.
+TransposeVariant transpose_variant_from_name(const std::string& name);
+BlockShape block_shape_from_name(const std::string& name);
+FlipAxis flip_axis_from_name(const std::string& name);
+FlipVariant flip_variant_from_name(const std::string& name);
+
+}  // namespace gpufilter

@@ -1,0 +1,165 @@
+// The geometry ops in the registry: transpose, rotate (quarter turns), flip, crop.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpufilter/error.hpp"
+#include "gpufilter/geometry.hpp"
+#include "gpufilter/ops.hpp"
+#include "gpufilter/reference.hpp"
+#include "ops/operations.hpp"
+
+namespace gpufilter::ops {
+namespace {
+
+std::vector<std::string> transpose_variant_names() {
+  std::vector<std::string> names;
+  for (TransposeVariant v : {TransposeVariant::NaiveRow, TransposeVariant::NaiveCol, TransposeVariant::Unroll4Row,
+                             TransposeVariant::Unroll4Col, TransposeVariant::DiagonalRow, TransposeVariant::DiagonalCol,
+                             TransposeVariant::Tiled, TransposeVariant::TiledPadded, TransposeVariant::Fast})
+    names.emplace_back(to_string(v));
+  return names;
+}
+
+ParamSpec block_param() {
+  return choice_param("block",
+                      "threads per block (x by y) of the naive, unroll4 and diagonal variants; the seed found thin "
+                      "blocks faster for column reads (the tiled variants ignore it)",
+                      {"32x8", "16x16", "8x32"}, "16x16");
+}
+
+TransposeOptions transpose_options(const ParamValues& values, const std::string& variant) {
+  return TransposeOptions{transpose_variant_from_name(variant), block_shape_from_name(values.text("block"))};
+}
+
+// Input read once, output written once: the same number of pixels.
+std::size_t same_bytes_twice(int width, int height, PixelFormat format, const ParamValues&) {
+  return 2 * static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * format.pixel_bytes();
+}
+
+int quarter_turn_angle(const ParamValues& values) { return static_cast<int>(values.number("angle")); }
+
+ImageShape swapped(const ImageShape& input) { return ImageShape{input.height, input.width, input.format}; }
+
+}  // namespace
+
+Operation make_transpose_operation() {
+  Operation op;
+  op.name = "transpose";
+  op.summary = "Swap rows and columns (the seed's transpose experiment, every variant)";
+  op.params = {block_param()};
+  op.formats = all_pixel_formats();
+  op.variants = transpose_variant_names();
+  op.default_variant = "fast";
+  op.output_shape = [](const ImageShape& input, const ParamValues&) { return swapped(input); };
+  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
+                  const std::string& variant, const ExecContext& ctx) {
+    transpose(src, dst, transpose_options(values, variant), ctx);
+  };
+  op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues&, const Border&) {
+    reference::transpose(src, dst);
+  };
+  op.tolerance = [](PixelFormat) { return 0.0; };  // pixels are moved, not computed
+  op.bytes_moved = same_bytes_twice;
+  return op;
+}
+
+Operation make_rotate_operation() {
+  Operation op;
+  op.name = "rotate";
+  op.summary = "Rotate clockwise by a multiple of 90 degrees (90, 180, 270, -90)";
+  op.params = {number_param("angle", "clockwise rotation in degrees, a multiple of 90", -360, 360, 90.0),
+               block_param()};
+  op.formats = all_pixel_formats();
+  // Quarter turns run the transpose kernels; a half turn runs the flip kernels (the
+  // naive-family variants the naive flip, the tiled ones the vectorized flip).
+  op.variants = transpose_variant_names();
+  op.default_variant = "fast";
+  op.check = [](const ParamValues& values) {
+    const double angle = values.number("angle");
+    if (std::fmod(angle, 90.0) != 0.0)
+      throw Error(ErrorCode::InvalidArgument,
+                  "rotate: angle must be a multiple of 90 (90, 180, 270, -90), got " + std::to_string(angle));
+  };
+  op.output_shape = [](const ImageShape& input, const ParamValues& values) {
+    return quarter_turn_angle(values) % 180 != 0 ? swapped(input) : input;
+  };
+  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
+                  const std::string& variant, const ExecContext& ctx) {
+    rotate_quarter_turns(src, dst, quarter_turn_angle(values), transpose_options(values, variant), ctx);
+  };
+  op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    reference::rotate_quarter_turns(src, dst, quarter_turn_angle(values));
+  };
+  op.tolerance = [](PixelFormat) { return 0.0; };
+  op.bytes_moved = same_bytes_twice;
+  op.bench_params = {{"angle", 90}};
+  op.test_params = {{"angle", 90}};
+  return op;
+}
+
+Operation make_flip_operation() {
+  Operation op;
+  op.name = "flip";
+  op.summary = "Mirror the image left-right (h), top-bottom (v) or both (a half turn)";
+  op.params = {choice_param("axis", "h: mirror left-right, v: top-bottom, both: a half turn", {"h", "v", "both"}, "h")};
+  op.formats = all_pixel_formats();
+  op.variants = {"naive", "vectorized"};
+  op.default_variant = "vectorized";
+  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
+                  const std::string& variant, const ExecContext& ctx) {
+    flip(src, dst, flip_axis_from_name(values.text("axis")), flip_variant_from_name(variant), ctx);
+  };
+  op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    reference::flip(src, dst, flip_axis_from_name(values.text("axis")));
+  };
+  op.tolerance = [](PixelFormat) { return 0.0; };
+  op.bytes_moved = same_bytes_twice;
+  op.bench_params = {{"axis", "h"}};
+  op.test_params = {{"axis", "h"}};
+  return op;
+}
+
+Operation make_crop_operation() {
+  Operation op;
+  op.name = "crop";
+  op.summary = "Cut out a rectangle, given as ImageMagick's geometry WxH+X+Y";
+  op.params = {text_param("geometry", "the rectangle: width x height + left + top, e.g. 640x480+10+20", "WxH+X+Y",
+                          "required")};
+  op.formats = all_pixel_formats();
+  // The library's crop is a view; the op copies that view into dst.
+  op.variants = {"view"};
+  op.default_variant = "view";
+  op.check = [](const ParamValues& values) {
+    if (!values.has("geometry"))
+      throw Error(ErrorCode::InvalidArgument, "crop: give the rectangle as --geometry WxH+X+Y (e.g. 640x480+10+20)");
+    parse_geometry(values.text("geometry"));  // the syntax; output_shape judges it against the image
+  };
+  op.output_shape = [](const ImageShape& input, const ParamValues& values) {
+    const Rect rect = parse_geometry(values.text("geometry"));
+    // crop() on a view of the input's shape judges the rectangle against the image.
+    ImageView probe{reinterpret_cast<void*>(static_cast<std::uintptr_t>(16)), input.width, input.height,
+                    static_cast<std::size_t>(input.width) * input.format.pixel_bytes(), input.format};
+    crop(probe, rect);
+    return ImageShape{rect.width, rect.height, input.format};
+  };
+  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
+                  const std::string&, const ExecContext& ctx) {
+    copy(crop(src, parse_geometry(values.text("geometry"))), dst, CopyVariant::Vectorized, ctx);
+  };
+  op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    reference::copy(crop(src, parse_geometry(values.text("geometry"))), dst);
+  };
+  op.tolerance = [](PixelFormat) { return 0.0; };
+  // The rectangle read once and written once.
+  op.bytes_moved = [](int, int, PixelFormat format, const ParamValues& values) {
+    const Rect rect = parse_geometry(values.text("geometry"));
+    return 2 * static_cast<std::size_t>(rect.width) * static_cast<std::size_t>(rect.height) * format.pixel_bytes();
+  };
+  op.bench_params = {{"geometry", "3840x2160+1920+1080"}};  // the middle quarter of an 8K image
+  op.test_params = {{"geometry", "1x1+0+0"}};  // fits every test size, 1x1 included
+  return op;
+}
+
+}  // namespace gpufilter::ops

@@ -1,0 +1,203 @@
+// The geometry reference (transpose, quarter turns, flips, crop) checked against
+// OpenCV (cv::transpose, cv::rotate, cv::flip), against itself (a transpose twice,
+// four quarter turns) and on small cases written out by hand.
+#include <gtest/gtest.h>
+#include <opencv2/core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
+#include "mat_views.hpp"
+
+namespace gpufilter {
+namespace {
+
+struct Size {
+  int width, height;
+};
+const Size kSizes[] = {{1, 1}, {1, 7}, {9, 1}, {17, 13}, {37, 103}};
+
+cv::Mat random_mat(Size size, PixelFormat format, std::uint64_t seed) {
+  cv::Mat mat(size.height, size.width, CV_MAKETYPE(testing::cv_depth(format.type), format.channels));
+  testing::fill_random(testing::view_of(mat, format), seed);
+  return mat;
+}
+
+// Exact equality of two views, with where they first differ.
+void expect_equal(const ImageView& actual, const ImageView& expected, const std::string& what) {
+  ASSERT_EQ(actual.width, expected.width) << what;
+  ASSERT_EQ(actual.height, expected.height) << what;
+  const testing::Difference diff = testing::compare(actual, expected);
+  EXPECT_TRUE(diff.within(0.0)) << what << ": " << diff.describe();
+}
+
+std::string name(PixelFormat format, Size size) {
+  return format.name() + " " + std::to_string(size.width) + "x" + std::to_string(size.height);
+}
+
+TEST(GeometryReference, MatchesOpenCvTransposeRotateAndFlip) {
+  for (const PixelFormat& format : all_pixel_formats())
+    for (const Size size : kSizes) {
+      cv::Mat src = random_mat(size, format, 7u + static_cast<std::uint64_t>(size.width));
+      const ImageView in = testing::view_of(src, format);
+      const int type = src.type();
+      cv::Mat swapped(size.width, size.height, type), same(size.height, size.width, type), theirs;
+
+      reference::transpose(in, testing::view_of(swapped, format));
+      cv::transpose(src, theirs);
+      expect_equal(testing::view_of(swapped, format), testing::view_of(theirs, format), "transpose " + name(format, size));
+
+      const std::pair<int, int> turns[] = {{90, cv::ROTATE_90_CLOCKWISE}, {-90, cv::ROTATE_90_COUNTERCLOCKWISE},
+                                           {270, cv::ROTATE_90_COUNTERCLOCKWISE}};
+      for (const auto& [angle, code] : turns) {
+        reference::rotate_quarter_turns(in, testing::view_of(swapped, format), angle);
+        cv::rotate(src, theirs, code);
+        expect_equal(testing::view_of(swapped, format), testing::view_of(theirs, format),
+                     "rotate " + std::to_string(angle) + " " + name(format, size));
+      }
+      reference::rotate_quarter_turns(in, testing::view_of(same, format), 180);
+      cv::rotate(src, theirs, cv::ROTATE_180);
+      expect_equal(testing::view_of(same, format), testing::view_of(theirs, format), "rotate 180 " + name(format, size));
+
+      const std::pair<FlipAxis, int> flips[] = {{FlipAxis::Horizontal, 1}, {FlipAxis::Vertical, 0}, {FlipAxis::Both, -1}};
+      for (const auto& [axis, code] : flips) {
+        reference::flip(in, testing::view_of(same, format), axis);
+        cv::flip(src, theirs, code);
+        expect_equal(testing::view_of(same, format), testing::view_of(theirs, format),
+                     std::string("flip ") + to_string(axis) + " " + name(format, size));
+      }
+    }
+}
+
+// Sub-views (rows that start at odd byte offsets, pitch wider than a row) on both sides.
+TEST(GeometryReference, WorksOnSubViews) {
+  const PixelFormat format{ChannelType::U8, 3};
+  cv::Mat big = random_mat({41, 29}, format, 3u);
+  cv::Mat src = big(cv::Rect(3, 5, 17, 13));
+  cv::Mat out_big(40, 40, big.type(), cv::Scalar::all(0));
+  cv::Mat out = out_big(cv::Rect(1, 2, 13, 17));
+  reference::rotate_quarter_turns(testing::view_of(src, format), testing::view_of(out, format), 90);
+  cv::Mat theirs;
+  cv::rotate(src, theirs, cv::ROTATE_90_CLOCKWISE);
+  expect_equal(testing::view_of(out, format), testing::view_of(theirs, format), "rotate 90 of a sub-view");
+}
+
+TEST(GeometryReference, TransposeTwiceAndFourQuarterTurnsAreTheIdentity) {
+  for (const PixelFormat& format : all_pixel_formats()) {
+    const Size size{23, 11};
+    cv::Mat src = random_mat(size, format, 11u), a(size.width, size.height, src.type()),
+            b(size.height, size.width, src.type());
+    const ImageView in = testing::view_of(src, format), va = testing::view_of(a, format),
+                    vb = testing::view_of(b, format);
+    reference::transpose(in, va);
+    reference::transpose(va, vb);
+    expect_equal(vb, in, "transpose twice " + format.name());
+    for (int angle : {90, -90}) {
+      reference::rotate_quarter_turns(in, va, angle);
+      reference::rotate_quarter_turns(va, vb, angle);
+      cv::Mat c = b.clone();
+      reference::rotate_quarter_turns(testing::view_of(c, format), va, angle);
+      reference::rotate_quarter_turns(va, vb, angle);
+      expect_equal(vb, in, "four quarter turns of " + std::to_string(angle) + " " + format.name());
+    }
+  }
+}
+
+// A 3x2 image, its pixels numbered row by row, turned by hand.
+TEST(GeometryReference, SmallCasesByHand) {
+  const PixelFormat format{ChannelType::U8, 1};
+  cv::Mat src = (cv::Mat_<std::uint8_t>(2, 3) << 1, 2, 3, 4, 5, 6);
+  const auto run = [&](auto op, int rows, int cols) {
+    cv::Mat out(rows, cols, CV_8U, cv::Scalar(0));
+    op(testing::view_of(src, format), testing::view_of(out, format));
+    return std::vector<std::uint8_t>(out.begin<std::uint8_t>(), out.end<std::uint8_t>());
+  };
+  using V = std::vector<std::uint8_t>;
+  EXPECT_EQ(run([](auto s, auto d) { reference::transpose(s, d); }, 3, 2), (V{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(run([](auto s, auto d) { reference::rotate_quarter_turns(s, d, 90); }, 3, 2), (V{4, 1, 5, 2, 6, 3}));
+  EXPECT_EQ(run([](auto s, auto d) { reference::rotate_quarter_turns(s, d, 270); }, 3, 2), (V{3, 6, 2, 5, 1, 4}));
+  EXPECT_EQ(run([](auto s, auto d) { reference::rotate_quarter_turns(s, d, 180); }, 2, 3), (V{6, 5, 4, 3, 2, 1}));
+  EXPECT_EQ(run([](auto s, auto d) { reference::flip(s, d, FlipAxis::Horizontal); }, 2, 3), (V{3, 2, 1, 6, 5, 4}));
+  EXPECT_EQ(run([](auto s, auto d) { reference::flip(s, d, FlipAxis::Vertical); }, 2, 3), (V{4, 5, 6, 1, 2, 3}));
+}
+
+TEST(GeometryReference, RefusesAWrongDestinationShape) {
+  const PixelFormat format{ChannelType::U8, 1};
+  cv::Mat src(2, 3, CV_8U, cv::Scalar(1)), same(2, 3, CV_8U);
+  EXPECT_THROW(reference::transpose(testing::view_of(src, format), testing::view_of(same, format)), Error);
+  EXPECT_THROW(reference::rotate_quarter_turns(testing::view_of(src, format), testing::view_of(same, format), 45), Error);
+}
+
+// ---- crop ----------------------------------------------------------------------------
+
+TEST(Crop, ParsesImageMagickGeometry) {
+  const Rect r = parse_geometry("640x480+10+20");
+  EXPECT_EQ(r.width, 640);
+  EXPECT_EQ(r.height, 480);
+  EXPECT_EQ(r.x, 10);
+  EXPECT_EQ(r.y, 20);
+  const Rect origin = parse_geometry("3X2");
+  EXPECT_EQ(origin.width, 3);
+  EXPECT_EQ(origin.x, 0);
+  EXPECT_EQ(parse_geometry("5x5-1+2").x, -1);  // parsed; crop() refuses it
+  for (const char* bad : {"", "x", "640", "640x", "x480", "640x480+10", "640x480+10+", "640x480 +1+2", "0x5+0+0",
+                          "640x480+1+2+3", "1234567890x2", "a640x480"})
+    EXPECT_THROW(parse_geometry(bad), Error) << "'" << bad << "'";
+}
+
+TEST(Crop, IsAViewAndSaysWhyARectangleDoesNotFit) {
+  const PixelFormat format{ChannelType::U16, 3};
+  cv::Mat mat = random_mat({20, 10}, format, 5u);
+  const ImageView view = testing::view_of(mat, format);
+  const ImageView part = crop(view, Rect{3, 2, 5, 4});
+  EXPECT_EQ(part.width, 5);
+  EXPECT_EQ(part.height, 4);
+  EXPECT_EQ(part.pitch, view.pitch);
+  EXPECT_EQ(part.data, static_cast<void*>(mat.ptr<std::uint16_t>(2) + 3 * 3));
+  const auto message = [&](Rect r) {
+    try {
+      crop(view, r);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message({-1, 0, 2, 2}).find("negative"), std::string::npos) << message({-1, 0, 2, 2});
+  EXPECT_NE(message({20, 0, 1, 1}).find("starts outside the 20x10"), std::string::npos) << message({20, 0, 1, 1});
+  EXPECT_NE(message({15, 0, 6, 1}).find("right edge is at 21"), std::string::npos) << message({15, 0, 6, 1});
+  EXPECT_NO_THROW(crop(view, Rect{0, 0, 20, 10}));
+}
+
+// ---- the registry entries ------------------------------------------------------------
+
+TEST(GeometryRegistry, OutputShapesFollowTheParameters) {
+  const ImageShape input{640, 480, PixelFormat{ChannelType::U8, 3}};
+  const ImageShape swapped{480, 640, input.format};
+  EXPECT_EQ(find_operation("transpose")->output_shape_for(input, {}), swapped);
+  const Operation& rotate = *find_operation("rotate");
+  for (int angle : {90, 270, -90}) EXPECT_EQ(rotate.output_shape_for(input, rotate.resolve({{"angle", angle}})), swapped);
+  EXPECT_EQ(rotate.output_shape_for(input, rotate.resolve({{"angle", 180}})), input);
+  EXPECT_THROW(rotate.resolve({{"angle", 45}}), Error);
+  EXPECT_EQ(find_operation("flip")->output_shape_for(input, {{"axis", "v"}}), input);
+  const Operation& crop_op = *find_operation("crop");
+  EXPECT_EQ(crop_op.output_shape_for(input, crop_op.resolve({{"geometry", "100x50+540+430"}})),
+            (ImageShape{100, 50, input.format}));
+  EXPECT_THROW(crop_op.output_shape_for(input, crop_op.resolve({{"geometry", "100x51+540+430"}})), Error);
+  EXPECT_THROW(crop_op.resolve({{"geometry", "100x"}}), Error);
+  EXPECT_THROW(crop_op.resolve({}), Error);
+}
+
+TEST(GeometryRegistry, EveryVariantHasAName) {
+  for (const char* op : {"transpose", "rotate"})
+    for (const std::string& variant : find_operation(op)->variants)
+      EXPECT_EQ(to_string(transpose_variant_from_name(variant)), variant);
+  EXPECT_THROW(transpose_variant_from_name("copy_row"), Error);
+  EXPECT_EQ(block_shape_from_name("8x32"), BlockShape::Thin8x32);
+  EXPECT_EQ(flip_axis_from_name("both"), FlipAxis::Both);
+}
+
+}  // namespace
+}  // namespace gpufilter

@@ -1,0 +1,180 @@
+// Transpose, quarter turns, flips and crop on the GPU: every variant (and block shape)
+// on every format, on odd sizes, on whole images and on sub-views whose rows start at
+// odd byte offsets, against the CPU reference with no tolerance. The destination is
+// poisoned first, and a guard band around a sub-view destination must stay untouched.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
+
+namespace gpufilter {
+namespace {
+
+struct Size {
+  int width, height;
+};
+// Odd sizes that divide no tile, a 1-row image, and rows of a multiple of 16 bytes
+// (48 and 1920 pixels) on which the flips' and the fast transpose's word paths run.
+const Size kSizes[] = {{1, 1}, {17, 13}, {48, 5}, {1920, 17}, {37, 1031}, {1921, 1079}};
+constexpr int kOffsetX = 3, kOffsetY = 1, kGuard = 4;  // sub-views start at an odd column
+
+using GpuRun = std::function<void(const ImageView& src, const ImageView& dst)>;
+using CpuRun = std::function<void(const ImageView& src, const ImageView& dst)>;
+
+std::string size_name(Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
+
+// One source image (whole, or a sub-view of a larger one), uploaded once.
+struct Source {
+  HostImage host_full;
+  DeviceImage device_full;
+  ImageView host, device;
+
+  Source(Size size, PixelFormat format, bool sub_view) {
+    const int w = size.width + (sub_view ? kOffsetX + kGuard : 0), h = size.height + (sub_view ? kOffsetY + kGuard : 0);
+    host_full = HostImage(w, h, format);
+    device_full = DeviceImage(w, h, format);
+    testing::fill_random(host_full.view(), static_cast<std::uint64_t>(size.width) * 31 + size.height);
+    copy_image_async(host_full.view(), device_full.view(), nullptr);
+    const int x = sub_view ? kOffsetX : 0, y = sub_view ? kOffsetY : 0;
+    host = host_full.view().subview(x, y, size.width, size.height);
+    device = device_full.view().subview(x, y, size.width, size.height);
+  }
+};
+
+// Runs `gpu` into a poisoned destination of out_w x out_h (a sub-view with a guard
+// band when sub_view) and compares the whole destination buffer, guard included,
+// with the reference's result.
+testing::Difference run_and_compare(const Source& source, int out_w, int out_h, bool sub_view, const CpuRun& cpu,
+                                    const GpuRun& gpu) {
+  const PixelFormat format = source.host.format;
+  const int w = out_w + (sub_view ? kOffsetX + kGuard : 0), h = out_h + (sub_view ? kOffsetY + kGuard : 0);
+  const int x = sub_view ? kOffsetX : 0, y = sub_view ? kOffsetY : 0;
+  HostImage expected(w, h, format), initial(w, h, format), actual(w, h, format);
+  testing::fill_random(expected.view(), 99u);  // the guard band's values
+  copy_image_async(expected.view(), initial.view(), nullptr);
+  const ImageView expected_part = expected.view().subview(x, y, out_w, out_h);
+  cpu(source.host, expected_part);
+  testing::poison_against(initial.view().subview(x, y, out_w, out_h), expected_part);
+  DeviceImage dst(w, h, format);
+  copy_image_async(initial.view(), dst.view(), nullptr);
+  gpu(source.device, dst.view().subview(x, y, out_w, out_h));
+  copy_image_async(dst.view(), actual.view(), nullptr);
+  GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+  return testing::compare(actual.view(), expected.view());
+}
+
+const ExecContext kChecked{nullptr, true};  // synchronise after each launch: faults name their kernel
+
+std::vector<TransposeOptions> options_to_test(Size size) {
+  std::vector<TransposeOptions> all;
+  for (TransposeVariant v : {TransposeVariant::NaiveRow, TransposeVariant::NaiveCol, TransposeVariant::Unroll4Row,
+                             TransposeVariant::Unroll4Col, TransposeVariant::DiagonalRow, TransposeVariant::DiagonalCol,
+                             TransposeVariant::Tiled, TransposeVariant::TiledPadded, TransposeVariant::Fast}) {
+    const bool naive_family = v != TransposeVariant::Tiled && v != TransposeVariant::TiledPadded && v != TransposeVariant::Fast;
+    // Every block shape on the smaller sizes; the default one on the largest.
+    if (naive_family && size.width * size.height < 1000000)
+      for (BlockShape b : {BlockShape::Wide32x8, BlockShape::Square16x16, BlockShape::Thin8x32}) all.push_back({v, b});
+    else
+      all.push_back({v, BlockShape::Square16x16});
+  }
+  return all;
+}
+
+std::string describe(const TransposeOptions& o) { return std::string(to_string(o.variant)) + " " + to_string(o.block); }
+
+class GeometryGpu : public ::testing::TestWithParam<PixelFormat> {};
+
+TEST_P(GeometryGpu, TransposeEveryVariant) {
+  const PixelFormat format = GetParam();
+  for (const Size size : kSizes)
+    for (bool sub_view : {false, true}) {
+      const Source source(size, format, sub_view);
+      for (const TransposeOptions& options : options_to_test(size)) {
+        const testing::Difference diff = run_and_compare(
+            source, size.height, size.width, sub_view, [](auto s, auto d) { reference::transpose(s, d); },
+            [&](auto s, auto d) { transpose(s, d, options, kChecked); });
+        EXPECT_TRUE(diff.within(0.0)) << describe(options) << " " << size_name(size) << (sub_view ? " sub-view" : "")
+                                      << ": " << diff.describe();
+      }
+    }
+}
+
+TEST_P(GeometryGpu, RotateQuarterTurnsEveryVariant) {
+  const PixelFormat format = GetParam();
+  for (const Size size : kSizes)
+    for (bool sub_view : {false, true}) {
+      const Source source(size, format, sub_view);
+      for (int angle : {90, 180, 270, -90}) {
+        const bool swaps = angle % 180 != 0;
+        for (const TransposeOptions& options : options_to_test(size)) {
+          const testing::Difference diff = run_and_compare(
+              source, swaps ? size.height : size.width, swaps ? size.width : size.height, sub_view,
+              [&](auto s, auto d) { reference::rotate_quarter_turns(s, d, angle); },
+              [&](auto s, auto d) { rotate_quarter_turns(s, d, angle, options, kChecked); });
+          EXPECT_TRUE(diff.within(0.0)) << "rotate " << angle << " " << describe(options) << " " << size_name(size)
+                                        << (sub_view ? " sub-view" : "") << ": " << diff.describe();
+        }
+      }
+    }
+}
+
+TEST_P(GeometryGpu, FlipEveryVariant) {
+  const PixelFormat format = GetParam();
+  for (const Size size : kSizes)
+    for (bool sub_view : {false, true}) {
+      const Source source(size, format, sub_view);
+      for (FlipAxis axis : {FlipAxis::Horizontal, FlipAxis::Vertical, FlipAxis::Both})
+        for (FlipVariant variant : {FlipVariant::Naive, FlipVariant::Vectorized}) {
+          const testing::Difference diff = run_and_compare(
+              source, size.width, size.height, sub_view, [&](auto s, auto d) { reference::flip(s, d, axis); },
+              [&](auto s, auto d) { flip(s, d, axis, variant, kChecked); });
+          EXPECT_TRUE(diff.within(0.0)) << "flip " << to_string(axis) << " " << to_string(variant) << " "
+                                        << size_name(size) << (sub_view ? " sub-view" : "") << ": " << diff.describe();
+        }
+    }
+}
+
+// The registry's crop: the rectangle's view copied into dst.
+TEST_P(GeometryGpu, CropCopiesTheRectangle) {
+  const PixelFormat format = GetParam();
+  const Operation& op = *find_operation("crop");
+  const Size size{37, 29};
+  for (bool sub_view : {false, true}) {
+    const Source source(size, format, sub_view);
+    for (const char* geometry : {"1x1+0+0", "37x29+0+0", "5x7+3+2", "17x1+20+28", "1x29+36+0"}) {
+      const ParamValues values = op.resolve({{"geometry", geometry}});
+      const ImageShape out = op.output_shape_for(ImageShape{size.width, size.height, format}, values);
+      const testing::Difference diff = run_and_compare(
+          source, out.width, out.height, sub_view, [&](auto s, auto d) { op.run_reference(s, d, values, Border{}); },
+          [&](auto s, auto d) { op.run_gpu(s, d, values, Border{}, "view", kChecked); });
+      EXPECT_TRUE(diff.within(0.0)) << geometry << (sub_view ? " sub-view" : "") << ": " << diff.describe();
+    }
+  }
+}
+
+// Wrong shapes and overlapping views are refused before any launch.
+TEST(GeometryGpuChecks, RefusesWrongShapesAndOverlap) {
+  const PixelFormat format{ChannelType::U8, 3};
+  DeviceImage src(20, 10, format), same(20, 10, format), swapped(10, 20, format);
+  EXPECT_THROW(transpose(src.view(), same.view()), Error);
+  EXPECT_THROW(rotate_quarter_turns(src.view(), same.view(), 90), Error);
+  EXPECT_THROW(rotate_quarter_turns(src.view(), swapped.view(), 45), Error);
+  EXPECT_THROW(flip(src.view(), swapped.view(), FlipAxis::Horizontal), Error);
+  EXPECT_THROW(flip(src.view(), src.view(), FlipAxis::Horizontal), Error);
+  DeviceImage square(16, 16, format);
+  EXPECT_THROW(transpose(square.view(), square.view()), Error);
+  EXPECT_NO_THROW(transpose(src.view(), swapped.view(), {}, kChecked));
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, GeometryGpu, ::testing::ValuesIn(all_pixel_formats()),
+                         [](const ::testing::TestParamInfo<PixelFormat>& param_info) { return param_info.param.name(); });
+
+}  // namespace
+}  // namespace gpufilter
