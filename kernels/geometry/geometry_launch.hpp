@@ -25,6 +25,11 @@ void launch_transpose_tiled(const ImageView& src, const ImageView& dst, QuarterT
 // when the views' addresses or pitches are not aligned to the word's access size.
 bool launch_transpose_fast(const ImageView& src, const ImageView& dst, QuarterTurnMap map, const ExecContext& ctx);
 
+// The seed's bounds for the bench (not transposes): a same-shape copy reading and
+// writing rows (copy_row, the upper bound) or columns (copy_col, the lower bound).
+void launch_copy_bound(const ImageView& src, const ImageView& dst, bool columns, BlockShape block,
+                       const ExecContext& ctx);
+
 // dst(x, y) = src(mirror_x ? w - 1 - x : x, mirror_y ? h - 1 - y : y): a thread per pixel.
 void launch_flip_naive(const ImageView& src, const ImageView& dst, bool mirror_x, bool mirror_y,
                        const ExecContext& ctx);
