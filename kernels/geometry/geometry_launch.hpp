@@ -38,4 +38,7 @@ void launch_flip_naive(const ImageView& src, const ImageView& dst, bool mirror_x
 bool launch_flip_vectorized(const ImageView& src, const ImageView& dst, bool mirror_x, bool mirror_y,
                             const ExecContext& ctx);
 
+// Resize src to dst's size with `filter` (nearest, linear, cubic, lanczos, area).
+void launch_resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, const ExecContext& ctx);
+
 }  // namespace gpufilter::kernels

@@ -70,15 +70,34 @@ Rect parse_geometry(const std::string& text);
 // Error(InvalidArgument) naming the rectangle and the image when it leaves the image.
 ImageView crop(const ImageView& view, const Rect& rect);
 
+// ---- resize ----------------------------------------------------------------------------
+// Output pixel (x, y) samples the source around ((x + 0.5) * sw / dw - 0.5, likewise in
+// y), as OpenCV's cv::resize; beyond the edges the edge pixels repeat.
+enum class ResizeFilter {
+  Nearest,  // the source pixel holding the output pixel's centre (cv::INTER_NEAREST_EXACT)
+  Linear,   // 2x2 taps (cv::INTER_LINEAR); shrinking skips pixels: use area
+  Cubic,    // 4x4 taps, Keys a = -0.75 (cv::INTER_CUBIC); no widening when shrinking
+  Area,     // every source pixel weighed by the share of it the output pixel covers:
+            // the average when shrinking, antialiased (cv::INTER_AREA)
+  Lanczos,  // 8x8 taps, 4 lobes (cv::INTER_LANCZOS4); no widening when shrinking
+};
+// Resizes src to dst's size. Integer formats round to nearest and saturate.
+void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, const ExecContext& ctx = {});
+// The output size for a request: `width` x `height` fitted inside the box keeping the
+// aspect ratio (as ImageMagick's -resize WxH) unless `exact`.
+Rect resize_fit(int src_width, int src_height, int width, int height, bool exact);
+
 // Names as the CLI and the registry write them ("naive_row", "32x8", "h").
 const char* to_string(TransposeVariant variant);
 const char* to_string(BlockShape block);
 const char* to_string(FlipAxis axis);
 const char* to_string(FlipVariant variant);
+const char* to_string(ResizeFilter filter);
 // Each throws Error(InvalidArgument) naming the choices for an unknown name.
 TransposeVariant transpose_variant_from_name(const std::string& name);
 BlockShape block_shape_from_name(const std::string& name);
 FlipAxis flip_axis_from_name(const std::string& name);
 FlipVariant flip_variant_from_name(const std::string& name);
+ResizeFilter resize_filter_from_name(const std::string& name);
 
 }  // namespace gpufilter

@@ -145,7 +145,8 @@ Operation make_crop_operation() {
     return ImageShape{rect.width, rect.height, input.format};
   };
   op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
-                  const std::string&, const ExecContext& ctx) {
+                  const std::string& variant, const ExecContext& ctx) {
+    if (variant != "view") throw Error(ErrorCode::InvalidArgument, "crop: unknown variant '" + variant + "'; use view");
     copy(crop(src, parse_geometry(values.text("geometry"))), dst, CopyVariant::Vectorized, ctx);
   };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
