@@ -1,8 +1,9 @@
-// The geometry reference (transpose, quarter turns, flips, crop) checked against
-// OpenCV (cv::transpose, cv::rotate, cv::flip), against itself (a transpose twice,
+// The geometry reference (transpose, quarter turns, flips, crop, resize) checked against
+// OpenCV (cv::transpose, cv::rotate, cv::flip, cv::resize on float images), against itself (a transpose twice,
 // four quarter turns) and on small cases written out by hand.
 #include <gtest/gtest.h>
 #include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include <cstdint>
 #include <string>
@@ -33,6 +34,8 @@ void expect_equal(const ImageView& actual, const ImageView& expected, const std:
   const testing::Difference diff = testing::compare(actual, expected);
   EXPECT_TRUE(diff.within(0.0)) << what << ": " << diff.describe();
 }
+
+std::string size_name(Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
 
 std::string name(PixelFormat format, Size size) {
   return format.name() + " " + std::to_string(size.width) + "x" + std::to_string(size.height);
@@ -171,6 +174,76 @@ TEST(Crop, IsAViewAndSaysWhyARectangleDoesNotFit) {
   EXPECT_NO_THROW(crop(view, Rect{0, 0, 20, 10}));
 }
 
+// ---- resize --------------------------------------------------------------------------
+
+// OpenCV computes float images in float: compared there (its 8-bit paths round through
+// fixed point), the reference agrees to float rounding.
+TEST(ResizeReference, MatchesOpenCvOnFloatImages) {
+  struct Case {
+    Size from, to;
+  };
+  const Case cases[] = {{{37, 23}, {17, 11}}, {{40, 30}, {20, 15}}, {{13, 9}, {31, 20}}, {{64, 3}, {9, 2}}};
+  const std::pair<ResizeFilter, int> filters[] = {{ResizeFilter::Linear, cv::INTER_LINEAR},
+                                                  {ResizeFilter::Cubic, cv::INTER_CUBIC},
+                                                  {ResizeFilter::Area, cv::INTER_AREA},
+                                                  {ResizeFilter::Lanczos, cv::INTER_LANCZOS4}};
+  for (const PixelFormat format : {PixelFormat{ChannelType::F32, 1}, PixelFormat{ChannelType::F32, 3}})
+    for (const Case& c : cases)
+      for (const auto& [filter, code] : filters) {
+        cv::Mat src = random_mat(c.from, format, 21u), ours(c.to.height, c.to.width, src.type()), theirs;
+        reference::resize(testing::view_of(src, format), testing::view_of(ours, format), filter);
+        cv::resize(src, theirs, cv::Size(c.to.width, c.to.height), 0, 0, code);
+        const testing::Difference diff =
+            testing::compare(testing::view_of(ours, format), testing::view_of(theirs, format));
+        EXPECT_TRUE(diff.within(2e-5)) << to_string(filter) << " " << name(format, c.from) << " to "
+                                       << size_name(c.to) << ": " << diff.describe();
+      }
+}
+
+// Nearest takes the pixel holding the centre, as INTER_NEAREST_EXACT (odd source sizes:
+// no centre falls on a pixel boundary, where OpenCV's fixed point may round either way).
+TEST(ResizeReference, NearestMatchesOpenCvNearestExact) {
+  const PixelFormat format{ChannelType::U8, 3};
+  for (const Size from : {Size{37, 23}, Size{5, 3}})
+    for (const Size to : {Size{17, 11}, Size{80, 7}, Size{1, 1}}) {
+      cv::Mat src = random_mat(from, format, 5u), ours(to.height, to.width, src.type()), theirs;
+      reference::resize(testing::view_of(src, format), testing::view_of(ours, format), ResizeFilter::Nearest);
+      cv::resize(src, theirs, cv::Size(to.width, to.height), 0, 0, cv::INTER_NEAREST_EXACT);
+      expect_equal(testing::view_of(ours, format), testing::view_of(theirs, format),
+                   "nearest " + name(format, from) + " to " + size_name(to));
+    }
+}
+
+TEST(ResizeReference, SmallCasesByHand) {
+  const PixelFormat format{ChannelType::U8, 1};
+  cv::Mat src = (cv::Mat_<std::uint8_t>(1, 4) << 10, 20, 30, 41);
+  const auto run = [&](ResizeFilter filter, int width) {
+    cv::Mat out(1, width, CV_8U, cv::Scalar(0));
+    reference::resize(testing::view_of(src, format), testing::view_of(out, format), filter);
+    return std::vector<std::uint8_t>(out.begin<std::uint8_t>(), out.end<std::uint8_t>());
+  };
+  using V = std::vector<std::uint8_t>;
+  EXPECT_EQ(run(ResizeFilter::Area, 2), (V{15, 36}));  // (30 + 41) / 2 = 35.5: ties to even
+  EXPECT_EQ(run(ResizeFilter::Area, 1), (V{25}));      // 101 / 4 = 25.25
+  EXPECT_EQ(run(ResizeFilter::Nearest, 2), (V{20, 41}));
+  EXPECT_EQ(run(ResizeFilter::Linear, 2), (V{15, 36}));  // centres at 0.5 and 2.5
+  EXPECT_EQ(run(ResizeFilter::Nearest, 8), (V{10, 10, 20, 20, 30, 30, 41, 41}));
+  // Linear doubling: centres at -0.25 (the edge repeats), 0.25, 0.75, ...
+  EXPECT_EQ(run(ResizeFilter::Linear, 8), (V{10, 12, 18, 22, 28, 33, 38, 41}));
+}
+
+TEST(ResizeReference, FitKeepsTheAspectRatioUnlessExact) {
+  const auto fit = [](int w, int h, int bw, int bh, bool exact) {
+    const Rect r = resize_fit(w, h, bw, bh, exact);
+    return std::to_string(r.width) + "x" + std::to_string(r.height);
+  };
+  EXPECT_EQ(fit(640, 480, 320, 320, false), "320x240");
+  EXPECT_EQ(fit(640, 480, 1000, 300, false), "400x300");
+  EXPECT_EQ(fit(640, 480, 320, 320, true), "320x320");
+  EXPECT_EQ(fit(1000, 1, 10, 10, false), "10x1");  // never below one pixel
+  EXPECT_THROW(resize_fit(640, 480, 0, 10, false), Error);
+}
+
 // ---- the registry entries ------------------------------------------------------------
 
 TEST(GeometryRegistry, OutputShapesFollowTheParameters) {
@@ -188,6 +261,20 @@ TEST(GeometryRegistry, OutputShapesFollowTheParameters) {
   EXPECT_THROW(crop_op.output_shape_for(input, crop_op.resolve({{"geometry", "100x51+540+430"}})), Error);
   EXPECT_THROW(crop_op.resolve({{"geometry", "100x"}}), Error);
   EXPECT_THROW(crop_op.resolve({}), Error);
+}
+
+TEST(GeometryRegistry, ResizeSizeScaleAndFilter) {
+  const Operation& op = *find_operation("resize");
+  const ImageShape input{640, 480, PixelFormat{ChannelType::U8, 4}};
+  const auto shape = [&](const ParamValues& given) { return op.output_shape_for(input, op.resolve(given)); };
+  EXPECT_EQ(shape({{"scale", 0.5}}), (ImageShape{320, 240, input.format}));
+  EXPECT_EQ(shape({{"size", std::vector<double>{320, 320}}}), (ImageShape{320, 240, input.format}));
+  EXPECT_EQ(shape({{"size", std::vector<double>{320, 320}}, {"exact", 1}}), (ImageShape{320, 320, input.format}));
+  EXPECT_THROW(op.resolve({}), Error);
+  EXPECT_THROW(op.resolve({{"scale", 2.0}, {"size", std::vector<double>{3, 3}}}), Error);
+  EXPECT_THROW(op.resolve({{"scale", 2.0}, {"exact", 1}}), Error);
+  EXPECT_THROW(op.resolve({{"scale", 2.0}, {"filter", "bicubic"}}), Error);
+  EXPECT_EQ(op.bytes_moved(640, 480, input.format, op.resolve({{"scale", 0.5}})), (640u * 480 + 320u * 240) * 4);
 }
 
 TEST(GeometryRegistry, EveryVariantHasAName) {

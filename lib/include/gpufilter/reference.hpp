@@ -24,5 +24,8 @@ void transpose(const ImageView& src, const ImageView& dst);
 // Clockwise, a multiple of 90 degrees (90, 180, 270, -90, ...).
 void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_degrees);
 void flip(const ImageView& src, const ImageView& dst, FlipAxis axis);
+// Resizes src to dst's size, as gpufilter::resize defines each filter, in double
+// precision; integer formats round to nearest (ties to even) and saturate.
+void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter);
 
 }  // namespace gpufilter::reference

@@ -24,6 +24,8 @@ constexpr TransposeVariant kTransposeVariants[] = {
 constexpr BlockShape kBlockShapes[] = {BlockShape::Wide32x8, BlockShape::Square16x16, BlockShape::Thin8x32};
 constexpr FlipAxis kFlipAxes[] = {FlipAxis::Horizontal, FlipAxis::Vertical, FlipAxis::Both};
 constexpr FlipVariant kFlipVariants[] = {FlipVariant::Naive, FlipVariant::Vectorized};
+constexpr ResizeFilter kResizeFilters[] = {ResizeFilter::Nearest, ResizeFilter::Linear, ResizeFilter::Cubic,
+                                           ResizeFilter::Area, ResizeFilter::Lanczos};
 
 }  // namespace
 
@@ -68,11 +70,25 @@ const char* to_string(FlipVariant variant) {
   return "?";
 }
 
+const char* to_string(ResizeFilter filter) {
+  switch (filter) {
+    case ResizeFilter::Nearest: return "nearest";
+    case ResizeFilter::Linear: return "linear";
+    case ResizeFilter::Cubic: return "cubic";
+    case ResizeFilter::Area: return "area";
+    case ResizeFilter::Lanczos: return "lanczos";
+  }
+  return "?";
+}
+
 TransposeVariant transpose_variant_from_name(const std::string& name) {
   return from_name(name, kTransposeVariants, "transpose variant");
 }
 BlockShape block_shape_from_name(const std::string& name) { return from_name(name, kBlockShapes, "block shape"); }
 FlipAxis flip_axis_from_name(const std::string& name) { return from_name(name, kFlipAxes, "flip axis"); }
 FlipVariant flip_variant_from_name(const std::string& name) { return from_name(name, kFlipVariants, "flip variant"); }
+ResizeFilter resize_filter_from_name(const std::string& name) {
+  return from_name(name, kResizeFilters, "resize filter");
+}
 
 }  // namespace gpufilter

@@ -1,4 +1,5 @@
 // The geometry ops in the registry: transpose, rotate (quarter turns), flip, crop.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -160,6 +161,86 @@ Operation make_crop_operation() {
   };
   op.bench_params = {{"geometry", "3840x2160+1920+1080"}};  // the middle quarter of an 8K image
   op.test_params = {{"geometry", "1x1+0+0"}};  // fits every test size, 1x1 included
+  return op;
+}
+
+namespace {
+
+// The output size from --size (fitted unless --exact) or --scale.
+Rect resize_output(int width, int height, const ParamValues& values) {
+  if (values.has("size")) {
+    const std::vector<double>& size = values.numbers("size");
+    return resize_fit(width, height, static_cast<int>(size[0]), static_cast<int>(size[1]),
+                      values.number_or("exact", 0.0) != 0.0);
+  }
+  const double scale = values.number("scale");
+  const auto scaled = [scale](int n) { return static_cast<int>(std::max(1.0, std::round(n * scale))); };
+  return Rect{0, 0, scaled(width), scaled(height)};
+}
+
+// auto: area when either side shrinks (an average, no aliasing), linear otherwise.
+ResizeFilter resize_filter(const ImageShape& input, const Rect& output, const ParamValues& values) {
+  const std::string& name = values.text("filter");
+  if (name != "auto") return resize_filter_from_name(name);
+  return (output.width < input.width || output.height < input.height) ? ResizeFilter::Area : ResizeFilter::Linear;
+}
+
+ResizeFilter resize_filter_for(const ImageView& src, const ImageView& dst, const ParamValues& values) {
+  return resize_filter(ImageShape{src.width, src.height, src.format}, Rect{0, 0, dst.width, dst.height}, values);
+}
+
+}  // namespace
+
+Operation make_resize_operation() {
+  Operation op;
+  op.name = "resize";
+  op.summary = "Resize to --size WxH (keeping the aspect ratio unless --exact) or by --scale S";
+  op.params = {
+      numbers_param("size", "the box to fit the image in, width x height (exactly that size with --exact)", 2, 2, 1,
+                    1 << 20, true, "WxH", "from --scale"),
+      number_param("scale", "the factor for both sides (0.5: half size)", 1e-4, 1e4, std::nullopt, false, "from --size"),
+      choice_param("filter",
+                   "nearest, linear, cubic, lanczos (OpenCV's taps, no widening when shrinking) or area (the average "
+                   "of the covered pixels); auto: area when shrinking, linear when enlarging",
+                   {"auto", "nearest", "linear", "cubic", "area", "lanczos"}, "auto"),
+      flag_param("exact", "take --size as the exact output size, even if it changes the aspect ratio"),
+  };
+  op.formats = all_pixel_formats();
+  op.variants = {"direct"};
+  op.default_variant = "direct";
+  op.check = [](const ParamValues& values) {
+    if (values.has("size") == values.has("scale"))
+      throw Error(ErrorCode::InvalidArgument, "resize: give either --size WxH or --scale S");
+    if (values.number_or("exact", 0.0) != 0.0 && !values.has("size"))
+      throw Error(ErrorCode::InvalidArgument, "resize: --exact applies to --size, not --scale");
+  };
+  op.output_shape = [](const ImageShape& input, const ParamValues& values) {
+    const Rect out = resize_output(input.width, input.height, values);
+    return ImageShape{out.width, out.height, input.format};
+  };
+  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
+                  const std::string& variant, const ExecContext& ctx) {
+    if (variant != "direct")
+      throw Error(ErrorCode::InvalidArgument, "resize: unknown variant '" + variant + "'; use direct");
+    resize(src, dst, resize_filter_for(src, dst, values), ctx);
+  };
+  op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    reference::resize(src, dst, resize_filter_for(src, dst, values));
+  };
+  // The GPU sums in float, the reference in double: integer outputs within float error
+  // of a .5 boundary may round the other way (one level, rarely); floats differ by
+  // float rounding of the weights and sums (values in [0, 1], up to 64 taps).
+  op.tolerance = [](PixelFormat format) {
+    return format.type == ChannelType::F32 ? Tolerance{1e-4} : Tolerance{1.0, 0.01};
+  };
+  op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues& values) {
+    const Rect out = resize_output(width, height, values);
+    return (static_cast<std::size_t>(width) * static_cast<std::size_t>(height) +
+            static_cast<std::size_t>(out.width) * static_cast<std::size_t>(out.height)) *
+           format.pixel_bytes();
+  };
+  op.bench_params = {{"scale", 0.5}, {"filter", "area"}};
+  op.test_params = {{"scale", 0.6}};  // area at a ratio that is not a whole number
   return op;
 }
 

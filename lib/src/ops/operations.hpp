@@ -15,5 +15,6 @@ Operation make_transpose_operation();
 Operation make_rotate_operation();
 Operation make_flip_operation();
 Operation make_crop_operation();
+Operation make_resize_operation();
 
 }  // namespace gpufilter::ops

@@ -1,8 +1,12 @@
-// Geometry on the CPU: each source pixel is copied, byte for byte, to where the
-// operation sends it (written from the source's side, the kernels mostly work from
-// the destination's).
+// Geometry on the CPU. Transpose, quarter turns and flips copy each source pixel, byte
+// for byte, to where the operation sends it (written from the source's side; the
+// kernels mostly work from the destination's). Resize sums weighted taps in double.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/reference.hpp"
@@ -75,6 +79,119 @@ void flip(const ImageView& src, const ImageView& dst, FlipAxis axis) {
   const bool mirror_x = axis == FlipAxis::Horizontal || axis == FlipAxis::Both;
   const bool mirror_y = axis == FlipAxis::Vertical || axis == FlipAxis::Both;
   scatter(src, dst, [=](int x, int y) { return Point{mirror_x ? w - 1 - x : x, mirror_y ? h - 1 - y : y}; });
+}
+
+}  // namespace gpufilter::reference
+
+// ---- resize ------------------------------------------------------------------------------
+// Separable weights: for each output coordinate along an axis, the source coordinates
+// it reads and their weights, from each filter's definition as a function of distance.
+
+namespace gpufilter::reference {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+struct Tap {
+  int index;
+  double weight;
+};
+
+int clamp_to(int i, int n) { return std::min(std::max(i, 0), n - 1); }
+
+// Keys' cubic convolution kernel with a = -0.75.
+double keys(double t) {
+  constexpr double a = -0.75;
+  t = std::fabs(t);
+  if (t <= 1.0) return ((a + 2.0) * t - (a + 3.0)) * t * t + 1.0;
+  if (t < 2.0) return ((a * t - 5.0 * a) * t + 8.0 * a) * t - 4.0 * a;
+  return 0.0;
+}
+
+double sinc(double t) { return t == 0.0 ? 1.0 : std::sin(kPi * t) / (kPi * t); }
+double lanczos4(double t) { return std::fabs(t) < 4.0 ? sinc(t) * sinc(t / 4.0) : 0.0; }
+
+// The output coordinate d's taps over a source axis of n pixels resized to `out`.
+std::vector<Tap> axis_taps(int d, int n, int out, ResizeFilter filter) {
+  const double scale = static_cast<double>(n) / out;
+  std::vector<Tap> taps;
+  if (filter == ResizeFilter::Nearest) {
+    // The source pixel whose span [i, i+1) holds the centre (d + 0.5) * scale.
+    const long long i = ((2LL * d + 1) * n) / (2LL * out);
+    taps.push_back({static_cast<int>(std::min<long long>(i, n - 1)), 1.0});
+    return taps;
+  }
+  if (filter == ResizeFilter::Area) {
+    // The footprint [d, d+1) * scale, each source pixel weighed by the length it covers.
+    const double a = d * scale, b = (d + 1) * scale;
+    for (int i = static_cast<int>(std::floor(a)); i < n && i < b; ++i) {
+      const double covered = std::min(b, i + 1.0) - std::max(a, static_cast<double>(i));
+      if (covered > 0.0) taps.push_back({i, covered / (b - a)});
+    }
+    return taps;
+  }
+  const double centre = (d + 0.5) * scale - 0.5;
+  const int base = static_cast<int>(std::floor(centre));
+  const auto add = [&](int first, int last, double (*kernel)(double)) {
+    double sum = 0.0;
+    for (int i = first; i <= last; ++i) {
+      taps.push_back({clamp_to(i, n), kernel(centre - i)});
+      sum += taps.back().weight;
+    }
+    for (Tap& t : taps) t.weight /= sum;
+  };
+  switch (filter) {
+    case ResizeFilter::Linear: add(base, base + 1, [](double t) { return std::max(0.0, 1.0 - std::fabs(t)); }); break;
+    case ResizeFilter::Cubic: add(base - 1, base + 2, keys); break;
+    default: add(base - 3, base + 4, lanczos4); break;
+  }
+  return taps;
+}
+
+double read_channel(const ImageView& v, int x, int y, int c) {
+  const std::size_t i = static_cast<std::size_t>(x) * v.format.channels + c;
+  switch (v.format.type) {
+    case ChannelType::U8: return v.row<const std::uint8_t>(y)[i];
+    case ChannelType::U16: return v.row<const std::uint16_t>(y)[i];
+    case ChannelType::F32: return v.row<const float>(y)[i];
+  }
+  return 0.0;
+}
+
+void write_channel(const ImageView& v, int x, int y, int c, double value) {
+  const std::size_t i = static_cast<std::size_t>(x) * v.format.channels + c;
+  switch (v.format.type) {
+    case ChannelType::U8:
+      v.row<std::uint8_t>(y)[i] = static_cast<std::uint8_t>(std::nearbyint(std::clamp(value, 0.0, 255.0)));
+      break;
+    case ChannelType::U16:
+      v.row<std::uint16_t>(y)[i] = static_cast<std::uint16_t>(std::nearbyint(std::clamp(value, 0.0, 65535.0)));
+      break;
+    case ChannelType::F32: v.row<float>(y)[i] = static_cast<float>(value); break;
+  }
+}
+
+}  // namespace
+
+void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter) {
+  validate_view(src, "source");
+  validate_view(dst, "destination");
+  if (src.format != dst.format) throw Error(ErrorCode::InvalidArgument, "resize: source and destination formats differ");
+  std::vector<std::vector<Tap>> columns(static_cast<std::size_t>(dst.width));
+  for (int x = 0; x < dst.width; ++x) columns[static_cast<std::size_t>(x)] = axis_taps(x, src.width, dst.width, filter);
+  const int channels = src.format.channels;
+  std::vector<double> sum(static_cast<std::size_t>(channels));
+  for (int y = 0; y < dst.height; ++y) {
+    const std::vector<Tap> rows = axis_taps(y, src.height, dst.height, filter);
+    for (int x = 0; x < dst.width; ++x) {
+      std::fill(sum.begin(), sum.end(), 0.0);
+      for (const Tap& ty : rows)
+        for (const Tap& tx : columns[static_cast<std::size_t>(x)])
+          for (int c = 0; c < channels; ++c)
+            sum[static_cast<std::size_t>(c)] += ty.weight * tx.weight * read_channel(src, tx.index, ty.index, c);
+      for (int c = 0; c < channels; ++c) write_channel(dst, x, y, c, sum[static_cast<std::size_t>(c)]);
+    }
+  }
 }
 
 }  // namespace gpufilter::reference
