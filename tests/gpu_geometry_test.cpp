@@ -1,6 +1,6 @@
-// Transpose, quarter turns, flips and crop on the GPU: every variant (and block shape)
+// Transpose, quarter turns, flips, crop and resize on the GPU: every variant (and block shape)
 // on every format, on odd sizes, on whole images and on sub-views whose rows start at
-// odd byte offsets, against the CPU reference with no tolerance. The destination is
+// odd byte offsets, against the CPU reference with no tolerance (resize: the op's). The destination is
 // poisoned first, and a guard band around a sub-view destination must stay untouched.
 #include <gtest/gtest.h>
 
@@ -157,6 +157,31 @@ TEST_P(GeometryGpu, CropCopiesTheRectangle) {
       EXPECT_TRUE(diff.within(0.0)) << geometry << (sub_view ? " sub-view" : "") << ": " << diff.describe();
     }
   }
+}
+
+// Every filter, shrinking and enlarging (whole and uneven ratios, each axis its own),
+// within the registry's tolerance of the reference.
+TEST_P(GeometryGpu, ResizeEveryFilter) {
+  const PixelFormat format = GetParam();
+  const Tolerance tolerance = find_operation("resize")->tolerance(format);
+  struct Case {
+    Size from, to;
+  };
+  const Case cases[] = {{{1, 1}, {3, 2}},      {{17, 13}, {1, 1}},   {{17, 13}, {9, 7}},       {{17, 13}, {40, 31}},
+                        {{37, 1031}, {13, 400}}, {{48, 5}, {96, 10}}, {{1921, 1079}, {960, 540}}, {{201, 99}, {77, 250}}};
+  for (const Case& c : cases)
+    for (bool sub_view : {false, true}) {
+      const Source source(c.from, format, sub_view);
+      for (ResizeFilter filter : {ResizeFilter::Nearest, ResizeFilter::Linear, ResizeFilter::Cubic, ResizeFilter::Area,
+                                  ResizeFilter::Lanczos}) {
+        const testing::Difference diff = run_and_compare(
+            source, c.to.width, c.to.height, sub_view, [&](auto s, auto d) { reference::resize(s, d, filter); },
+            [&](auto s, auto d) { resize(s, d, filter, kChecked); });
+        EXPECT_TRUE(diff.within(tolerance)) << "resize " << to_string(filter) << " " << size_name(c.from) << " to "
+                                            << size_name(c.to) << (sub_view ? " sub-view" : "") << ": "
+                                            << diff.describe();
+      }
+    }
 }
 
 // Wrong shapes and overlapping views are refused before any launch.
