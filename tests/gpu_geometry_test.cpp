@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -181,6 +182,27 @@ TEST_P(GeometryGpu, ResizeEveryFilter) {
                                             << size_name(c.to) << (sub_view ? " sub-view" : "") << ": "
                                             << diff.describe();
       }
+    }
+}
+
+// Any angle, with and without expand, against the reference within the op's tolerance.
+TEST_P(GeometryGpu, RotateAnyAngle) {
+  const PixelFormat format = GetParam();
+  const Tolerance tolerance = find_operation("rotate")->tolerance(format);
+  const std::array<double, 4> fill = format.type == ChannelType::F32 ? std::array<double, 4>{0.25, 0.5, 0.75, 1.0}
+                                                                     : std::array<double, 4>{30, 300, 60, 255};
+  for (const Size size : {Size{1, 1}, Size{17, 13}, Size{37, 1031}, Size{1921, 1079}})
+    for (bool sub_view : {false, true}) {
+      const Source source(size, format, sub_view);
+      for (double angle : {30.0, -45.0, 123.4, 1.0})
+        for (bool expand : {false, true}) {
+          const Rect out = rotated_size(size.width, size.height, angle, expand);
+          const testing::Difference diff = run_and_compare(
+              source, out.width, out.height, sub_view, [&](auto s, auto d) { reference::rotate(s, d, angle, fill); },
+              [&](auto s, auto d) { rotate(s, d, angle, fill, kChecked); });
+          EXPECT_TRUE(diff.within(tolerance)) << "rotate " << angle << (expand ? " expand " : " ") << size_name(size)
+                                              << (sub_view ? " sub-view" : "") << ": " << diff.describe();
+        }
     }
 }
 

@@ -41,4 +41,9 @@ bool launch_flip_vectorized(const ImageView& src, const ImageView& dst, bool mir
 // Resize src to dst's size with `filter` (nearest, linear, cubic, lanczos, area).
 void launch_resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, const ExecContext& ctx);
 
+// Bilinear rotation: dst(x, y) samples src at (m0 x + m1 y + m2, m3 x + m4 y + m5);
+// positions outside src take `fill` (per channel, already in the format's range).
+void launch_rotate_bilinear(const ImageView& src, const ImageView& dst, const double inverse_map[6],
+                            const double fill[4], const ExecContext& ctx);
+
 }  // namespace gpufilter::kernels

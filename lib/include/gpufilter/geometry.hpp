@@ -4,12 +4,21 @@
 // the other ops, except that dst has the output's size (transpose and quarter turns
 // swap width and height); src and dst are device views of one format that must not
 // overlap. Work is enqueued on ctx.stream.
+#include <array>
 #include <string>
 
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/stream.hpp"
 
 namespace gpufilter {
+
+// A rectangle of an image, in pixels.
+struct Rect {
+  int x = 0;
+  int y = 0;
+  int width = 0;
+  int height = 0;
+};
 
 // ---- transpose and quarter turns (seed 000, section 4.4: the transpose experiment) ----
 enum class TransposeVariant {
@@ -43,6 +52,16 @@ void transpose(const ImageView& src, const ImageView& dst, const TransposeOption
 void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_degrees,
                           const TransposeOptions& options = {}, const ExecContext& ctx = {});
 
+// Rotates clockwise by any angle about the image's centre, mapped onto dst's centre
+// (dst may be larger: rotated_size with expand), interpolating bilinearly; pixels
+// outside src count as `fill` (per channel, in the image's units; integer formats
+// round and saturate it), as cv::warpAffine with INTER_LINEAR and BORDER_CONSTANT.
+void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill = {},
+            const ExecContext& ctx = {});
+// The output size: the input's, or with `expand` the rotated image's bounding box
+// (rounded up).
+Rect rotated_size(int width, int height, double angle_degrees, bool expand);
+
 // ---- flips (rotate 180 is FlipAxis::Both) ------------------------------------------
 enum class FlipAxis {
   Horizontal,  // mirror left-right (cv::flip code 1)
@@ -57,12 +76,6 @@ void flip(const ImageView& src, const ImageView& dst, FlipAxis axis, FlipVariant
           const ExecContext& ctx = {});
 
 // ---- crop ----------------------------------------------------------------------------
-struct Rect {
-  int x = 0;
-  int y = 0;
-  int width = 0;
-  int height = 0;
-};
 // ImageMagick's geometry "WxH+X+Y" (or "WxH", at the origin); throws
 // Error(InvalidArgument) saying what is wrong with the text.
 Rect parse_geometry(const std::string& text);

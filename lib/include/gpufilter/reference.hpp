@@ -27,5 +27,7 @@ void flip(const ImageView& src, const ImageView& dst, FlipAxis axis);
 // Resizes src to dst's size, as gpufilter::resize defines each filter, in double
 // precision; integer formats round to nearest (ties to even) and saturate.
 void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter);
+// Clockwise by any angle about the centres of src and dst, bilinear, outside = fill.
+void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill);
 
 }  // namespace gpufilter::reference

@@ -2,6 +2,7 @@
 // for byte, to where the operation sends it (written from the source's side; the
 // kernels mostly work from the destination's). Resize sums weighted taps in double.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -192,6 +193,47 @@ void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter) {
       for (int c = 0; c < channels; ++c) write_channel(dst, x, y, c, sum[static_cast<std::size_t>(c)]);
     }
   }
+}
+
+}  // namespace gpufilter::reference
+
+// ---- rotation by any angle ---------------------------------------------------------------
+
+namespace gpufilter::reference {
+
+void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill) {
+  validate_view(src, "source");
+  validate_view(dst, "destination");
+  if (src.format != dst.format) throw Error(ErrorCode::InvalidArgument, "rotate: source and destination formats differ");
+  const int channels = src.format.channels;
+  // The fill as the format stores it.
+  std::array<double, 4> background = fill;
+  if (src.format.type != ChannelType::F32)
+    for (double& v : background) v = std::nearbyint(std::clamp(v, 0.0, src.format.max_value()));
+  const double turn = angle_degrees * kPi / 180.0;
+  const double cos_t = std::cos(turn), sin_t = std::sin(turn);
+  const double src_centre_x = 0.5 * (src.width - 1), src_centre_y = 0.5 * (src.height - 1);
+  const double dst_centre_x = 0.5 * (dst.width - 1), dst_centre_y = 0.5 * (dst.height - 1);
+  const auto sample = [&](int x, int y, int c) {
+    return (x >= 0 && x < src.width && y >= 0 && y < src.height) ? read_channel(src, x, y, c)
+                                                                 : background[static_cast<std::size_t>(c)];
+  };
+  for (int y = 0; y < dst.height; ++y)
+    for (int x = 0; x < dst.width; ++x) {
+      // Turn the offset from dst's centre back (anticlockwise on screen) into src.
+      const double u = x - dst_centre_x, v = y - dst_centre_y;
+      const double sx = src_centre_x + u * cos_t + v * sin_t;
+      const double sy = src_centre_y - u * sin_t + v * cos_t;
+      const double left = std::floor(sx), top = std::floor(sy);
+      const double fx = sx - left, fy = sy - top;
+      const int ix = static_cast<int>(std::clamp(left, -2.0, static_cast<double>(src.width) + 1.0));
+      const int iy = static_cast<int>(std::clamp(top, -2.0, static_cast<double>(src.height) + 1.0));
+      for (int c = 0; c < channels; ++c) {
+        const double top_row = (1.0 - fx) * sample(ix, iy, c) + fx * sample(ix + 1, iy, c);
+        const double bottom_row = (1.0 - fx) * sample(ix, iy + 1, c) + fx * sample(ix + 1, iy + 1, c);
+        write_channel(dst, x, y, c, (1.0 - fy) * top_row + fy * bottom_row);
+      }
+    }
 }
 
 }  // namespace gpufilter::reference
