@@ -110,10 +110,9 @@ void launch_transpose_tiled(const ImageView& src, const ImageView& dst, QuarterT
 bool launch_transpose_fast(const ImageView& src, const ImageView& dst, QuarterTurnMap map, const ExecContext& ctx) {
   const bool launched = visit_pixel_layout(src.format, [&](auto n, auto a) {
     constexpr int N = decltype(n)::value, A = decltype(a)::value;
-    constexpr int P = fast_transpose_pixels_per_word(N);
-    constexpr bool kNarrow = N == 3;
-    constexpr int TX = kNarrow ? GeometryTuning::kTileThreadsXNarrow : GeometryTuning::kTileThreadsX;
-    constexpr int TY = kNarrow ? GeometryTuning::kTileThreadsYNarrow : GeometryTuning::kTileThreadsY;
+    constexpr FastTransposeShape shape = fast_transpose_shape(N);
+    constexpr int P = shape.pixels_per_word, TX = shape.threads_x, TY = shape.threads_y;
+    static_assert(TX * TY <= 1024, "a block holds at most 1024 threads");
     constexpr int kUnitBytes = PixelWord<N, A, P>::kUnitBytes;
     if (!aligned_to(src, kUnitBytes) || !aligned_to(dst, kUnitBytes)) return false;
     launch_tiled<N, A, P, TX, TY, 1>(src, dst, map, ctx);
