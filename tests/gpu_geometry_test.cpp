@@ -49,27 +49,45 @@ struct Source {
   }
 };
 
-// Runs `gpu` into a poisoned destination of out_w x out_h (a sub-view with a guard
-// band when sub_view) and compares the whole destination buffer, guard included,
-// with the reference's result.
-testing::Difference run_and_compare(const Source& source, int out_w, int out_h, bool sub_view, const CpuRun& cpu,
-                                    const GpuRun& gpu) {
-  const PixelFormat format = source.host.format;
-  const int w = out_w + (sub_view ? kOffsetX + kGuard : 0), h = out_h + (sub_view ? kOffsetY + kGuard : 0);
-  const int x = sub_view ? kOffsetX : 0, y = sub_view ? kOffsetY : 0;
-  HostImage expected(w, h, format), initial(w, h, format), actual(w, h, format);
-  testing::fill_random(expected.view(), 99u);  // the guard band's values
-  copy_image_async(expected.view(), initial.view(), nullptr);
-  const ImageView expected_part = expected.view().subview(x, y, out_w, out_h);
-  cpu(source.host, expected_part);
-  testing::poison_against(initial.view().subview(x, y, out_w, out_h), expected_part);
-  DeviceImage dst(w, h, format);
-  copy_image_async(initial.view(), dst.view(), nullptr);
-  gpu(source.device, dst.view().subview(x, y, out_w, out_h));
-  copy_image_async(dst.view(), actual.view(), nullptr);
-  GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
-  return testing::compare(actual.view(), expected.view());
-}
+// A destination of out_w x out_h (a sub-view with a guard band when sub_view) with the
+// reference's result, computed once for all the variants checked against it.
+class Destination {
+ public:
+  Destination(const Source& source, int out_w, int out_h, bool sub_view, const CpuRun& cpu)
+      : source_(source),
+        w_(out_w + (sub_view ? kOffsetX + kGuard : 0)),
+        h_(out_h + (sub_view ? kOffsetY + kGuard : 0)),
+        x_(sub_view ? kOffsetX : 0),
+        y_(sub_view ? kOffsetY : 0),
+        out_w_(out_w),
+        out_h_(out_h),
+        expected_(w_, h_, source.host.format),
+        initial_(w_, h_, source.host.format),
+        actual_(w_, h_, source.host.format),
+        dst_(w_, h_, source.host.format) {
+    testing::fill_random(expected_.view(), 99u);  // the guard band's values
+    copy_image_async(expected_.view(), initial_.view(), nullptr);
+    const ImageView expected_part = expected_.view().subview(x_, y_, out_w, out_h);
+    cpu(source.host, expected_part);
+    testing::poison_against(initial_.view().subview(x_, y_, out_w, out_h), expected_part);
+  }
+
+  // Runs `gpu` into the poisoned destination and compares the whole buffer, guard
+  // band included, with the reference's.
+  testing::Difference check(const GpuRun& gpu) {
+    copy_image_async(initial_.view(), dst_.view(), nullptr);
+    gpu(source_.device, dst_.view().subview(x_, y_, out_w_, out_h_));
+    copy_image_async(dst_.view(), actual_.view(), nullptr);
+    GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+    return testing::compare(actual_.view(), expected_.view());
+  }
+
+ private:
+  const Source& source_;
+  int w_, h_, x_, y_, out_w_, out_h_;
+  HostImage expected_, initial_, actual_;
+  DeviceImage dst_;
+};
 
 const ExecContext kChecked{nullptr, true};  // synchronise after each launch: faults name their kernel
 
@@ -97,10 +115,11 @@ TEST_P(GeometryGpu, TransposeEveryVariant) {
   for (const Size size : kSizes)
     for (bool sub_view : {false, true}) {
       const Source source(size, format, sub_view);
+      Destination destination(source, size.height, size.width, sub_view,
+                              [](auto s, auto d) { reference::transpose(s, d); });
       for (const TransposeOptions& options : options_to_test(size)) {
-        const testing::Difference diff = run_and_compare(
-            source, size.height, size.width, sub_view, [](auto s, auto d) { reference::transpose(s, d); },
-            [&](auto s, auto d) { transpose(s, d, options, kChecked); });
+        const testing::Difference diff =
+            destination.check([&](auto s, auto d) { transpose(s, d, options, kChecked); });
         EXPECT_TRUE(diff.within(0.0)) << describe(options) << " " << size_name(size) << (sub_view ? " sub-view" : "")
                                       << ": " << diff.describe();
       }
@@ -114,11 +133,11 @@ TEST_P(GeometryGpu, RotateQuarterTurnsEveryVariant) {
       const Source source(size, format, sub_view);
       for (int angle : {90, 180, 270, -90}) {
         const bool swaps = angle % 180 != 0;
+        Destination destination(source, swaps ? size.height : size.width, swaps ? size.width : size.height, sub_view,
+                                [&](auto s, auto d) { reference::rotate_quarter_turns(s, d, angle); });
         for (const TransposeOptions& options : options_to_test(size)) {
-          const testing::Difference diff = run_and_compare(
-              source, swaps ? size.height : size.width, swaps ? size.width : size.height, sub_view,
-              [&](auto s, auto d) { reference::rotate_quarter_turns(s, d, angle); },
-              [&](auto s, auto d) { rotate_quarter_turns(s, d, angle, options, kChecked); });
+          const testing::Difference diff =
+              destination.check([&](auto s, auto d) { rotate_quarter_turns(s, d, angle, options, kChecked); });
           EXPECT_TRUE(diff.within(0.0)) << "rotate " << angle << " " << describe(options) << " " << size_name(size)
                                         << (sub_view ? " sub-view" : "") << ": " << diff.describe();
         }
@@ -131,14 +150,16 @@ TEST_P(GeometryGpu, FlipEveryVariant) {
   for (const Size size : kSizes)
     for (bool sub_view : {false, true}) {
       const Source source(size, format, sub_view);
-      for (FlipAxis axis : {FlipAxis::Horizontal, FlipAxis::Vertical, FlipAxis::Both})
+      for (FlipAxis axis : {FlipAxis::Horizontal, FlipAxis::Vertical, FlipAxis::Both}) {
+        Destination destination(source, size.width, size.height, sub_view,
+                                [&](auto s, auto d) { reference::flip(s, d, axis); });
         for (FlipVariant variant : {FlipVariant::Naive, FlipVariant::Vectorized}) {
-          const testing::Difference diff = run_and_compare(
-              source, size.width, size.height, sub_view, [&](auto s, auto d) { reference::flip(s, d, axis); },
-              [&](auto s, auto d) { flip(s, d, axis, variant, kChecked); });
+          const testing::Difference diff =
+              destination.check([&](auto s, auto d) { flip(s, d, axis, variant, kChecked); });
           EXPECT_TRUE(diff.within(0.0)) << "flip " << to_string(axis) << " " << to_string(variant) << " "
                                         << size_name(size) << (sub_view ? " sub-view" : "") << ": " << diff.describe();
         }
+      }
     }
 }
 
@@ -152,9 +173,10 @@ TEST_P(GeometryGpu, CropCopiesTheRectangle) {
     for (const char* geometry : {"1x1+0+0", "37x29+0+0", "5x7+3+2", "17x1+20+28", "1x29+36+0"}) {
       const ParamValues values = op.resolve({{"geometry", geometry}});
       const ImageShape out = op.output_shape_for(ImageShape{size.width, size.height, format}, values);
-      const testing::Difference diff = run_and_compare(
-          source, out.width, out.height, sub_view, [&](auto s, auto d) { op.run_reference(s, d, values, Border{}); },
-          [&](auto s, auto d) { op.run_gpu(s, d, values, Border{}, "view", kChecked); });
+      Destination destination(source, out.width, out.height, sub_view,
+                              [&](auto s, auto d) { op.run_reference(s, d, values, Border{}); });
+      const testing::Difference diff =
+          destination.check([&](auto s, auto d) { op.run_gpu(s, d, values, Border{}, "view", kChecked); });
       EXPECT_TRUE(diff.within(0.0)) << geometry << (sub_view ? " sub-view" : "") << ": " << diff.describe();
     }
   }
@@ -175,9 +197,9 @@ TEST_P(GeometryGpu, ResizeEveryFilter) {
       const Source source(c.from, format, sub_view);
       for (ResizeFilter filter : {ResizeFilter::Nearest, ResizeFilter::Linear, ResizeFilter::Cubic, ResizeFilter::Area,
                                   ResizeFilter::Lanczos}) {
-        const testing::Difference diff = run_and_compare(
-            source, c.to.width, c.to.height, sub_view, [&](auto s, auto d) { reference::resize(s, d, filter); },
-            [&](auto s, auto d) { resize(s, d, filter, kChecked); });
+        Destination destination(source, c.to.width, c.to.height, sub_view,
+                                [&](auto s, auto d) { reference::resize(s, d, filter); });
+        const testing::Difference diff = destination.check([&](auto s, auto d) { resize(s, d, filter, kChecked); });
         EXPECT_TRUE(diff.within(tolerance)) << "resize " << to_string(filter) << " " << size_name(c.from) << " to "
                                             << size_name(c.to) << (sub_view ? " sub-view" : "") << ": "
                                             << diff.describe();
@@ -197,9 +219,10 @@ TEST_P(GeometryGpu, RotateAnyAngle) {
       for (double angle : {30.0, -45.0, 123.4, 1.0})
         for (bool expand : {false, true}) {
           const Rect out = rotated_size(size.width, size.height, angle, expand);
-          const testing::Difference diff = run_and_compare(
-              source, out.width, out.height, sub_view, [&](auto s, auto d) { reference::rotate(s, d, angle, fill); },
-              [&](auto s, auto d) { rotate(s, d, angle, fill, kChecked); });
+          Destination destination(source, out.width, out.height, sub_view,
+                                  [&](auto s, auto d) { reference::rotate(s, d, angle, fill); });
+          const testing::Difference diff =
+              destination.check([&](auto s, auto d) { rotate(s, d, angle, fill, kChecked); });
           EXPECT_TRUE(diff.within(tolerance)) << "rotate " << angle << (expand ? " expand " : " ") << size_name(size)
                                               << (sub_view ? " sub-view" : "") << ": " << diff.describe();
         }
