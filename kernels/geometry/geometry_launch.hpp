@@ -24,6 +24,9 @@ void launch_transpose_tiled(const ImageView& src, const ImageView& dst, QuarterT
 // The padded tile moving several pixels per word; returns false (launching nothing)
 // when the views' addresses or pitches are not aligned to the word's access size.
 bool launch_transpose_fast(const ImageView& src, const ImageView& dst, QuarterTurnMap map, const ExecContext& ctx);
+// 1-byte pixels: 4x4 byte blocks transposed in registers (fast's kernel for u8x1);
+// returns false (launching nothing) for other pixels or views not aligned to 4 bytes.
+bool launch_transpose_bytes(const ImageView& src, const ImageView& dst, QuarterTurnMap map, const ExecContext& ctx);
 
 // The seed's bounds for the bench (not transposes): a same-shape copy reading and
 // writing rows (copy_row, the upper bound) or columns (copy_col, the lower bound).

@@ -23,8 +23,7 @@ struct GeometryTuning {
 // thread moves threads_x * P / threads_y words in and as many out). Words of 4 to 16
 // bytes (12 for 3- and 6-byte pixels) make every global access at least 32 bits wide;
 // the tile stays within 48 KiB of static shared memory. Candidates to time on the GPU
-// (each one line here): 1-byte pixels as 16-byte words on a 64-pixel tile {16, 4, 64},
-// 4-byte pixels as 16-byte words {4, 16, 16}.
+// (each one line here): 4-byte pixels as 16-byte words {4, 16, 16}.
 struct FastTransposeShape {
   int pixels_per_word;
   int threads_x;
@@ -32,7 +31,7 @@ struct FastTransposeShape {
 };
 constexpr FastTransposeShape fast_transpose_shape(int pixel_bytes) {
   switch (pixel_bytes) {
-    case 1: return {4, 32, 8};   // 4-byte words, 128x128 tile (16.1 KiB)
+    case 1: return {4, 32, 8};   // unused while transpose_bytes.cu takes 1-byte pixels
     case 2: return {2, 32, 8};   // 4-byte words, 64x64 tile
     case 3: return {4, 16, 16};  // 12-byte words, 64x64 tile: 128 would need 49.5 KiB
     case 4: return {2, 32, 8};   // 8-byte words, 64x64 tile

@@ -108,6 +108,7 @@ void launch_transpose_tiled(const ImageView& src, const ImageView& dst, QuarterT
 }
 
 bool launch_transpose_fast(const ImageView& src, const ImageView& dst, QuarterTurnMap map, const ExecContext& ctx) {
+  if (launch_transpose_bytes(src, dst, map, ctx)) return true;  // 1-byte pixels
   const bool launched = visit_pixel_layout(src.format, [&](auto n, auto a) {
     constexpr int N = decltype(n)::value, A = decltype(a)::value;
     constexpr FastTransposeShape shape = fast_transpose_shape(N);
