@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "geometry/geometry_launch.hpp"
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
 
@@ -225,6 +226,24 @@ TEST_P(GeometryGpu, RotateAnyAngle) {
               destination.check([&](auto s, auto d) { rotate(s, d, angle, fill, kChecked); });
           EXPECT_TRUE(diff.within(tolerance)) << "rotate " << angle << (expand ? " expand " : " ") << size_name(size)
                                               << (sub_view ? " sub-view" : "") << ": " << diff.describe();
+        }
+    }
+}
+
+// The bench's bounds (copy_row, copy_col) copy exactly, with every block shape.
+TEST_P(GeometryGpu, CopyBoundsCopy) {
+  const PixelFormat format = GetParam();
+  for (const Size size : {Size{1, 1}, Size{17, 13}, Size{37, 1031}})
+    for (bool sub_view : {false, true}) {
+      const Source source(size, format, sub_view);
+      Destination destination(source, size.width, size.height, sub_view,
+                              [](auto s, auto d) { reference::copy(s, d); });
+      for (bool columns : {false, true})
+        for (BlockShape block : {BlockShape::Wide32x8, BlockShape::Square16x16, BlockShape::Thin8x32}) {
+          const testing::Difference diff = destination.check(
+              [&](auto s, auto d) { kernels::launch_copy_bound(s, d, columns, block, kChecked); });
+          EXPECT_TRUE(diff.within(0.0)) << (columns ? "copy_col " : "copy_row ") << to_string(block) << " "
+                                        << size_name(size) << (sub_view ? " sub-view" : "") << ": " << diff.describe();
         }
     }
 }
