@@ -4,6 +4,9 @@
 // with the source's edge pixels repeated beyond it; area weighs every source pixel by
 // how much of it the output pixel's footprint covers (an average when shrinking).
 // A thread computes its taps and one output pixel, all channels at once, in float.
+// Source positions are computed in double and only their fractions kept in float: at
+// 8K a float position is 1e-3 pixel off, which would move results across rounding
+// boundaries of 8-bit outputs.
 #include <cstdint>
 
 #include "common/dispatch.cuh"
@@ -26,7 +29,7 @@ __device__ __forceinline__ int clamp_index(int i, int n) { return i < 0 ? 0 : (i
 // floor((d + 0.5) * n / out), so that ties never depend on float rounding.
 struct NearestTaps {
   static constexpr int K = 1;
-  __device__ static void taps(int d, float, int n, int out, AxisTaps<1>& t) {
+  __device__ static void taps(int d, double, int n, int out, AxisTaps<1>& t) {
     const long long i = ((2LL * d + 1) * n) / (2LL * out);
     t.index[0] = static_cast<int>(i < n ? i : n - 1);
     t.weight[0] = 1.0f;
@@ -34,16 +37,16 @@ struct NearestTaps {
 };
 
 // The centre's position split into a whole source index and a fraction.
-__device__ __forceinline__ int centre(int d, float scale, float& fraction) {
-  const float f = (static_cast<float>(d) + 0.5f) * scale - 0.5f;
-  const float whole = floorf(f);
-  fraction = f - whole;
+__device__ __forceinline__ int centre(int d, double scale, float& fraction) {
+  const double f = (static_cast<double>(d) + 0.5) * scale - 0.5;
+  const double whole = floor(f);
+  fraction = static_cast<float>(f - whole);
   return static_cast<int>(whole);
 }
 
 struct LinearTaps {
   static constexpr int K = 2;
-  __device__ static void taps(int d, float scale, int n, int, AxisTaps<2>& t) {
+  __device__ static void taps(int d, double scale, int n, int, AxisTaps<2>& t) {
     float x;
     const int i = centre(d, scale, x);
     t.index[0] = clamp_index(i, n);
@@ -56,7 +59,7 @@ struct LinearTaps {
 // Keys' cubic with a = -0.75, as OpenCV's INTER_CUBIC.
 struct CubicTaps {
   static constexpr int K = 4;
-  __device__ static void taps(int d, float scale, int n, int, AxisTaps<4>& t) {
+  __device__ static void taps(int d, double scale, int n, int, AxisTaps<4>& t) {
     constexpr float a = -0.75f;
     float x;
     const int i = centre(d, scale, x);
@@ -73,7 +76,7 @@ struct CubicTaps {
 // Lanczos with 4 lobes over 8 taps, normalised to sum 1 (OpenCV's INTER_LANCZOS4).
 struct LanczosTaps {
   static constexpr int K = 8;
-  __device__ static void taps(int d, float scale, int n, int, AxisTaps<8>& t) {
+  __device__ static void taps(int d, double scale, int n, int, AxisTaps<8>& t) {
     float x;
     const int i = centre(d, scale, x);
     float sum = 0.0f;
@@ -96,7 +99,7 @@ struct LanczosTaps {
 };
 
 template <class T, int C, class Taps>
-__global__ void resize_taps_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, float scale_x, float scale_y) {
+__global__ void resize_taps_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, double scale_x, double scale_y) {
   constexpr int K = Taps::K;
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (x >= dst.width) return;
@@ -118,19 +121,21 @@ __global__ void resize_taps_kernel(PitchedView<T, C> src, PitchedView<T, C> dst,
   }
 }
 
-// The source pixels [first, last) that the footprint [a, b) meets.
-__device__ __forceinline__ void footprint(int d, float scale, int n, float& a, float& b, int& first, int& last) {
-  a = static_cast<float>(d) * scale;
-  b = static_cast<float>(d + 1) * scale;
-  first = static_cast<int>(floorf(a));
-  last = static_cast<int>(ceilf(b));
+// The source pixels [first, last) that the footprint [a, b) meets, with a and b
+// returned relative to `first` (small numbers, exact enough in float).
+__device__ __forceinline__ void footprint(int d, double scale, int n, float& a, float& b, int& first, int& last) {
+  const double start = static_cast<double>(d) * scale, end = static_cast<double>(d + 1) * scale;
+  first = static_cast<int>(floor(start));
+  last = static_cast<int>(ceil(end));
   if (first > n - 1) first = n - 1;
   if (last > n) last = n;
   if (last <= first) last = first + 1;
+  a = static_cast<float>(start - first);
+  b = static_cast<float>(end - first);
 }
 
 template <class T, int C>
-__global__ void resize_area_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, float scale_x, float scale_y) {
+__global__ void resize_area_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, double scale_x, double scale_y) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (x >= dst.width) return;
   float ax, bx;
@@ -144,11 +149,13 @@ __global__ void resize_area_kernel(PitchedView<T, C> src, PitchedView<T, C> dst,
     Accum<C> sum = zero_accum<C>();
     float total = 0.0f;
     for (int sy = y0; sy < y1; ++sy) {
-      const float wy = fminf(by, static_cast<float>(sy + 1)) - fmaxf(ay, static_cast<float>(sy));
+      const float k = static_cast<float>(sy - y0);
+      const float wy = fminf(by, k + 1.0f) - fmaxf(ay, k);
       Accum<C> row = zero_accum<C>();
       float row_total = 0.0f;
       for (int sx = x0; sx < x1; ++sx) {
-        const float wx = fminf(bx, static_cast<float>(sx + 1)) - fmaxf(ax, static_cast<float>(sx));
+        const float k = static_cast<float>(sx - x0);
+        const float wx = fminf(bx, k + 1.0f) - fmaxf(ax, k);
         accumulate(row, wx, src.at(sx, sy));
         row_total += wx;
       }
@@ -174,8 +181,8 @@ void launch_resize(Kernel kernel, const ImageView& dst, const char* name, const 
 }  // namespace
 
 void launch_resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, const ExecContext& ctx) {
-  const float scale_x = static_cast<float>(static_cast<double>(src.width) / dst.width);
-  const float scale_y = static_cast<float>(static_cast<double>(src.height) / dst.height);
+  const double scale_x = static_cast<double>(src.width) / dst.width;
+  const double scale_y = static_cast<double>(src.height) / dst.height;
   visit_format(src.format, [&](auto tag, auto channels) {
     using T = typename decltype(tag)::type;
     constexpr int C = decltype(channels)::value;

@@ -10,9 +10,11 @@
 namespace gpufilter::kernels {
 namespace {
 
-// src(sx, sy) for dst(x, y): sx = m[0]*x + m[1]*y + m[2], sy = m[3]*x + m[4]*y + m[5].
+// src(sx, sy) for dst(x, y): sx = m[0]*x + m[1]*y + m[2], sy = m[3]*x + m[4]*y + m[5],
+// in double: a float position is 1e-4 pixel off at 2000 pixels, enough to move 8-bit
+// results across rounding boundaries; only the fractions are kept in float.
 struct InverseMap {
-  float m[6];
+  double m[6];
 };
 
 template <class T, int C>
@@ -21,14 +23,14 @@ __global__ void rotate_bilinear_kernel(PitchedView<T, C> src, PitchedView<T, C> 
   if (x >= dst.width) return;
   for (long long yy = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; yy < dst.height;
        yy += static_cast<long long>(gridDim.y) * blockDim.y) {
-    const float fx = static_cast<float>(x), fy = static_cast<float>(yy);
-    const float sx = fmaf(map.m[0], fx, fmaf(map.m[1], fy, map.m[2]));
-    const float sy = fmaf(map.m[3], fx, fmaf(map.m[4], fy, map.m[5]));
-    const float x0f = floorf(sx), y0f = floorf(sy);
-    const float wx = sx - x0f, wy = sy - y0f;
+    const double fx = static_cast<double>(x), fy = static_cast<double>(yy);
+    const double sx = fma(map.m[0], fx, fma(map.m[1], fy, map.m[2]));
+    const double sy = fma(map.m[3], fx, fma(map.m[4], fy, map.m[5]));
+    const double x0f = floor(sx), y0f = floor(sy);
+    const float wx = static_cast<float>(sx - x0f), wy = static_cast<float>(sy - y0f);
     Accum<C> sum = zero_accum<C>();
     // Far outside (or NaN-free but huge) positions take the fill without indexing.
-    if (x0f >= -1.0f && x0f < static_cast<float>(src.width) && y0f >= -1.0f && y0f < static_cast<float>(src.height)) {
+    if (x0f >= -1.0 && x0f < static_cast<double>(src.width) && y0f >= -1.0 && y0f < static_cast<double>(src.height)) {
       const int x0 = static_cast<int>(x0f), y0 = static_cast<int>(y0f);
 #pragma unroll
       for (int j = 0; j < 2; ++j) {
@@ -56,7 +58,7 @@ __global__ void rotate_bilinear_kernel(PitchedView<T, C> src, PitchedView<T, C> 
 void launch_rotate_bilinear(const ImageView& src, const ImageView& dst, const double inverse_map[6],
                             const double fill[4], const ExecContext& ctx) {
   InverseMap map;
-  for (int i = 0; i < 6; ++i) map.m[i] = static_cast<float>(inverse_map[i]);
+  for (int i = 0; i < 6; ++i) map.m[i] = inverse_map[i];
   constexpr int kBlockX = 32, kBlockY = 8;
   visit_format(src.format, [&](auto tag, auto channels) {
     using T = typename decltype(tag)::type;
