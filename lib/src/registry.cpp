@@ -192,7 +192,8 @@ const std::vector<Operation>& operations() {
   static const std::vector<Operation> all = {
       ops::make_copy_operation(),     ops::make_gaussian_operation(), ops::make_box_operation(),
       ops::make_sharpen_operation(),  ops::make_edge_operation(),     ops::make_emboss_operation(),
-      ops::make_convolve_operation(),
+      ops::make_convolve_operation(),  ops::make_transpose_operation(), ops::make_rotate_operation(),
+      ops::make_flip_operation(),      ops::make_crop_operation(),      ops::make_resize_operation(),
   };
   return all;
 }

@@ -3,6 +3,7 @@
 #include "gpufilter/border.hpp"
 #include "gpufilter/device.hpp"
 #include "gpufilter/error.hpp"
+#include "gpufilter/geometry.hpp"
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/images.hpp"
 #include "gpufilter/ops.hpp"

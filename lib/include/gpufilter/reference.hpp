@@ -4,6 +4,7 @@
 // CLI's --device cpu. Views here point at host memory.
 #include "gpufilter/border.hpp"
 #include "gpufilter/filter_spec.hpp"
+#include "gpufilter/geometry.hpp"
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/ops.hpp"
 
@@ -16,5 +17,17 @@ inline void gaussian_blur(const ImageView& src, const ImageView& dst, const Gaus
                           const Border& border = {}) {
   reference::apply_filter(src, dst, gaussian_spec(params), border);
 }
+
+// Geometry: dst has the output's shape (transpose and odd quarter turns swap width and
+// height) and the source's format; src and dst must not overlap.
+void transpose(const ImageView& src, const ImageView& dst);
+// Clockwise, a multiple of 90 degrees (90, 180, 270, -90, ...).
+void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_degrees);
+void flip(const ImageView& src, const ImageView& dst, FlipAxis axis);
+// Resizes src to dst's size, as gpufilter::resize defines each filter, in double
+// precision; integer formats round to nearest (ties to even) and saturate.
+void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter);
+// Clockwise by any angle about the centres of src and dst, bilinear, outside = fill.
+void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill);
 
 }  // namespace gpufilter::reference

@@ -11,5 +11,10 @@ Operation make_sharpen_operation();
 Operation make_edge_operation();
 Operation make_emboss_operation();
 Operation make_convolve_operation();
+Operation make_transpose_operation();
+Operation make_rotate_operation();
+Operation make_flip_operation();
+Operation make_crop_operation();
+Operation make_resize_operation();
 
 }  // namespace gpufilter::ops

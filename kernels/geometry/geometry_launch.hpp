@@ -1,0 +1,52 @@
+#pragma once
+// Launchers for the geometry family (seed 000, section 4.4: the transpose experiment).
+// Views are validated device views of one format; dst has the output's shape.
+#include "gpufilter/geometry.hpp"
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/stream.hpp"
+
+namespace gpufilter::kernels {
+
+// Transpose and the quarter turns as one mapping: dst(dx, dy) = src(sx, sy) with
+//   sx = mirror_x ? src.width - 1 - dy : dy,   sy = mirror_y ? src.height - 1 - dx : dx.
+// Transpose mirrors nothing, a clockwise quarter turn mirrors y, three quarters x.
+struct QuarterTurnMap {
+  bool mirror_x = false;
+  bool mirror_y = false;
+};
+
+// NaiveRow .. DiagonalCol: a thread per pixel (four for the unrolled ones).
+void launch_transpose_naive(const ImageView& src, const ImageView& dst, QuarterTurnMap map, TransposeVariant variant,
+                            BlockShape block, const ExecContext& ctx);
+// A 32x32 tile through shared memory, with or without a column of padding.
+void launch_transpose_tiled(const ImageView& src, const ImageView& dst, QuarterTurnMap map, bool padded,
+                            const ExecContext& ctx);
+// The padded tile moving several pixels per word; returns false (launching nothing)
+// when the views' addresses or pitches are not aligned to the word's access size.
+bool launch_transpose_fast(const ImageView& src, const ImageView& dst, QuarterTurnMap map, const ExecContext& ctx);
+// 1-byte pixels: 4x4 byte blocks transposed in registers (fast's kernel for u8x1);
+// returns false (launching nothing) for other pixels or views not aligned to 4 bytes.
+bool launch_transpose_bytes(const ImageView& src, const ImageView& dst, QuarterTurnMap map, const ExecContext& ctx);
+
+// The seed's bounds for the bench (not transposes): a same-shape copy reading and
+// writing rows (copy_row, the upper bound) or columns (copy_col, the lower bound).
+void launch_copy_bound(const ImageView& src, const ImageView& dst, bool columns, BlockShape block,
+                       const ExecContext& ctx);
+
+// dst(x, y) = src(mirror_x ? w - 1 - x : x, mirror_y ? h - 1 - y : y): a thread per pixel.
+void launch_flip_naive(const ImageView& src, const ImageView& dst, bool mirror_x, bool mirror_y,
+                       const ExecContext& ctx);
+// 16-byte accesses (48-byte words of 3-, 6- and 12-byte pixels reversed in registers);
+// returns false (launching nothing) when the views' alignment does not allow them.
+bool launch_flip_vectorized(const ImageView& src, const ImageView& dst, bool mirror_x, bool mirror_y,
+                            const ExecContext& ctx);
+
+// Resize src to dst's size with `filter` (nearest, linear, cubic, lanczos, area).
+void launch_resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, const ExecContext& ctx);
+
+// Bilinear rotation: dst(x, y) samples src at (m0 x + m1 y + m2, m3 x + m4 y + m5);
+// positions outside src take `fill` (per channel, already in the format's range).
+void launch_rotate_bilinear(const ImageView& src, const ImageView& dst, const double inverse_map[6],
+                            const double fill[4], const ExecContext& ctx);
+
+}  // namespace gpufilter::kernels

@@ -1,0 +1,43 @@
+#pragma once
+// Tuning constants of the geometry family (transpose, quarter turns, flips). The
+// figures that justify them are the bench's (docs/techniques/transpose.md).
+
+namespace gpufilter::kernels {
+
+struct GeometryTuning {
+  // tiled and tiled_padded: a block of 32 x 8 threads moves a 32x32 tile, each thread
+  // four pixels in and four out (several loads in flight, as the seed's unrolling
+  // wants), a warp reading whole rows of the tile.
+  static constexpr int kTileThreadsX = 32;
+  static constexpr int kTileThreadsY = 8;
+  // Unrolled naive variants: pixels per thread, blockDim.x apart (the seed's factor).
+  static constexpr int kUnroll = 4;
+  // Flips: threads per block; each moves one word (16 or 48 bytes) per row it visits.
+  static constexpr int kFlipThreads = 256;
+  static constexpr int kFlipNaiveX = 32;
+  static constexpr int kFlipNaiveY = 8;
+};
+
+// The fast transpose's shape for a pixel of N bytes: P pixels per word, a block of
+// threads_x x threads_y threads over a tile of threads_x * P pixels square (each
+// thread moves threads_x * P / threads_y words in and as many out). Words of 4 to 16
+// bytes (12 for 3- and 6-byte pixels) make every global access at least 32 bits wide;
+// the tile stays within 48 KiB of static shared memory. Candidates to time on the GPU
+// (each one line here): 4-byte pixels as 16-byte words {4, 16, 16}.
+struct FastTransposeShape {
+  int pixels_per_word;
+  int threads_x;
+  int threads_y;
+};
+constexpr FastTransposeShape fast_transpose_shape(int pixel_bytes) {
+  switch (pixel_bytes) {
+    case 1: return {4, 32, 8};   // unused while transpose_bytes.cu takes 1-byte pixels
+    case 2: return {2, 32, 8};   // 4-byte words, 64x64 tile
+    case 3: return {4, 16, 16};  // 12-byte words, 64x64 tile: 128 would need 49.5 KiB
+    case 4: return {2, 32, 8};   // 8-byte words, 64x64 tile
+    case 6: return {2, 32, 8};   // 12-byte words, 64x64 tile (24.4 KiB)
+    default: return {1, 32, 8};  // 8-, 12- and 16-byte pixels are words already
+  }
+}
+
+}  // namespace gpufilter::kernels

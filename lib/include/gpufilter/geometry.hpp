@@ -1,0 +1,116 @@
+#pragma once
+// Geometry: transpose, rotations by quarter turns, flips and crops. Pixels are moved,
+// never computed, so every result is exact. The shape is op(src, dst, ..., ctx) as for
+// the other ops, except that dst has the output's size (transpose and quarter turns
+// swap width and height); src and dst are device views of one format that must not
+// overlap. Work is enqueued on ctx.stream.
+#include <array>
+#include <string>
+
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/stream.hpp"
+
+namespace gpufilter {
+
+// A rectangle of an image, in pixels.
+struct Rect {
+  int x = 0;
+  int y = 0;
+  int width = 0;
+  int height = 0;
+};
+
+// ---- transpose and quarter turns (seed 000, section 4.4: the transpose experiment) ----
+enum class TransposeVariant {
+  NaiveRow,     // a thread per pixel, rows read (coalesced), columns written (strided)
+  NaiveCol,     // a thread per pixel, columns read (strided, L1-cached), rows written
+  Unroll4Row,   // NaiveRow with four pixels per thread, blockDim.x apart
+  Unroll4Col,   // NaiveCol likewise
+  DiagonalRow,  // NaiveRow with blocks in diagonal order (spreads DRAM partitions)
+  DiagonalCol,  // NaiveCol likewise
+  Tiled,        // a 32x32 tile through shared memory (column reads hit one bank)
+  TiledPadded,  // the tile with one column of padding (no bank conflicts)
+  Fast,         // padded tile, several pixels per thread packed in words of up to 16 bytes
+};
+// Block shape of the naive, unrolled and diagonal variants (threads in x by y): the
+// seed found thin blocks (8x32) faster for column reads. The tiled variants ignore it.
+enum class BlockShape { Wide32x8, Square16x16, Thin8x32 };
+
+struct TransposeOptions {
+  TransposeVariant variant = TransposeVariant::Fast;
+  BlockShape block = BlockShape::Square16x16;
+};
+
+// dst(x, y) = src(y, x); dst is src.height wide and src.width tall.
+void transpose(const ImageView& src, const ImageView& dst, const TransposeOptions& options = {},
+               const ExecContext& ctx = {});
+
+// Rotates clockwise (as ImageMagick's -rotate) by a multiple of 90 degrees: 90, 180,
+// 270, -90, ... For 90 and 270 dst is src.height wide and src.width tall. A half turn
+// is a flip of both axes: the naive-family variants run FlipVariant::Naive, the tiled
+// ones FlipVariant::Vectorized. Throws Error(InvalidArgument) for other angles.
+void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_degrees,
+                          const TransposeOptions& options = {}, const ExecContext& ctx = {});
+
+// Rotates clockwise by any angle about the image's centre, mapped onto dst's centre
+// (dst may be larger: rotated_size with expand), interpolating bilinearly; pixels
+// outside src count as `fill` (per channel, in the image's units; integer formats
+// round and saturate it), as cv::warpAffine with INTER_LINEAR and BORDER_CONSTANT.
+void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill = {},
+            const ExecContext& ctx = {});
+// The output size: the input's, or with `expand` the rotated image's bounding box
+// (rounded up).
+Rect rotated_size(int width, int height, double angle_degrees, bool expand);
+
+// ---- flips (rotate 180 is FlipAxis::Both) ------------------------------------------
+enum class FlipAxis {
+  Horizontal,  // mirror left-right (cv::flip code 1)
+  Vertical,    // mirror top-bottom (cv::flip code 0)
+  Both,        // both: a half turn (cv::flip code -1)
+};
+enum class FlipVariant {
+  Naive,       // a thread per pixel
+  Vectorized,  // 16-byte words reversed in registers where the views' alignment allows
+};
+void flip(const ImageView& src, const ImageView& dst, FlipAxis axis, FlipVariant variant = FlipVariant::Vectorized,
+          const ExecContext& ctx = {});
+
+// ---- crop ----------------------------------------------------------------------------
+// ImageMagick's geometry "WxH+X+Y" (or "WxH", at the origin); throws
+// Error(InvalidArgument) saying what is wrong with the text.
+Rect parse_geometry(const std::string& text);
+// The rectangle of `view` as a view sharing its memory: no copy, no kernel. Throws
+// Error(InvalidArgument) naming the rectangle and the image when it leaves the image.
+ImageView crop(const ImageView& view, const Rect& rect);
+
+// ---- resize ----------------------------------------------------------------------------
+// Output pixel (x, y) samples the source around ((x + 0.5) * sw / dw - 0.5, likewise in
+// y), as OpenCV's cv::resize; beyond the edges the edge pixels repeat.
+enum class ResizeFilter {
+  Nearest,  // the source pixel holding the output pixel's centre (cv::INTER_NEAREST_EXACT)
+  Linear,   // 2x2 taps (cv::INTER_LINEAR); shrinking skips pixels: use area
+  Cubic,    // 4x4 taps, Keys a = -0.75 (cv::INTER_CUBIC); no widening when shrinking
+  Area,     // every source pixel weighed by the share of it the output pixel covers:
+            // the average when shrinking, antialiased (cv::INTER_AREA)
+  Lanczos,  // 8x8 taps, 4 lobes (cv::INTER_LANCZOS4); no widening when shrinking
+};
+// Resizes src to dst's size. Integer formats round to nearest and saturate.
+void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, const ExecContext& ctx = {});
+// The output size for a request: `width` x `height` fitted inside the box keeping the
+// aspect ratio (as ImageMagick's -resize WxH) unless `exact`.
+Rect resize_fit(int src_width, int src_height, int width, int height, bool exact);
+
+// Names as the CLI and the registry write them ("naive_row", "32x8", "h").
+const char* to_string(TransposeVariant variant);
+const char* to_string(BlockShape block);
+const char* to_string(FlipAxis axis);
+const char* to_string(FlipVariant variant);
+const char* to_string(ResizeFilter filter);
+// Each throws Error(InvalidArgument) naming the choices for an unknown name.
+TransposeVariant transpose_variant_from_name(const std::string& name);
+BlockShape block_shape_from_name(const std::string& name);
+FlipAxis flip_axis_from_name(const std::string& name);
+FlipVariant flip_variant_from_name(const std::string& name);
+ResizeFilter resize_filter_from_name(const std::string& name);
+
+}  // namespace gpufilter

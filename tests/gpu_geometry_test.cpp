@@ -1,0 +1,269 @@
+// Transpose, quarter turns, flips, crop and resize on the GPU: every variant (and block shape)
+// on every format, on odd sizes, on whole images and on sub-views whose rows start at
+// odd byte offsets, against the CPU reference with no tolerance (resize: the op's). The destination is
+// poisoned first, and a guard band around a sub-view destination must stay untouched.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "geometry/geometry_launch.hpp"
+#include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
+
+namespace gpufilter {
+namespace {
+
+struct Size {
+  int width, height;
+};
+// Odd sizes that divide no tile, a 1-row image, and rows of a multiple of 16 bytes
+// (48 and 1920 pixels) on which the flips' and the fast transpose's word paths run.
+const Size kSizes[] = {{1, 1}, {17, 13}, {48, 5}, {1920, 17}, {37, 1031}, {1921, 1079}};
+constexpr int kOffsetX = 3, kOffsetY = 1, kGuard = 4;  // sub-views start at an odd column
+
+using GpuRun = std::function<void(const ImageView& src, const ImageView& dst)>;
+using CpuRun = std::function<void(const ImageView& src, const ImageView& dst)>;
+
+std::string size_name(Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
+
+// One source image (whole, or a sub-view of a larger one), uploaded once.
+struct Source {
+  HostImage host_full;
+  DeviceImage device_full;
+  ImageView host, device;
+
+  Source(Size size, PixelFormat format, bool sub_view) {
+    const int w = size.width + (sub_view ? kOffsetX + kGuard : 0), h = size.height + (sub_view ? kOffsetY + kGuard : 0);
+    host_full = HostImage(w, h, format);
+    device_full = DeviceImage(w, h, format);
+    testing::fill_random(host_full.view(), static_cast<std::uint64_t>(size.width) * 31 + size.height);
+    copy_image_async(host_full.view(), device_full.view(), nullptr);
+    const int x = sub_view ? kOffsetX : 0, y = sub_view ? kOffsetY : 0;
+    host = host_full.view().subview(x, y, size.width, size.height);
+    device = device_full.view().subview(x, y, size.width, size.height);
+  }
+};
+
+// A destination of out_w x out_h (a sub-view with a guard band when sub_view) with the
+// reference's result, computed once for all the variants checked against it.
+class Destination {
+ public:
+  Destination(const Source& source, int out_w, int out_h, bool sub_view, const CpuRun& cpu)
+      : source_(source),
+        w_(out_w + (sub_view ? kOffsetX + kGuard : 0)),
+        h_(out_h + (sub_view ? kOffsetY + kGuard : 0)),
+        x_(sub_view ? kOffsetX : 0),
+        y_(sub_view ? kOffsetY : 0),
+        out_w_(out_w),
+        out_h_(out_h),
+        expected_(w_, h_, source.host.format),
+        initial_(w_, h_, source.host.format),
+        actual_(w_, h_, source.host.format),
+        dst_(w_, h_, source.host.format) {
+    testing::fill_random(expected_.view(), 99u);  // the guard band's values
+    copy_image_async(expected_.view(), initial_.view(), nullptr);
+    const ImageView expected_part = expected_.view().subview(x_, y_, out_w, out_h);
+    cpu(source.host, expected_part);
+    testing::poison_against(initial_.view().subview(x_, y_, out_w, out_h), expected_part);
+  }
+
+  // Runs `gpu` into the poisoned destination and compares the whole buffer, guard
+  // band included, with the reference's.
+  testing::Difference check(const GpuRun& gpu) {
+    copy_image_async(initial_.view(), dst_.view(), nullptr);
+    gpu(source_.device, dst_.view().subview(x_, y_, out_w_, out_h_));
+    copy_image_async(dst_.view(), actual_.view(), nullptr);
+    GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+    return testing::compare(actual_.view(), expected_.view());
+  }
+
+ private:
+  const Source& source_;
+  int w_, h_, x_, y_, out_w_, out_h_;
+  HostImage expected_, initial_, actual_;
+  DeviceImage dst_;
+};
+
+const ExecContext kChecked{nullptr, true};  // synchronise after each launch: faults name their kernel
+
+std::vector<TransposeOptions> options_to_test(Size size) {
+  std::vector<TransposeOptions> all;
+  for (TransposeVariant v : {TransposeVariant::NaiveRow, TransposeVariant::NaiveCol, TransposeVariant::Unroll4Row,
+                             TransposeVariant::Unroll4Col, TransposeVariant::DiagonalRow, TransposeVariant::DiagonalCol,
+                             TransposeVariant::Tiled, TransposeVariant::TiledPadded, TransposeVariant::Fast}) {
+    const bool naive_family = v != TransposeVariant::Tiled && v != TransposeVariant::TiledPadded && v != TransposeVariant::Fast;
+    // Every block shape on the smaller sizes; the default one on the largest.
+    if (naive_family && size.width * size.height < 1000000)
+      for (BlockShape b : {BlockShape::Wide32x8, BlockShape::Square16x16, BlockShape::Thin8x32}) all.push_back({v, b});
+    else
+      all.push_back({v, BlockShape::Square16x16});
+  }
+  return all;
+}
+
+std::string describe(const TransposeOptions& o) { return std::string(to_string(o.variant)) + " " + to_string(o.block); }
+
+class GeometryGpu : public ::testing::TestWithParam<PixelFormat> {};
+
+TEST_P(GeometryGpu, TransposeEveryVariant) {
+  const PixelFormat format = GetParam();
+  for (const Size size : kSizes)
+    for (bool sub_view : {false, true}) {
+      const Source source(size, format, sub_view);
+      Destination destination(source, size.height, size.width, sub_view,
+                              [](auto s, auto d) { reference::transpose(s, d); });
+      for (const TransposeOptions& options : options_to_test(size)) {
+        const testing::Difference diff =
+            destination.check([&](auto s, auto d) { transpose(s, d, options, kChecked); });
+        EXPECT_TRUE(diff.within(0.0)) << describe(options) << " " << size_name(size) << (sub_view ? " sub-view" : "")
+                                      << ": " << diff.describe();
+      }
+    }
+}
+
+TEST_P(GeometryGpu, RotateQuarterTurnsEveryVariant) {
+  const PixelFormat format = GetParam();
+  for (const Size size : kSizes)
+    for (bool sub_view : {false, true}) {
+      const Source source(size, format, sub_view);
+      for (int angle : {90, 180, 270, -90}) {
+        const bool swaps = angle % 180 != 0;
+        Destination destination(source, swaps ? size.height : size.width, swaps ? size.width : size.height, sub_view,
+                                [&](auto s, auto d) { reference::rotate_quarter_turns(s, d, angle); });
+        for (const TransposeOptions& options : options_to_test(size)) {
+          const testing::Difference diff =
+              destination.check([&](auto s, auto d) { rotate_quarter_turns(s, d, angle, options, kChecked); });
+          EXPECT_TRUE(diff.within(0.0)) << "rotate " << angle << " " << describe(options) << " " << size_name(size)
+                                        << (sub_view ? " sub-view" : "") << ": " << diff.describe();
+        }
+      }
+    }
+}
+
+TEST_P(GeometryGpu, FlipEveryVariant) {
+  const PixelFormat format = GetParam();
+  for (const Size size : kSizes)
+    for (bool sub_view : {false, true}) {
+      const Source source(size, format, sub_view);
+      for (FlipAxis axis : {FlipAxis::Horizontal, FlipAxis::Vertical, FlipAxis::Both}) {
+        Destination destination(source, size.width, size.height, sub_view,
+                                [&](auto s, auto d) { reference::flip(s, d, axis); });
+        for (FlipVariant variant : {FlipVariant::Naive, FlipVariant::Vectorized}) {
+          const testing::Difference diff =
+              destination.check([&](auto s, auto d) { flip(s, d, axis, variant, kChecked); });
+          EXPECT_TRUE(diff.within(0.0)) << "flip " << to_string(axis) << " " << to_string(variant) << " "
+                                        << size_name(size) << (sub_view ? " sub-view" : "") << ": " << diff.describe();
+        }
+      }
+    }
+}
+
+// The registry's crop: the rectangle's view copied into dst.
+TEST_P(GeometryGpu, CropCopiesTheRectangle) {
+  const PixelFormat format = GetParam();
+  const Operation& op = *find_operation("crop");
+  const Size size{37, 29};
+  for (bool sub_view : {false, true}) {
+    const Source source(size, format, sub_view);
+    for (const char* geometry : {"1x1+0+0", "37x29+0+0", "5x7+3+2", "17x1+20+28", "1x29+36+0"}) {
+      const ParamValues values = op.resolve({{"geometry", geometry}});
+      const ImageShape out = op.output_shape_for(ImageShape{size.width, size.height, format}, values);
+      Destination destination(source, out.width, out.height, sub_view,
+                              [&](auto s, auto d) { op.run_reference(s, d, values, Border{}); });
+      const testing::Difference diff =
+          destination.check([&](auto s, auto d) { op.run_gpu(s, d, values, Border{}, "view", kChecked); });
+      EXPECT_TRUE(diff.within(0.0)) << geometry << (sub_view ? " sub-view" : "") << ": " << diff.describe();
+    }
+  }
+}
+
+// Every filter, shrinking and enlarging (whole and uneven ratios, each axis its own),
+// within the registry's tolerance of the reference.
+TEST_P(GeometryGpu, ResizeEveryFilter) {
+  const PixelFormat format = GetParam();
+  const Tolerance tolerance = find_operation("resize")->tolerance(format);
+  struct Case {
+    Size from, to;
+  };
+  const Case cases[] = {{{1, 1}, {3, 2}},      {{17, 13}, {1, 1}},   {{17, 13}, {9, 7}},       {{17, 13}, {40, 31}},
+                        {{37, 1031}, {13, 400}}, {{48, 5}, {96, 10}}, {{1921, 1079}, {960, 540}}, {{201, 99}, {77, 250}}};
+  for (const Case& c : cases)
+    for (bool sub_view : {false, true}) {
+      const Source source(c.from, format, sub_view);
+      for (ResizeFilter filter : {ResizeFilter::Nearest, ResizeFilter::Linear, ResizeFilter::Cubic, ResizeFilter::Area,
+                                  ResizeFilter::Lanczos}) {
+        Destination destination(source, c.to.width, c.to.height, sub_view,
+                                [&](auto s, auto d) { reference::resize(s, d, filter); });
+        const testing::Difference diff = destination.check([&](auto s, auto d) { resize(s, d, filter, kChecked); });
+        EXPECT_TRUE(diff.within(tolerance)) << "resize " << to_string(filter) << " " << size_name(c.from) << " to "
+                                            << size_name(c.to) << (sub_view ? " sub-view" : "") << ": "
+                                            << diff.describe();
+      }
+    }
+}
+
+// Any angle, with and without expand, against the reference within the op's tolerance.
+TEST_P(GeometryGpu, RotateAnyAngle) {
+  const PixelFormat format = GetParam();
+  const Tolerance tolerance = find_operation("rotate")->tolerance(format);
+  const std::array<double, 4> fill = format.type == ChannelType::F32 ? std::array<double, 4>{0.25, 0.5, 0.75, 1.0}
+                                                                     : std::array<double, 4>{30, 300, 60, 255};
+  for (const Size size : {Size{1, 1}, Size{17, 13}, Size{37, 1031}, Size{1921, 1079}})
+    for (bool sub_view : {false, true}) {
+      const Source source(size, format, sub_view);
+      for (double angle : {30.0, -45.0, 123.4, 1.0})
+        for (bool expand : {false, true}) {
+          const Rect out = rotated_size(size.width, size.height, angle, expand);
+          Destination destination(source, out.width, out.height, sub_view,
+                                  [&](auto s, auto d) { reference::rotate(s, d, angle, fill); });
+          const testing::Difference diff =
+              destination.check([&](auto s, auto d) { rotate(s, d, angle, fill, kChecked); });
+          EXPECT_TRUE(diff.within(tolerance)) << "rotate " << angle << (expand ? " expand " : " ") << size_name(size)
+                                              << (sub_view ? " sub-view" : "") << ": " << diff.describe();
+        }
+    }
+}
+
+// The bench's bounds (copy_row, copy_col) copy exactly, with every block shape.
+TEST_P(GeometryGpu, CopyBoundsCopy) {
+  const PixelFormat format = GetParam();
+  for (const Size size : {Size{1, 1}, Size{17, 13}, Size{37, 1031}})
+    for (bool sub_view : {false, true}) {
+      const Source source(size, format, sub_view);
+      Destination destination(source, size.width, size.height, sub_view,
+                              [](auto s, auto d) { reference::copy(s, d); });
+      for (bool columns : {false, true})
+        for (BlockShape block : {BlockShape::Wide32x8, BlockShape::Square16x16, BlockShape::Thin8x32}) {
+          const testing::Difference diff = destination.check(
+              [&](auto s, auto d) { kernels::launch_copy_bound(s, d, columns, block, kChecked); });
+          EXPECT_TRUE(diff.within(0.0)) << (columns ? "copy_col " : "copy_row ") << to_string(block) << " "
+                                        << size_name(size) << (sub_view ? " sub-view" : "") << ": " << diff.describe();
+        }
+    }
+}
+
+// Wrong shapes and overlapping views are refused before any launch.
+TEST(GeometryGpuChecks, RefusesWrongShapesAndOverlap) {
+  const PixelFormat format{ChannelType::U8, 3};
+  DeviceImage src(20, 10, format), same(20, 10, format), swapped(10, 20, format);
+  EXPECT_THROW(transpose(src.view(), same.view()), Error);
+  EXPECT_THROW(rotate_quarter_turns(src.view(), same.view(), 90), Error);
+  EXPECT_THROW(rotate_quarter_turns(src.view(), swapped.view(), 45), Error);
+  EXPECT_THROW(flip(src.view(), swapped.view(), FlipAxis::Horizontal), Error);
+  EXPECT_THROW(flip(src.view(), src.view(), FlipAxis::Horizontal), Error);
+  DeviceImage square(16, 16, format);
+  EXPECT_THROW(transpose(square.view(), square.view()), Error);
+  EXPECT_NO_THROW(transpose(src.view(), swapped.view(), {}, kChecked));
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, GeometryGpu, ::testing::ValuesIn(all_pixel_formats()),
+                         [](const ::testing::TestParamInfo<PixelFormat>& param_info) { return param_info.param.name(); });
+
+}  // namespace
+}  // namespace gpufilter
