@@ -1,5 +1,7 @@
 #pragma once
 // One factory per op; registry.cpp lists them. Each lives beside its op's entry point.
+#include <vector>
+
 #include "gpufilter/registry.hpp"
 
 namespace gpufilter::ops {
@@ -11,5 +13,10 @@ Operation make_sharpen_operation();
 Operation make_edge_operation();
 Operation make_emboss_operation();
 Operation make_convolve_operation();
+// invert, brightness, contrast, gamma, levels (point_operations.cpp).
+std::vector<Operation> make_point_operations();
+// gray, add-alpha, drop-alpha, swap-channels, convert, planar, interleaved
+// (conversion_operations.cpp).
+std::vector<Operation> make_conversion_operations();
 
 }  // namespace gpufilter::ops

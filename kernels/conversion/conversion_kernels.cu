@@ -1,0 +1,206 @@
+#include <cstdint>
+#include <type_traits>
+
+#include "common/dispatch.cuh"
+#include "common/launch.cuh"
+#include "common/pixel.cuh"
+#include "conversion/conversion_launch.hpp"
+
+namespace gpufilter::kernels {
+namespace {
+
+constexpr int kBlockX = 32, kBlockY = 8;
+
+template <class T>
+__device__ __forceinline__ constexpr float top() {
+  if constexpr (std::is_same_v<T, std::uint8_t>) return 255.0f;
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return 65535.0f;
+  else return 1.0f;
+}
+
+// One sample to another channel type: the correctly rounded value of x * M_out / M_in.
+template <class Out, class In>
+__device__ __forceinline__ Out convert_sample(In x) {
+  if constexpr (std::is_same_v<In, Out>) {
+    return x;
+  } else if constexpr (std::is_same_v<In, std::uint8_t> && std::is_same_v<Out, std::uint16_t>) {
+    return static_cast<Out>(x * 257u);
+  } else if constexpr (std::is_same_v<In, std::uint16_t> && std::is_same_v<Out, std::uint8_t>) {
+    return static_cast<Out>((x + 128u) / 257u);  // round(x / 257): x/257 is never a tie
+  } else if constexpr (std::is_same_v<Out, float>) {
+    // Double division rounded once to float: what the reference computes.
+    return __double2float_rn(static_cast<double>(x) / static_cast<double>(top<In>()));
+  } else {
+    // f32 to an integer: x * M is exact in double; round half to even.
+    const double v = fmin(fmax(static_cast<double>(x), 0.0), 1.0) * static_cast<double>(top<Out>());
+    return static_cast<Out>(__double2uint_rn(v));
+  }
+}
+
+template <class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
+__device__ __forceinline__ Pixel<Tout, Cout> map_pixel(const Pixel<Tin, Cin>& in, const PixelMapping& m) {
+  Pixel<Tout, Cout> out;
+  if constexpr (kMap == PixelMap::Gray) {
+    const float y = fmaf(m.weights[2], to_float(in.c[2]), fmaf(m.weights[1], to_float(in.c[1]),
+                                                                   m.weights[0] * to_float(in.c[0])));
+    if constexpr (std::is_same_v<Tout, float>) out.c[0] = y;
+    else out.c[0] = from_float<Tout, true>(y);
+  } else if constexpr (kMap == PixelMap::AddAlpha) {
+#pragma unroll
+    for (int c = 0; c < 3; ++c) out.c[c] = in.c[c];
+    out.c[3] = static_cast<Tout>(top<Tout>());
+  } else if constexpr (kMap == PixelMap::DropAlpha) {
+#pragma unroll
+    for (int c = 0; c < 3; ++c) out.c[c] = in.c[c];
+  } else if constexpr (kMap == PixelMap::Swap) {
+#pragma unroll
+    for (int c = 0; c < Cout; ++c) {
+      // A select chain instead of in.c[m.from[c]]: a dynamic index would put the pixel
+      // in local memory.
+      Tin v = in.c[0];
+#pragma unroll
+      for (int k = 1; k < Cin; ++k) v = m.from[c] == k ? in.c[k] : v;
+      out.c[c] = v;
+    }
+  } else {
+#pragma unroll
+    for (int c = 0; c < Cout; ++c) out.c[c] = convert_sample<Tout>(in.c[c]);
+  }
+  return out;
+}
+
+// One pixel per thread; rows beyond the grid's y limit are walked with a stride.
+template <class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
+__global__ void convert_pixels_kernel(PitchedView<Tin, Cin> src, PitchedView<Tout, Cout> dst, PixelMapping m) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (x >= src.width) return;
+  for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < src.height;
+       y += static_cast<long long>(gridDim.y) * blockDim.y)
+    dst.at(x, static_cast<int>(y)) = map_pixel<Tin, Cin, Tout, Cout, kMap>(src.at(x, static_cast<int>(y)), m);
+}
+
+template <class T, int C>
+struct Planes {
+  unsigned char* plane[4];
+  std::size_t pitch;
+  __device__ __forceinline__ T& at(int c, int x, long long y) const {
+    return reinterpret_cast<T*>(plane[c] + static_cast<std::size_t>(y) * pitch)[x];
+  }
+};
+
+template <class T, int C>
+__global__ void to_planar_kernel(PitchedView<T, C> src, Planes<T, C> dst) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (x >= src.width) return;
+  for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < src.height;
+       y += static_cast<long long>(gridDim.y) * blockDim.y) {
+    const Pixel<T, C> p = src.at(x, static_cast<int>(y));
+#pragma unroll
+    for (int c = 0; c < C; ++c) dst.at(c, x, y) = p.c[c];
+  }
+}
+
+template <class T, int C>
+__global__ void to_interleaved_kernel(Planes<T, C> src, PitchedView<T, C> dst) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (x >= dst.width) return;
+  for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < dst.height;
+       y += static_cast<long long>(gridDim.y) * blockDim.y) {
+    Pixel<T, C> p;
+#pragma unroll
+    for (int c = 0; c < C; ++c) p.c[c] = src.at(c, x, y);
+    dst.at(x, static_cast<int>(y)) = p;
+  }
+}
+
+dim3 pixel_grid(int width, int height, const char* kernel) {
+  return dim3(grid_x(blocks_for(width, kBlockX), kernel), grid_y(blocks_for(height, kBlockY)));
+}
+
+template <class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
+void run(const ImageView& src, const ImageView& dst, const PixelMapping& m, const ExecContext& ctx) {
+  convert_pixels_kernel<Tin, Cin, Tout, Cout, kMap>
+      <<<pixel_grid(src.width, src.height, "convert_pixels_kernel"), dim3(kBlockX, kBlockY), 0, ctx.stream>>>(
+          pitched<Tin, Cin>(src), pitched<Tout, Cout>(dst), m);
+}
+
+[[noreturn]] void unsupported(const ImageView& src, const ImageView& dst) {
+  throw Error(ErrorCode::UnsupportedFormat,
+              "conversion: no kernel from " + src.format.name() + " to " + dst.format.name());
+}
+
+template <class T>
+void visit_type(ChannelType type, T&& f) {
+  switch (type) {
+    case ChannelType::U8: return f(TypeTag<std::uint8_t>{});
+    case ChannelType::U16: return f(TypeTag<std::uint16_t>{});
+    case ChannelType::F32: return f(TypeTag<float>{});
+  }
+}
+
+}  // namespace
+
+void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& m, const ExecContext& ctx) {
+  const int cin = src.format.channels, cout = dst.format.channels;
+  visit_format(src.format, [&](auto tag, auto channels) {
+    using T = typename decltype(tag)::type;
+    constexpr int C = decltype(channels)::value;
+    switch (m.map) {
+      case PixelMap::Gray:
+        if constexpr (C >= 3) {
+          if (cout == 1 && dst.format.type == src.format.type) return run<T, C, T, 1, PixelMap::Gray>(src, dst, m, ctx);
+        }
+        break;
+      case PixelMap::AddAlpha:
+        if constexpr (C == 3) {
+          if (cout == 4 && dst.format.type == src.format.type) return run<T, 3, T, 4, PixelMap::AddAlpha>(src, dst, m, ctx);
+        }
+        break;
+      case PixelMap::DropAlpha:
+        if constexpr (C == 4) {
+          if (cout == 3 && dst.format.type == src.format.type) return run<T, 4, T, 3, PixelMap::DropAlpha>(src, dst, m, ctx);
+        }
+        break;
+      case PixelMap::Swap:
+        if constexpr (C >= 3) {
+          if (dst.format == src.format) return run<T, C, T, C, PixelMap::Swap>(src, dst, m, ctx);
+        }
+        break;
+      case PixelMap::Depth:
+        if (cout == cin)
+          return visit_type(dst.format.type, [&](auto out_tag) {
+            using Tout = typename decltype(out_tag)::type;
+            run<T, C, Tout, C, PixelMap::Depth>(src, dst, m, ctx);
+          });
+        break;
+    }
+    unsupported(src, dst);
+  });
+  check_launch("convert_pixels_kernel", ctx);
+}
+
+void launch_to_planar(const ImageView& src, const PlaneSet& dst, const ExecContext& ctx) {
+  visit_format(src.format, [&](auto tag, auto channels) {
+    using T = typename decltype(tag)::type;
+    constexpr int C = decltype(channels)::value;
+    Planes<T, C> planes{{}, dst.pitch};
+    for (int c = 0; c < 4; ++c) planes.plane[c] = static_cast<unsigned char*>(dst.planes[c]);
+    to_planar_kernel<T, C><<<pixel_grid(src.width, src.height, "to_planar_kernel"), dim3(kBlockX, kBlockY), 0,
+                             ctx.stream>>>(pitched<T, C>(src), planes);
+  });
+  check_launch("to_planar_kernel", ctx);
+}
+
+void launch_to_interleaved(const PlaneSet& src, const ImageView& dst, const ExecContext& ctx) {
+  visit_format(dst.format, [&](auto tag, auto channels) {
+    using T = typename decltype(tag)::type;
+    constexpr int C = decltype(channels)::value;
+    Planes<T, C> planes{{}, src.pitch};
+    for (int c = 0; c < 4; ++c) planes.plane[c] = static_cast<unsigned char*>(src.planes[c]);
+    to_interleaved_kernel<T, C><<<pixel_grid(dst.width, dst.height, "to_interleaved_kernel"), dim3(kBlockX, kBlockY),
+                                  0, ctx.stream>>>(planes, pitched<T, C>(dst));
+  });
+  check_launch("to_interleaved_kernel", ctx);
+}
+
+}  // namespace gpufilter::kernels
