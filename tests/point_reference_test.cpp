@@ -187,7 +187,7 @@ TEST(ConversionReference, AlphaAndOrderAgreeWithCvtColor) {
   const ChannelOrder gbr = ChannelOrder::parse("GBR", 4);
   EXPECT_EQ((std::vector<int>(gbr.from, gbr.from + 4)), (std::vector<int>{1, 2, 0, 3})) << "alpha kept last";
   EXPECT_THROW(ChannelOrder::parse("rga", 3), Error);
-  EXPECT_THROW(ChannelOrder::parse("rgab", 4), Error);
+  EXPECT_THROW(ChannelOrder::parse("rgbx", 4), Error);
   EXPECT_THROW(ChannelOrder::parse("rg", 3), Error);
 }
 

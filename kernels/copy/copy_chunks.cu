@@ -86,14 +86,14 @@ void launch(const ImageView& src, const ImageView& dst, const ExecContext& ctx) 
       row_bytes, src.height);
 }
 
-template <class V>
-void launch_width(const ImageView& src, const ImageView& dst, const CopyShape& shape, const ExecContext& ctx) {
-  if (shape.grid_stride) return launch<V, 1, CopyLoad::Plain, true>(src, dst, ctx);
-  if (shape.unroll == 4) return launch<V, 4, CopyLoad::Plain, false>(src, dst, ctx);
+// The variants: int and int2 plain, one per thread; the rest int4 in each shape.
+void launch_int4(const ImageView& src, const ImageView& dst, const CopyShape& shape, const ExecContext& ctx) {
+  if (shape.grid_stride) return launch<int4, 1, CopyLoad::Plain, true>(src, dst, ctx);
+  if (shape.unroll == 4) return launch<int4, 4, CopyLoad::Plain, false>(src, dst, ctx);
   switch (shape.load) {
-    case CopyLoad::Plain: return launch<V, 1, CopyLoad::Plain, false>(src, dst, ctx);
-    case CopyLoad::ReadOnly: return launch<V, 1, CopyLoad::ReadOnly, false>(src, dst, ctx);
-    case CopyLoad::Global: return launch<V, 1, CopyLoad::Global, false>(src, dst, ctx);
+    case CopyLoad::Plain: return launch<int4, 1, CopyLoad::Plain, false>(src, dst, ctx);
+    case CopyLoad::ReadOnly: return launch<int4, 1, CopyLoad::ReadOnly, false>(src, dst, ctx);
+    case CopyLoad::Global: return launch<int4, 1, CopyLoad::Global, false>(src, dst, ctx);
   }
 }
 
@@ -105,10 +105,12 @@ bool launch_copy_chunks(const ImageView& src, const ImageView& dst, const CopySh
   const auto dst_addr = reinterpret_cast<std::uintptr_t>(dst.data);
   // Every row of src and dst starts at the same offset mod the access width.
   if ((src_addr - dst_addr) % width != 0 || (src.pitch - dst.pitch) % width != 0) return false;
+  if ((shape.bytes != 16) && (shape.grid_stride || shape.unroll != 1 || shape.load != CopyLoad::Plain))
+    throw Error(ErrorCode::InvalidArgument, "copy: only 16-byte chunks come unrolled, grid-strided or with other loads");
   switch (shape.bytes) {
-    case 4: launch_width<int>(src, dst, shape, ctx); break;
-    case 8: launch_width<int2>(src, dst, shape, ctx); break;
-    default: launch_width<int4>(src, dst, shape, ctx); break;
+    case 4: launch<int, 1, CopyLoad::Plain, false>(src, dst, ctx); break;
+    case 8: launch<int2, 1, CopyLoad::Plain, false>(src, dst, ctx); break;
+    default: launch_int4(src, dst, shape, ctx); break;
   }
   check_launch("copy_chunks_kernel", ctx);
   return true;
