@@ -224,7 +224,11 @@ TEST(GpuConversions, EveryOpFormatAndSize) {
         for (const Size& size : kSizes) {
           const Size input{size.width, size.height * c.height_factor};
           expect_matches(op, params, variant, format, input, 0, 0);
-          for (int x : {1, 3, 8, 13}) expect_matches(op, params, variant, format, Size{input.width, input.height}, x, x + 2);
+          if (size.width > 100) continue;  // offsets on the small sizes: the large one is slow on the CPU side
+          for (int x : {1, 3, 8, 13}) {
+            expect_matches(op, params, variant, format, input, x, x);
+            expect_matches(op, params, variant, format, input, x, x + 2);
+          }
         }
   }
 }
@@ -235,7 +239,8 @@ TEST(GpuConversions, SwapOrdersOfFourChannels) {
     for (const PixelFormat& format : op.formats) {
       if (format.channels != 4) continue;
       SCOPED_TRACE(order);
-      expect_matches(op, op.resolve({{"order", order}}), "pixel", format, Size{33, 5}, 1, 1);
+      for (const std::string& variant : op.variants)
+        expect_matches(op, op.resolve({{"order", order}}), variant, format, Size{33, 5}, 1, 1);
     }
   EXPECT_THROW(ChannelOrder::parse("bgra", 3), Error);
   EXPECT_THROW(ChannelOrder::parse("bb", 3), Error);

@@ -4,6 +4,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
 #include "mat_views.hpp"
+#include "ops/point_functions.hpp"
 
 namespace gpufilter {
 namespace {
@@ -259,6 +261,85 @@ TEST(ConversionRegistry, OutputShapesAndBytes) {
   EXPECT_EQ(find_operation("convert")->bytes_moved(100, 10, rgba.format,
                                                    find_operation("convert")->resolve({{"depth", "u16"}})),
             12000u);
+}
+
+}  // namespace
+}  // namespace gpufilter
+
+namespace gpufilter {
+namespace {
+
+// The PointFunction the library hands the kernels, evaluated on the host as
+// kernels/point/point_functions.cuh does (float math, u8 tables): checks the parameter
+// derivation (tables, offsets, scales) against the reference without a GPU.
+double emulate(const kernels::PointFunction& f, double x, ChannelType type) {
+  const float m = static_cast<float>(PixelFormat{type, 1}.max_value());
+  const bool is_float = type == ChannelType::F32;
+  const auto saturate = [&](float y) {
+    const float clamped = std::fmin(std::fmax(y, 0.0f), m);
+    return is_float ? static_cast<double>(clamped) : std::nearbyint(static_cast<double>(clamped));
+  };
+  const float xf = static_cast<float>(x);
+  switch (f.math) {
+    case kernels::PointMath::Invert: return is_float ? saturate(1.0f - xf) : m - x;
+    case kernels::PointMath::Add:
+      return is_float ? saturate(xf + f.offset) : std::clamp(x + static_cast<int>(f.offset), 0.0, static_cast<double>(m));
+    case kernels::PointMath::Linear:
+      return saturate(std::fma(std::fmin(std::fmax(xf, f.lo), f.hi) - f.from, f.scale, f.to));
+    case kernels::PointMath::Gamma: return saturate(m * std::pow(std::fmax(xf, 0.0f) * (1.0f / m), f.exponent));
+    case kernels::PointMath::Table: return f.table[static_cast<int>(x)];
+  }
+  return -1.0;
+}
+
+struct FunctionCase {
+  const char* name;
+  kernels::PointFunction (*function)(ChannelType);
+  void (*reference)(const ImageView&, const ImageView&);
+};
+
+const FunctionCase kFunctionCases[] = {
+    {"invert", [](ChannelType) { return ops::invert_function(); },
+     [](const ImageView& s, const ImageView& d) { reference::invert(s, d); }},
+    {"brightness", [](ChannelType t) { return ops::brightness_function({-0.3}, t); },
+     [](const ImageView& s, const ImageView& d) { reference::brightness(s, d, {-0.3}); }},
+    {"contrast", [](ChannelType t) { return ops::contrast_function({1.7}, t); },
+     [](const ImageView& s, const ImageView& d) { reference::contrast(s, d, {1.7}); }},
+    {"gamma", [](ChannelType t) { return ops::gamma_function({2.2}, t); },
+     [](const ImageView& s, const ImageView& d) { reference::gamma(s, d, {2.2}); }},
+    {"gamma<1", [](ChannelType t) { return ops::gamma_function({0.4}, t); },
+     [](const ImageView& s, const ImageView& d) { reference::gamma(s, d, {0.4}); }},
+    {"levels", [](ChannelType t) { return ops::levels_function({0.1, 0.85, 0.95, 0.05}, t); },
+     [](const ImageView& s, const ImageView& d) { reference::levels(s, d, {0.1, 0.85, 0.95, 0.05}); }},
+};
+
+TEST(PointFunctions, AgreeWithTheReference) {
+  for (const FunctionCase& c : kFunctionCases)
+    for (ChannelType type : {ChannelType::U8, ChannelType::U16, ChannelType::F32}) {
+      const PixelFormat format{type, 1};
+      const int count = type == ChannelType::U8 ? 256 : type == ChannelType::U16 ? 65536 : 20000;
+      cv::Mat src(1, count, CV_MAKETYPE(testing::cv_depth(type), 1)), expected = like(src);
+      for (int i = 0; i < count; ++i) {
+        if (type == ChannelType::U8) src.at<std::uint8_t>(0, i) = static_cast<std::uint8_t>(i);
+        else if (type == ChannelType::U16) src.at<std::uint16_t>(0, i) = static_cast<std::uint16_t>(i);
+        else src.at<float>(0, i) = static_cast<float>(i) / (count - 1);
+      }
+      c.reference(view_of(src, format), view_of(expected, format));
+      const kernels::PointFunction f = c.function(type);
+      const Tolerance tolerance = find_operation(std::string(c.name).substr(0, std::string(c.name).find('<')))
+                                      ->tolerance(format);
+      double worst = 0.0;
+      int differing = 0;
+      for (int i = 0; i < count; ++i) {
+        const double x = testing::channel_value(view_of(src, format), i, 0, 0);
+        const double want = testing::channel_value(view_of(expected, format), i, 0, 0);
+        const double diff = std::fabs(emulate(f, x, type) - want);
+        worst = std::max(worst, diff);
+        differing += diff != 0.0;
+      }
+      EXPECT_LE(worst, tolerance.max_abs) << c.name << " " << to_string(type);
+      EXPECT_LE(differing, std::max(2.0, tolerance.max_differing_share * count)) << c.name << " " << to_string(type);
+    }
 }
 
 }  // namespace

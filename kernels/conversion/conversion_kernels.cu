@@ -9,7 +9,10 @@
 namespace gpufilter::kernels {
 namespace {
 
-constexpr int kBlockX = 32, kBlockY = 8;
+// A warp across 32 pixels of a row, 8 rows per block. kUnroll: pixels per thread in the
+// unrolled variant, enough loads in flight per SM that narrow pixels (3 bytes) still
+// cover DRAM latency (the seed's unrolling, 000).
+constexpr int kBlockX = 32, kBlockY = 8, kUnroll = 4;
 
 template <class T>
 __device__ __forceinline__ constexpr float top() {
@@ -69,14 +72,27 @@ __device__ __forceinline__ Pixel<Tout, Cout> map_pixel(const Pixel<Tin, Cin>& in
   return out;
 }
 
-// One pixel per thread; rows beyond the grid's y limit are walked with a stride.
-template <class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
+// kUnroll pixels per thread, blockDim.x apart (a warp's accesses stay contiguous), all
+// loaded before any is converted so kUnroll loads are in flight; rows beyond the grid's
+// y limit are walked with a stride.
+template <int kUnroll, class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
 __global__ void convert_pixels_kernel(PitchedView<Tin, Cin> src, PitchedView<Tout, Cout> dst, PixelMapping m) {
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (x >= src.width) return;
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x * kUnroll + threadIdx.x);
+  if (x0 >= src.width) return;
   for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < src.height;
-       y += static_cast<long long>(gridDim.y) * blockDim.y)
-    dst.at(x, static_cast<int>(y)) = map_pixel<Tin, Cin, Tout, Cout, kMap>(src.at(x, static_cast<int>(y)), m);
+       y += static_cast<long long>(gridDim.y) * blockDim.y) {
+    Pixel<Tin, Cin> in[kUnroll];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const int x = x0 + k * static_cast<int>(blockDim.x);
+      if (x < src.width) in[k] = src.at(x, static_cast<int>(y));
+    }
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const int x = x0 + k * static_cast<int>(blockDim.x);
+      if (x < src.width) dst.at(x, static_cast<int>(y)) = map_pixel<Tin, Cin, Tout, Cout, kMap>(in[k], m);
+    }
+  }
 }
 
 template <class T, int C>
@@ -88,40 +104,65 @@ struct Planes {
   }
 };
 
-template <class T, int C>
+template <int kUnroll, class T, int C>
 __global__ void to_planar_kernel(PitchedView<T, C> src, Planes<T, C> dst) {
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (x >= src.width) return;
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x * kUnroll + threadIdx.x);
+  if (x0 >= src.width) return;
   for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < src.height;
        y += static_cast<long long>(gridDim.y) * blockDim.y) {
-    const Pixel<T, C> p = src.at(x, static_cast<int>(y));
+    Pixel<T, C> p[kUnroll];
 #pragma unroll
-    for (int c = 0; c < C; ++c) dst.at(c, x, y) = p.c[c];
+    for (int k = 0; k < kUnroll; ++k) {
+      const int x = x0 + k * static_cast<int>(blockDim.x);
+      if (x < src.width) p[k] = src.at(x, static_cast<int>(y));
+    }
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const int x = x0 + k * static_cast<int>(blockDim.x);
+      if (x < src.width) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) dst.at(c, x, y) = p[k].c[c];
+      }
+    }
   }
 }
 
-template <class T, int C>
+template <int kUnroll, class T, int C>
 __global__ void to_interleaved_kernel(Planes<T, C> src, PitchedView<T, C> dst) {
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (x >= dst.width) return;
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x * kUnroll + threadIdx.x);
+  if (x0 >= dst.width) return;
   for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < dst.height;
        y += static_cast<long long>(gridDim.y) * blockDim.y) {
-    Pixel<T, C> p;
+    Pixel<T, C> p[kUnroll];
 #pragma unroll
-    for (int c = 0; c < C; ++c) p.c[c] = src.at(c, x, y);
-    dst.at(x, static_cast<int>(y)) = p;
+    for (int k = 0; k < kUnroll; ++k) {
+      const int x = x0 + k * static_cast<int>(blockDim.x);
+      if (x < dst.width) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) p[k].c[c] = src.at(c, x, y);
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const int x = x0 + k * static_cast<int>(blockDim.x);
+      if (x < dst.width) dst.at(x, static_cast<int>(y)) = p[k];
+    }
   }
 }
 
-dim3 pixel_grid(int width, int height, const char* kernel) {
-  return dim3(grid_x(blocks_for(width, kBlockX), kernel), grid_y(blocks_for(height, kBlockY)));
+dim3 pixel_grid(int width, int height, int unroll, const char* kernel) {
+  return dim3(grid_x(blocks_for(width, kBlockX * unroll), kernel), grid_y(blocks_for(height, kBlockY)));
 }
 
 template <class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
-void run(const ImageView& src, const ImageView& dst, const PixelMapping& m, const ExecContext& ctx) {
-  convert_pixels_kernel<Tin, Cin, Tout, Cout, kMap>
-      <<<pixel_grid(src.width, src.height, "convert_pixels_kernel"), dim3(kBlockX, kBlockY), 0, ctx.stream>>>(
-          pitched<Tin, Cin>(src), pitched<Tout, Cout>(dst), m);
+void run(const ImageView& src, const ImageView& dst, const PixelMapping& m, int unroll, const ExecContext& ctx) {
+  const dim3 grid = pixel_grid(src.width, src.height, unroll, "convert_pixels_kernel");
+  if (unroll == 1)
+    convert_pixels_kernel<1, Tin, Cin, Tout, Cout, kMap>
+        <<<grid, dim3(kBlockX, kBlockY), 0, ctx.stream>>>(pitched<Tin, Cin>(src), pitched<Tout, Cout>(dst), m);
+  else
+    convert_pixels_kernel<kUnroll, Tin, Cin, Tout, Cout, kMap>
+        <<<grid, dim3(kBlockX, kBlockY), 0, ctx.stream>>>(pitched<Tin, Cin>(src), pitched<Tout, Cout>(dst), m);
 }
 
 [[noreturn]] void unsupported(const ImageView& src, const ImageView& dst) {
@@ -140,7 +181,8 @@ void visit_type(ChannelType type, T&& f) {
 
 }  // namespace
 
-void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& m, const ExecContext& ctx) {
+void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& m, int unroll,
+                           const ExecContext& ctx) {
   const int cin = src.format.channels, cout = dst.format.channels;
   visit_format(src.format, [&](auto tag, auto channels) {
     using T = typename decltype(tag)::type;
@@ -148,29 +190,32 @@ void launch_convert_pixels(const ImageView& src, const ImageView& dst, const Pix
     switch (m.map) {
       case PixelMap::Gray:
         if constexpr (C >= 3) {
-          if (cout == 1 && dst.format.type == src.format.type) return run<T, C, T, 1, PixelMap::Gray>(src, dst, m, ctx);
+          if (cout == 1 && dst.format.type == src.format.type)
+            return run<T, C, T, 1, PixelMap::Gray>(src, dst, m, unroll, ctx);
         }
         break;
       case PixelMap::AddAlpha:
         if constexpr (C == 3) {
-          if (cout == 4 && dst.format.type == src.format.type) return run<T, 3, T, 4, PixelMap::AddAlpha>(src, dst, m, ctx);
+          if (cout == 4 && dst.format.type == src.format.type)
+            return run<T, 3, T, 4, PixelMap::AddAlpha>(src, dst, m, unroll, ctx);
         }
         break;
       case PixelMap::DropAlpha:
         if constexpr (C == 4) {
-          if (cout == 3 && dst.format.type == src.format.type) return run<T, 4, T, 3, PixelMap::DropAlpha>(src, dst, m, ctx);
+          if (cout == 3 && dst.format.type == src.format.type)
+            return run<T, 4, T, 3, PixelMap::DropAlpha>(src, dst, m, unroll, ctx);
         }
         break;
       case PixelMap::Swap:
         if constexpr (C >= 3) {
-          if (dst.format == src.format) return run<T, C, T, C, PixelMap::Swap>(src, dst, m, ctx);
+          if (dst.format == src.format) return run<T, C, T, C, PixelMap::Swap>(src, dst, m, unroll, ctx);
         }
         break;
       case PixelMap::Depth:
         if (cout == cin)
           return visit_type(dst.format.type, [&](auto out_tag) {
             using Tout = typename decltype(out_tag)::type;
-            run<T, C, Tout, C, PixelMap::Depth>(src, dst, m, ctx);
+            run<T, C, Tout, C, PixelMap::Depth>(src, dst, m, unroll, ctx);
           });
         break;
     }
@@ -179,26 +224,32 @@ void launch_convert_pixels(const ImageView& src, const ImageView& dst, const Pix
   check_launch("convert_pixels_kernel", ctx);
 }
 
-void launch_to_planar(const ImageView& src, const PlaneSet& dst, const ExecContext& ctx) {
+void launch_to_planar(const ImageView& src, const PlaneSet& dst, int unroll, const ExecContext& ctx) {
   visit_format(src.format, [&](auto tag, auto channels) {
     using T = typename decltype(tag)::type;
     constexpr int C = decltype(channels)::value;
     Planes<T, C> planes{{}, dst.pitch};
     for (int c = 0; c < 4; ++c) planes.plane[c] = static_cast<unsigned char*>(dst.planes[c]);
-    to_planar_kernel<T, C><<<pixel_grid(src.width, src.height, "to_planar_kernel"), dim3(kBlockX, kBlockY), 0,
-                             ctx.stream>>>(pitched<T, C>(src), planes);
+    const dim3 grid = pixel_grid(src.width, src.height, unroll, "to_planar_kernel");
+    if (unroll == 1)
+      to_planar_kernel<1, T, C><<<grid, dim3(kBlockX, kBlockY), 0, ctx.stream>>>(pitched<T, C>(src), planes);
+    else
+      to_planar_kernel<kUnroll, T, C><<<grid, dim3(kBlockX, kBlockY), 0, ctx.stream>>>(pitched<T, C>(src), planes);
   });
   check_launch("to_planar_kernel", ctx);
 }
 
-void launch_to_interleaved(const PlaneSet& src, const ImageView& dst, const ExecContext& ctx) {
+void launch_to_interleaved(const PlaneSet& src, const ImageView& dst, int unroll, const ExecContext& ctx) {
   visit_format(dst.format, [&](auto tag, auto channels) {
     using T = typename decltype(tag)::type;
     constexpr int C = decltype(channels)::value;
     Planes<T, C> planes{{}, src.pitch};
     for (int c = 0; c < 4; ++c) planes.plane[c] = static_cast<unsigned char*>(src.planes[c]);
-    to_interleaved_kernel<T, C><<<pixel_grid(dst.width, dst.height, "to_interleaved_kernel"), dim3(kBlockX, kBlockY),
-                                  0, ctx.stream>>>(planes, pitched<T, C>(dst));
+    const dim3 grid = pixel_grid(dst.width, dst.height, unroll, "to_interleaved_kernel");
+    if (unroll == 1)
+      to_interleaved_kernel<1, T, C><<<grid, dim3(kBlockX, kBlockY), 0, ctx.stream>>>(planes, pitched<T, C>(dst));
+    else
+      to_interleaved_kernel<kUnroll, T, C><<<grid, dim3(kBlockX, kBlockY), 0, ctx.stream>>>(planes, pitched<T, C>(dst));
   });
   check_launch("to_interleaved_kernel", ctx);
 }

@@ -1,6 +1,7 @@
 #pragma once
-// Launchers for the conversions: one pixel per thread, the output pixel a function of
-// the input pixel alone. src and dst are validated device views of equal size.
+// Launchers for the conversions: the output pixel a function of the input pixel alone.
+// `unroll` is the pixels per thread: 1 (the `pixel` variant) or 4 (`unroll4`, all four
+// loaded before any is stored). src and dst are validated device views of equal size.
 #include <cstddef>
 
 #include "gpufilter/image_view.hpp"
@@ -22,7 +23,7 @@ struct PixelMapping {
   int from[4] = {0, 1, 2, 3};
 };
 
-void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& mapping,
+void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& mapping, int unroll,
                            const ExecContext& ctx);
 
 // Planes of one shape (1-channel, the image's type, one pitch), at most 4.
@@ -31,7 +32,7 @@ struct PlaneSet {
   std::size_t pitch = 0;
 };
 // Interleaved src (C channels) to C planes, and back.
-void launch_to_planar(const ImageView& src, const PlaneSet& dst, const ExecContext& ctx);
-void launch_to_interleaved(const PlaneSet& src, const ImageView& dst, const ExecContext& ctx);
+void launch_to_planar(const ImageView& src, const PlaneSet& dst, int unroll, const ExecContext& ctx);
+void launch_to_interleaved(const PlaneSet& src, const ImageView& dst, int unroll, const ExecContext& ctx);
 
 }  // namespace gpufilter::kernels

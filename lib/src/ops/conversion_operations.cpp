@@ -12,10 +12,6 @@ namespace {
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
 
-// The conversions have one kernel each: one pixel per thread.
-void check_variant(const std::string& op, const std::string& variant) {
-  if (variant != "pixel") invalid(op + ": unknown variant '" + variant + "'; use pixel");
-}
 
 std::vector<PixelFormat> formats_with(std::initializer_list<int> channels) {
   std::vector<PixelFormat> formats;
@@ -27,7 +23,10 @@ std::vector<PixelFormat> formats_with(std::initializer_list<int> channels) {
 
 std::size_t samples(int width, int height) { return static_cast<std::size_t>(width) * static_cast<std::size_t>(height); }
 
-using Gpu = std::function<void(const ImageView&, const ImageView&, const ParamValues&, const ExecContext&)>;
+using Variant = ConversionVariant;
+using Ctx = ExecContext;
+using Gpu = std::function<void(const ImageView&, const ImageView&, const ParamValues&, ConversionVariant,
+                               const ExecContext&)>;
 using Cpu = std::function<void(const ImageView&, const ImageView&, const ParamValues&)>;
 
 Operation conversion(std::string name, std::string summary, std::vector<ParamSpec> params,
@@ -37,12 +36,11 @@ Operation conversion(std::string name, std::string summary, std::vector<ParamSpe
   op.summary = std::move(summary);
   op.params = std::move(params);
   op.formats = std::move(formats);
-  op.variants = {"pixel"};
-  op.default_variant = "pixel";
-  op.run_gpu = [name, gpu](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
+  op.variants = {"pixel", "unroll4"};
+  op.default_variant = "unroll4";
+  op.run_gpu = [gpu](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
                            const std::string& variant, const ExecContext& ctx) {
-    check_variant(name, variant);
-    gpu(src, dst, values, ctx);
+    gpu(src, dst, values, conversion_variant_from_name(variant), ctx);
   };
   op.run_reference = [cpu](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     cpu(src, dst, values);
@@ -94,8 +92,8 @@ std::vector<Operation> make_conversion_operations() {
         {choice_param("weights", "the luma weights: bt601 (0.299, 0.587, 0.114) or bt709 (0.2126, 0.7152, 0.0722)",
                       {"bt601", "bt709"}, "bt601")},
         formats_with({3, 4}),
-        [](const ImageView& s, const ImageView& d, const ParamValues& v, const ExecContext& ctx) {
-          gray(s, d, gray_weights_from_name(v.text("weights")), ctx);
+        [](const ImageView& s, const ImageView& d, const ParamValues& v, Variant variant, const Ctx& ctx) {
+          gray(s, d, gray_weights_from_name(v.text("weights")), variant, ctx);
         },
         [](const ImageView& s, const ImageView& d, const ParamValues& v) {
           reference::gray(s, d, gray_weights_from_name(v.text("weights")));
@@ -117,7 +115,9 @@ std::vector<Operation> make_conversion_operations() {
   {
     Operation op = conversion(
         "add-alpha", "RGB to RGBA with an opaque alpha (M); exact", {}, formats_with({3}),
-        [](const ImageView& s, const ImageView& d, const ParamValues&, const ExecContext& ctx) { add_alpha(s, d, ctx); },
+        [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant, const Ctx& ctx) {
+          add_alpha(s, d, variant, ctx);
+        },
         [](const ImageView& s, const ImageView& d, const ParamValues&) { reference::add_alpha(s, d); });
     op.output_shape = [](const ImageShape& in, const ParamValues&) {
       need_channels("add-alpha", in, 3, 3);
@@ -129,7 +129,9 @@ std::vector<Operation> make_conversion_operations() {
   {
     Operation op = conversion(
         "drop-alpha", "RGBA to RGB: the colour channels, alpha dropped; exact", {}, formats_with({4}),
-        [](const ImageView& s, const ImageView& d, const ParamValues&, const ExecContext& ctx) { drop_alpha(s, d, ctx); },
+        [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant, const Ctx& ctx) {
+          drop_alpha(s, d, variant, ctx);
+        },
         [](const ImageView& s, const ImageView& d, const ParamValues&) { reference::drop_alpha(s, d); });
     op.output_shape = [](const ImageShape& in, const ParamValues&) {
       need_channels("drop-alpha", in, 4, 4);
@@ -146,8 +148,8 @@ std::vector<Operation> make_conversion_operations() {
                     "image (alpha kept last); e.g. bgr, bgra, argb",
                     "LETTERS", "red and blue swapped")},
         formats_with({3, 4}),
-        [](const ImageView& s, const ImageView& d, const ParamValues& v, const ExecContext& ctx) {
-          swap_channels(s, d, ChannelOrder::parse(order_of(v), s.format.channels), ctx);
+        [](const ImageView& s, const ImageView& d, const ParamValues& v, Variant variant, const Ctx& ctx) {
+          swap_channels(s, d, ChannelOrder::parse(order_of(v), s.format.channels), variant, ctx);
         },
         [](const ImageView& s, const ImageView& d, const ParamValues& v) {
           reference::swap_channels(s, d, ChannelOrder::parse(order_of(v), s.format.channels));
@@ -174,8 +176,8 @@ std::vector<Operation> make_conversion_operations() {
         "convert",
         "Change the channel type: y = round(x * M_out / M_in), saturated (u8->u16 x*257; f32 clamped to 0..1); exact",
         {depth}, all_pixel_formats(),
-        [](const ImageView& s, const ImageView& d, const ParamValues&, const ExecContext& ctx) {
-          convert_depth(s, d, ctx);
+        [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant, const Ctx& ctx) {
+          convert_depth(s, d, variant, ctx);
         },
         [](const ImageView& s, const ImageView& d, const ParamValues&) { reference::convert_depth(s, d); });
     op.output_shape = [](const ImageShape& in, const ParamValues& v) {
@@ -193,8 +195,8 @@ std::vector<Operation> make_conversion_operations() {
         "Interleaved (AoS) to planar (SoA): the output is a 1-channel image of height h*channels, plane c in rows "
         "c*h..(c+1)*h-1; exact",
         {}, formats_with({3, 4}),
-        [](const ImageView& s, const ImageView& d, const ParamValues&, const ExecContext& ctx) {
-          to_planar(s, planar_view(d, s.format.channels), ctx);
+        [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant, const Ctx& ctx) {
+          to_planar(s, planar_view(d, s.format.channels), variant, ctx);
         },
         [](const ImageView& s, const ImageView& d, const ParamValues&) {
           reference::to_planar(s, planar_view(d, s.format.channels));
@@ -213,8 +215,8 @@ std::vector<Operation> make_conversion_operations() {
         {number_param("channels", "the planes stacked in the input (3 or 4)", 3.0, 4.0, std::nullopt, true,
                       "required")},
         formats_with({1}),
-        [](const ImageView& s, const ImageView& d, const ParamValues& v, const ExecContext& ctx) {
-          to_interleaved(planar_view(s, planes_of(v)), d, ctx);
+        [](const ImageView& s, const ImageView& d, const ParamValues& v, Variant variant, const Ctx& ctx) {
+          to_interleaved(planar_view(s, planes_of(v)), d, variant, ctx);
         },
         [](const ImageView& s, const ImageView& d, const ParamValues& v) {
           reference::to_interleaved(planar_view(s, planes_of(v)), d);

@@ -36,6 +36,8 @@ void need_channels(const char* op, const ImageView& src, int low, int high) {
             " channels, got " + src.format.name());
 }
 
+int unroll_of(ConversionVariant variant) { return variant == ConversionVariant::Pixel ? 1 : 4; }
+
 kernels::PlaneSet plane_set(const PlanarView& planar) {
   kernels::PlaneSet set;
   for (int c = 0; c < planar.channels; ++c) set.planes[c] = planar.planes[c];
@@ -61,6 +63,14 @@ void check_planes(const char* op, const ImageView& image, const PlanarView& plan
 }
 
 }  // namespace
+
+ConversionVariant conversion_variant_from_name(const std::string& name) {
+  if (name == "pixel") return ConversionVariant::Pixel;
+  if (name == "unroll4") return ConversionVariant::Unroll4;
+  invalid("conversion: unknown variant '" + name + "'; use pixel or unroll4");
+}
+
+const char* to_string(ConversionVariant variant) { return variant == ConversionVariant::Pixel ? "pixel" : "unroll4"; }
 
 GrayWeights gray_weights_from_name(const std::string& name) {
   if (name == "bt601") return GrayWeights::Bt601;
@@ -96,33 +106,35 @@ ChannelOrder ChannelOrder::parse(const std::string& letters, int channels) {
   return order;
 }
 
-void gray(const ImageView& src, const ImageView& dst, GrayWeights weights, const ExecContext& ctx) {
+void gray(const ImageView& src, const ImageView& dst, GrayWeights weights, ConversionVariant variant,
+          const ExecContext& ctx) {
   need_channels("gray", src, 3, 4);
   check_conversion("gray", src, dst, PixelFormat{src.format.type, 1});
   kernels::PixelMapping m;
   m.map = kernels::PixelMap::Gray;
   if (weights == GrayWeights::Bt601) m.weights[0] = 0.299f, m.weights[1] = 0.587f, m.weights[2] = 0.114f;
   else m.weights[0] = 0.2126f, m.weights[1] = 0.7152f, m.weights[2] = 0.0722f;
-  kernels::launch_convert_pixels(src, dst, m, ctx);
+  kernels::launch_convert_pixels(src, dst, m, unroll_of(variant), ctx);
 }
 
-void add_alpha(const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
+void add_alpha(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
   need_channels("add-alpha", src, 3, 3);
   check_conversion("add-alpha", src, dst, PixelFormat{src.format.type, 4});
   kernels::PixelMapping m;
   m.map = kernels::PixelMap::AddAlpha;
-  kernels::launch_convert_pixels(src, dst, m, ctx);
+  kernels::launch_convert_pixels(src, dst, m, unroll_of(variant), ctx);
 }
 
-void drop_alpha(const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
+void drop_alpha(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
   need_channels("drop-alpha", src, 4, 4);
   check_conversion("drop-alpha", src, dst, PixelFormat{src.format.type, 3});
   kernels::PixelMapping m;
   m.map = kernels::PixelMap::DropAlpha;
-  kernels::launch_convert_pixels(src, dst, m, ctx);
+  kernels::launch_convert_pixels(src, dst, m, unroll_of(variant), ctx);
 }
 
-void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrder& order, const ExecContext& ctx) {
+void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrder& order, ConversionVariant variant,
+                   const ExecContext& ctx) {
   need_channels("swap-channels", src, 3, 4);
   check_conversion("swap-channels", src, dst, src.format);
   if (order.channels != src.format.channels)
@@ -131,24 +143,24 @@ void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrde
   kernels::PixelMapping m;
   m.map = kernels::PixelMap::Swap;
   for (int c = 0; c < 4; ++c) m.from[c] = order.from[c];
-  kernels::launch_convert_pixels(src, dst, m, ctx);
+  kernels::launch_convert_pixels(src, dst, m, unroll_of(variant), ctx);
 }
 
-void convert_depth(const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
+void convert_depth(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
   check_conversion("convert", src, dst, PixelFormat{dst.format.type, src.format.channels});
   kernels::PixelMapping m;
   m.map = kernels::PixelMap::Depth;
-  kernels::launch_convert_pixels(src, dst, m, ctx);
+  kernels::launch_convert_pixels(src, dst, m, unroll_of(variant), ctx);
 }
 
-void to_planar(const ImageView& src, const PlanarView& dst, const ExecContext& ctx) {
+void to_planar(const ImageView& src, const PlanarView& dst, ConversionVariant variant, const ExecContext& ctx) {
   check_planes("planar", src, dst, true);
-  kernels::launch_to_planar(src, plane_set(dst), ctx);
+  kernels::launch_to_planar(src, plane_set(dst), unroll_of(variant), ctx);
 }
 
-void to_interleaved(const PlanarView& src, const ImageView& dst, const ExecContext& ctx) {
+void to_interleaved(const PlanarView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
   check_planes("interleaved", dst, src, false);
-  kernels::launch_to_interleaved(plane_set(src), dst, ctx);
+  kernels::launch_to_interleaved(plane_set(src), dst, unroll_of(variant), ctx);
 }
 
 }  // namespace gpufilter
