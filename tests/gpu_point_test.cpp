@@ -201,11 +201,11 @@ std::vector<ConversionCase> conversion_cases() {
   return {
       {"gray", {{"weights", "bt601"}}},
       {"gray", {{"weights", "bt709"}}},
-      {"add-alpha", {}},
-      {"drop-alpha", {}},
-      {"swap-channels", {}},
-      {"swap-channels", {{"order", "bgr"}}},
-      {"swap-channels", {{"order", "gbr"}}},
+      {"add_alpha", {}},
+      {"drop_alpha", {}},
+      {"swap_channels", {}},
+      {"swap_channels", {{"order", "bgr"}}},
+      {"swap_channels", {{"order", "gbr"}}},
       {"convert", {{"depth", "u8"}}},
       {"convert", {{"depth", "u16"}}},
       {"convert", {{"depth", "f32"}}},
@@ -234,7 +234,7 @@ TEST(GpuConversions, EveryOpFormatAndSize) {
 }
 
 TEST(GpuConversions, SwapOrdersOfFourChannels) {
-  const Operation& op = op_named("swap-channels");
+  const Operation& op = op_named("swap_channels");
   for (const char* order : {"bgra", "argb", "abgr", "rgba", "gbr"})
     for (const PixelFormat& format : op.formats) {
       if (format.channels != 4) continue;

@@ -170,11 +170,11 @@ TEST(ConversionReference, AlphaAndOrderAgreeWithCvtColor) {
     cv::Mat src = random_mat(23, 7, rgb, 31), ours(7, 23, CV_MAKETYPE(testing::cv_depth(type), 4)), theirs;
     reference::add_alpha(view_of(src, rgb), view_of(ours, rgba));
     cv::cvtColor(src, theirs, cv::COLOR_RGB2RGBA);
-    EXPECT_EQ(max_diff(ours, theirs), 0.0) << to_string(type) << " add-alpha";
+    EXPECT_EQ(max_diff(ours, theirs), 0.0) << to_string(type) << " add_alpha";
     cv::Mat src4 = random_mat(23, 7, rgba, 37), ours3(7, 23, src.type());
     reference::drop_alpha(view_of(src4, rgba), view_of(ours3, rgb));
     cv::cvtColor(src4, theirs, cv::COLOR_RGBA2RGB);
-    EXPECT_EQ(max_diff(ours3, theirs), 0.0) << to_string(type) << " drop-alpha";
+    EXPECT_EQ(max_diff(ours3, theirs), 0.0) << to_string(type) << " drop_alpha";
     cv::Mat swapped = like(src);
     reference::swap_channels(view_of(src, rgb), view_of(swapped, rgb), ChannelOrder::parse("bgr", 3));
     cv::cvtColor(src, theirs, cv::COLOR_RGB2BGR);
@@ -247,7 +247,7 @@ TEST(ConversionRegistry, OutputShapesAndBytes) {
     return found->output_shape_for(in, found->resolve(params));
   };
   EXPECT_EQ(shape("gray", {}, rgba), (ImageShape{640, 480, PixelFormat{ChannelType::U8, 1}}));
-  EXPECT_EQ(shape("drop-alpha", {}, rgba), (ImageShape{640, 480, PixelFormat{ChannelType::U8, 3}}));
+  EXPECT_EQ(shape("drop_alpha", {}, rgba), (ImageShape{640, 480, PixelFormat{ChannelType::U8, 3}}));
   EXPECT_EQ(shape("convert", {{"depth", "f32"}}, rgba), (ImageShape{640, 480, PixelFormat{ChannelType::F32, 4}}));
   EXPECT_EQ(shape("planar", {}, rgba), (ImageShape{640, 1920, PixelFormat{ChannelType::U8, 1}}));
   EXPECT_EQ(shape("interleaved", {{"channels", 4}}, ImageShape{640, 1920, PixelFormat{}}), rgba);
@@ -256,7 +256,7 @@ TEST(ConversionRegistry, OutputShapesAndBytes) {
   EXPECT_THROW(find_operation("convert")->resolve({}), Error) << "--depth is required";
   EXPECT_THROW(find_operation("gamma")->resolve({}), Error) << "--value is required";
   EXPECT_THROW(find_operation("levels")->resolve({{"in", std::vector<double>{0.6, 0.4}}}), Error);
-  EXPECT_THROW(find_operation("swap-channels")->resolve({{"order", "rgx"}}), Error);
+  EXPECT_THROW(find_operation("swap_channels")->resolve({{"order", "rgx"}}), Error);
   EXPECT_EQ(find_operation("gray")->bytes_moved(100, 10, rgba.format, find_operation("gray")->resolve({})), 5000u);
   EXPECT_EQ(find_operation("convert")->bytes_moved(100, 10, rgba.format,
                                                    find_operation("convert")->resolve({{"depth", "u16"}})),

@@ -1,4 +1,4 @@
-// The conversions in the registry: gray, add-alpha, drop-alpha, swap-channels,
+// The conversions in the registry: gray, add_alpha, drop_alpha, swap_channels,
 // convert, planar, interleaved. Each declares its output format (output_shape).
 #include <string>
 
@@ -114,13 +114,13 @@ std::vector<Operation> make_conversion_operations() {
   }
   {
     Operation op = conversion(
-        "add-alpha", "RGB to RGBA with an opaque alpha (M); exact", {}, formats_with({3}),
+        "add_alpha", "RGB to RGBA with an opaque alpha (M); exact", {}, formats_with({3}),
         [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant, const Ctx& ctx) {
           add_alpha(s, d, variant, ctx);
         },
         [](const ImageView& s, const ImageView& d, const ParamValues&) { reference::add_alpha(s, d); });
     op.output_shape = [](const ImageShape& in, const ParamValues&) {
-      need_channels("add-alpha", in, 3, 3);
+      need_channels("add_alpha", in, 3, 3);
       return ImageShape{in.width, in.height, PixelFormat{in.format.type, 4}};
     };
     with_bytes_of_output(op);
@@ -128,13 +128,13 @@ std::vector<Operation> make_conversion_operations() {
   }
   {
     Operation op = conversion(
-        "drop-alpha", "RGBA to RGB: the colour channels, alpha dropped; exact", {}, formats_with({4}),
+        "drop_alpha", "RGBA to RGB: the colour channels, alpha dropped; exact", {}, formats_with({4}),
         [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant, const Ctx& ctx) {
           drop_alpha(s, d, variant, ctx);
         },
         [](const ImageView& s, const ImageView& d, const ParamValues&) { reference::drop_alpha(s, d); });
     op.output_shape = [](const ImageShape& in, const ParamValues&) {
-      need_channels("drop-alpha", in, 4, 4);
+      need_channels("drop_alpha", in, 4, 4);
       return ImageShape{in.width, in.height, PixelFormat{in.format.type, 3}};
     };
     with_bytes_of_output(op);
@@ -142,7 +142,7 @@ std::vector<Operation> make_conversion_operations() {
   }
   {
     Operation op = conversion(
-        "swap-channels", "Reorder the channels: output channel i is the input channel the order's letter i names; exact",
+        "swap_channels", "Reorder the channels: output channel i is the input channel the order's letter i names; exact",
         {text_param("order",
                     "a permutation of the image's channels: of rgb (3 channels), of rgba, or of rgb on a 4-channel "
                     "image (alpha kept last); e.g. bgr, bgra, argb",
@@ -155,7 +155,7 @@ std::vector<Operation> make_conversion_operations() {
           reference::swap_channels(s, d, ChannelOrder::parse(order_of(v), s.format.channels));
         });
     op.output_shape = [](const ImageShape& in, const ParamValues& v) {
-      need_channels("swap-channels", in, 3, 4);
+      need_channels("swap_channels", in, 3, 4);
       ChannelOrder::parse(order_of(v), in.format.channels);
       return in;
     };

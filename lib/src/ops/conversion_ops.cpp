@@ -81,7 +81,7 @@ GrayWeights gray_weights_from_name(const std::string& name) {
 const char* to_string(GrayWeights weights) { return weights == GrayWeights::Bt601 ? "bt601" : "bt709"; }
 
 ChannelOrder ChannelOrder::parse(const std::string& letters, int channels) {
-  if (channels != 3 && channels != 4) invalid("swap-channels: the image needs 3 or 4 channels");
+  if (channels != 3 && channels != 4) invalid("swap_channels: the image needs 3 or 4 channels");
   ChannelOrder order;
   order.channels = channels;
   if (letters.empty()) {
@@ -91,15 +91,15 @@ ChannelOrder ChannelOrder::parse(const std::string& letters, int channels) {
   const std::string names = channels == 4 ? "rgba" : "rgb";
   const int count = static_cast<int>(letters.size());
   if (count != channels && !(channels == 4 && count == 3))
-    invalid("swap-channels: the order '" + letters + "' must name the " + std::to_string(channels) +
+    invalid("swap_channels: the order '" + letters + "' must name the " + std::to_string(channels) +
             " channels of the image (" + names + (channels == 4 ? ", or rgb with alpha kept last" : "") + ")");
   unsigned seen = 0;
   for (int i = 0; i < count; ++i) {
     const auto at = names.find(static_cast<char>(std::tolower(static_cast<unsigned char>(letters[i]))));
     if (at == std::string::npos || (count == 3 && at == 3))
-      invalid("swap-channels: '" + letters + "' holds '" + std::string(1, letters[i]) + "'; use letters from " +
+      invalid("swap_channels: '" + letters + "' holds '" + std::string(1, letters[i]) + "'; use letters from " +
               (count == 3 ? std::string("rgb") : names));
-    if (seen & (1u << at)) invalid("swap-channels: '" + letters + "' names '" + letters[i] + "' twice");
+    if (seen & (1u << at)) invalid("swap_channels: '" + letters + "' names '" + letters[i] + "' twice");
     seen |= 1u << at;
     order.from[i] = static_cast<int>(at);
   }
@@ -118,16 +118,16 @@ void gray(const ImageView& src, const ImageView& dst, GrayWeights weights, Conve
 }
 
 void add_alpha(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
-  need_channels("add-alpha", src, 3, 3);
-  check_conversion("add-alpha", src, dst, PixelFormat{src.format.type, 4});
+  need_channels("add_alpha", src, 3, 3);
+  check_conversion("add_alpha", src, dst, PixelFormat{src.format.type, 4});
   kernels::PixelMapping m;
   m.map = kernels::PixelMap::AddAlpha;
   kernels::launch_convert_pixels(src, dst, m, unroll_of(variant), ctx);
 }
 
 void drop_alpha(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
-  need_channels("drop-alpha", src, 4, 4);
-  check_conversion("drop-alpha", src, dst, PixelFormat{src.format.type, 3});
+  need_channels("drop_alpha", src, 4, 4);
+  check_conversion("drop_alpha", src, dst, PixelFormat{src.format.type, 3});
   kernels::PixelMapping m;
   m.map = kernels::PixelMap::DropAlpha;
   kernels::launch_convert_pixels(src, dst, m, unroll_of(variant), ctx);
@@ -135,10 +135,10 @@ void drop_alpha(const ImageView& src, const ImageView& dst, ConversionVariant va
 
 void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrder& order, ConversionVariant variant,
                    const ExecContext& ctx) {
-  need_channels("swap-channels", src, 3, 4);
-  check_conversion("swap-channels", src, dst, src.format);
+  need_channels("swap_channels", src, 3, 4);
+  check_conversion("swap_channels", src, dst, src.format);
   if (order.channels != src.format.channels)
-    invalid("swap-channels: the order is for " + std::to_string(order.channels) + " channels, the image has " +
+    invalid("swap_channels: the order is for " + std::to_string(order.channels) + " channels, the image has " +
             std::to_string(src.format.channels));
   kernels::PixelMapping m;
   m.map = kernels::PixelMap::Swap;

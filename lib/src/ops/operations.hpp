@@ -15,7 +15,7 @@ Operation make_emboss_operation();
 Operation make_convolve_operation();
 // invert, brightness, contrast, gamma, levels (point_operations.cpp).
 std::vector<Operation> make_point_operations();
-// gray, add-alpha, drop-alpha, swap-channels, convert, planar, interleaved
+// gray, add_alpha, drop_alpha, swap_channels, convert, planar, interleaved
 // (conversion_operations.cpp).
 std::vector<Operation> make_conversion_operations();
 

@@ -45,22 +45,22 @@ void gray(const ImageView& src, const ImageView& dst, GrayWeights weights) {
 }
 
 void add_alpha(const ImageView& src, const ImageView& dst) {
-  if (src.format.channels != 3) invalid("add-alpha: the source needs 3 channels, got " + src.format.name());
-  check_shapes(src, dst, PixelFormat{src.format.type, 4}, "add-alpha");
+  if (src.format.channels != 3) invalid("add_alpha: the source needs 3 channels, got " + src.format.name());
+  check_shapes(src, dst, PixelFormat{src.format.type, 4}, "add_alpha");
   const double opaque = src.format.max_value();
   per_pixel(src, dst, [&](const double* in, int c) { return c < 3 ? in[c] : opaque; });
 }
 
 void drop_alpha(const ImageView& src, const ImageView& dst) {
-  if (src.format.channels != 4) invalid("drop-alpha: the source needs 4 channels, got " + src.format.name());
-  check_shapes(src, dst, PixelFormat{src.format.type, 3}, "drop-alpha");
+  if (src.format.channels != 4) invalid("drop_alpha: the source needs 4 channels, got " + src.format.name());
+  check_shapes(src, dst, PixelFormat{src.format.type, 3}, "drop_alpha");
   per_pixel(src, dst, [](const double* in, int c) { return in[c]; });
 }
 
 void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrder& order) {
-  check_shapes(src, dst, src.format, "swap-channels");
+  check_shapes(src, dst, src.format, "swap_channels");
   if (order.channels != src.format.channels)
-    invalid("swap-channels: the order is for " + std::to_string(order.channels) + " channels, the image has " +
+    invalid("swap_channels: the order is for " + std::to_string(order.channels) + " channels, the image has " +
             std::to_string(src.format.channels));
   per_pixel(src, dst, [&](const double* in, int c) { return in[order.from[c]]; });
 }
