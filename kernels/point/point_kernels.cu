@@ -25,6 +25,14 @@ __device__ __forceinline__ const unsigned char* load_table(const PointFunction& 
   }
 }
 
+// planes.src[p] with p known only at run time would copy the parameter arrays to local
+// memory and leave the pointers generic (ST.E instead of STG.E); a select chain reads
+// them straight from the parameters, known to be global.
+template <class T>
+__device__ __forceinline__ T plane_item(const T (&items)[4], int p) {
+  return p == 0 ? items[0] : p == 1 ? items[1] : p == 2 ? items[2] : items[3];
+}
+
 template <int C>
 __device__ __forceinline__ bool changes(unsigned mask, int channel) {
   return (mask >> channel) & 1u;
@@ -40,9 +48,9 @@ __global__ void point_scalar_kernel(PointPlanes planes, PointFunction f) {
   const long long x = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (x >= samples) return;
   const int p = blockIdx.z;
-  const auto* src = static_cast<const unsigned char*>(planes.src[p]);
-  auto* dst = static_cast<unsigned char*>(planes.dst[p]);
-  const bool change = changes<C>(planes.mask[p], static_cast<int>(x % C));
+  const auto* src = static_cast<const unsigned char*>(plane_item(planes.src, p));
+  auto* dst = static_cast<unsigned char*>(plane_item(planes.dst, p));
+  const bool change = changes<C>(plane_item(planes.mask, p), static_cast<int>(x % C));
   for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < planes.height;
        y += static_cast<long long>(gridDim.y) * blockDim.y) {
     const T v = reinterpret_cast<const T*>(src + y * planes.src_pitch)[x];
@@ -84,9 +92,9 @@ __global__ void point_vec16_kernel(PointPlanes planes, PointFunction f) {
   constexpr int kPerBlock = PointTuning::kThreads * PointTuning::kChunksPerThread;
   constexpr unsigned kSamplesPerChunk = 16 / sizeof(T);
   const int p = blockIdx.z;
-  const auto* src = static_cast<const unsigned char*>(planes.src[p]);
-  auto* dst = static_cast<unsigned char*>(planes.dst[p]);
-  const unsigned mask = planes.mask[p];
+  const auto* src = static_cast<const unsigned char*>(plane_item(planes.src, p));
+  auto* dst = static_cast<unsigned char*>(plane_item(planes.dst, p));
+  const unsigned mask = plane_item(planes.mask, p);
   constexpr unsigned kFull = (1u << C) - 1u;
   const bool all = (mask & kFull) == kFull;
   const std::size_t row_bytes = static_cast<std::size_t>(planes.width) * C * sizeof(T);
