@@ -13,6 +13,9 @@ namespace {
 // unrolled variant, enough loads in flight per SM that narrow pixels (3 bytes) still
 // cover DRAM latency (the seed's unrolling, 000).
 constexpr int kBlockX = 32, kBlockY = 8, kUnroll = 4;
+// Staged variant: 256 threads move a 1024-pixel segment of a row (16 KiB in and out at
+// most, for f32x4: 32 KiB of static shared memory, under every GPU's 48 KiB).
+constexpr int kStagedThreads = 256, kStagedPixels = 1024;
 
 template <class T>
 __device__ __forceinline__ constexpr float top() {
@@ -150,12 +153,84 @@ __global__ void to_interleaved_kernel(Planes<T, C> src, PitchedView<T, C> dst) {
   }
 }
 
+// ---- staged: 16-byte global accesses through shared memory --------------------------
+
+// Moves the n bytes at `global` into shared memory (kToShared) or back out, where the
+// shared side keeps the global side's alignment: global byte o (from `global`) is shared
+// byte lead + o, lead = the address mod 16. The 16-byte chunks inside the range move as
+// one access each, the bytes before the first and after the last one by one; nothing
+// outside the range is read or written.
+template <bool kToShared>
+__device__ __forceinline__ void move_segment(unsigned char* global, unsigned char* shared, std::size_t n) {
+  const std::size_t lead = reinterpret_cast<std::uintptr_t>(global) & 15;
+  const std::size_t first = (16 - lead) & 15;  // offset of the first 16-byte boundary
+  const std::size_t chunks = n > first ? (n - first) / 16 : 0;
+  const std::size_t head = chunks > 0 ? first : n;
+  const std::size_t tail_start = chunks > 0 ? first + chunks * 16 : n;
+  for (std::size_t k = threadIdx.x; k < chunks; k += blockDim.x) {
+    const std::size_t o = first + k * 16;  // lead + o is a multiple of 16
+    if constexpr (kToShared)
+      *reinterpret_cast<uint4*>(shared + lead + o) = __ldg(reinterpret_cast<const uint4*>(global + o));
+    else
+      *reinterpret_cast<uint4*>(global + o) = *reinterpret_cast<const uint4*>(shared + lead + o);
+  }
+  const std::size_t bytes = head + (n - tail_start);
+  for (std::size_t i = threadIdx.x; i < bytes; i += blockDim.x) {
+    const std::size_t o = i < head ? i : tail_start + (i - head);
+    if constexpr (kToShared)
+      shared[lead + o] = global[o];
+    else
+      global[o] = shared[lead + o];
+  }
+}
+
+// A block converts kStagedPixels pixels of one row (blockIdx.x: the segment; blockIdx.y:
+// the row, looping beyond the grid's y limit): the input segment comes into shared
+// memory in 16-byte pieces, each thread converts pixels there, and the output segment
+// goes out in 16-byte pieces. Global accesses are whole chunks whatever the pixel size
+// (3 bytes included) and whatever the rows' offsets in src and dst.
+template <class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
+__global__ void __launch_bounds__(kStagedThreads)
+    convert_staged_kernel(PitchedView<Tin, Cin> src, PitchedView<Tout, Cout> dst, PixelMapping m) {
+  constexpr int kInBytes = static_cast<int>(sizeof(Tin)) * Cin, kOutBytes = static_cast<int>(sizeof(Tout)) * Cout;
+  __shared__ __align__(16) unsigned char staged_in[kStagedPixels * kInBytes + 16];
+  __shared__ __align__(16) unsigned char staged_out[kStagedPixels * kOutBytes + 16];
+  const int x0 = blockIdx.x * kStagedPixels;
+  const int count = min(kStagedPixels, src.width - x0);
+  for (long long y = blockIdx.y; y < src.height; y += gridDim.y) {
+    unsigned char* in = src.data + static_cast<std::size_t>(y) * src.pitch + static_cast<std::size_t>(x0) * kInBytes;
+    unsigned char* out = dst.data + static_cast<std::size_t>(y) * dst.pitch + static_cast<std::size_t>(x0) * kOutBytes;
+    move_segment<true>(in, staged_in, static_cast<std::size_t>(count) * kInBytes);
+    __syncthreads();
+    // Pixel i sits at the global side's offset within its 16-byte chunk, so a pixel in
+    // shared memory is as aligned as in global memory.
+    const int in_lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) & 15);
+    const int out_lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
+    for (int i = threadIdx.x; i < count; i += blockDim.x) {
+      const auto& p = *reinterpret_cast<const Pixel<Tin, Cin>*>(staged_in + in_lead + i * kInBytes);
+      *reinterpret_cast<Pixel<Tout, Cout>*>(staged_out + out_lead + i * kOutBytes) =
+          map_pixel<Tin, Cin, Tout, Cout, kMap>(p, m);
+    }
+    __syncthreads();
+    move_segment<false>(out, staged_out, static_cast<std::size_t>(count) * kOutBytes);
+    __syncthreads();  // the buffers are reused by the next row
+  }
+}
+
 dim3 pixel_grid(int width, int height, int unroll, const char* kernel) {
   return dim3(grid_x(blocks_for(width, kBlockX * unroll), kernel), grid_y(blocks_for(height, kBlockY)));
 }
 
 template <class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
-void run(const ImageView& src, const ImageView& dst, const PixelMapping& m, int unroll, const ExecContext& ctx) {
+void run(const ImageView& src, const ImageView& dst, const PixelMapping& m, PixelKernel kernel,
+         const ExecContext& ctx) {
+  if (kernel == PixelKernel::Staged) {
+    const dim3 grid(grid_x(blocks_for(src.width, kStagedPixels), "convert_staged_kernel"), grid_y(src.height));
+    convert_staged_kernel<Tin, Cin, Tout, Cout, kMap>
+        <<<grid, kStagedThreads, 0, ctx.stream>>>(pitched<Tin, Cin>(src), pitched<Tout, Cout>(dst), m);
+    return;
+  }
+  const int unroll = kernel == PixelKernel::Pixel ? 1 : kUnroll;
   const dim3 grid = pixel_grid(src.width, src.height, unroll, "convert_pixels_kernel");
   if (unroll == 1)
     convert_pixels_kernel<1, Tin, Cin, Tout, Cout, kMap>
@@ -181,7 +256,7 @@ void visit_type(ChannelType type, T&& f) {
 
 }  // namespace
 
-void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& m, int unroll,
+void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& m, PixelKernel kernel,
                            const ExecContext& ctx) {
   const int cin = src.format.channels, cout = dst.format.channels;
   visit_format(src.format, [&](auto tag, auto channels) {
@@ -191,31 +266,31 @@ void launch_convert_pixels(const ImageView& src, const ImageView& dst, const Pix
       case PixelMap::Gray:
         if constexpr (C >= 3) {
           if (cout == 1 && dst.format.type == src.format.type)
-            return run<T, C, T, 1, PixelMap::Gray>(src, dst, m, unroll, ctx);
+            return run<T, C, T, 1, PixelMap::Gray>(src, dst, m, kernel, ctx);
         }
         break;
       case PixelMap::AddAlpha:
         if constexpr (C == 3) {
           if (cout == 4 && dst.format.type == src.format.type)
-            return run<T, 3, T, 4, PixelMap::AddAlpha>(src, dst, m, unroll, ctx);
+            return run<T, 3, T, 4, PixelMap::AddAlpha>(src, dst, m, kernel, ctx);
         }
         break;
       case PixelMap::DropAlpha:
         if constexpr (C == 4) {
           if (cout == 3 && dst.format.type == src.format.type)
-            return run<T, 4, T, 3, PixelMap::DropAlpha>(src, dst, m, unroll, ctx);
+            return run<T, 4, T, 3, PixelMap::DropAlpha>(src, dst, m, kernel, ctx);
         }
         break;
       case PixelMap::Swap:
         if constexpr (C >= 3) {
-          if (dst.format == src.format) return run<T, C, T, C, PixelMap::Swap>(src, dst, m, unroll, ctx);
+          if (dst.format == src.format) return run<T, C, T, C, PixelMap::Swap>(src, dst, m, kernel, ctx);
         }
         break;
       case PixelMap::Depth:
         if (cout == cin)
           return visit_type(dst.format.type, [&](auto out_tag) {
             using Tout = typename decltype(out_tag)::type;
-            run<T, C, Tout, C, PixelMap::Depth>(src, dst, m, unroll, ctx);
+            run<T, C, Tout, C, PixelMap::Depth>(src, dst, m, kernel, ctx);
           });
         break;
     }

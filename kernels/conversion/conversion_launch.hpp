@@ -1,7 +1,7 @@
 #pragma once
 // Launchers for the conversions: the output pixel a function of the input pixel alone.
-// `unroll` is the pixels per thread: 1 (the `pixel` variant) or 4 (`unroll4`, all four
-// loaded before any is stored). src and dst are validated device views of equal size.
+// `unroll` (layout conversions) is the pixels per thread: 1 (the `pixel` variant) or 4
+// (`unroll4`, all four loaded before any is stored). src and dst are validated device views of equal size.
 #include <cstddef>
 
 #include "gpufilter/image_view.hpp"
@@ -23,7 +23,12 @@ struct PixelMapping {
   int from[4] = {0, 1, 2, 3};
 };
 
-void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& mapping, int unroll,
+enum class PixelKernel {
+  Pixel,    // one pixel per thread
+  Unroll4,  // four pixels per thread, all loaded before any is stored
+  Staged,   // a row segment through shared memory: 16-byte global loads and stores
+};
+void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& mapping, PixelKernel kernel,
                            const ExecContext& ctx);
 
 // Planes of one shape (1-channel, the image's type, one pitch), at most 4.

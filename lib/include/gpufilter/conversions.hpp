@@ -18,8 +18,10 @@ namespace gpufilter {
 enum class ConversionVariant {
   Pixel,    // one pixel per thread
   Unroll4,  // four pixels per thread, all loaded before any is stored (the default)
+  Staged,   // a row segment through shared memory, 16-byte global accesses whatever the
+            // pixel size (not for to_planar / to_interleaved)
 };
-// "pixel" or "unroll4"; throws Error(InvalidArgument) naming the choices otherwise.
+// "pixel", "unroll4" or "staged"; throws Error(InvalidArgument) naming the choices otherwise.
 ConversionVariant conversion_variant_from_name(const std::string& name);
 const char* to_string(ConversionVariant variant);
 

@@ -29,14 +29,16 @@ using Gpu = std::function<void(const ImageView&, const ImageView&, const ParamVa
                                const ExecContext&)>;
 using Cpu = std::function<void(const ImageView&, const ImageView&, const ParamValues&)>;
 
+// staged: the pixel maps (not the layout conversions) also run through shared memory.
 Operation conversion(std::string name, std::string summary, std::vector<ParamSpec> params,
-                     std::vector<PixelFormat> formats, Gpu gpu, Cpu cpu) {
+                     std::vector<PixelFormat> formats, Gpu gpu, Cpu cpu, bool staged = true) {
   Operation op;
   op.name = name;
   op.summary = std::move(summary);
   op.params = std::move(params);
   op.formats = std::move(formats);
   op.variants = {"pixel", "unroll4"};
+  if (staged) op.variants.emplace_back("staged");
   op.default_variant = "unroll4";
   op.run_gpu = [gpu](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
                            const std::string& variant, const ExecContext& ctx) {
@@ -200,7 +202,8 @@ std::vector<Operation> make_conversion_operations() {
         },
         [](const ImageView& s, const ImageView& d, const ParamValues&) {
           reference::to_planar(s, planar_view(d, s.format.channels));
-        });
+        },
+        /*staged=*/false);
     op.output_shape = [](const ImageShape& in, const ParamValues&) {
       need_channels("planar", in, 3, 4);
       return ImageShape{in.width, in.height * in.format.channels, PixelFormat{in.format.type, 1}};
@@ -220,7 +223,8 @@ std::vector<Operation> make_conversion_operations() {
         },
         [](const ImageView& s, const ImageView& d, const ParamValues& v) {
           reference::to_interleaved(planar_view(s, planes_of(v)), d);
-        });
+        },
+        /*staged=*/false);
     op.output_shape = [](const ImageShape& in, const ParamValues& v) {
       const int n = planes_of(v);
       need_channels("interleaved", in, 1, 1);

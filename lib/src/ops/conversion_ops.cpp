@@ -36,7 +36,20 @@ void need_channels(const char* op, const ImageView& src, int low, int high) {
             " channels, got " + src.format.name());
 }
 
-int unroll_of(ConversionVariant variant) { return variant == ConversionVariant::Pixel ? 1 : 4; }
+kernels::PixelKernel kernel_of(ConversionVariant variant) {
+  switch (variant) {
+    case ConversionVariant::Pixel: return kernels::PixelKernel::Pixel;
+    case ConversionVariant::Unroll4: return kernels::PixelKernel::Unroll4;
+    case ConversionVariant::Staged: break;
+  }
+  return kernels::PixelKernel::Staged;
+}
+
+// The layout conversions write several planes: no staged kernel.
+int unroll_of(const char* op, ConversionVariant variant) {
+  if (variant == ConversionVariant::Staged) invalid(std::string(op) + ": no staged kernel; use pixel or unroll4");
+  return variant == ConversionVariant::Pixel ? 1 : 4;
+}
 
 kernels::PlaneSet plane_set(const PlanarView& planar) {
   kernels::PlaneSet set;
@@ -67,10 +80,18 @@ void check_planes(const char* op, const ImageView& image, const PlanarView& plan
 ConversionVariant conversion_variant_from_name(const std::string& name) {
   if (name == "pixel") return ConversionVariant::Pixel;
   if (name == "unroll4") return ConversionVariant::Unroll4;
-  invalid("conversion: unknown variant '" + name + "'; use pixel or unroll4");
+  if (name == "staged") return ConversionVariant::Staged;
+  invalid("conversion: unknown variant '" + name + "'; use pixel, unroll4 or staged");
 }
 
-const char* to_string(ConversionVariant variant) { return variant == ConversionVariant::Pixel ? "pixel" : "unroll4"; }
+const char* to_string(ConversionVariant variant) {
+  switch (variant) {
+    case ConversionVariant::Pixel: return "pixel";
+    case ConversionVariant::Unroll4: return "unroll4";
+    case ConversionVariant::Staged: break;
+  }
+  return "staged";
+}
 
 GrayWeights gray_weights_from_name(const std::string& name) {
   if (name == "bt601") return GrayWeights::Bt601;
@@ -114,7 +135,7 @@ void gray(const ImageView& src, const ImageView& dst, GrayWeights weights, Conve
   m.map = kernels::PixelMap::Gray;
   if (weights == GrayWeights::Bt601) m.weights[0] = 0.299f, m.weights[1] = 0.587f, m.weights[2] = 0.114f;
   else m.weights[0] = 0.2126f, m.weights[1] = 0.7152f, m.weights[2] = 0.0722f;
-  kernels::launch_convert_pixels(src, dst, m, unroll_of(variant), ctx);
+  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
 }
 
 void add_alpha(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
@@ -122,7 +143,7 @@ void add_alpha(const ImageView& src, const ImageView& dst, ConversionVariant var
   check_conversion("add_alpha", src, dst, PixelFormat{src.format.type, 4});
   kernels::PixelMapping m;
   m.map = kernels::PixelMap::AddAlpha;
-  kernels::launch_convert_pixels(src, dst, m, unroll_of(variant), ctx);
+  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
 }
 
 void drop_alpha(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
@@ -130,7 +151,7 @@ void drop_alpha(const ImageView& src, const ImageView& dst, ConversionVariant va
   check_conversion("drop_alpha", src, dst, PixelFormat{src.format.type, 3});
   kernels::PixelMapping m;
   m.map = kernels::PixelMap::DropAlpha;
-  kernels::launch_convert_pixels(src, dst, m, unroll_of(variant), ctx);
+  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
 }
 
 void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrder& order, ConversionVariant variant,
@@ -143,24 +164,24 @@ void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrde
   kernels::PixelMapping m;
   m.map = kernels::PixelMap::Swap;
   for (int c = 0; c < 4; ++c) m.from[c] = order.from[c];
-  kernels::launch_convert_pixels(src, dst, m, unroll_of(variant), ctx);
+  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
 }
 
 void convert_depth(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
   check_conversion("convert", src, dst, PixelFormat{dst.format.type, src.format.channels});
   kernels::PixelMapping m;
   m.map = kernels::PixelMap::Depth;
-  kernels::launch_convert_pixels(src, dst, m, unroll_of(variant), ctx);
+  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
 }
 
 void to_planar(const ImageView& src, const PlanarView& dst, ConversionVariant variant, const ExecContext& ctx) {
   check_planes("planar", src, dst, true);
-  kernels::launch_to_planar(src, plane_set(dst), unroll_of(variant), ctx);
+  kernels::launch_to_planar(src, plane_set(dst), unroll_of("planar", variant), ctx);
 }
 
 void to_interleaved(const PlanarView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
   check_planes("interleaved", dst, src, false);
-  kernels::launch_to_interleaved(plane_set(src), dst, unroll_of(variant), ctx);
+  kernels::launch_to_interleaved(plane_set(src), dst, unroll_of("interleaved", variant), ctx);
 }
 
 }  // namespace gpufilter
