@@ -58,11 +58,29 @@ __device__ __forceinline__ Pixel<Tout, Cout> map_pixel(const Pixel<Tin, Cin>& in
   } else if constexpr (kMap == PixelMap::DropAlpha) {
 #pragma unroll
     for (int c = 0; c < 3; ++c) out.c[c] = in.c[c];
+  } else if constexpr (kMap == PixelMap::Swap && std::is_same_v<Tin, std::uint8_t>) {
+    // The pixel's bytes in one word, reordered by one byte permute (selector: from[i]
+    // in nibble i): an index into the pixel would put it in local memory.
+    unsigned word = 0;
+#pragma unroll
+    for (int c = 0; c < Cin; ++c) word |= static_cast<unsigned>(in.c[c]) << (8 * c);
+    const unsigned swapped = __byte_perm(word, 0u, m.selector[0]);
+#pragma unroll
+    for (int c = 0; c < Cout; ++c) out.c[c] = static_cast<Tout>((swapped >> (8 * c)) & 0xFFu);
+  } else if constexpr (kMap == PixelMap::Swap && std::is_same_v<Tin, std::uint16_t>) {
+    // Eight bytes in two words; each output word is two channels, one permute each.
+    const unsigned low = in.c[0] | static_cast<unsigned>(in.c[1]) << 16;
+    unsigned high = in.c[2];
+    if constexpr (Cin == 4) high |= static_cast<unsigned>(in.c[3]) << 16;
+    const unsigned first = __byte_perm(low, high, m.selector[0]), second = __byte_perm(low, high, m.selector[1]);
+    out.c[0] = static_cast<Tout>(first & 0xFFFFu);
+    out.c[1] = static_cast<Tout>(first >> 16);
+    out.c[2] = static_cast<Tout>(second & 0xFFFFu);
+    if constexpr (Cout == 4) out.c[3] = static_cast<Tout>(second >> 16);
   } else if constexpr (kMap == PixelMap::Swap) {
 #pragma unroll
     for (int c = 0; c < Cout; ++c) {
-      // A select chain instead of in.c[m.from[c]]: a dynamic index would put the pixel
-      // in local memory.
+      // A select chain (the compiler may still index a stack copy of the pixel).
       Tin v = in.c[0];
 #pragma unroll
       for (int k = 1; k < Cin; ++k) v = m.from[c] == k ? in.c[k] : v;
@@ -256,8 +274,22 @@ void visit_type(ChannelType type, T&& f) {
 
 }  // namespace
 
-void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& m, PixelKernel kernel,
-                           const ExecContext& ctx) {
+void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& mapping,
+                           PixelKernel kernel, const ExecContext& ctx) {
+  // Byte-permute selectors for swaps of integer pixels: u8 output byte i is input byte
+  // from[i]; u16 output channel i is input bytes 2*from[i] and 2*from[i] + 1.
+  PixelMapping m = mapping;
+  const int bytes = static_cast<int>(src.format.channel_bytes());
+  m.selector[0] = m.selector[1] = 0;
+  for (int i = 0; i < 4; ++i) {
+    const unsigned from = static_cast<unsigned>(m.from[i]);
+    if (bytes == 1) {
+      m.selector[0] |= from << (4 * i);
+    } else {
+      const unsigned pair = (2 * from) | (2 * from + 1) << 4;
+      m.selector[i / 2] |= pair << (8 * (i % 2));
+    }
+  }
   const int cin = src.format.channels, cout = dst.format.channels;
   visit_format(src.format, [&](auto tag, auto channels) {
     using T = typename decltype(tag)::type;

@@ -21,6 +21,7 @@ struct PixelMapping {
   PixelMap map = PixelMap::Swap;
   float weights[3] = {0.0f, 0.0f, 0.0f};
   int from[4] = {0, 1, 2, 3};
+  unsigned selector[2] = {0, 0};  // filled by the launcher from `from` (byte permutes)
 };
 
 enum class PixelKernel {

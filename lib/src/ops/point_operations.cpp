@@ -79,9 +79,10 @@ ParamSpec range_param(const char* name, const char* help) {
 }
 
 // u16 and f32 results computed in float on the GPU against the reference's double:
-// a u16 value within float error of a .5 boundary rounds the other way (one level,
-// rarely); f32 differs by float rounding.
-const Tolerance kComputedU16{1.0, 0.05};
+// a u16 value within float error of a .5 boundary rounds the other way (one level).
+// powf's few ulps are up to 0.02 of a level near 65535, so a few percent of samples
+// may round the other way; the bound is the filters' u16 share.
+const Tolerance kComputedU16{1.0, 0.1};
 const Tolerance kComputedF32{1e-5};
 
 }  // namespace
