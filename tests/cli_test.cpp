@@ -88,6 +88,18 @@ GaussianParams blur_params(const ParamValues& given) {
 }
 
 // The command-line flags that give `values` to `op` (the registry's test parameters).
+// Whether the op's test parameters take this image (interleaved --channels 3 needs a
+// height that 3 divides), as the conformance tests leave such cases out.
+bool fits(const Operation& op, const cv::Mat& image) {
+  if (!op.produces_image()) return true;
+  try {
+    op.output_shape_for(ImageShape{image.cols, image.rows, format_of(image)}, op.resolve(op.test_params));
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 std::vector<std::string> param_flags(const Operation& op, const ParamValues& values) {
   std::vector<std::string> flags;
   for (const auto& [name, value] : values) {
@@ -106,9 +118,11 @@ std::vector<std::string> param_flags(const Operation& op, const ParamValues& val
     } else if (const auto* text = std::get_if<std::string>(&value)) {
       flags.push_back(*text);
     } else {
-      std::string list;
-      for (double item : std::get<std::vector<double>>(value)) list += (list.empty() ? "" : "x") + std::to_string(static_cast<int>(item));
-      flags.push_back(list);
+      // Every digit, so fractional lists (levels --in 0.1,0.85) survive the round trip.
+      std::ostringstream list;
+      list.precision(17);
+      for (double item : std::get<std::vector<double>>(value)) list << (list.tellp() > 0 ? "x" : "") << item;
+      flags.push_back(list.str());
     }
   }
   return flags;
@@ -502,7 +516,7 @@ TEST_F(CliTest, GpuMatchesTheReference) {
     const std::string in = write_input(name, image);
     const cv::Mat stored = read_unchanged(in);
     for (const Operation& op : operations()) {
-      if (!op.supports(format_of(stored))) continue;
+      if (!op.supports(format_of(stored)) || !fits(op, stored)) continue;
       for (const std::string& variant : op.variants) {
         check_op_run(op, variant, in, stored, {"--device", "gpu"}, /*on_gpu=*/true);
         ++compared;

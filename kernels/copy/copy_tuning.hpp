@@ -7,6 +7,9 @@ struct CopyTuning {
   static constexpr int kThreads = 256;
   // 16-byte chunks each thread moves; several independent loads in flight per thread.
   static constexpr int kChunksPerThread = 4;
+  // grid_stride variant: resident blocks per SM in its fixed grid (2048 threads per SM
+  // on sm_80/sm_90 hold 8 blocks of 256; 4 leaves room and is the seeds' usual choice).
+  static constexpr int kGridStrideBlocksPerSm = 4;
   static constexpr int kScalarBlockX = 32;
   static constexpr int kScalarBlockY = 8;
 };

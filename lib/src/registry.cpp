@@ -189,12 +189,17 @@ ParamSpec flag_param(std::string name, std::string help) {
 // ---- operations --------------------------------------------------------------------
 
 const std::vector<Operation>& operations() {
-  static const std::vector<Operation> all = {
-      ops::make_copy_operation(),     ops::make_gaussian_operation(), ops::make_box_operation(),
-      ops::make_sharpen_operation(),  ops::make_edge_operation(),     ops::make_emboss_operation(),
-      ops::make_convolve_operation(),  ops::make_transpose_operation(), ops::make_rotate_operation(),
-      ops::make_flip_operation(),      ops::make_crop_operation(),      ops::make_resize_operation(),
-  };
+  static const std::vector<Operation> all = [] {
+    std::vector<Operation> list = {
+        ops::make_copy_operation(),      ops::make_gaussian_operation(),  ops::make_box_operation(),
+        ops::make_sharpen_operation(),   ops::make_edge_operation(),      ops::make_emboss_operation(),
+        ops::make_convolve_operation(),  ops::make_transpose_operation(), ops::make_rotate_operation(),
+        ops::make_flip_operation(),      ops::make_crop_operation(),      ops::make_resize_operation(),
+    };
+    for (auto family : {ops::make_point_operations, ops::make_conversion_operations})
+      for (Operation& op : family()) list.push_back(std::move(op));
+    return list;
+  }();
   return all;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Everything a program linking gpufilter::gpufilter needs.
 #include "gpufilter/border.hpp"
+#include "gpufilter/conversions.hpp"
 #include "gpufilter/device.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/geometry.hpp"
@@ -8,6 +9,7 @@
 #include "gpufilter/images.hpp"
 #include "gpufilter/ops.hpp"
 #include "gpufilter/pixel_format.hpp"
+#include "gpufilter/point_ops.hpp"
 #include "gpufilter/reference.hpp"
 #include "gpufilter/registry.hpp"
 #include "gpufilter/stream.hpp"

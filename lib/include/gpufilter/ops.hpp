@@ -13,13 +13,25 @@
 namespace gpufilter {
 
 // ---- copy ---------------------------------------------------------------------
+// The seeds' copy experiments, each correct for rows that start at any byte offset
+// (a variant whose access width src and dst rows do not share falls back to scalar).
 enum class CopyVariant {
   Scalar,      // one channel element per thread
-  Vectorized,  // 16-byte loads and stores where src and dst rows allow them
+  Vectorized,  // 16-byte loads through the read-only path, 4 per thread (the default)
+  Int,         // one 4-byte load and store per thread
+  Int2,        // one 8-byte load and store per thread
+  Int4,        // one 16-byte load and store per thread
+  GridStride,  // 16-byte accesses, a fixed grid of a few blocks per SM looping over the row
+  Unroll4,     // four 16-byte plain loads in flight per thread
+  Ldg,         // one 16-byte load per thread through __ldg (read-only path)
+  Cg,          // one 16-byte load per thread through __ldcg (cached in L2 only, L1 bypassed)
 };
 void copy(const ImageView& src, const ImageView& dst, CopyVariant variant = CopyVariant::Vectorized,
           const ExecContext& ctx = {});
-// "scalar" or "vectorized"; throws Error(InvalidArgument) naming the choices otherwise.
+// "scalar", "vectorized", "int", "int2", "int4", "grid_stride", "unroll4", "ldg", "cg";
+// throws Error(InvalidArgument) naming the choices otherwise.
 CopyVariant copy_variant_from_name(const std::string& name);
+const char* to_string(CopyVariant variant);
+const std::vector<CopyVariant>& all_copy_variants();
 
 }  // namespace gpufilter

@@ -3,10 +3,12 @@
 // sharing no code with the kernels. They back the tests, the bench's checks and the
 // CLI's --device cpu. Views here point at host memory.
 #include "gpufilter/border.hpp"
+#include "gpufilter/conversions.hpp"
 #include "gpufilter/filter_spec.hpp"
 #include "gpufilter/geometry.hpp"
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/ops.hpp"
+#include "gpufilter/point_ops.hpp"
 
 namespace gpufilter::reference {
 
@@ -29,5 +31,20 @@ void flip(const ImageView& src, const ImageView& dst, FlipAxis axis);
 void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter);
 // Clockwise by any angle about the centres of src and dst, bilinear, outside = fill.
 void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill);
+// Point ops (point_ops.hpp states the math). src and dst may be the same view.
+void invert(const ImageView& src, const ImageView& dst, PointChannels channels = {});
+void brightness(const ImageView& src, const ImageView& dst, const BrightnessParams& params);
+void contrast(const ImageView& src, const ImageView& dst, const ContrastParams& params);
+void gamma(const ImageView& src, const ImageView& dst, const GammaParams& params);
+void levels(const ImageView& src, const ImageView& dst, const LevelsParams& params);
+
+// Conversions (conversions.hpp states the math); dst of the format each names.
+void gray(const ImageView& src, const ImageView& dst, GrayWeights weights = GrayWeights::Bt601);
+void add_alpha(const ImageView& src, const ImageView& dst);
+void drop_alpha(const ImageView& src, const ImageView& dst);
+void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrder& order);
+void convert_depth(const ImageView& src, const ImageView& dst);
+void to_planar(const ImageView& src, const PlanarView& dst);
+void to_interleaved(const PlanarView& src, const ImageView& dst);
 
 }  // namespace gpufilter::reference

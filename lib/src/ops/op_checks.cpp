@@ -31,6 +31,8 @@ void check_alignment(const char* op, const char* role, const ImageView& v) {
 
 }  // namespace
 
+void check_aligned(const char* op, const char* role, const ImageView& view) { check_alignment(op, role, view); }
+
 void check_pair(const char* op, const ImageView& src, const ImageView& dst) {
   validate_pair(src, dst, op);
   // Kernels index columns in 32-bit integers with room for a halo; heights are unbounded.

@@ -9,6 +9,9 @@ namespace gpufilter::ops {
 // Both views valid, equal in size and format, naturally aligned (4-channel pixels to
 // their full size, so they move as one vector access).
 void check_pair(const char* op, const ImageView& src, const ImageView& dst);
+// One view's data and pitch aligned as check_pair asks (for ops whose src and dst differ
+// in format); `role` is "source" or "destination".
+void check_aligned(const char* op, const char* role, const ImageView& view);
 // Both views in device memory (not host memory the GPU cannot read).
 void check_device_pair(const char* op, const ImageView& src, const ImageView& dst);
 // Throws when the two views' memory overlaps (a filter cannot run in place).

@@ -1,5 +1,7 @@
 #pragma once
 // One factory per op; registry.cpp lists them. Each lives beside its op's entry point.
+#include <vector>
+
 #include "gpufilter/registry.hpp"
 
 namespace gpufilter::ops {
@@ -16,5 +18,10 @@ Operation make_rotate_operation();
 Operation make_flip_operation();
 Operation make_crop_operation();
 Operation make_resize_operation();
+// invert, brightness, contrast, gamma, levels (point_operations.cpp).
+std::vector<Operation> make_point_operations();
+// gray, add_alpha, drop_alpha, swap_channels, convert, planar, interleaved
+// (conversion_operations.cpp).
+std::vector<Operation> make_conversion_operations();
 
 }  // namespace gpufilter::ops

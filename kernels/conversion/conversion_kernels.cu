@@ -1,0 +1,364 @@
+#include <cstdint>
+#include <type_traits>
+
+#include "common/dispatch.cuh"
+#include "common/launch.cuh"
+#include "common/pixel.cuh"
+#include "conversion/conversion_launch.hpp"
+
+namespace gpufilter::kernels {
+namespace {
+
+// A warp across 32 pixels of a row, 8 rows per block. kUnroll: pixels per thread in the
+// unrolled variant, enough loads in flight per SM that narrow pixels (3 bytes) still
+// cover DRAM latency (the seed's unrolling, 000).
+constexpr int kBlockX = 32, kBlockY = 8, kUnroll = 4;
+// Staged variant: 256 threads move a 1024-pixel segment of a row (16 KiB in and out at
+// most, for f32x4: 32 KiB of static shared memory, under every GPU's 48 KiB).
+constexpr int kStagedThreads = 256, kStagedPixels = 1024;
+
+template <class T>
+__device__ __forceinline__ constexpr float top() {
+  if constexpr (std::is_same_v<T, std::uint8_t>) return 255.0f;
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return 65535.0f;
+  else return 1.0f;
+}
+
+// One sample to another channel type: the correctly rounded value of x * M_out / M_in.
+template <class Out, class In>
+__device__ __forceinline__ Out convert_sample(In x) {
+  if constexpr (std::is_same_v<In, Out>) {
+    return x;
+  } else if constexpr (std::is_same_v<In, std::uint8_t> && std::is_same_v<Out, std::uint16_t>) {
+    return static_cast<Out>(x * 257u);
+  } else if constexpr (std::is_same_v<In, std::uint16_t> && std::is_same_v<Out, std::uint8_t>) {
+    return static_cast<Out>((x + 128u) / 257u);  // round(x / 257): x/257 is never a tie
+  } else if constexpr (std::is_same_v<Out, float>) {
+    // Double division rounded once to float: what the reference computes.
+    return __double2float_rn(static_cast<double>(x) / static_cast<double>(top<In>()));
+  } else {
+    // f32 to an integer: x * M is exact in double; round half to even.
+    const double v = fmin(fmax(static_cast<double>(x), 0.0), 1.0) * static_cast<double>(top<Out>());
+    return static_cast<Out>(__double2uint_rn(v));
+  }
+}
+
+template <class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
+__device__ __forceinline__ Pixel<Tout, Cout> map_pixel(const Pixel<Tin, Cin>& in, const PixelMapping& m) {
+  Pixel<Tout, Cout> out;
+  if constexpr (kMap == PixelMap::Gray) {
+    const float y = fmaf(m.weights[2], to_float(in.c[2]), fmaf(m.weights[1], to_float(in.c[1]),
+                                                                   m.weights[0] * to_float(in.c[0])));
+    if constexpr (std::is_same_v<Tout, float>) out.c[0] = y;
+    else out.c[0] = from_float<Tout, true>(y);
+  } else if constexpr (kMap == PixelMap::AddAlpha) {
+#pragma unroll
+    for (int c = 0; c < 3; ++c) out.c[c] = in.c[c];
+    out.c[3] = static_cast<Tout>(top<Tout>());
+  } else if constexpr (kMap == PixelMap::DropAlpha) {
+#pragma unroll
+    for (int c = 0; c < 3; ++c) out.c[c] = in.c[c];
+  } else if constexpr (kMap == PixelMap::Swap && std::is_same_v<Tin, std::uint8_t>) {
+    // The pixel's bytes in one word, reordered by one byte permute (selector: from[i]
+    // in nibble i): an index into the pixel would put it in local memory.
+    unsigned word = 0;
+#pragma unroll
+    for (int c = 0; c < Cin; ++c) word |= static_cast<unsigned>(in.c[c]) << (8 * c);
+    const unsigned swapped = __byte_perm(word, 0u, m.selector[0]);
+#pragma unroll
+    for (int c = 0; c < Cout; ++c) out.c[c] = static_cast<Tout>((swapped >> (8 * c)) & 0xFFu);
+  } else if constexpr (kMap == PixelMap::Swap && std::is_same_v<Tin, std::uint16_t>) {
+    // Eight bytes in two words; each output word is two channels, one permute each.
+    const unsigned low = in.c[0] | static_cast<unsigned>(in.c[1]) << 16;
+    unsigned high = in.c[2];
+    if constexpr (Cin == 4) high |= static_cast<unsigned>(in.c[3]) << 16;
+    const unsigned first = __byte_perm(low, high, m.selector[0]), second = __byte_perm(low, high, m.selector[1]);
+    out.c[0] = static_cast<Tout>(first & 0xFFFFu);
+    out.c[1] = static_cast<Tout>(first >> 16);
+    out.c[2] = static_cast<Tout>(second & 0xFFFFu);
+    if constexpr (Cout == 4) out.c[3] = static_cast<Tout>(second >> 16);
+  } else if constexpr (kMap == PixelMap::Swap) {
+#pragma unroll
+    for (int c = 0; c < Cout; ++c) {
+      // A select chain (the compiler may still index a stack copy of the pixel).
+      Tin v = in.c[0];
+#pragma unroll
+      for (int k = 1; k < Cin; ++k) v = m.from[c] == k ? in.c[k] : v;
+      out.c[c] = v;
+    }
+  } else {
+#pragma unroll
+    for (int c = 0; c < Cout; ++c) out.c[c] = convert_sample<Tout>(in.c[c]);
+  }
+  return out;
+}
+
+// kUnroll pixels per thread, blockDim.x apart (a warp's accesses stay contiguous), all
+// loaded before any is converted so kUnroll loads are in flight; rows beyond the grid's
+// y limit are walked with a stride.
+template <int kUnroll, class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
+__global__ void convert_pixels_kernel(PitchedView<Tin, Cin> src, PitchedView<Tout, Cout> dst, PixelMapping m) {
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x * kUnroll + threadIdx.x);
+  if (x0 >= src.width) return;
+  for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < src.height;
+       y += static_cast<long long>(gridDim.y) * blockDim.y) {
+    Pixel<Tin, Cin> in[kUnroll];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const int x = x0 + k * static_cast<int>(blockDim.x);
+      if (x < src.width) in[k] = src.at(x, static_cast<int>(y));
+    }
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const int x = x0 + k * static_cast<int>(blockDim.x);
+      if (x < src.width) dst.at(x, static_cast<int>(y)) = map_pixel<Tin, Cin, Tout, Cout, kMap>(in[k], m);
+    }
+  }
+}
+
+template <class T, int C>
+struct Planes {
+  unsigned char* plane[4];
+  std::size_t pitch;
+  __device__ __forceinline__ T& at(int c, int x, long long y) const {
+    return reinterpret_cast<T*>(plane[c] + static_cast<std::size_t>(y) * pitch)[x];
+  }
+};
+
+template <int kUnroll, class T, int C>
+__global__ void to_planar_kernel(PitchedView<T, C> src, Planes<T, C> dst) {
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x * kUnroll + threadIdx.x);
+  if (x0 >= src.width) return;
+  for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < src.height;
+       y += static_cast<long long>(gridDim.y) * blockDim.y) {
+    Pixel<T, C> p[kUnroll];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const int x = x0 + k * static_cast<int>(blockDim.x);
+      if (x < src.width) p[k] = src.at(x, static_cast<int>(y));
+    }
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const int x = x0 + k * static_cast<int>(blockDim.x);
+      if (x < src.width) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) dst.at(c, x, y) = p[k].c[c];
+      }
+    }
+  }
+}
+
+template <int kUnroll, class T, int C>
+__global__ void to_interleaved_kernel(Planes<T, C> src, PitchedView<T, C> dst) {
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x * kUnroll + threadIdx.x);
+  if (x0 >= dst.width) return;
+  for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < dst.height;
+       y += static_cast<long long>(gridDim.y) * blockDim.y) {
+    Pixel<T, C> p[kUnroll];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const int x = x0 + k * static_cast<int>(blockDim.x);
+      if (x < dst.width) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) p[k].c[c] = src.at(c, x, y);
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const int x = x0 + k * static_cast<int>(blockDim.x);
+      if (x < dst.width) dst.at(x, static_cast<int>(y)) = p[k];
+    }
+  }
+}
+
+// ---- staged: 16-byte global accesses through shared memory --------------------------
+
+// Moves the n bytes at `global` into shared memory (kToShared) or back out, where the
+// shared side keeps the global side's alignment: global byte o (from `global`) is shared
+// byte lead + o, lead = the address mod 16. The 16-byte chunks inside the range move as
+// one access each, the bytes before the first and after the last one by one; nothing
+// outside the range is read or written.
+template <bool kToShared>
+__device__ __forceinline__ void move_segment(unsigned char* global, unsigned char* shared, std::size_t n) {
+  const std::size_t lead = reinterpret_cast<std::uintptr_t>(global) & 15;
+  const std::size_t first = (16 - lead) & 15;  // offset of the first 16-byte boundary
+  const std::size_t chunks = n > first ? (n - first) / 16 : 0;
+  const std::size_t head = chunks > 0 ? first : n;
+  const std::size_t tail_start = chunks > 0 ? first + chunks * 16 : n;
+  for (std::size_t k = threadIdx.x; k < chunks; k += blockDim.x) {
+    const std::size_t o = first + k * 16;  // lead + o is a multiple of 16
+    if constexpr (kToShared)
+      *reinterpret_cast<uint4*>(shared + lead + o) = __ldg(reinterpret_cast<const uint4*>(global + o));
+    else
+      *reinterpret_cast<uint4*>(global + o) = *reinterpret_cast<const uint4*>(shared + lead + o);
+  }
+  const std::size_t bytes = head + (n - tail_start);
+  for (std::size_t i = threadIdx.x; i < bytes; i += blockDim.x) {
+    const std::size_t o = i < head ? i : tail_start + (i - head);
+    if constexpr (kToShared)
+      shared[lead + o] = global[o];
+    else
+      global[o] = shared[lead + o];
+  }
+}
+
+// A block converts kStagedPixels pixels of one row (blockIdx.x: the segment; blockIdx.y:
+// the row, looping beyond the grid's y limit): the input segment comes into shared
+// memory in 16-byte pieces, each thread converts pixels there, and the output segment
+// goes out in 16-byte pieces. Global accesses are whole chunks whatever the pixel size
+// (3 bytes included) and whatever the rows' offsets in src and dst.
+template <class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
+__global__ void __launch_bounds__(kStagedThreads)
+    convert_staged_kernel(PitchedView<Tin, Cin> src, PitchedView<Tout, Cout> dst, PixelMapping m) {
+  constexpr int kInBytes = static_cast<int>(sizeof(Tin)) * Cin, kOutBytes = static_cast<int>(sizeof(Tout)) * Cout;
+  __shared__ __align__(16) unsigned char staged_in[kStagedPixels * kInBytes + 16];
+  __shared__ __align__(16) unsigned char staged_out[kStagedPixels * kOutBytes + 16];
+  const int x0 = blockIdx.x * kStagedPixels;
+  const int count = min(kStagedPixels, src.width - x0);
+  for (long long y = blockIdx.y; y < src.height; y += gridDim.y) {
+    unsigned char* in = src.data + static_cast<std::size_t>(y) * src.pitch + static_cast<std::size_t>(x0) * kInBytes;
+    unsigned char* out = dst.data + static_cast<std::size_t>(y) * dst.pitch + static_cast<std::size_t>(x0) * kOutBytes;
+    move_segment<true>(in, staged_in, static_cast<std::size_t>(count) * kInBytes);
+    __syncthreads();
+    // Pixel i sits at the global side's offset within its 16-byte chunk, so a pixel in
+    // shared memory is as aligned as in global memory.
+    const int in_lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) & 15);
+    const int out_lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
+    for (int i = threadIdx.x; i < count; i += blockDim.x) {
+      const auto& p = *reinterpret_cast<const Pixel<Tin, Cin>*>(staged_in + in_lead + i * kInBytes);
+      *reinterpret_cast<Pixel<Tout, Cout>*>(staged_out + out_lead + i * kOutBytes) =
+          map_pixel<Tin, Cin, Tout, Cout, kMap>(p, m);
+    }
+    __syncthreads();
+    move_segment<false>(out, staged_out, static_cast<std::size_t>(count) * kOutBytes);
+    __syncthreads();  // the buffers are reused by the next row
+  }
+}
+
+dim3 pixel_grid(int width, int height, int unroll, const char* kernel) {
+  return dim3(grid_x(blocks_for(width, kBlockX * unroll), kernel), grid_y(blocks_for(height, kBlockY)));
+}
+
+template <class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
+void run(const ImageView& src, const ImageView& dst, const PixelMapping& m, PixelKernel kernel,
+         const ExecContext& ctx) {
+  if (kernel == PixelKernel::Staged) {
+    const dim3 grid(grid_x(blocks_for(src.width, kStagedPixels), "convert_staged_kernel"), grid_y(src.height));
+    convert_staged_kernel<Tin, Cin, Tout, Cout, kMap>
+        <<<grid, kStagedThreads, 0, ctx.stream>>>(pitched<Tin, Cin>(src), pitched<Tout, Cout>(dst), m);
+    return;
+  }
+  const int unroll = kernel == PixelKernel::Pixel ? 1 : kUnroll;
+  const dim3 grid = pixel_grid(src.width, src.height, unroll, "convert_pixels_kernel");
+  if (unroll == 1)
+    convert_pixels_kernel<1, Tin, Cin, Tout, Cout, kMap>
+        <<<grid, dim3(kBlockX, kBlockY), 0, ctx.stream>>>(pitched<Tin, Cin>(src), pitched<Tout, Cout>(dst), m);
+  else
+    convert_pixels_kernel<kUnroll, Tin, Cin, Tout, Cout, kMap>
+        <<<grid, dim3(kBlockX, kBlockY), 0, ctx.stream>>>(pitched<Tin, Cin>(src), pitched<Tout, Cout>(dst), m);
+}
+
+[[noreturn]] void unsupported(const ImageView& src, const ImageView& dst) {
+  throw Error(ErrorCode::UnsupportedFormat,
+              "conversion: no kernel from " + src.format.name() + " to " + dst.format.name());
+}
+
+template <class T>
+void visit_type(ChannelType type, T&& f) {
+  switch (type) {
+    case ChannelType::U8: return f(TypeTag<std::uint8_t>{});
+    case ChannelType::U16: return f(TypeTag<std::uint16_t>{});
+    case ChannelType::F32: return f(TypeTag<float>{});
+  }
+}
+
+}  // namespace
+
+void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& mapping,
+                           PixelKernel kernel, const ExecContext& ctx) {
+  // Byte-permute selectors for swaps of integer pixels: u8 output byte i is input byte
+  // from[i]; u16 output channel i is input bytes 2*from[i] and 2*from[i] + 1.
+  PixelMapping m = mapping;
+  const int bytes = static_cast<int>(src.format.channel_bytes());
+  m.selector[0] = m.selector[1] = 0;
+  for (int i = 0; i < 4; ++i) {
+    const unsigned from = static_cast<unsigned>(m.from[i]);
+    if (bytes == 1) {
+      m.selector[0] |= from << (4 * i);
+    } else {
+      const unsigned pair = (2 * from) | (2 * from + 1) << 4;
+      m.selector[i / 2] |= pair << (8 * (i % 2));
+    }
+  }
+  const int cin = src.format.channels, cout = dst.format.channels;
+  visit_format(src.format, [&](auto tag, auto channels) {
+    using T = typename decltype(tag)::type;
+    constexpr int C = decltype(channels)::value;
+    switch (m.map) {
+      case PixelMap::Gray:
+        if constexpr (C >= 3) {
+          if (cout == 1 && dst.format.type == src.format.type)
+            return run<T, C, T, 1, PixelMap::Gray>(src, dst, m, kernel, ctx);
+        }
+        break;
+      case PixelMap::AddAlpha:
+        if constexpr (C == 3) {
+          if (cout == 4 && dst.format.type == src.format.type)
+            return run<T, 3, T, 4, PixelMap::AddAlpha>(src, dst, m, kernel, ctx);
+        }
+        break;
+      case PixelMap::DropAlpha:
+        if constexpr (C == 4) {
+          if (cout == 3 && dst.format.type == src.format.type)
+            return run<T, 4, T, 3, PixelMap::DropAlpha>(src, dst, m, kernel, ctx);
+        }
+        break;
+      case PixelMap::Swap:
+        if constexpr (C >= 3) {
+          if (dst.format == src.format) return run<T, C, T, C, PixelMap::Swap>(src, dst, m, kernel, ctx);
+        }
+        break;
+      case PixelMap::Depth:
+        if (cout == cin)
+          return visit_type(dst.format.type, [&](auto out_tag) {
+            using Tout = typename decltype(out_tag)::type;
+            run<T, C, Tout, C, PixelMap::Depth>(src, dst, m, kernel, ctx);
+          });
+        break;
+    }
+    unsupported(src, dst);
+  });
+  check_launch("convert_pixels_kernel", ctx);
+}
+
+void launch_to_planar(const ImageView& src, const PlaneSet& dst, int unroll, const ExecContext& ctx) {
+  visit_format(src.format, [&](auto tag, auto channels) {
+    using T = typename decltype(tag)::type;
+    constexpr int C = decltype(channels)::value;
+    Planes<T, C> planes{{}, dst.pitch};
+    for (int c = 0; c < 4; ++c) planes.plane[c] = static_cast<unsigned char*>(dst.planes[c]);
+    const dim3 grid = pixel_grid(src.width, src.height, unroll, "to_planar_kernel");
+    if (unroll == 1)
+      to_planar_kernel<1, T, C><<<grid, dim3(kBlockX, kBlockY), 0, ctx.stream>>>(pitched<T, C>(src), planes);
+    else
+      to_planar_kernel<kUnroll, T, C><<<grid, dim3(kBlockX, kBlockY), 0, ctx.stream>>>(pitched<T, C>(src), planes);
+  });
+  check_launch("to_planar_kernel", ctx);
+}
+
+void launch_to_interleaved(const PlaneSet& src, const ImageView& dst, int unroll, const ExecContext& ctx) {
+  visit_format(dst.format, [&](auto tag, auto channels) {
+    using T = typename decltype(tag)::type;
+    constexpr int C = decltype(channels)::value;
+    Planes<T, C> planes{{}, src.pitch};
+    for (int c = 0; c < 4; ++c) planes.plane[c] = static_cast<unsigned char*>(src.planes[c]);
+    const dim3 grid = pixel_grid(dst.width, dst.height, unroll, "to_interleaved_kernel");
+    if (unroll == 1)
+      to_interleaved_kernel<1, T, C><<<grid, dim3(kBlockX, kBlockY), 0, ctx.stream>>>(planes, pitched<T, C>(dst));
+    else
+      to_interleaved_kernel<kUnroll, T, C><<<grid, dim3(kBlockX, kBlockY), 0, ctx.stream>>>(planes, pitched<T, C>(dst));
+  });
+  check_launch("to_interleaved_kernel", ctx);
+}
+
+}  // namespace gpufilter::kernels

@@ -1,0 +1,79 @@
+#pragma once
+// Conversions: ops whose output has another pixel format or layout than their input.
+// src and dst are device views; dst has the format the op names (the registry's
+// output_shape says the same); the work is enqueued on ctx.stream and the call returns
+// without waiting for it. Errors are gpufilter::Error(InvalidArgument).
+//
+// Colour images hold their channels in R, G, B order, alpha last. Integer results
+// round to the nearest level, ties to even, and saturate to the format's range
+// ([0, M]: M = 255, 65535, or 1 for f32).
+#include <string>
+
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/point_ops.hpp"
+#include "gpufilter/stream.hpp"
+
+namespace gpufilter {
+
+enum class ConversionVariant {
+  Pixel,    // one pixel per thread
+  Unroll4,  // four pixels per thread, all loaded before any is stored (the default)
+  Staged,   // a row segment through shared memory, 16-byte global accesses whatever the
+            // pixel size (not for to_planar / to_interleaved)
+};
+// "pixel", "unroll4" or "staged"; throws Error(InvalidArgument) naming the choices otherwise.
+ConversionVariant conversion_variant_from_name(const std::string& name);
+const char* to_string(ConversionVariant variant);
+
+// ---- gray --------------------------------------------------------------------------
+// y = wr*R + wg*G + wb*B, alpha dropped: BT.601 (0.299, 0.587, 0.114), as
+// cv::cvtColor's RGB2GRAY, or BT.709 (0.2126, 0.7152, 0.0722). Computed in float on the
+// GPU: integer results may differ from the double-precision reference by one level
+// where the sum lies within float error of .5, f32 results by 1e-6.
+enum class GrayWeights { Bt601, Bt709 };
+GrayWeights gray_weights_from_name(const std::string& name);  // "bt601" or "bt709"
+const char* to_string(GrayWeights weights);
+// src: 3 or 4 channels; dst: 1 channel of src's type.
+void gray(const ImageView& src, const ImageView& dst, GrayWeights weights = GrayWeights::Bt601,
+          ConversionVariant variant = ConversionVariant::Unroll4, const ExecContext& ctx = {});
+
+// ---- alpha -------------------------------------------------------------------------
+// src 3 channels, dst 4 of the same type: colour copied, alpha opaque (M). Exact.
+void add_alpha(const ImageView& src, const ImageView& dst,
+               ConversionVariant variant = ConversionVariant::Unroll4, const ExecContext& ctx = {});
+// src 4 channels, dst 3 of the same type: the colour channels. Exact.
+void drop_alpha(const ImageView& src, const ImageView& dst,
+                ConversionVariant variant = ConversionVariant::Unroll4, const ExecContext& ctx = {});
+
+// ---- channel order -----------------------------------------------------------------
+// Output channel i is input channel from[i].
+struct ChannelOrder {
+  int from[4] = {0, 1, 2, 3};
+  int channels = 0;
+  // `letters` is a permutation of the input's channels, "bgr" or "bgra" style: of rgb
+  // for 3 channels, of rgba for 4, or of rgb for 4 (alpha kept last). Empty: red and
+  // blue swapped. Throws Error(InvalidArgument) on anything else.
+  static ChannelOrder parse(const std::string& letters, int channels);
+};
+// src and dst of one format (3 or 4 channels). Exact.
+void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrder& order,
+                   ConversionVariant variant = ConversionVariant::Unroll4, const ExecContext& ctx = {});
+
+// ---- depth -------------------------------------------------------------------------
+// y = sat(round(x * M_dst / M_src)) to dst's channel type (the channel counts match):
+// u8 -> u16 multiplies by 257, u16 -> u8 rounds x/257, integers -> f32 divide by M,
+// f32 -> integers clamp to [0, 1] and scale. Exact: every result is the correctly
+// rounded value of the formula (float results included).
+void convert_depth(const ImageView& src, const ImageView& dst,
+                   ConversionVariant variant = ConversionVariant::Unroll4, const ExecContext& ctx = {});
+
+// ---- layout ------------------------------------------------------------------------
+// Interleaved (AoS) to planar (SoA) and back: plane c holds channel c. Exact.
+// The registry writes a planar image as a 1-channel image of height h * channels with
+// plane c in rows [c*h, (c+1)*h): see planar_view() in point_ops.hpp.
+void to_planar(const ImageView& src, const PlanarView& dst, ConversionVariant variant = ConversionVariant::Unroll4,
+               const ExecContext& ctx = {});
+void to_interleaved(const PlanarView& src, const ImageView& dst, ConversionVariant variant = ConversionVariant::Unroll4,
+                    const ExecContext& ctx = {});
+
+}  // namespace gpufilter

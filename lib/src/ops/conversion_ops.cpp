@@ -1,0 +1,187 @@
+// The conversions' library entry points: views checked against the format each op
+// produces, then one launch.
+#include <cctype>
+#include <string>
+
+#include "gpufilter/conversions.hpp"
+#include "gpufilter/error.hpp"
+#include "kernels/conversion/conversion_launch.hpp"
+#include "ops/op_checks.hpp"
+
+namespace gpufilter {
+namespace {
+
+[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
+
+void check_conversion(const char* op, const ImageView& src, const ImageView& dst, PixelFormat expected) {
+  validate_view(src, op);
+  validate_view(dst, op);
+  if (dst.width != src.width || dst.height != src.height || dst.format != expected)
+    invalid(std::string(op) + ": for a " + std::to_string(src.width) + "x" + std::to_string(src.height) + " " +
+            src.format.name() + " source the destination must be " + std::to_string(src.width) + "x" +
+            std::to_string(src.height) + " " + expected.name() + ", got " + std::to_string(dst.width) + "x" +
+            std::to_string(dst.height) + " " + dst.format.name());
+  constexpr int kMaxWidth = 1 << 30;
+  if (src.width > kMaxWidth) invalid(std::string(op) + ": images wider than 2^30 pixels are not supported");
+  ops::check_aligned(op, "source", src);
+  ops::check_aligned(op, "destination", dst);
+  ops::check_device_pair(op, src, dst);
+  ops::check_no_overlap(op, src, dst);
+}
+
+void need_channels(const char* op, const ImageView& src, int low, int high) {
+  if (src.format.channels < low || src.format.channels > high)
+    invalid(std::string(op) + ": the source needs " +
+            (low == high ? std::to_string(low) : std::to_string(low) + " or " + std::to_string(high)) +
+            " channels, got " + src.format.name());
+}
+
+kernels::PixelKernel kernel_of(ConversionVariant variant) {
+  switch (variant) {
+    case ConversionVariant::Pixel: return kernels::PixelKernel::Pixel;
+    case ConversionVariant::Unroll4: return kernels::PixelKernel::Unroll4;
+    case ConversionVariant::Staged: break;
+  }
+  return kernels::PixelKernel::Staged;
+}
+
+// The layout conversions write several planes: no staged kernel.
+int unroll_of(const char* op, ConversionVariant variant) {
+  if (variant == ConversionVariant::Staged) invalid(std::string(op) + ": no staged kernel; use pixel or unroll4");
+  return variant == ConversionVariant::Pixel ? 1 : 4;
+}
+
+kernels::PlaneSet plane_set(const PlanarView& planar) {
+  kernels::PlaneSet set;
+  for (int c = 0; c < planar.channels; ++c) set.planes[c] = planar.planes[c];
+  set.pitch = planar.pitch;
+  return set;
+}
+
+void check_planes(const char* op, const ImageView& image, const PlanarView& planar, bool image_is_src) {
+  validate_view(image, op);
+  if (image.format.channels < 3) invalid(std::string(op) + ": the interleaved image needs 3 or 4 channels");
+  if (planar.channels != image.format.channels || planar.type != image.format.type || planar.width != image.width ||
+      planar.height != image.height)
+    invalid(std::string(op) + ": the planes must be " + std::to_string(image.format.channels) + " planes of " +
+            std::to_string(image.width) + "x" + std::to_string(image.height) + " " + to_string(image.format.type));
+  ops::check_aligned(op, image_is_src ? "source" : "destination", image);
+  for (int c = 0; c < planar.channels; ++c) {
+    const ImageView plane = planar.plane(c);
+    validate_view(plane, op);
+    ops::check_aligned(op, image_is_src ? "destination" : "source", plane);
+    ops::check_device_pair(op, image, plane);
+    ops::check_no_overlap(op, image, plane);
+  }
+}
+
+}  // namespace
+
+ConversionVariant conversion_variant_from_name(const std::string& name) {
+  if (name == "pixel") return ConversionVariant::Pixel;
+  if (name == "unroll4") return ConversionVariant::Unroll4;
+  if (name == "staged") return ConversionVariant::Staged;
+  invalid("conversion: unknown variant '" + name + "'; use pixel, unroll4 or staged");
+}
+
+const char* to_string(ConversionVariant variant) {
+  switch (variant) {
+    case ConversionVariant::Pixel: return "pixel";
+    case ConversionVariant::Unroll4: return "unroll4";
+    case ConversionVariant::Staged: break;
+  }
+  return "staged";
+}
+
+GrayWeights gray_weights_from_name(const std::string& name) {
+  if (name == "bt601") return GrayWeights::Bt601;
+  if (name == "bt709") return GrayWeights::Bt709;
+  invalid("gray: unknown weights '" + name + "'; use bt601 or bt709");
+}
+
+const char* to_string(GrayWeights weights) { return weights == GrayWeights::Bt601 ? "bt601" : "bt709"; }
+
+ChannelOrder ChannelOrder::parse(const std::string& letters, int channels) {
+  if (channels != 3 && channels != 4) invalid("swap_channels: the image needs 3 or 4 channels");
+  ChannelOrder order;
+  order.channels = channels;
+  if (letters.empty()) {
+    order.from[0] = 2, order.from[2] = 0;  // red and blue swapped
+    return order;
+  }
+  const std::string names = channels == 4 ? "rgba" : "rgb";
+  const int count = static_cast<int>(letters.size());
+  if (count != channels && !(channels == 4 && count == 3))
+    invalid("swap_channels: the order '" + letters + "' must name the " + std::to_string(channels) +
+            " channels of the image (" + names + (channels == 4 ? ", or rgb with alpha kept last" : "") + ")");
+  unsigned seen = 0;
+  for (int i = 0; i < count; ++i) {
+    const auto at = names.find(static_cast<char>(std::tolower(static_cast<unsigned char>(letters[i]))));
+    if (at == std::string::npos || (count == 3 && at == 3))
+      invalid("swap_channels: '" + letters + "' holds '" + std::string(1, letters[i]) + "'; use letters from " +
+              (count == 3 ? std::string("rgb") : names));
+    if (seen & (1u << at)) invalid("swap_channels: '" + letters + "' names '" + letters[i] + "' twice");
+    seen |= 1u << at;
+    order.from[i] = static_cast<int>(at);
+  }
+  return order;
+}
+
+void gray(const ImageView& src, const ImageView& dst, GrayWeights weights, ConversionVariant variant,
+          const ExecContext& ctx) {
+  need_channels("gray", src, 3, 4);
+  check_conversion("gray", src, dst, PixelFormat{src.format.type, 1});
+  kernels::PixelMapping m;
+  m.map = kernels::PixelMap::Gray;
+  if (weights == GrayWeights::Bt601) m.weights[0] = 0.299f, m.weights[1] = 0.587f, m.weights[2] = 0.114f;
+  else m.weights[0] = 0.2126f, m.weights[1] = 0.7152f, m.weights[2] = 0.0722f;
+  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
+}
+
+void add_alpha(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
+  need_channels("add_alpha", src, 3, 3);
+  check_conversion("add_alpha", src, dst, PixelFormat{src.format.type, 4});
+  kernels::PixelMapping m;
+  m.map = kernels::PixelMap::AddAlpha;
+  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
+}
+
+void drop_alpha(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
+  need_channels("drop_alpha", src, 4, 4);
+  check_conversion("drop_alpha", src, dst, PixelFormat{src.format.type, 3});
+  kernels::PixelMapping m;
+  m.map = kernels::PixelMap::DropAlpha;
+  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
+}
+
+void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrder& order, ConversionVariant variant,
+                   const ExecContext& ctx) {
+  need_channels("swap_channels", src, 3, 4);
+  check_conversion("swap_channels", src, dst, src.format);
+  if (order.channels != src.format.channels)
+    invalid("swap_channels: the order is for " + std::to_string(order.channels) + " channels, the image has " +
+            std::to_string(src.format.channels));
+  kernels::PixelMapping m;
+  m.map = kernels::PixelMap::Swap;
+  for (int c = 0; c < 4; ++c) m.from[c] = order.from[c];
+  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
+}
+
+void convert_depth(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
+  check_conversion("convert", src, dst, PixelFormat{dst.format.type, src.format.channels});
+  kernels::PixelMapping m;
+  m.map = kernels::PixelMap::Depth;
+  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
+}
+
+void to_planar(const ImageView& src, const PlanarView& dst, ConversionVariant variant, const ExecContext& ctx) {
+  check_planes("planar", src, dst, true);
+  kernels::launch_to_planar(src, plane_set(dst), unroll_of("planar", variant), ctx);
+}
+
+void to_interleaved(const PlanarView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
+  check_planes("interleaved", dst, src, false);
+  kernels::launch_to_interleaved(plane_set(src), dst, unroll_of("interleaved", variant), ctx);
+}
+
+}  // namespace gpufilter
