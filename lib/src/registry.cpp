@@ -192,7 +192,7 @@ const std::vector<Operation>& operations() {
   static const std::vector<Operation> all = {
       ops::make_copy_operation(),     ops::make_gaussian_operation(), ops::make_box_operation(),
       ops::make_sharpen_operation(),  ops::make_edge_operation(),     ops::make_emboss_operation(),
-      ops::make_convolve_operation(),
+      ops::make_convolve_operation(),  ops::make_stats_operation(),    ops::make_histogram_operation(),
   };
   return all;
 }

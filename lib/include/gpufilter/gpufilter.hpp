@@ -9,5 +9,6 @@
 #include "gpufilter/pixel_format.hpp"
 #include "gpufilter/reference.hpp"
 #include "gpufilter/registry.hpp"
+#include "gpufilter/statistics.hpp"
 #include "gpufilter/stream.hpp"
 #include "gpufilter/version.hpp"

@@ -9,6 +9,9 @@ namespace gpufilter::ops {
 // Both views valid, equal in size and format, naturally aligned (4-channel pixels to
 // their full size, so they move as one vector access).
 void check_pair(const char* op, const ImageView& src, const ImageView& dst);
+// One valid input view in device memory, at most 2^30 pixels wide, aligned as check_pair
+// asks (data ops: stats, histogram).
+void check_device_source(const char* op, const ImageView& src);
 // Both views in device memory (not host memory the GPU cannot read).
 void check_device_pair(const char* op, const ImageView& src, const ImageView& dst);
 // Throws when the two views' memory overlaps (a filter cannot run in place).

@@ -1,5 +1,8 @@
 #pragma once
 // One factory per op; registry.cpp lists them. Each lives beside its op's entry point.
+#include <string>
+#include <vector>
+
 #include "gpufilter/registry.hpp"
 
 namespace gpufilter::ops {
@@ -11,5 +14,9 @@ Operation make_sharpen_operation();
 Operation make_edge_operation();
 Operation make_emboss_operation();
 Operation make_convolve_operation();
+Operation make_stats_operation();
+// "c0", "c1", ...: the data ops' names for channels.
+std::vector<std::string> channel_labels(int channels);
+Operation make_histogram_operation();
 
 }  // namespace gpufilter::ops
