@@ -225,5 +225,54 @@ TEST(GpuReductionLarge, Histogram16KGrayU8) {
   EXPECT_TRUE(agrees(op, PixelFormat{ChannelType::U8, 1}, run));
 }
 
+// ---- equalize, threshold, normalize ----------------------------------------------------
+
+// The image op on the GPU (into a poisoned output) and on the CPU; exact agreement.
+testing::Difference run_tone_op(const Operation& op, const std::string& variant, PixelFormat format, int width,
+                                int height, bool subview, Fill how, const ParamValues& given) {
+  const ParamValues params = op.resolve(given);
+  const int pad_x = subview ? 3 : 0, pad_y = subview ? 1 : 0;
+  HostImage host(width + pad_x + 2, height + pad_y + 1, format), expected(width, height, format),
+      actual(width, height, format);
+  const ImageView host_view = subview ? host.view().subview(pad_x, pad_y, width, height) : host.view();
+  fill(host.view(), Fill::Random, 5);
+  fill(host_view, how, static_cast<std::uint64_t>(width) * 7 + height);
+  op.run_reference(host_view, expected.view(), params, Border{});
+  testing::poison_against(actual.view(), expected.view());
+  DeviceImage device(host.view().width, host.view().height, format), dst(width, height, format);
+  copy_image_async(host.view(), device.view(), nullptr);
+  copy_image_async(actual.view(), dst.view(), nullptr);
+  const ImageView device_view = subview ? device.view().subview(pad_x, pad_y, width, height) : device.view();
+  op.run_gpu(device_view, dst.view(), params, Border{}, variant, ExecContext{nullptr, true});
+  copy_image_async(dst.view(), actual.view(), nullptr);
+  GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+  return testing::compare(actual.view(), expected.view());
+}
+
+TEST(GpuTone, EveryOpVariantFormatAndSetting) {
+  struct Setting {
+    const char* op;
+    ParamValues params;
+  };
+  const std::vector<Setting> settings = {
+      {"equalize", {}},          {"equalize", {{"per-channel", 1}}}, {"threshold", {{"value", 100}}},
+      {"threshold", {{"otsu", 1}}}, {"normalize", {}},                {"normalize", {{"clip", 5}}},
+  };
+  for (const Setting& s : settings) {
+    const Operation& op = *find_operation(s.op);
+    for (const PixelFormat format : op.formats)
+      for (const Size size : kSizes)
+        for (bool subview : {false, true})
+          for (Fill how : {Fill::Random, Fill::Constant, Fill::Gradient})
+            for (const std::string& variant : op.variants) {
+              const testing::Difference diff =
+                  run_tone_op(op, variant, format, size.width, size.height, subview, how, s.params);
+              EXPECT_TRUE(diff.within(0.0)) << s.op << " " << variant << " " << format.name() << " " << size.width
+                                            << "x" << size.height << (subview ? " sub-view " : " ") << fill_name(how)
+                                            << ": " << diff.describe();
+            }
+  }
+}
+
 }  // namespace
 }  // namespace gpufilter

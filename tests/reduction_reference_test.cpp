@@ -199,5 +199,93 @@ TEST(ReductionRegistry, DataOpsDescribeTheirTables) {
   for (const std::string& v : hist->variants) EXPECT_EQ(to_string(histogram_variant_from_name(v)), v);
 }
 
+// ---- equalize, threshold, normalize ----------------------------------------------------
+
+// A skewed u8 image (most values dark), so the tables are far from the identity.
+cv::Mat skewed_image(int rows, int cols, int type, unsigned seed) {
+  cv::Mat m(rows, cols, type);
+  const PixelFormat format{ChannelType::U8, CV_MAT_CN(type)};
+  testing::fill_random(testing::view_of(m, format), seed);
+  cv::Mat samples = m.reshape(1);
+  samples.forEach<std::uint8_t>(
+      [](std::uint8_t& v, const int*) { v = static_cast<std::uint8_t>(v * v / 255 / 2 + 10); });
+  return m;
+}
+
+ImageView view(cv::Mat& m) { return ImageView{m.data, m.cols, m.rows, m.step[0], PixelFormat{ChannelType::U8, m.channels()}}; }
+
+TEST(ToneReference, EqualizeMatchesEqualizeHist) {
+  for (const auto& size : {std::pair{1, 1}, std::pair{17, 13}, std::pair{640, 481}}) {
+    cv::Mat whole = skewed_image(size.second + 2, size.first + 3, CV_8UC1, 5u);
+    cv::Mat roi = whole(cv::Rect(3, 1, size.first, size.second));
+    cv::Mat theirs, ours(roi.size(), CV_8UC1);
+    cv::equalizeHist(roi, theirs);
+    reference::equalize(view(roi), view(ours), EqualizeParams{});
+    EXPECT_EQ(cv::norm(ours, theirs, cv::NORM_INF), 0.0) << size.first << "x" << size.second;
+  }
+  // One value: unchanged (OpenCV sets the image to that value).
+  cv::Mat flat(5, 7, CV_8UC1, cv::Scalar(77)), out(5, 7, CV_8UC1), theirs;
+  reference::equalize(view(flat), view(out), EqualizeParams{});
+  cv::equalizeHist(flat, theirs);
+  EXPECT_EQ(cv::norm(out, theirs, cv::NORM_INF), 0.0);
+}
+
+// Per channel it is equalizeHist on each plane; by luminance, a grey-valued colour
+// image (B = G = R, so Y = the value) equalizes like its grey plane.
+TEST(ToneReference, EqualizeColour) {
+  cv::Mat src = skewed_image(37, 53, CV_8UC4, 9u), ours(src.size(), CV_8UC4);
+  reference::equalize(view(src), view(ours), EqualizeParams{true});
+  std::vector<cv::Mat> in, out;
+  cv::split(src, in);
+  cv::split(ours, out);
+  for (int c = 0; c < 3; ++c) {
+    cv::Mat expected;
+    cv::equalizeHist(in[static_cast<std::size_t>(c)], expected);
+    EXPECT_EQ(cv::norm(out[static_cast<std::size_t>(c)], expected, cv::NORM_INF), 0.0) << "channel " << c;
+  }
+  EXPECT_EQ(cv::norm(out[3], in[3], cv::NORM_INF), 0.0) << "alpha is copied";
+
+  cv::Mat gray = skewed_image(29, 31, CV_8UC1, 3u), grey_colour, lum(29, 31, CV_8UC3), expected;
+  cv::cvtColor(gray, grey_colour, cv::COLOR_GRAY2BGR);
+  reference::equalize(view(grey_colour), view(lum), EqualizeParams{});
+  cv::equalizeHist(gray, expected);
+  cv::cvtColor(expected, expected, cv::COLOR_GRAY2BGR);
+  EXPECT_EQ(cv::norm(lum, expected, cv::NORM_INF), 0.0);
+}
+
+TEST(ToneReference, ThresholdMatchesOpenCv) {
+  for (int type : {CV_8UC1, CV_8UC3}) {
+    cv::Mat src = skewed_image(41, 67, type, 4u), ours(src.size(), type), theirs;
+    reference::threshold(view(src), view(ours), ThresholdParams{60, false});
+    cv::threshold(src, theirs, 60, 255, cv::THRESH_BINARY);
+    EXPECT_EQ(cv::norm(ours, theirs, cv::NORM_INF), 0.0);
+  }
+  for (unsigned seed : {1u, 2u, 3u}) {
+    cv::Mat whole = skewed_image(203, 305, CV_8UC1, seed);
+    cv::Mat src = whole(cv::Rect(1, 2, 301, 199)), ours(src.size(), CV_8UC1), theirs;
+    reference::threshold(view(src), view(ours), ThresholdParams{0, true});
+    const double t = cv::threshold(src, theirs, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    EXPECT_EQ(cv::norm(ours, theirs, cv::NORM_INF), 0.0) << "Otsu's T " << t;
+  }
+}
+
+TEST(ToneReference, NormalizeStretches) {
+  // Without clipping: cv::normalize with NORM_MINMAX, within its rounding.
+  cv::Mat src = skewed_image(33, 45, CV_8UC1, 8u), ours(src.size(), CV_8UC1), theirs;
+  reference::normalize(view(src), view(ours), NormalizeParams{0.0});
+  cv::normalize(src, theirs, 0, 255, cv::NORM_MINMAX);
+  EXPECT_LE(cv::norm(ours, theirs, cv::NORM_INF), 1.0);
+  double lo = 0, hi = 0;
+  cv::minMaxLoc(ours, &lo, &hi);
+  EXPECT_EQ(lo, 0.0);
+  EXPECT_EQ(hi, 255.0);
+  // By hand: 10 samples 0..9, clip 10%: one sample clipped at each end -> lo 1, hi 8.
+  std::uint8_t ramp[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, out[10];
+  const PixelFormat gray{ChannelType::U8, 1};
+  reference::normalize(ImageView{ramp, 10, 1, 10, gray}, ImageView{out, 10, 1, 10, gray}, NormalizeParams{10.0});
+  const std::uint8_t expected[10] = {0, 0, 36, 73, 109, 146, 182, 219, 255, 255};
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(out[i], expected[i]) << i;
+}
+
 }  // namespace
 }  // namespace gpufilter

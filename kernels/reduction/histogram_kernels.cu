@@ -156,13 +156,11 @@ void launch_global(const ImageView& src, const Binning& binning, unsigned long l
 
 }  // namespace
 
-void launch_histogram(const ImageView& src, double* result, const HistogramParams& params,
-                      HistogramVariant variant, const ExecContext& ctx) {
+void launch_histogram_counts(const ImageView& src, unsigned long long* counts, const HistogramParams& params,
+                             HistogramVariant variant, const ExecContext& ctx) {
   const Binning binning = make_binning(params, src.format);
-  const int channels = src.format.channels;
-  const std::size_t count_bytes = sizeof(unsigned long long) * static_cast<std::size_t>(channels) * params.bins;
-  StreamBuffer scratch(count_bytes, ctx.stream);
-  auto* counts = scratch.get<unsigned long long>();
+  const std::size_t count_bytes =
+      sizeof(unsigned long long) * static_cast<std::size_t>(src.format.channels) * params.bins;
   GPUFILTER_CUDA_CHECK(cudaMemsetAsync(counts, 0, count_bytes, ctx.stream));
   visit_format(src.format, [&](auto tag, auto channel_count) {
     using T = typename decltype(tag)::type;
@@ -172,6 +170,14 @@ void launch_histogram(const ImageView& src, double* result, const HistogramParam
     if (!done && variant != HistogramVariant::GlobalAtomic) done = launch_private<T, C, 1>(src, binning, counts, ctx);
     if (!done) launch_global<T, C>(src, binning, counts, ctx);
   });
+}
+
+void launch_histogram(const ImageView& src, double* result, const HistogramParams& params,
+                      HistogramVariant variant, const ExecContext& ctx) {
+  const int channels = src.format.channels;
+  StreamBuffer scratch(sizeof(unsigned long long) * static_cast<std::size_t>(channels) * params.bins, ctx.stream);
+  auto* counts = scratch.get<unsigned long long>();
+  launch_histogram_counts(src, counts, params, variant, ctx);
   const int total = channels * params.bins;
   counts_to_doubles_kernel<<<static_cast<unsigned>(blocks_for(total, kThreads)), kThreads, 0, ctx.stream>>>(
       counts, channels, params.bins, result);

@@ -193,6 +193,7 @@ const std::vector<Operation>& operations() {
       ops::make_copy_operation(),     ops::make_gaussian_operation(), ops::make_box_operation(),
       ops::make_sharpen_operation(),  ops::make_edge_operation(),     ops::make_emboss_operation(),
       ops::make_convolve_operation(),  ops::make_stats_operation(),    ops::make_histogram_operation(),
+      ops::make_equalize_operation(), ops::make_threshold_operation(), ops::make_normalize_operation(),
   };
   return all;
 }

@@ -11,4 +11,5 @@
 #include "gpufilter/registry.hpp"
 #include "gpufilter/statistics.hpp"
 #include "gpufilter/stream.hpp"
+#include "gpufilter/tone.hpp"
 #include "gpufilter/version.hpp"

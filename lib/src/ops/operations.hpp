@@ -18,5 +18,8 @@ Operation make_stats_operation();
 // "c0", "c1", ...: the data ops' names for channels.
 std::vector<std::string> channel_labels(int channels);
 Operation make_histogram_operation();
+Operation make_equalize_operation();
+Operation make_threshold_operation();
+Operation make_normalize_operation();
 
 }  // namespace gpufilter::ops
