@@ -75,9 +75,9 @@ std::vector<StatsCase> stats_cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, StatsReferenceVsOpenCv, ::testing::ValuesIn(stats_cases()),
-                         [](const ::testing::TestParamInfo<StatsCase>& info) {
-                           return info.param.format.name() + "_" + std::to_string(info.param.width) + "x" +
-                                  std::to_string(info.param.height);
+                         [](const ::testing::TestParamInfo<StatsCase>& param_info) {
+                           return param_info.param.format.name() + "_" + std::to_string(param_info.param.width) + "x" +
+                                  std::to_string(param_info.param.height);
                          });
 
 // Worked by hand: ties go to the first pixel in row-major order.
@@ -171,7 +171,7 @@ TEST(HistogramReference, HandCase) {
   // Two channels, 2 bins over [0.5, 1.5]: bin-major layout.
   float values[6] = {0.5f, 1.5f, 1.0f, 0.0f, 0.75f, 1.25f};
   const std::vector<double> two = reference_histogram(
-      ImageView{values, 3, 1, 24, PixelFormat{ChannelType::F32, 3}}, HistogramParams{2, 0.5, 1.5});
+      ImageView{values, 2, 1, 24, PixelFormat{ChannelType::F32, 3}}, HistogramParams{2, 0.5, 1.5});
   // channel 0: 0.5, 0.0 (outside) -> bin 0: 1; channel 1: 1.5, 0.75 -> 1 each;
   // channel 2: 1.0, 1.25 -> bin 1: 2.
   EXPECT_EQ(two, (std::vector<double>{1, 1, 0, 0, 1, 2}));
