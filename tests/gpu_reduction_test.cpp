@@ -80,7 +80,7 @@ DataRun run_data_op(const Operation& op, const std::string& variant, PixelFormat
   op.run_reference_data(host_view, run.cpu.data(), params);
   run.gpu.assign(n, std::numeric_limits<double>::quiet_NaN());
   double* result = nullptr;
-  GPUFILTER_CUDA_CHECK(cudaMalloc(&result, n * sizeof(double)));
+  GPUFILTER_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result), n * sizeof(double)));
   GPUFILTER_CUDA_CHECK(cudaMemcpy(result, run.gpu.data(), n * sizeof(double), cudaMemcpyHostToDevice));
   Stream stream;
   op.run_gpu_data(device_view, result, params, variant, ExecContext{stream.get(), true});
@@ -188,7 +188,7 @@ TEST(GpuReduction, StatsLibraryApi) {
   DeviceImage device(5, 2, format);
   copy_image_async(host.view(), device.view(), nullptr);
   double* result = nullptr;
-  GPUFILTER_CUDA_CHECK(cudaMalloc(&result, kStatsColumns * sizeof(double)));
+  GPUFILTER_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result), kStatsColumns * sizeof(double)));
   for (ReductionVariant variant : {ReductionVariant::Interleaved, ReductionVariant::Sequential,
                                    ReductionVariant::FirstAdd, ReductionVariant::WarpShuffle,
                                    ReductionVariant::Vectorized}) {

@@ -84,7 +84,8 @@ __global__ void __launch_bounds__(kThreads) histogram_private_kernel(const unsig
       if (key >= 0 && static_cast<int>(threadIdx.x % 32) == leader) atomicAdd(mine + key, __popc(peers));
     }
   };
-  walk_rows_vec16<T, C>(base, pitch, width, height, visit);
+  auto no_step = [] {};
+  walk_rows_vec16<T, C>(base, pitch, width, height, visit, no_step);
   __syncthreads();
   for (int i = static_cast<int>(threadIdx.x); i < per_copy; i += kThreads) {
     unsigned long long sum = 0;

@@ -8,7 +8,9 @@
 //
 // visit(c, value, e, y) is called per sample: channel c (a constant once the loops
 // unroll, so per-channel accumulators stay in registers), value, sample index e in the
-// row (pixel x = e / C) and row y.
+// row (pixel x = e / C) and row y. step_done() is called after every step (the head,
+// each round of kLoadsInFlight chunks, the tail): at most 2 + 4 * 16 samples per thread
+// between two calls, so a visitor may keep 32-bit partial sums and widen them there.
 #include <cstdint>
 
 #include "reduction/reduction_tuning.hpp"
@@ -51,9 +53,9 @@ __device__ __forceinline__ void visit_chunk_any_phase(const int4& chunk, long lo
 }
 
 // One row, shared by `lanes` threads of which this is `lane`.
-template <class T, int C, class Visit>
+template <class T, int C, class Visit, class StepDone>
 __device__ __forceinline__ void walk_row_vec16(const unsigned char* row, int width, long long y, int lane, int lanes,
-                                               Visit& visit) {
+                                               Visit& visit, StepDone& step_done) {
   constexpr int kPerChunk = 16 / static_cast<int>(sizeof(T));
   constexpr int kLoads = ReductionTuning::kLoadsInFlight;
   const long long samples = static_cast<long long>(width) * C;
@@ -66,6 +68,7 @@ __device__ __forceinline__ void walk_row_vec16(const unsigned char* row, int wid
   const long long body_end = head + chunks * kPerChunk;
 
   if (lane < head) visit_runtime_channel<C>(static_cast<int>(lane % C), __ldg(r + lane), lane, y, visit);
+  step_done();
 
   const int4* body = reinterpret_cast<const int4*>(r + head);
   const long long step = static_cast<long long>(lanes) * kLoads;
@@ -81,19 +84,21 @@ __device__ __forceinline__ void walk_row_vec16(const unsigned char* row, int wid
       const long long i = first + static_cast<long long>(k) * lanes;
       if (i < chunks) visit_chunk_any_phase<T, C>(v[k], head + i * kPerChunk, y, visit);
     }
+    step_done();
   }
 
   const long long t = body_end + lane;
   if (t < samples) visit_runtime_channel<C>(static_cast<int>(t % C), __ldg(r + t), t, y, visit);
+  step_done();
 }
 
 // Rows blockIdx.x, blockIdx.x + gridDim.x, ... each walked by the whole block.
-template <class T, int C, class Visit>
+template <class T, int C, class Visit, class StepDone>
 __device__ __forceinline__ void walk_rows_vec16(const unsigned char* base, std::size_t pitch, int width, int height,
-                                                Visit& visit) {
+                                                Visit& visit, StepDone& step_done) {
   for (long long y = blockIdx.x; y < height; y += gridDim.x)
     walk_row_vec16<T, C>(base + static_cast<std::size_t>(y) * pitch, width, y, static_cast<int>(threadIdx.x),
-                         static_cast<int>(blockDim.x), visit);
+                         static_cast<int>(blockDim.x), visit, step_done);
 }
 
 }  // namespace gpufilter::kernels

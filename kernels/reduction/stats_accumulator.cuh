@@ -61,8 +61,7 @@ struct StatsAcc {
 
   // position() is evaluated only when the sample becomes the new minimum or maximum.
   template <class Position>
-  __device__ __forceinline__ void add(int c, T sample, Position position) {
-    const Value v = static_cast<Value>(sample);
+  __device__ __forceinline__ void track(int c, Value v, Position position) {
     if (v < min[c]) {
       min[c] = v;
       min_pos[c] = position();
@@ -71,6 +70,12 @@ struct StatsAcc {
       max[c] = v;
       max_pos[c] = position();
     }
+  }
+
+  template <class Position>
+  __device__ __forceinline__ void add(int c, T sample, Position position) {
+    const Value v = static_cast<Value>(sample);
+    track(c, v, position);
     if constexpr (!std::is_same_v<T, float>) {
       const unsigned u = static_cast<unsigned>(v);
       sum[c] += u;

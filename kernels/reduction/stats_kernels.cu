@@ -167,10 +167,35 @@ __global__ void __launch_bounds__(kThreads) stats_vectorized_kernel(const unsign
   __shared__ Acc warp_totals[kWarps];
   Acc a = Acc::identity();
   const unsigned long long w = static_cast<unsigned>(width);
-  auto visit = [&](int c, T value, long long e, long long y) {
-    a.add(c, value, [&] { return static_cast<unsigned long long>(y) * w + static_cast<unsigned long long>(e / C); });
-  };
-  walk_rows_vec16<T, C>(base, pitch, width, height, visit);
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    // u8: sums and sums of squares gather in 32 bits between the walker's steps (at most
+    // 66 samples of 255^2 each) and widen to 64 bits once per step, not per sample.
+    unsigned sum32[C], sq32[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) sum32[c] = sq32[c] = 0;
+    auto visit = [&](int c, T value, long long e, long long y) {
+      const unsigned u = value;
+      a.track(c, static_cast<int>(u),
+              [&] { return static_cast<unsigned long long>(y) * w + static_cast<unsigned long long>(e / C); });
+      sum32[c] += u;
+      sq32[c] += u * u;
+    };
+    auto step_done = [&] {
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        a.sum[c] += sum32[c];
+        a.sum_sq[c] += sq32[c];
+        sum32[c] = sq32[c] = 0;
+      }
+    };
+    walk_rows_vec16<T, C>(base, pitch, width, height, visit, step_done);
+  } else {
+    auto visit = [&](int c, T value, long long e, long long y) {
+      a.add(c, value, [&] { return static_cast<unsigned long long>(y) * w + static_cast<unsigned long long>(e / C); });
+    };
+    auto no_step = [] {};
+    walk_rows_vec16<T, C>(base, pitch, width, height, visit, no_step);
+  }
   a = block_reduce_shuffle<Acc, kWarps>(a, warp_totals);
   const unsigned long long n = w * static_cast<unsigned>(height);
   finish_grid(a, partials, blocks_done, warp_totals, result, width, n);
