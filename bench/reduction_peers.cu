@@ -1,12 +1,18 @@
 // CUB and NPP peers of stats and histogram (see reduction_peers.hpp). A .cu file: CUB's
-// algorithms are templates instantiated by nvcc.
+// algorithms are templates that nvcc instantiates.
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/array>
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
 
 #include "gpufilter/error.hpp"
+#include "gpufilter/statistics.hpp"
 #include "reduction_peers.hpp"
 
 #ifdef GPUFILTER_HAVE_NPP_STATISTICS
@@ -16,75 +22,131 @@
 namespace bench {
 namespace {
 
-// Room for the peer's own output before CUB's temporary storage.
-constexpr std::size_t kOutputBytes = 4096;
+// Device scratch that grows to the largest size asked for; kept for the row's life.
+class Scratch {
+ public:
+  Scratch() = default;
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch() {
+    if (data_) cudaFree(data_);
+  }
+  void* get(std::size_t bytes) {
+    if (bytes > bytes_) {
+      if (data_) GPUFILTER_CUDA_CHECK(cudaFree(data_));
+      data_ = nullptr;
+      GPUFILTER_CUDA_CHECK(cudaMalloc(&data_, bytes));
+      bytes_ = bytes;
+    }
+    return data_;
+  }
 
-unsigned char* temp_of(void* scratch) { return static_cast<unsigned char*>(scratch) + kOutputBytes; }
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
 
-// DeviceReduce::Sum over every sample of the image's rows and the padding between
-// them (pitch * height bytes as one array: CUB takes no pitch). With the bench's
-// images the padding is small or none; the figure is the time to sum that many bytes,
-// which is what "no slower than CUB's DeviceReduce::Sum on the same bytes" compares.
-template <class T, class Sum>
-DataPeer cub_sum(int height, std::size_t pitch) {
-  const long long items = static_cast<long long>(pitch / sizeof(T)) * height;
-  std::size_t temp_bytes = 0;
-  GPUFILTER_CUDA_CHECK(
-      cub::DeviceReduce::Sum(nullptr, temp_bytes, static_cast<const T*>(nullptr), static_cast<Sum*>(nullptr), items));
-  DataPeer peer;
-  peer.name = "cub_reduce_sum";
-  peer.scratch_bytes = kOutputBytes + temp_bytes;
-  peer.launch = [items, temp_bytes](const gpufilter::ImageView& src, void* scratch, cudaStream_t stream) {
-    std::size_t bytes = temp_bytes;
-    GPUFILTER_CUDA_CHECK(cub::DeviceReduce::Sum(temp_of(scratch), bytes, static_cast<const T*>(src.data),
-                                                static_cast<Sum*>(scratch), items, stream));
-  };
-  return peer;
+// What a row remembers between its launch and its check.
+struct RowState {
+  Scratch scratch;
+  bool padded = false;  // the last image had padding between rows (CUB's sum covered it)
+};
+
+std::string mismatch(const char* what, double actual, double expected) {
+  std::ostringstream text;
+  text.precision(17);
+  text << what << ": " << actual << " vs " << expected;
+  return text.str();
 }
 
-// Per channel, 256 bins over the op's default range ([0, 256) for u8, [0, 65536) for
-// u16, [0, 1) for f32: CUB's upper level is exclusive), rows with their pitch.
+// ---- CUB DeviceReduce::Sum ----------------------------------------------------------
+
+// Every sample of the image as one array of pitch * height bytes (CUB takes no pitch):
+// with the bench's images (rows a multiple of 512 bytes) there is no padding, and the
+// figure is the time to sum the image's bytes, what "no slower than DeviceReduce::Sum
+// on the same bytes" compares. The sum lands in result[0] (its 8 bytes: a 64-bit
+// integer for u8/u16, a double for f32) and is checked against the reference's sums.
+template <class T, class Sum>
+PeerRow cub_sum_row() {
+  auto state = std::make_shared<RowState>();
+  PeerRow row;
+  row.name = "cub_reduce_sum";
+  row.data_launch = [state](const gpufilter::ImageView& src, double* result, cudaStream_t stream) {
+    const long long items = static_cast<long long>(src.pitch / sizeof(T)) * src.height;
+    state->padded = src.pitch != src.row_bytes();
+    std::size_t temp_bytes = 0;
+    GPUFILTER_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, static_cast<const T*>(src.data),
+                                                reinterpret_cast<Sum*>(result), items, stream));
+    GPUFILTER_CUDA_CHECK(cub::DeviceReduce::Sum(state->scratch.get(temp_bytes), temp_bytes,
+                                                static_cast<const T*>(src.data), reinterpret_cast<Sum*>(result),
+                                                items, stream));
+  };
+  row.check_data = [state](const gpufilter::DataLayout& layout, const double* actual,
+                           const double* expected) -> std::string {
+    if (state->padded) return "";  // the padding was summed too: timed, not checked
+    Sum sum{};
+    std::memcpy(&sum, actual, sizeof(Sum));
+    double expected_sum = 0.0;
+    const std::size_t columns = layout.columns.size();
+    for (std::size_t c = 0; c < layout.row_labels.size(); ++c)
+      expected_sum += expected[c * columns + static_cast<int>(gpufilter::StatsColumn::Sum)];
+    const double got = static_cast<double>(sum);
+    if (std::abs(got - expected_sum) > 1e-6 * std::abs(expected_sum)) return mismatch("sum", got, expected_sum);
+    return "";
+  };
+  return row;
+}
+
+// ---- CUB DeviceHistogram::MultiHistogramEven ----------------------------------------
+
+// 256 bins per channel over the op's default range ([0, 256) for u8, [0, 65536) for u16,
+// [0, 1) for f32: CUB's upper level is exclusive; the bench's random f32 samples never
+// reach 1), rows with their pitch. Counts as ints, channel after channel, in result.
 template <class T, int C, class Level>
-DataPeer cub_histogram(int width, int height, std::size_t pitch, Level lower, Level upper) {
-  constexpr int kBins = 256;
-  ::cuda::std::array<int, C> levels;
-  ::cuda::std::array<Level, C> lowers, uppers;
-  for (int c = 0; c < C; ++c) {
-    levels[c] = kBins + 1;
-    lowers[c] = lower;
-    uppers[c] = upper;
-  }
-  auto histograms = [](void* scratch) {
-    ::cuda::std::array<int*, C> h;
-    for (int c = 0; c < C; ++c) h[c] = static_cast<int*>(scratch) + c * kBins;
-    return h;
-  };
-  std::size_t temp_bytes = 0;
-  GPUFILTER_CUDA_CHECK((cub::DeviceHistogram::MultiHistogramEven<C, C>(
-      nullptr, temp_bytes, static_cast<const T*>(nullptr), histograms(nullptr), levels, lowers, uppers, width, height,
-      pitch)));
-  static_assert(sizeof(int) * kBins * 4 <= kOutputBytes, "the histograms fit before the temporary storage");
-  DataPeer peer;
-  peer.name = "cub_histogram_even";
-  peer.scratch_bytes = kOutputBytes + temp_bytes;
-  peer.launch = [=](const gpufilter::ImageView& src, void* scratch, cudaStream_t stream) {
-    std::size_t bytes = temp_bytes;
+PeerRow cub_histogram_row(Level lower, Level upper) {
+  auto state = std::make_shared<RowState>();
+  PeerRow row;
+  row.name = "cub_histogram_even";
+  row.data_launch = [state, lower, upper](const gpufilter::ImageView& src, double* result, cudaStream_t stream) {
+    ::cuda::std::array<int*, C> histograms;
+    ::cuda::std::array<int, C> levels;
+    ::cuda::std::array<Level, C> lowers, uppers;
+    for (int c = 0; c < C; ++c) {
+      histograms[c] = reinterpret_cast<int*>(result) + c * 256;
+      levels[c] = 257;
+      lowers[c] = lower;
+      uppers[c] = upper;
+    }
+    std::size_t temp_bytes = 0;
     GPUFILTER_CUDA_CHECK((cub::DeviceHistogram::MultiHistogramEven<C, C>(
-        temp_of(scratch), bytes, static_cast<const T*>(src.data), histograms(scratch), levels, lowers, uppers,
-        src.width, src.height, src.pitch, stream)));
+        nullptr, temp_bytes, static_cast<const T*>(src.data), histograms, levels, lowers, uppers, src.width,
+        src.height, src.pitch, stream)));
+    GPUFILTER_CUDA_CHECK((cub::DeviceHistogram::MultiHistogramEven<C, C>(
+        state->scratch.get(temp_bytes), temp_bytes, static_cast<const T*>(src.data), histograms, levels, lowers,
+        uppers, src.width, src.height, src.pitch, stream)));
   };
-  return peer;
+  row.check_data = [](const gpufilter::DataLayout&, const double* actual, const double* expected) -> std::string {
+    const int* counts = reinterpret_cast<const int*>(actual);
+    for (int c = 0; c < C; ++c)
+      for (int b = 0; b < 256; ++b)
+        if (counts[c * 256 + b] != expected[b * C + c])
+          return mismatch(("channel " + std::to_string(c) + ", bin " + std::to_string(b)).c_str(),
+                          counts[c * 256 + b], expected[b * C + c]);
+    return "";
+  };
+  return row;
 }
 
 template <class T, class Level>
-void add_cub_histogram(std::vector<DataPeer>& peers, int channels, int width, int height, std::size_t pitch,
-                       Level lower, Level upper) {
-  if (channels == 1) peers.push_back(cub_histogram<T, 1, Level>(width, height, pitch, lower, upper));
-  if (channels == 3) peers.push_back(cub_histogram<T, 3, Level>(width, height, pitch, lower, upper));
-  if (channels == 4) peers.push_back(cub_histogram<T, 4, Level>(width, height, pitch, lower, upper));
+void add_cub_histogram(std::vector<PeerRow>& rows, int channels, Level lower, Level upper) {
+  if (channels == 1) rows.push_back(cub_histogram_row<T, 1, Level>(lower, upper));
+  if (channels == 3) rows.push_back(cub_histogram_row<T, 3, Level>(lower, upper));
+  if (channels == 4) rows.push_back(cub_histogram_row<T, 4, Level>(lower, upper));
 }
 
 #ifdef GPUFILTER_HAVE_NPP_STATISTICS
+// ---- NPP ----------------------------------------------------------------------------
+
 void check_npp(NppStatus status, const char* call) {
   if (status < 0)
     throw gpufilter::Error(gpufilter::ErrorCode::Cuda, std::string(call) + " failed with NPP status " +
@@ -107,89 +169,111 @@ NppStreamContext npp_context(cudaStream_t stream) {
   return ctx;
 }
 
-// Gray u8 only: NPP's Mean_StdDev takes one channel (C1R) or one of three (C3CR).
-DataPeer npp_mean_stddev(int width, int height) {
-  const NppiSize roi{width, height};
-  std::size_t buffer = 0;
-  check_npp(nppiMeanStdDevGetBufferHostSize_8u_C1R_Ctx(roi, &buffer, npp_context(nullptr)),
-            "nppiMeanStdDevGetBufferHostSize_8u_C1R_Ctx");
-  DataPeer peer;
-  peer.name = "npp_mean_stddev";
-  peer.scratch_bytes = kOutputBytes + buffer;
-  peer.launch = [roi](const gpufilter::ImageView& src, void* scratch, cudaStream_t stream) {
-    auto* out = static_cast<Npp64f*>(scratch);
+// Gray u8: mean and standard deviation into result[0], result[1].
+PeerRow npp_mean_stddev_row() {
+  auto state = std::make_shared<RowState>();
+  PeerRow row;
+  row.name = "npp_mean_stddev";
+  row.data_launch = [state](const gpufilter::ImageView& src, double* result, cudaStream_t stream) {
+    const NppiSize roi{src.width, src.height};
+    const NppStreamContext ctx = npp_context(stream);
+    std::size_t buffer = 0;
+    check_npp(nppiMeanStdDevGetBufferHostSize_8u_C1R_Ctx(roi, &buffer, ctx), "nppiMeanStdDevGetBufferHostSize");
     check_npp(nppiMean_StdDev_8u_C1R_Ctx(static_cast<const Npp8u*>(src.data), static_cast<int>(src.pitch), roi,
-                                         temp_of(scratch), out, out + 1, npp_context(stream)),
+                                         static_cast<Npp8u*>(state->scratch.get(buffer + 1)), result, result + 1,
+                                         ctx),
               "nppiMean_StdDev_8u_C1R_Ctx");
   };
-  return peer;
+  row.check_data = [](const gpufilter::DataLayout&, const double* actual, const double* expected) -> std::string {
+    const double mean = expected[static_cast<int>(gpufilter::StatsColumn::Mean)];
+    const double stddev = expected[static_cast<int>(gpufilter::StatsColumn::StdDev)];
+    if (std::abs(actual[0] - mean) > 1e-6 * mean) return mismatch("mean", actual[0], mean);
+    if (std::abs(actual[1] - stddev) > 1e-4 * stddev) return mismatch("stddev", actual[1], stddev);
+    return "";
+  };
+  return row;
 }
 
-// u8 gray and RGBA, 256 bins over [0, 256).
-DataPeer npp_histogram(int channels, int width, int height) {
-  const NppiSize roi{width, height};
-  std::size_t buffer = 0;
-  int levels[4] = {257, 257, 257, 257};
-  if (channels == 1)
-    check_npp(nppiHistogramEvenGetBufferSize_8u_C1R_Ctx(roi, 257, &buffer, npp_context(nullptr)),
-              "nppiHistogramEvenGetBufferSize_8u_C1R_Ctx");
-  else
-    check_npp(nppiHistogramEvenGetBufferSize_8u_C4R_Ctx(roi, levels, &buffer, npp_context(nullptr)),
-              "nppiHistogramEvenGetBufferSize_8u_C4R_Ctx");
-  DataPeer peer;
-  peer.name = "npp_histogram_even";
-  peer.scratch_bytes = kOutputBytes + buffer;
-  peer.launch = [roi, channels](const gpufilter::ImageView& src, void* scratch, cudaStream_t stream) {
-    auto* hist = static_cast<Npp32s*>(scratch);
+// u8 gray and RGBA, 256 bins over [0, 256): counts as ints, channel after channel.
+PeerRow npp_histogram_row(int channels) {
+  auto state = std::make_shared<RowState>();
+  PeerRow row;
+  row.name = "npp_histogram_even";
+  row.data_launch = [state, channels](const gpufilter::ImageView& src, double* result, cudaStream_t stream) {
+    const NppiSize roi{src.width, src.height};
+    const NppStreamContext ctx = npp_context(stream);
+    auto* hist = reinterpret_cast<Npp32s*>(result);
     const auto* data = static_cast<const Npp8u*>(src.data);
     const int step = static_cast<int>(src.pitch);
+    std::size_t buffer = 0;
     if (channels == 1) {
-      check_npp(nppiHistogramEven_8u_C1R_Ctx(data, step, roi, hist, 257, 0, 256, temp_of(scratch), npp_context(stream)),
+      check_npp(nppiHistogramEvenGetBufferSize_8u_C1R_Ctx(roi, 257, &buffer, ctx), "nppiHistogramEvenGetBufferSize");
+      check_npp(nppiHistogramEven_8u_C1R_Ctx(data, step, roi, hist, 257, 0, 256,
+                                             static_cast<Npp8u*>(state->scratch.get(buffer + 1)), ctx),
                 "nppiHistogramEven_8u_C1R_Ctx");
       return;
     }
+    int levels[4] = {257, 257, 257, 257};
+    check_npp(nppiHistogramEvenGetBufferSize_8u_C4R_Ctx(roi, levels, &buffer, ctx), "nppiHistogramEvenGetBufferSize");
     Npp32s* hists[4] = {hist, hist + 256, hist + 512, hist + 768};
-    int n_levels[4] = {257, 257, 257, 257};
     Npp32s lower[4] = {0, 0, 0, 0}, upper[4] = {256, 256, 256, 256};
-    check_npp(nppiHistogramEven_8u_C4R_Ctx(data, step, roi, hists, n_levels, lower, upper, temp_of(scratch),
-                                           npp_context(stream)),
+    check_npp(nppiHistogramEven_8u_C4R_Ctx(data, step, roi, hists, levels, lower, upper,
+                                           static_cast<Npp8u*>(state->scratch.get(buffer + 1)), ctx),
               "nppiHistogramEven_8u_C4R_Ctx");
   };
-  return peer;
+  row.check_data = [channels](const gpufilter::DataLayout&, const double* actual,
+                              const double* expected) -> std::string {
+    const int* counts = reinterpret_cast<const int*>(actual);
+    for (int c = 0; c < channels; ++c)
+      for (int b = 0; b < 256; ++b)
+        if (counts[c * 256 + b] != expected[b * channels + c])
+          return mismatch("count", counts[c * 256 + b], expected[b * channels + c]);
+    return "";
+  };
+  return row;
 }
 #endif
 
+// The peers compute the default histogram only: 256 bins over the whole range.
+bool default_histogram(const gpufilter::Operation& op, gpufilter::PixelFormat format,
+                       const gpufilter::ParamValues& params) {
+  const gpufilter::ParamValues resolved = op.resolve(params);
+  const gpufilter::HistogramParams defaults = gpufilter::default_histogram_params(format);
+  if (resolved.has("bins") && resolved.number("bins") != defaults.bins) return false;
+  if (resolved.has("range")) {
+    const std::vector<double>& range = resolved.numbers("range");
+    if (range[0] != defaults.lo || range[1] != defaults.hi) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
-std::vector<DataPeer> reduction_peers(const std::string& op, gpufilter::PixelFormat format, int width, int height,
-                                      std::size_t pitch) {
+std::vector<PeerRow> reduction_peers(const gpufilter::Operation& op, gpufilter::PixelFormat format,
+                                     const gpufilter::ParamValues& params) {
   using gpufilter::ChannelType;
-  std::vector<DataPeer> peers;
-  if (op == "stats") {
+  std::vector<PeerRow> rows;
+  if (op.name == "stats") {
     switch (format.type) {
-      case ChannelType::U8: peers.push_back(cub_sum<std::uint8_t, unsigned long long>(height, pitch)); break;
-      case ChannelType::U16: peers.push_back(cub_sum<std::uint16_t, unsigned long long>(height, pitch)); break;
-      case ChannelType::F32: peers.push_back(cub_sum<float, double>(height, pitch)); break;
+      case ChannelType::U8: rows.push_back(cub_sum_row<std::uint8_t, unsigned long long>()); break;
+      case ChannelType::U16: rows.push_back(cub_sum_row<std::uint16_t, unsigned long long>()); break;
+      case ChannelType::F32: rows.push_back(cub_sum_row<float, double>()); break;
     }
 #ifdef GPUFILTER_HAVE_NPP_STATISTICS
-    if (format == gpufilter::PixelFormat{ChannelType::U8, 1}) peers.push_back(npp_mean_stddev(width, height));
+    if (format == gpufilter::PixelFormat{ChannelType::U8, 1}) rows.push_back(npp_mean_stddev_row());
 #endif
-  } else if (op == "histogram") {
+  } else if (op.name == "histogram" && default_histogram(op, format, params)) {
     switch (format.type) {
-      case ChannelType::U8: add_cub_histogram<std::uint8_t, int>(peers, format.channels, width, height, pitch, 0, 256); break;
-      case ChannelType::U16:
-        add_cub_histogram<std::uint16_t, int>(peers, format.channels, width, height, pitch, 0, 65536);
-        break;
-      case ChannelType::F32:
-        add_cub_histogram<float, float>(peers, format.channels, width, height, pitch, 0.0f, 1.0f);
-        break;
+      case ChannelType::U8: add_cub_histogram<std::uint8_t, int>(rows, format.channels, 0, 256); break;
+      case ChannelType::U16: add_cub_histogram<std::uint16_t, int>(rows, format.channels, 0, 65536); break;
+      case ChannelType::F32: add_cub_histogram<float, float>(rows, format.channels, 0.0f, 1.0f); break;
     }
 #ifdef GPUFILTER_HAVE_NPP_STATISTICS
-    if (format.type == ChannelType::U8 && format.channels != 3)
-      peers.push_back(npp_histogram(format.channels, width, height));
+    if (format.type == ChannelType::U8 && format.channels != 3) rows.push_back(npp_histogram_row(format.channels));
 #endif
   }
-  return peers;
+  for (PeerRow& row : rows) row.reference_params = params;
+  return rows;
 }
 
 }  // namespace bench

@@ -79,11 +79,12 @@ std::string edge_label(double value) {
 Operation make_histogram_operation() {
   Operation op;
   op.name = "histogram";
-  op.summary = "Per-channel histogram: equal bins over a range (values outside it are not counted)";
+  op.summary =
+      "Per-channel histogram: --bins equal bins over --range lo,hi (default: u8 0,256, u16 0,65536, f32 0,1); "
+      "hi counts in the last bin, values outside are not counted";
   op.params = {
       number_param("bins", "number of equal bins", 1, 65536, std::nullopt, true, "256"),
-      numbers_param("range", "values counted: lo,hi (hi falls in the last bin)", 2, 2, -1e30, 1e30, false, "LO,HI",
-                    "0,256 for u8, 0,65536 for u16, 0,1 for f32"),
+      numbers_param("range", "lo,hi", 2, 2, -1e30, 1e30, false, "LO,HI", "format range"),
   };
   op.check = [](const ParamValues& values) {
     if (values.has("range") && !(values.numbers("range")[0] < values.numbers("range")[1]))
