@@ -107,6 +107,11 @@ Operation make_threshold_operation() {
   };
   op.run_reference = [params_of](const ImageView& src, const ImageView& dst, const ParamValues& values,
                                  const Border&) { reference::threshold(src, dst, params_of(values)); };
+  // --value needs no histogram: one read and one write.
+  op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues& values) {
+    const std::size_t passes = values.number_or("otsu", 0) != 0 ? 3 : 2;
+    return passes * static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * format.pixel_bytes();
+  };
   op.test_params = {{"otsu", 1}};
   op.bench_params = {{"otsu", 1}};
   return op;
