@@ -5,6 +5,7 @@
 #include "gpufilter/stream.hpp"
 #include "gpufilter/testing.hpp"
 #include "peers.hpp"
+#include "reduction_peers.hpp"
 
 namespace bench {
 namespace {
@@ -42,6 +43,7 @@ CaseSpec base_case(const gpufilter::Operation& op, const std::string& label, gpu
 std::vector<PeerRow> peers_of(const gpufilter::Operation& op, gpufilter::PixelFormat format,
                               const gpufilter::ParamValues& params) {
   std::vector<PeerRow> rows = copy_peers(op, format, params);
+  for (auto& row : reduction_peers(op, format, params)) rows.push_back(std::move(row));
 #ifdef GPUFILTER_HAVE_NPP
   for (auto& row : npp_peers(op, format, params)) rows.push_back(std::move(row));
 #endif

@@ -148,7 +148,10 @@ TEST(Registry, UnknownVariantNamesAreErrors) {
   for (const Operation& op : operations()) {
     SCOPED_TRACE(op.name);
     const std::string message = invalid_argument_message([&] {
-      op.run_gpu(ImageView{}, ImageView{}, op.resolve(op.test_params), Border{}, "no-such-variant", ExecContext{});
+      if (op.produces_image())
+        op.run_gpu(ImageView{}, ImageView{}, op.resolve(op.test_params), Border{}, "no-such-variant", ExecContext{});
+      else
+        op.run_gpu_data(ImageView{}, nullptr, op.resolve(op.test_params), "no-such-variant", ExecContext{});
     });
     EXPECT_NE(message.find("no-such-variant"), std::string::npos) << message;
   }

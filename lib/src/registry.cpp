@@ -195,6 +195,8 @@ const std::vector<Operation>& operations() {
         ops::make_sharpen_operation(),   ops::make_edge_operation(),      ops::make_emboss_operation(),
         ops::make_convolve_operation(),  ops::make_transpose_operation(), ops::make_rotate_operation(),
         ops::make_flip_operation(),      ops::make_crop_operation(),      ops::make_resize_operation(),
+        ops::make_stats_operation(),     ops::make_histogram_operation(), ops::make_equalize_operation(),
+        ops::make_threshold_operation(), ops::make_normalize_operation(),
     };
     for (auto family : {ops::make_point_operations, ops::make_conversion_operations})
       for (Operation& op : family()) list.push_back(std::move(op));

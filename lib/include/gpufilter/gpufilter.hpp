@@ -12,5 +12,7 @@
 #include "gpufilter/point_ops.hpp"
 #include "gpufilter/reference.hpp"
 #include "gpufilter/registry.hpp"
+#include "gpufilter/statistics.hpp"
 #include "gpufilter/stream.hpp"
+#include "gpufilter/tone.hpp"
 #include "gpufilter/version.hpp"

@@ -44,6 +44,17 @@ void check_pair(const char* op, const ImageView& src, const ImageView& dst) {
   check_alignment(op, "destination", dst);
 }
 
+void check_device_source(const char* op, const ImageView& src) {
+  validate_view(src, op);
+  constexpr int kMaxWidth = 1 << 30;
+  if (src.width > kMaxWidth)
+    throw Error(ErrorCode::InvalidArgument, std::string(op) + ": images wider than " + std::to_string(kMaxWidth) +
+                                                " pixels are not supported, got " + std::to_string(src.width));
+  check_alignment(op, "source", src);
+  if (!is_device_pointer(src.data))
+    throw Error(ErrorCode::InvalidArgument, std::string(op) + ": the source must be in device memory (use DeviceImage)");
+}
+
 void check_device_pair(const char* op, const ImageView& src, const ImageView& dst) {
   if (!is_device_pointer(src.data) || !is_device_pointer(dst.data))
     throw Error(ErrorCode::InvalidArgument,

@@ -12,6 +12,9 @@ void check_pair(const char* op, const ImageView& src, const ImageView& dst);
 // One view's data and pitch aligned as check_pair asks (for ops whose src and dst differ
 // in format); `role` is "source" or "destination".
 void check_aligned(const char* op, const char* role, const ImageView& view);
+// One valid input view in device memory, at most 2^30 pixels wide, aligned as check_pair
+// asks (data ops: stats, histogram).
+void check_device_source(const char* op, const ImageView& src);
 // Both views in device memory (not host memory the GPU cannot read).
 void check_device_pair(const char* op, const ImageView& src, const ImageView& dst);
 // Throws when the two views' memory overlaps (a filter cannot run in place).

@@ -1,5 +1,6 @@
 #pragma once
 // One factory per op; registry.cpp lists them. Each lives beside its op's entry point.
+#include <string>
 #include <vector>
 
 #include "gpufilter/registry.hpp"
@@ -23,5 +24,12 @@ std::vector<Operation> make_point_operations();
 // gray, add_alpha, drop_alpha, swap_channels, convert, planar, interleaved
 // (conversion_operations.cpp).
 std::vector<Operation> make_conversion_operations();
+Operation make_stats_operation();
+// "c0", "c1", ...: the data ops' names for channels.
+std::vector<std::string> channel_labels(int channels);
+Operation make_histogram_operation();
+Operation make_equalize_operation();
+Operation make_threshold_operation();
+Operation make_normalize_operation();
 
 }  // namespace gpufilter::ops

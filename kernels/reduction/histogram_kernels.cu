@@ -1,0 +1,188 @@
+// The histogram kernels. Counts gather in 64-bit counters in stream-ordered scratch,
+// then one small kernel writes them as doubles in the layout the op promises
+// (bin-major: bin b, channel c at b * channels + c).
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "common/device_limits.hpp"
+#include "common/dispatch.cuh"
+#include "common/launch.cuh"
+#include "common/stream_buffer.hpp"
+#include "reduction/reduction_launch.hpp"
+#include "reduction/reduction_tuning.hpp"
+#include "reduction/row_walker.cuh"
+
+namespace gpufilter::kernels {
+namespace {
+
+constexpr int kThreads = ReductionTuning::kThreads;
+constexpr int kWarps = ReductionTuning::kWarps;
+
+// Which bin a sample falls in, or -1. Integer images whose bins are a power-of-two
+// number of whole values wide (u8 with 256 bins, u16 with 256 or 65536 bins, ...) take
+// the shift, which gives the same bins as the double formula; the rest take the formula.
+struct Binning {
+  int bins;
+  double lo, hi, scale;  // scale = bins / (hi - lo)
+  bool by_shift;         // integer images: bin = (v - ilo) >> shift for ilo <= v <= ihi
+  int ilo, ihi, shift;
+
+  template <class T>
+  __device__ __forceinline__ int bin(T sample) const {
+    if constexpr (!std::is_same_v<T, float>) {
+      if (by_shift) {
+        const int v = static_cast<int>(sample);
+        if (v < ilo || v > ihi) return -1;
+        return min((v - ilo) >> shift, bins - 1);
+      }
+    }
+    const double v = static_cast<double>(sample);
+    if (!(v >= lo && v <= hi)) return -1;  // NaN too
+    const int b = static_cast<int>(floor(__dmul_rn(__dsub_rn(v, lo), scale)));
+    return min(b, bins - 1);
+  }
+};
+
+// The naive kernel: one channel sample per thread, one global atomic per sample.
+template <class T, int C>
+__global__ void histogram_global_kernel(const unsigned char* base, std::size_t pitch, long long samples_per_row,
+                                        int rows, Binning binning, unsigned long long* counts) {
+  const long long e = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= samples_per_row) return;
+  const int c = static_cast<int>(e % C);
+  for (long long y = blockIdx.y; y < rows; y += gridDim.y) {
+    const int b = binning.bin(__ldg(reinterpret_cast<const T*>(base + y * pitch) + e));
+    if (b >= 0) atomicAdd(counts + static_cast<long long>(c) * binning.bins + b, 1ULL);
+  }
+}
+
+// Private sub-histograms in shared memory (copies of C * bins counters): one per block
+// (kCopies = 1) or one per warp (kCopies = kWarps). Per-warp copies spread the atomics of
+// different warps; within a warp, lanes whose samples fall in the same bin are merged
+// first (__match_any_sync), one atomic adding the group's size, so a flat image costs one
+// shared atomic per warp and channel instead of 32 serialized ones.
+template <class T, int C, int kCopies>
+__global__ void __launch_bounds__(kThreads) histogram_private_kernel(const unsigned char* base, std::size_t pitch,
+                                                                     int width, int height, Binning binning,
+                                                                     unsigned long long* counts) {
+  extern __shared__ unsigned shared_counts[];
+  const int per_copy = C * binning.bins;
+  for (int i = static_cast<int>(threadIdx.x); i < per_copy * kCopies; i += kThreads) shared_counts[i] = 0;
+  __syncthreads();
+  unsigned* mine = shared_counts + (kCopies == 1 ? 0 : static_cast<int>(threadIdx.x / 32) * per_copy);
+  auto visit = [&](int c, T value, long long, long long) {
+    const int b = binning.bin(value);
+    if constexpr (kCopies == 1) {
+      if (b >= 0) atomicAdd(mine + c * binning.bins + b, 1u);
+    } else {
+      const int key = b < 0 ? -1 : c * binning.bins + b;
+      const unsigned active = __activemask();
+      const unsigned peers = __match_any_sync(active, key);
+      const int leader = __ffs(peers) - 1;
+      if (key >= 0 && static_cast<int>(threadIdx.x % 32) == leader) atomicAdd(mine + key, __popc(peers));
+    }
+  };
+  auto no_step = [] {};
+  walk_rows_vec16<T, C>(base, pitch, width, height, visit, no_step);
+  __syncthreads();
+  for (int i = static_cast<int>(threadIdx.x); i < per_copy; i += kThreads) {
+    unsigned long long sum = 0;
+#pragma unroll
+    for (int k = 0; k < kCopies; ++k) sum += shared_counts[k * per_copy + i];
+    if (sum != 0) atomicAdd(counts + i, sum);
+  }
+}
+
+// counts[c][b] -> result[b][c] as doubles.
+__global__ void counts_to_doubles_kernel(const unsigned long long* counts, int channels, int bins, double* result) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= channels * bins) return;
+  const int b = i / channels, c = i % channels;
+  result[i] = static_cast<double>(counts[static_cast<long long>(c) * bins + b]);
+}
+
+Binning make_binning(const HistogramParams& params, PixelFormat format) {
+  Binning binning{};
+  binning.bins = params.bins;
+  binning.lo = params.lo;
+  binning.hi = params.hi;
+  binning.scale = static_cast<double>(params.bins) / (params.hi - params.lo);
+  binning.by_shift = false;
+  if (format.type != ChannelType::F32 && params.lo == std::floor(params.lo) && params.hi == std::floor(params.hi) &&
+      params.lo >= -1e9 && params.hi <= 1e9) {
+    const double width = (params.hi - params.lo) / params.bins;  // values per bin
+    int shift = 0;
+    while (shift < 30 && std::ldexp(1.0, shift) < width) ++shift;
+    if (std::ldexp(1.0, shift) == width) {
+      binning.by_shift = true;
+      binning.shift = shift;
+      binning.ilo = static_cast<int>(params.lo);
+      binning.ihi = static_cast<int>(params.hi);
+    }
+  }
+  return binning;
+}
+
+template <class T, int C, int kCopies>
+bool launch_private(const ImageView& src, const Binning& binning, unsigned long long* counts,
+                    const ExecContext& ctx) {
+  const std::size_t shared = sizeof(unsigned) * static_cast<std::size_t>(C) * binning.bins * kCopies;
+  if (shared > static_cast<std::size_t>(ReductionTuning::kHistogramSharedBytes) ||
+      shared > max_shared_memory_per_block())
+    return false;
+  auto kernel = histogram_private_kernel<T, C, kCopies>;
+  int per_sm = 0, device = 0, sms = 0;
+  GPUFILTER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, shared));
+  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
+  GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  per_sm = per_sm < 1 ? 1 : (per_sm > ReductionTuning::kMaxBlocksPerSm ? ReductionTuning::kMaxBlocksPerSm : per_sm);
+  const long long wave = static_cast<long long>(per_sm) * sms;
+  const unsigned grid = static_cast<unsigned>(src.height < wave ? src.height : wave);
+  kernel<<<grid, kThreads, shared, ctx.stream>>>(static_cast<const unsigned char*>(src.data), src.pitch, src.width,
+                                                 src.height, binning, counts);
+  check_launch(kCopies == 1 ? "histogram_shared_private" : "histogram_warp_private", ctx);
+  return true;
+}
+
+template <class T, int C>
+void launch_global(const ImageView& src, const Binning& binning, unsigned long long* counts, const ExecContext& ctx) {
+  const long long samples = static_cast<long long>(src.width) * C;
+  const dim3 grid(grid_x(blocks_for(samples, kThreads), "histogram_global_atomic"), grid_y(src.height));
+  histogram_global_kernel<T, C><<<grid, kThreads, 0, ctx.stream>>>(static_cast<const unsigned char*>(src.data),
+                                                                   src.pitch, samples, src.height, binning, counts);
+  check_launch("histogram_global_atomic", ctx);
+}
+
+}  // namespace
+
+void launch_histogram_counts(const ImageView& src, unsigned long long* counts, const HistogramParams& params,
+                             HistogramVariant variant, const ExecContext& ctx) {
+  const Binning binning = make_binning(params, src.format);
+  const std::size_t count_bytes =
+      sizeof(unsigned long long) * static_cast<std::size_t>(src.format.channels) * params.bins;
+  GPUFILTER_CUDA_CHECK(cudaMemsetAsync(counts, 0, count_bytes, ctx.stream));
+  visit_format(src.format, [&](auto tag, auto channel_count) {
+    using T = typename decltype(tag)::type;
+    constexpr int C = decltype(channel_count)::value;
+    bool done = false;
+    if (variant == HistogramVariant::WarpPrivate) done = launch_private<T, C, kWarps>(src, binning, counts, ctx);
+    if (!done && variant != HistogramVariant::GlobalAtomic) done = launch_private<T, C, 1>(src, binning, counts, ctx);
+    if (!done) launch_global<T, C>(src, binning, counts, ctx);
+  });
+}
+
+void launch_histogram(const ImageView& src, double* result, const HistogramParams& params,
+                      HistogramVariant variant, const ExecContext& ctx) {
+  const int channels = src.format.channels;
+  StreamBuffer scratch(sizeof(unsigned long long) * static_cast<std::size_t>(channels) * params.bins, ctx.stream);
+  auto* counts = scratch.get<unsigned long long>();
+  launch_histogram_counts(src, counts, params, variant, ctx);
+  const int total = channels * params.bins;
+  counts_to_doubles_kernel<<<static_cast<unsigned>(blocks_for(total, kThreads)), kThreads, 0, ctx.stream>>>(
+      counts, channels, params.bins, result);
+  check_launch("histogram_counts_to_doubles", ctx);
+}
+
+}  // namespace gpufilter::kernels

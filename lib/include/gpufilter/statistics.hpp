@@ -1,0 +1,86 @@
+#pragma once
+// Reductions over an image: per-channel statistics and histograms. Both write their
+// result as doubles into memory the caller gives, asynchronously on ctx.stream (device
+// memory for the GPU calls, host memory for the reference), so no call ever waits for
+// the GPU; copy the doubles back when convenient and read them with the helpers below.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/stream.hpp"
+
+namespace gpufilter {
+
+// ---- stats --------------------------------------------------------------------------
+
+// The kernels of the reduction family (docs/techniques/reduction.md).
+enum class ReductionVariant {
+  Interleaved,  // shared-memory tree, tid % (2*s) == 0 does the work: divergent warps
+  Sequential,   // shared-memory tree, tid < s does the work: whole warps retire
+  FirstAdd,     // each thread adds two pixels while loading: half the threads idle no more
+  WarpShuffle,  // first add, then the tree in registers with warp shuffles
+  Vectorized,   // grid-stride 16-byte loads, per-thread accumulators, shuffles (default)
+};
+ReductionVariant reduction_variant_from_name(const std::string& name);  // "interleaved", ...
+const char* to_string(ReductionVariant variant);
+
+// The columns of the stats table, one row per channel, in this order.
+enum class StatsColumn { Min, Max, Sum, Mean, StdDev, MinX, MinY, MaxX, MaxY };
+constexpr int kStatsColumns = 9;
+const std::vector<std::string>& stats_column_names();  // "min", "max", "sum", "mean", ...
+
+// Per channel: minimum, maximum, sum, mean, population standard deviation (divided by
+// the pixel count, as cv::meanStdDev) and where the minimum and maximum first occur in
+// row-major order (the smallest y, then the smallest x among equal values).
+// Integer sums are exact (64-bit); the mean and deviation come from exact integer moments
+// for u8/u16 and from double accumulation for f32 (f32 images must hold no NaN).
+// `device_result`: device memory for channels * kStatsColumns doubles, row-major
+// (channel c, column k at c * kStatsColumns + k). Scratch memory is stream-ordered
+// (cudaMallocAsync); nothing synchronizes.
+void image_stats(const ImageView& src, double* device_result, ReductionVariant variant = ReductionVariant::Vectorized,
+                 const ExecContext& ctx = {});
+
+struct ChannelStats {
+  double min = 0.0, max = 0.0, sum = 0.0, mean = 0.0, stddev = 0.0;
+  long long min_x = 0, min_y = 0, max_x = 0, max_y = 0;
+};
+// Reads channels * kStatsColumns doubles (a host copy of image_stats's result).
+std::vector<ChannelStats> read_image_stats(const double* host_result, int channels);
+
+// ---- histogram -----------------------------------------------------------------------
+
+enum class HistogramVariant {
+  GlobalAtomic,   // one 64-bit atomic in global memory per channel sample
+  SharedPrivate,  // a sub-histogram per block in shared memory, flushed once per block
+  WarpPrivate,    // a sub-histogram per warp, equal bins of a warp merged before the add (default)
+};
+HistogramVariant histogram_variant_from_name(const std::string& name);  // "global_atomic", ...
+const char* to_string(HistogramVariant variant);
+
+// `bins` equal bins over [lo, hi]: a value v with lo <= v <= hi falls in bin
+// floor((v - lo) * (bins / (hi - lo))) computed in double, the value hi itself in the last
+// bin; values outside [lo, hi] (and NaN) are not counted.
+struct HistogramParams {
+  int bins = 256;
+  double lo = 0.0;
+  double hi = 256.0;
+};
+// 256 bins over the whole range: u8 [0, 256] (bin = value), u16 [0, 65536] (bin =
+// value / 256), f32 [0, 1].
+HistogramParams default_histogram_params(PixelFormat format);
+// Throws Error(InvalidArgument) unless 1 <= bins <= 65536 and lo < hi are finite.
+void check_histogram_params(const HistogramParams& params);
+
+// Per channel counts; `device_counts`: device memory for params.bins * channels doubles,
+// row-major (bin b, channel c at b * channels + c). Exact up to 2^53 samples per bin.
+void histogram(const ImageView& src, double* device_counts, const HistogramParams& params,
+               HistogramVariant variant = HistogramVariant::WarpPrivate, const ExecContext& ctx = {});
+
+namespace reference {
+// The CPU references of image_stats and histogram: src and the result in host memory.
+void image_stats(const ImageView& src, double* result);
+void histogram(const ImageView& src, double* counts, const HistogramParams& params);
+}  // namespace reference
+
+}  // namespace gpufilter

@@ -1,0 +1,56 @@
+#pragma once
+// Tone operations that run a reduction first: a histogram, then a lookup table built
+// from it on the GPU, then the table applied, all on ctx.stream with no copy of the
+// histogram to the host. u8 images with 1, 3 or 4 channels; the fourth channel (alpha)
+// is copied unchanged. src and dst are device views of equal size and format.
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/statistics.hpp"
+#include "gpufilter/stream.hpp"
+
+namespace gpufilter {
+
+// Histogram equalization. Gray: exactly cv::equalizeHist: with h the histogram, i0 the
+// first non-empty bin and N the pixel count, lut[v] = 0 for v <= i0 and otherwise
+// saturate(rint(float(h[i0+1] + ... + h[v]) * (255.f / float(N - h[i0])))) in float
+// arithmetic, round half to even; an image of one value stays as it is.
+// Colour, by default: the luminance Y = (29 c0 + 150 c1 + 77 c2 + 128) >> 8 (BT.601
+// weights for channels in B, G, R order, as OpenCV and the CLI load them) is equalized
+// with the same table, and every colour channel moves by lut[Y] - Y, saturated. That is
+// converting to YCrCb, equalizing Y and converting back, without rounding the chroma.
+// per_channel: each colour channel equalized alone, like cv::equalizeHist per plane.
+struct EqualizeParams {
+  bool per_channel = false;
+};
+void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& params = {},
+              HistogramVariant variant = HistogramVariant::WarpPrivate, const ExecContext& ctx = {});
+
+// Binary threshold per colour channel: dst = src > T ? 255 : 0 (cv::THRESH_BINARY with
+// maxval 255). otsu: T per channel from the histogram by Otsu's method, computed as
+// cv::threshold(THRESH_OTSU) does (same arithmetic, same ties: the first best T).
+struct ThresholdParams {
+  int value = 128;
+  bool otsu = false;
+};
+void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams& params = {},
+               HistogramVariant variant = HistogramVariant::WarpPrivate, const ExecContext& ctx = {});
+
+// Contrast stretch per colour channel: lo = the smallest value v with more than
+// clip_count samples <= v, hi = the largest v with more than clip_count samples >= v,
+// clip_count = clip_percent / 100 * pixels (clip 0: the minimum and maximum);
+// dst = 0 at or below lo, 255 at or above hi, in between (255 (v - lo) / (hi - lo))
+// rounded half up. A channel with hi <= lo is copied.
+struct NormalizeParams {
+  double clip_percent = 0.0;  // [0, 50)
+};
+void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams& params = {},
+               HistogramVariant variant = HistogramVariant::WarpPrivate, const ExecContext& ctx = {});
+
+namespace reference {
+void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& params);
+void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams& params);
+void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams& params);
+// The threshold Otsu's method picks for a 256-bin histogram of `pixels` samples.
+int otsu_threshold(const unsigned long long* histogram, unsigned long long pixels);
+}  // namespace reference
+
+}  // namespace gpufilter

@@ -1,0 +1,118 @@
+#include <string>
+#include <vector>
+
+#include "gpufilter/error.hpp"
+#include "gpufilter/statistics.hpp"
+#include "kernels/reduction/reduction_launch.hpp"
+#include "ops/op_checks.hpp"
+#include "ops/operations.hpp"
+
+namespace gpufilter {
+
+namespace {
+struct VariantName {
+  ReductionVariant variant;
+  const char* name;
+};
+constexpr VariantName kReductionVariants[] = {
+    {ReductionVariant::Interleaved, "interleaved"}, {ReductionVariant::Sequential, "sequential"},
+    {ReductionVariant::FirstAdd, "first_add"},      {ReductionVariant::WarpShuffle, "warp_shuffle"},
+    {ReductionVariant::Vectorized, "vectorized"},
+};
+}  // namespace
+
+ReductionVariant reduction_variant_from_name(const std::string& name) {
+  for (const VariantName& v : kReductionVariants)
+    if (name == v.name) return v.variant;
+  throw Error(ErrorCode::InvalidArgument, "stats: unknown variant '" + name +
+                                              "'; use interleaved, sequential, first_add, warp_shuffle or vectorized");
+}
+
+const char* to_string(ReductionVariant variant) {
+  for (const VariantName& v : kReductionVariants)
+    if (variant == v.variant) return v.name;
+  return "unknown";
+}
+
+const std::vector<std::string>& stats_column_names() {
+  static const std::vector<std::string> names = {"min",    "max",   "sum",   "mean", "stddev",
+                                                 "min_x", "min_y", "max_x", "max_y"};
+  return names;
+}
+
+void image_stats(const ImageView& src, double* device_result, ReductionVariant variant, const ExecContext& ctx) {
+  ops::check_device_source("stats", src);
+  if (device_result == nullptr) throw Error(ErrorCode::InvalidArgument, "stats: the result pointer is null");
+  // 64-bit sums of squares hold 65535^2 * 2^32 at most.
+  if (static_cast<unsigned long long>(src.width) * static_cast<unsigned long long>(src.height) > (1ULL << 32))
+    throw Error(ErrorCode::InvalidArgument, "stats: images of more than 2^32 pixels are not supported");
+  kernels::launch_stats(src, device_result, variant, ctx);
+}
+
+std::vector<ChannelStats> read_image_stats(const double* host_result, int channels) {
+  std::vector<ChannelStats> stats(static_cast<std::size_t>(channels));
+  for (int c = 0; c < channels; ++c) {
+    const double* row = host_result + c * kStatsColumns;
+    const auto at = [row](StatsColumn column) { return row[static_cast<int>(column)]; };
+    ChannelStats& s = stats[static_cast<std::size_t>(c)];
+    s.min = at(StatsColumn::Min);
+    s.max = at(StatsColumn::Max);
+    s.sum = at(StatsColumn::Sum);
+    s.mean = at(StatsColumn::Mean);
+    s.stddev = at(StatsColumn::StdDev);
+    s.min_x = static_cast<long long>(at(StatsColumn::MinX));
+    s.min_y = static_cast<long long>(at(StatsColumn::MinY));
+    s.max_x = static_cast<long long>(at(StatsColumn::MaxX));
+    s.max_y = static_cast<long long>(at(StatsColumn::MaxY));
+  }
+  return stats;
+}
+
+namespace ops {
+
+std::vector<std::string> channel_labels(int channels) {
+  std::vector<std::string> labels;
+  for (int c = 0; c < channels; ++c) labels.push_back("c" + std::to_string(c));
+  return labels;
+}
+
+Operation make_stats_operation() {
+  Operation op;
+  op.name = "stats";
+  op.summary = "Per-channel min, max, sum, mean, standard deviation and min/max positions, in one pass";
+  op.formats = all_pixel_formats();
+  op.variants = {"interleaved", "sequential", "first_add", "warp_shuffle", "vectorized"};
+  op.default_variant = "vectorized";
+  op.output = OutputKind::Data;
+  op.data_layout = [](const ImageShape& input, const ParamValues&) {
+    DataLayout layout;
+    layout.row_title = "channel";
+    for (int c = 0; c < input.format.channels; ++c) layout.row_labels.push_back(std::to_string(c));
+    layout.columns = stats_column_names();
+    return layout;
+  };
+  op.run_gpu_data = [](const ImageView& src, double* result, const ParamValues&, const std::string& variant,
+                       const ExecContext& ctx) { image_stats(src, result, reduction_variant_from_name(variant), ctx); };
+  op.run_reference_data = [](const ImageView& src, double* result, const ParamValues&) {
+    reference::image_stats(src, result);
+  };
+  // Integer images: everything exact but the mean and deviation (one rounding each, from
+  // exact moments, against the reference's long double sums). f32: double sums in
+  // another order than the reference's; the deviation also loses digits to
+  // E[x^2] - E[x]^2 where it is small beside the mean.
+  op.data_tolerance = [](PixelFormat format, const std::string& column) {
+    const bool moment = column == "mean" || column == "stddev";
+    if (format.type != ChannelType::F32) return moment ? DataTolerance{0.0, 1e-9} : DataTolerance{};
+    if (column == "sum" || column == "mean") return DataTolerance{1e-9, 1e-6};
+    if (column == "stddev") return DataTolerance{1e-6, 1e-6};
+    return DataTolerance{};
+  };
+  op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues&) {
+    return static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * format.pixel_bytes() +
+           sizeof(double) * kStatsColumns * static_cast<std::size_t>(format.channels);
+  };
+  return op;
+}
+
+}  // namespace ops
+}  // namespace gpufilter

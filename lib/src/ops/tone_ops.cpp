@@ -1,0 +1,137 @@
+// equalize, threshold, normalize: image ops that run a histogram first (tone.hpp).
+#include <string>
+#include <vector>
+
+#include "gpufilter/error.hpp"
+#include "gpufilter/tone.hpp"
+#include "kernels/reduction/reduction_launch.hpp"
+#include "ops/op_checks.hpp"
+#include "ops/operations.hpp"
+
+namespace gpufilter {
+namespace {
+
+void check_tone_pair(const char* op, const ImageView& src, const ImageView& dst) {
+  ops::check_pair(op, src, dst);
+  ops::check_device_pair(op, src, dst);
+  ops::check_no_overlap(op, src, dst);
+  if (src.format.type != ChannelType::U8)
+    throw Error(ErrorCode::UnsupportedFormat, std::string(op) + " takes u8 images, got " + src.format.name());
+}
+
+}  // namespace
+
+void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& params, HistogramVariant variant,
+              const ExecContext& ctx) {
+  check_tone_pair("equalize", src, dst);
+  kernels::ToneSettings settings;
+  settings.mode = params.per_channel ? kernels::ToneMode::EqualizeChannels : kernels::ToneMode::EqualizeLuma;
+  kernels::launch_tone(src, dst, settings, variant, ctx);
+}
+
+void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams& params, HistogramVariant variant,
+               const ExecContext& ctx) {
+  check_tone_pair("threshold", src, dst);
+  if (params.value < 0 || params.value > 255)
+    throw Error(ErrorCode::InvalidArgument, "threshold: value must be in [0, 255], got " + std::to_string(params.value));
+  kernels::ToneSettings settings;
+  settings.mode = params.otsu ? kernels::ToneMode::ThresholdOtsu : kernels::ToneMode::ThresholdValue;
+  settings.threshold = params.value;
+  kernels::launch_tone(src, dst, settings, variant, ctx);
+}
+
+void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams& params, HistogramVariant variant,
+               const ExecContext& ctx) {
+  check_tone_pair("normalize", src, dst);
+  if (!(params.clip_percent >= 0.0 && params.clip_percent < 50.0))
+    throw Error(ErrorCode::InvalidArgument, "normalize: clip must be in [0, 50) percent");
+  kernels::ToneSettings settings;
+  settings.mode = kernels::ToneMode::Normalize;
+  settings.clip_count = params.clip_percent / 100.0 * (static_cast<double>(src.width) * src.height);
+  kernels::launch_tone(src, dst, settings, variant, ctx);
+}
+
+namespace ops {
+namespace {
+
+const std::vector<PixelFormat>& u8_formats() {
+  static const std::vector<PixelFormat> formats = {
+      {ChannelType::U8, 1}, {ChannelType::U8, 3}, {ChannelType::U8, 4}};
+  return formats;
+}
+
+// What every tone op shares: u8 formats, the histogram variants, exact results, and
+// the bytes a perfect two-pass kernel moves (the histogram's read, then a read and a
+// write).
+Operation tone_operation(std::string name, std::string summary) {
+  Operation op;
+  op.name = std::move(name);
+  op.summary = std::move(summary);
+  op.formats = u8_formats();
+  op.variants = {"global_atomic", "shared_private", "warp_private"};
+  op.default_variant = "warp_private";
+  op.tolerance = [](PixelFormat) { return 0.0; };
+  op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues&) {
+    return 3 * static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * format.pixel_bytes();
+  };
+  return op;
+}
+
+}  // namespace
+
+Operation make_equalize_operation() {
+  Operation op = tone_operation("equalize", "Histogram equalization (luminance of colour images, or --per-channel)");
+  op.params = {flag_param("per-channel", "equalize each colour channel alone instead of the luminance")};
+  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
+                  const std::string& variant, const ExecContext& ctx) {
+    const HistogramVariant v = histogram_variant_from_name(variant);
+    equalize(src, dst, EqualizeParams{values.number_or("per-channel", 0) != 0}, v, ctx);
+  };
+  op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    reference::equalize(src, dst, EqualizeParams{values.number_or("per-channel", 0) != 0});
+  };
+  return op;
+}
+
+Operation make_threshold_operation() {
+  Operation op = tone_operation("threshold", "Binary threshold: 255 above T, 0 elsewhere (--value T or --otsu)");
+  op.params = {number_param("value", "the threshold T: values above it become 255", 0, 255, 128, true),
+               flag_param("otsu", "choose T per channel by Otsu's method")};
+  auto params_of = [](const ParamValues& values) {
+    return ThresholdParams{static_cast<int>(values.number_or("value", 128)), values.number_or("otsu", 0) != 0};
+  };
+  op.run_gpu = [params_of](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
+                           const std::string& variant, const ExecContext& ctx) {
+    const HistogramVariant v = histogram_variant_from_name(variant);
+    threshold(src, dst, params_of(values), v, ctx);
+  };
+  op.run_reference = [params_of](const ImageView& src, const ImageView& dst, const ParamValues& values,
+                                 const Border&) { reference::threshold(src, dst, params_of(values)); };
+  // --value needs no histogram: one read and one write.
+  op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues& values) {
+    const std::size_t passes = values.number_or("otsu", 0) != 0 ? 3 : 2;
+    return passes * static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * format.pixel_bytes();
+  };
+  op.test_params = {{"otsu", 1}};
+  op.bench_params = {{"otsu", 1}};
+  return op;
+}
+
+Operation make_normalize_operation() {
+  Operation op = tone_operation("normalize", "Contrast stretch to the full range, --clip P percent at each end");
+  op.params = {number_param("clip", "percent of samples ignored at each end", 0, 49.9, 0.0)};
+  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
+                  const std::string& variant, const ExecContext& ctx) {
+    const HistogramVariant v = histogram_variant_from_name(variant);
+    normalize(src, dst, NormalizeParams{values.number_or("clip", 0)}, v, ctx);
+  };
+  op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    reference::normalize(src, dst, NormalizeParams{values.number_or("clip", 0)});
+  };
+  op.test_params = {{"clip", 1.5}};
+  op.bench_params = {{"clip", 1}};
+  return op;
+}
+
+}  // namespace ops
+}  // namespace gpufilter
