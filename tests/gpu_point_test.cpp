@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpufilter/gpufilter.hpp"
@@ -86,9 +87,11 @@ void expect_matches(const Operation& op, const ParamValues& params, const std::s
   EXPECT_TRUE(outcome.guard.empty()) << describe(op, variant, format, size, src_x, dst_x) << ": " << outcome.guard;
 }
 
-const Operation& op_named(const std::string& name) {
-  const Operation* op = find_operation(name);
-  if (!op) throw Error(ErrorCode::InvalidArgument, "no op " + name);
+// By value: a reference parameter bound to a temporary string would make newer GCCs
+// warn that the returned reference may dangle.
+const Operation& op_named(std::string_view name) {
+  const Operation* op = find_operation(std::string(name));
+  if (!op) throw Error(ErrorCode::InvalidArgument, "no op " + std::string(name));
   return *op;
 }
 
