@@ -224,7 +224,10 @@ TEST_P(GeometryGpu, RotateAnyAngle) {
                                   [&](auto s, auto d) { reference::rotate(s, d, angle, fill); });
           const testing::Difference diff =
               destination.check([&](auto s, auto d) { rotate(s, d, angle, fill, kChecked); });
-          EXPECT_TRUE(diff.within(tolerance)) << "rotate " << angle << (expand ? " expand " : " ") << size_name(size)
+          // A share of rounding flips means nothing on a few pixels (a 1x1 source
+          // rotated and expanded is 2x2): there only the largest difference counts.
+          const Tolerance allowed = diff.samples >= 1000 ? tolerance : Tolerance(tolerance.max_abs);
+          EXPECT_TRUE(diff.within(allowed)) << "rotate " << angle << (expand ? " expand " : " ") << size_name(size)
                                               << (sub_view ? " sub-view" : "") << ": " << diff.describe();
         }
     }
