@@ -115,7 +115,8 @@ void TemporaryFile::commit() {
   if (::fchmod(fd_, mode) != 0) throw_errno("cannot set the permissions of " + path_.string());
   // Without the fsync a crash soon after the rename can leave an empty OUT on some file
   // systems: the rename reaches the disk before the data.
-  if (::fsync(fd_) != 0) throw_errno("cannot flush " + path_.string());
+  // fdatasync: the data and the size, without the timestamps a full fsync also forces.
+  if (::fdatasync(fd_) != 0) throw_errno("cannot flush " + path_.string());
   if (::renameat(directory_fd_, name_.c_str(), directory_fd_, target_name_.c_str()) != 0) {
     throw_errno("cannot rename " + path_.string());
   }
