@@ -2,7 +2,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cstring>
 #include <iostream>
 #include <utility>
 
@@ -117,25 +116,7 @@ Stream stream_on(int device) {
 }
 }  // namespace
 
-GpuWorkspace::GpuWorkspace(int device, HostCopies host_copies)
-    : device_(device), host_copies_(host_copies), stream_(stream_on(device)) {}
-
-namespace {
-void copy_rows(const ImageView& from, const ImageView& to) {
-  for (int y = 0; y < from.height; ++y) std::memcpy(to.row<unsigned char>(y), from.row<unsigned char>(y), from.row_bytes());
-}
-}  // namespace
-
-ImageView GpuWorkspace::host_side(const ImageView& view, HostImage& pinned, bool fill) {
-  if (host_copies_ == HostCopies::Direct) return view;
-  const ImageView& held = pinned.view();
-  if (held.width != view.width || held.height != view.height || held.format != view.format) {
-    pinned = HostImage();  // the old one goes before the new one comes
-    pinned = HostImage(view.width, view.height, view.format);
-  }
-  if (fill) copy_rows(view, pinned.view());
-  return pinned.view();
-}
+GpuWorkspace::GpuWorkspace(int device) : device_(device), stream_(stream_on(device)) {}
 
 // Straight from the decoded image and into the result, with no pinned staging copies:
 // those would hold two more host copies of the image, and the driver moves pageable
@@ -146,19 +127,16 @@ void GpuWorkspace::run_image(const RunRequest& request, const ImageView& src, co
   Stopwatch setup;
   fit_device_image(src_, src.width, src.height, src.format);
   fit_device_image(dst_, dst.width, dst.height, dst.format);
-  const ImageView upload_from = host_side(src, pinned_src_, /*fill=*/true);
-  const ImageView download_to = host_side(dst, pinned_dst_, /*fill=*/false);
   const double setup_ms = setup.elapsed_ms();
   ExecContext context;
   context.stream = stream_.get();
   StageEvents events(stream_.get());
-  copy_image_async(upload_from, src_.view(), stream_.get());
+  copy_image_async(src, src_.view(), stream_.get());
   events.uploaded();
   request.op->run_gpu(src_.view(), dst_.view(), request.params, request.border, request.variant, context);
   events.computed();
-  copy_image_async(dst_.view(), download_to, stream_.get());
+  copy_image_async(dst_.view(), dst, stream_.get());
   events.finish(times, setup_ms);
-  if (download_to.data != dst.data) copy_rows(download_to, dst);
 }
 
 void GpuWorkspace::run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
@@ -167,12 +145,11 @@ void GpuWorkspace::run_data(const RunRequest& request, const ImageView& src, std
   Stopwatch setup;
   fit_device_image(src_, src.width, src.height, src.format);
   if (result_.size() != result.size()) result_ = DeviceData(result.size());
-  const ImageView upload_from = host_side(src, pinned_src_, /*fill=*/true);
   const double setup_ms = setup.elapsed_ms();
   ExecContext context;
   context.stream = stream_.get();
   StageEvents events(stream_.get());
-  copy_image_async(upload_from, src_.view(), stream_.get());
+  copy_image_async(src, src_.view(), stream_.get());
   events.uploaded();
   request.op->run_gpu_data(src_.view(), result_.get(), request.params, request.variant, context);
   events.computed();

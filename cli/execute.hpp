@@ -57,31 +57,18 @@ class CpuRunner final : public Runner {
 // thread uses a workspace at a time.
 class GpuWorkspace final : public Runner {
  public:
-  // How images cross between host and device. Direct: from and into the caller's
-  // pageable memory (no extra copy; one file). Pinned: through pinned buffers of the
-  // workspace's own, kept from file to file, so the transfers run at full speed and the
-  // threads of a batch do not queue on the driver's pageable staging; the copies between
-  // the caller's memory and those buffers run on the calling thread.
-  enum class HostCopies { Direct, Pinned };
-  explicit GpuWorkspace(int device, HostCopies host_copies = HostCopies::Direct);
+  explicit GpuWorkspace(int device);
   int device() const { return device_; }
   void run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) override;
   void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
                 StageTimes& times) override;
 
  private:
-  // The host side of a transfer: `view` itself (Direct), or the pinned buffer, filled
-  // from `view` first when `fill`.
-  ImageView host_side(const ImageView& view, HostImage& pinned, bool fill);
-
   int device_;
-  HostCopies host_copies_;
   Stream stream_;
   DeviceImage src_;
   DeviceImage dst_;
   DeviceData result_;
-  HostImage pinned_src_;
-  HostImage pinned_dst_;
 };
 
 // One file on the device the user chose: the GPU once the context started beside

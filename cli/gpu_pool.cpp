@@ -18,9 +18,7 @@ GpuPool::GpuPool(const std::vector<int>& devices, int workspaces_per_device)
 
 GpuWorkspace& GpuPool::Lease::workspace() const {
   Slot& slot = *pool_.slots_[slot_];
-  std::call_once(slot.created, [&slot] {
-    slot.workspace = std::make_unique<GpuWorkspace>(slot.device, GpuWorkspace::HostCopies::Pinned);
-  });
+  std::call_once(slot.created, [&slot] { slot.workspace = std::make_unique<GpuWorkspace>(slot.device); });
   return *slot.workspace;
 }
 
