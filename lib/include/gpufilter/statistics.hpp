@@ -52,8 +52,8 @@ std::vector<ChannelStats> read_image_stats(const double* host_result, int channe
 
 enum class HistogramVariant {
   GlobalAtomic,   // one 64-bit atomic in global memory per channel sample
-  SharedPrivate,  // a sub-histogram per block in shared memory, flushed once per block
-  WarpPrivate,    // a sub-histogram per warp, equal bins of a warp merged before the add (default)
+  SharedPrivate,  // a sub-histogram per block in shared memory, flushed once per block (default)
+  WarpPrivate,    // a sub-histogram per warp, equal bins of a warp merged before the add
 };
 HistogramVariant histogram_variant_from_name(const std::string& name);  // "global_atomic", ...
 const char* to_string(HistogramVariant variant);
@@ -75,7 +75,7 @@ void check_histogram_params(const HistogramParams& params);
 // Per channel counts; `device_counts`: device memory for params.bins * channels doubles,
 // row-major (bin b, channel c at b * channels + c). Exact up to 2^53 samples per bin.
 void histogram(const ImageView& src, double* device_counts, const HistogramParams& params,
-               HistogramVariant variant = HistogramVariant::WarpPrivate, const ExecContext& ctx = {});
+               HistogramVariant variant = HistogramVariant::SharedPrivate, const ExecContext& ctx = {});
 
 namespace reference {
 // The CPU references of image_stats and histogram: src and the result in host memory.
