@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -127,6 +128,10 @@ cxxopts::Options make_options(const Operation* op) {
   }
   common("devices", "GPUs to use: all, or a list such as 0,1 (default: 0); a batch spreads files over them",
          cxxopts::value<std::string>(), "all|N[,N...]");
+  common("max-pixels",
+         "refuse images of more pixels than N before decoding them, as a guard against decompression bombs; "
+         "0: no limit (default: 1073741824, OpenCV's limit)",
+         cxxopts::value<std::string>(), "N");
   common("h,help", "print this help");
   options.add_options("")(kFilesOption, data_op ? "IN" : "IN OUT | IN... --out-dir DIR",
                           cxxopts::value<std::vector<std::string>>());
@@ -214,6 +219,15 @@ int whole_number_in(const std::string& text, const std::string& option, int min,
     usage_error("--" + option + " must be a whole number in [" + std::to_string(min) + ", " + std::to_string(max) +
                 "], got '" + text + "'");
   return static_cast<int>(value);
+}
+
+std::uint64_t read_max_pixels(const cxxopts::ParseResult& result, std::uint64_t fallback) {
+  if (result.count("max-pixels") == 0) return fallback;
+  const std::string text = result["max-pixels"].as<std::string>();
+  const double value = parse_number(text, "max-pixels");
+  if (value != std::floor(value) || value < 0 || value > 1e13)
+    usage_error("--max-pixels must be a whole number in [0, 10000000000000] (0: no limit), got '" + text + "'");
+  return value == 0 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(value);
 }
 
 DeviceChoice read_device(const cxxopts::ParseResult& result) {
@@ -325,6 +339,7 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
   request.device = read_device(result);
   request.timing = result.count("timing") > 0;
   request.autorotate = result.count("no-autorotate") == 0;
+  request.max_pixels = read_max_pixels(result, request.max_pixels);
   const auto files = result.count(kFilesOption) ? result[kFilesOption].as<std::vector<std::string>>()
                                                 : std::vector<std::string>{};
   if (!op.produces_image()) {

@@ -1,6 +1,7 @@
 #pragma once
 // The command line, parsed with cxxopts from options generated out of the operation
 // registry: every registered op is a subcommand, every ParamSpec a --flag.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -50,6 +51,9 @@ struct RunRequest {
   bool timing = false;
   bool overwrite = false;
   bool autorotate = true;  // apply a JPEG's EXIF orientation on read
+  // Images of more pixels are refused before decoding (decompression bombs); OpenCV's
+  // default limit, raised or lowered with --max-pixels.
+  std::uint64_t max_pixels = std::uint64_t{1} << 30;
   EncodeOptions encode;    // --quality, --png-compression
   Background background;   // under an image whose alpha OUT cannot hold
   // Data ops (stats, histogram): how the table is printed, and a chart file for ops whose

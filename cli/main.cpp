@@ -27,6 +27,7 @@
 #include "exit_codes.hpp"
 #include "gpufilter/error.hpp"
 #include "gpu_warmup.hpp"
+#include "image_size.hpp"
 #include "image_files.hpp"
 #include "timing.hpp"
 
@@ -96,6 +97,9 @@ int run(int argc, const char* const* argv, Clock::time_point started) {
     return static_cast<int>(ExitCode::Ok);
   }
   const RunRequest& request = std::get<RunRequest>(command);
+  // OpenCV reads its decoders' limits once, when the codec module loads: set them first.
+  set_decoder_pixel_limit(request.max_pixels);
+  codecs::start_loading();
   if (request.batch) return static_cast<int>(run_batch(request));
   run_request(request, started);
   return static_cast<int>(ExitCode::Ok);
@@ -154,6 +158,5 @@ int run_and_report(int argc, const char* const* argv, Clock::time_point started)
 int main(int argc, char** argv) {
   // First, so that --timing's "start" and "total" hold argument parsing and device selection.
   const auto started = gpufilter::cli::Clock::now();
-  gpufilter::cli::codecs::start_loading();
   gpufilter::cli::exit_promptly(gpufilter::cli::run_and_report(argc, argv, started));
 }

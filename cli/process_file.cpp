@@ -3,6 +3,7 @@
 #include <opencv2/core.hpp>
 
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 
 #include "border_value.hpp"
@@ -11,6 +12,7 @@
 #include "flatten_alpha.hpp"
 #include "gpufilter/error.hpp"
 #include "host_memory.hpp"
+#include "image_size.hpp"
 #include "image_files.hpp"
 #include "png_header.hpp"
 #include "write_output.hpp"
@@ -35,6 +37,18 @@ struct DecodedInput {
 DecodedInput decode_input(const RunRequest& request, const std::filesystem::path& input, StageTimes& times) {
   // "decode": reading IN, its header and then its pixels.
   Stopwatch stage;
+  if (const std::optional<HeaderSize> size = read_header_size(input)) {
+    const std::uint64_t pixels = size->width * size->height;  // each side < 2^32: no overflow
+    if (pixels > request.max_pixels) {
+      char text[256];
+      std::snprintf(text, sizeof text,
+                    " is %llux%llu, %.1f megapixels: more than the limit of %.1f megapixels that guards against "
+                    "decompression bombs (--max-pixels N raises it)",
+                    static_cast<unsigned long long>(size->width), static_cast<unsigned long long>(size->height),
+                    static_cast<double>(pixels) / 1e6, static_cast<double>(request.max_pixels) / 1e6);
+      throw CliError(ExitCode::Input, quoted(input) + text);
+    }
+  }
   // A small PNG can hold a huge image: refuse it from its header, before decoding.
   const std::optional<PngHeader> png = read_png_header(input);
   if (png) {

@@ -1116,12 +1116,45 @@ TEST_F(CliTest, GpuRunPeakMemoryIsNearOneInputAndOneOutput) {
 TEST_F(CliTest, ImageTooLargeForHostMemoryIsRefusedBeforeDecoding) {
   // 16 TB once decoded, input and output: no machine this runs on has that much.
   write_bytes(path("huge.png"), png_header_only(1000000, 1000000, 16, /*colour_type RGBA=*/6));
-  expect_failure(gpufilter({"blur", path("huge.png"), path("out.png"), "--device", "cpu"}), kRuntime,
-                 {"1000000x1000000", "host memory", "needed"}, path("out.png"));
+  expect_failure(gpufilter({"blur", path("huge.png"), path("out.png"), "--device", "cpu", "--max-pixels", "0"}),
+                 kRuntime, {"1000000x1000000", "host memory", "needed"}, path("out.png"));
   // The largest size a PNG header can state: its byte count does not fit in 64 bits.
   write_bytes(path("huge.png"), png_header_only(0x7fffffff, 0x7fffffff, 16, 6));
-  expect_failure(gpufilter({"blur", path("huge.png"), path("out.png"), "--device", "cpu"}), kRuntime,
-                 {"2147483647x2147483647", "host memory"}, path("out.png"));
+  expect_failure(gpufilter({"blur", path("huge.png"), path("out.png"), "--device", "cpu", "--max-pixels", "0"}),
+                 kRuntime, {"2147483647x2147483647", "host memory"}, path("out.png"));
+}
+
+// A JPEG whose frame header claims `width` x `height` (and no image data after it).
+std::string jpeg_header_only(int width, int height) {
+  std::string bytes = "\xFF\xD8";
+  bytes += std::string("\xFF\xE0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00", 18);  // APP0, skipped
+  const unsigned char frame[] = {0xFF, 0xC0, 0x00, 0x11, 0x08,
+                                 static_cast<unsigned char>(height >> 8), static_cast<unsigned char>(height & 0xFF),
+                                 static_cast<unsigned char>(width >> 8), static_cast<unsigned char>(width & 0xFF),
+                                 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01};
+  bytes.append(reinterpret_cast<const char*>(frame), sizeof frame);
+  return bytes + "\xFF\xD9";
+}
+
+TEST_F(CliTest, DecompressionBombsAreRefusedByNameAndSize) {
+  write_bytes(path("bomb.png"), png_header_only(50000, 50000, 8, /*colour_type RGB=*/2));
+  expect_failure(gpufilter({"blur", path("bomb.png"), path("out.png"), "--device", "cpu"}), kInput,
+                 {"bomb.png", "50000x50000", "2500.0 megapixels", "1073.7 megapixels", "--max-pixels"},
+                 path("out.png"));
+  write_bytes(path("bomb.jpg"), jpeg_header_only(65000, 40000));
+  expect_failure(gpufilter({"blur", path("bomb.jpg"), path("out.png"), "--device", "cpu"}), kInput,
+                 {"bomb.jpg", "65000x40000", "--max-pixels"}, path("out.png"));
+  // A lower limit refuses an ordinary image; a higher one lets the bomb through to the
+  // next check (here: it holds no pixels).
+  const std::string small = write_input("small.png", random_image(30, 40, CV_8UC3, 90));
+  expect_failure(gpufilter({"blur", small, path("out.png"), "--device", "cpu", "--max-pixels", "1000"}), kInput,
+                 {"40x30", "0.0 megapixels"}, path("out.png"));
+  const ProcessResult raised =
+      gpufilter({"blur", path("bomb.jpg"), path("out.png"), "--device", "cpu", "--max-pixels", "3000000000"});
+  EXPECT_NE(raised.exit_code, 0);
+  EXPECT_FALSE(contains(raised.err, "--max-pixels")) << raised.err;
+  expect_failure(gpufilter({"blur", small, path("out.png"), "--max-pixels", "-1"}), kUsage, "--max-pixels",
+                 path("out.png"));
 }
 
 // ---- gray+alpha PNG ----------------------------------------------------------------------

@@ -1,8 +1,21 @@
 #pragma once
 // Conversions: ops whose output has another pixel format or layout than their input.
-// src and dst are device views; dst has the format the op names (the registry's
-// output_shape says the same); the work is enqueued on ctx.stream and the call returns
-// without waiting for it. Errors are gpufilter::Error(InvalidArgument).
+// For gray, add_alpha, drop_alpha, swap_channels, convert_depth, to_planar and
+// to_interleaved:
+// - Preconditions: src and dst are non-empty views of device memory, of equal size,
+//   dst in the format the op names (the registry's output_shape says the same); each
+//   view (each plane of a PlanarView) naturally aligned on its own (a 4-channel pixel
+//   to its full size), not overlapping the other side (none runs in place); any
+//   pitch, sub-views included. The ops on two ImageViews also refuse images wider
+//   than 2^30 pixels.
+// - Errors: Error(InvalidArgument) for views, channel counts or variants that break
+//   these rules (the message names the op and the expected destination),
+//   Error(UnsupportedFormat) for a channel count other than 1, 3 or 4, Error(Cuda)
+//   when a launch fails. None allocates device memory.
+// - Synchronisation: none. The work is enqueued on ctx.stream and the call returns
+//   without waiting for it; only ExecContext::sync_after_launch (or
+//   GPUFILTER_SYNC_LAUNCHES=1) makes it wait after the launch.
+// The name functions and ChannelOrder::parse touch no GPU.
 //
 // Colour images hold their channels in R, G, B order, alpha last. Integer results
 // round to the nearest level, ties to even, and saturate to the format's range
@@ -31,7 +44,8 @@ const char* to_string(ConversionVariant variant);
 // GPU: integer results may differ from the double-precision reference by one level
 // where the sum lies within float error of .5, f32 results by 1e-6.
 enum class GrayWeights { Bt601, Bt709 };
-GrayWeights gray_weights_from_name(const std::string& name);  // "bt601" or "bt709"
+// "bt601" or "bt709"; throws Error(InvalidArgument) naming the choices otherwise.
+GrayWeights gray_weights_from_name(const std::string& name);
 const char* to_string(GrayWeights weights);
 // src: 3 or 4 channels; dst: 1 channel of src's type.
 void gray(const ImageView& src, const ImageView& dst, GrayWeights weights = GrayWeights::Bt601,
@@ -55,7 +69,8 @@ struct ChannelOrder {
   // blue swapped. Throws Error(InvalidArgument) on anything else.
   static ChannelOrder parse(const std::string& letters, int channels);
 };
-// src and dst of one format (3 or 4 channels). Exact.
+// src and dst of one format (3 or 4 channels); order.channels must equal the
+// channel count (Error(InvalidArgument) otherwise). Exact.
 void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrder& order,
                    ConversionVariant variant = ConversionVariant::Unroll4, const ExecContext& ctx = {});
 
@@ -63,7 +78,8 @@ void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrde
 // y = sat(round(x * M_dst / M_src)) to dst's channel type (the channel counts match):
 // u8 -> u16 multiplies by 257, u16 -> u8 rounds x/257, integers -> f32 divide by M,
 // f32 -> integers clamp to [0, 1] and scale. Exact: every result is the correctly
-// rounded value of the formula (float results included).
+// rounded value of the formula (float results included). dst has src's size and
+// channel count; any channel type, its own included.
 void convert_depth(const ImageView& src, const ImageView& dst,
                    ConversionVariant variant = ConversionVariant::Unroll4, const ExecContext& ctx = {});
 
@@ -71,6 +87,8 @@ void convert_depth(const ImageView& src, const ImageView& dst,
 // Interleaved (AoS) to planar (SoA) and back: plane c holds channel c. Exact.
 // The registry writes a planar image as a 1-channel image of height h * channels with
 // plane c in rows [c*h, (c+1)*h): see planar_view() in point_ops.hpp.
+// The interleaved side has 3 or 4 channels; the planar side as many planes, of its
+// type and size. ConversionVariant::Staged is refused with Error(InvalidArgument).
 void to_planar(const ImageView& src, const PlanarView& dst, ConversionVariant variant = ConversionVariant::Unroll4,
                const ExecContext& ctx = {});
 void to_interleaved(const PlanarView& src, const ImageView& dst, ConversionVariant variant = ConversionVariant::Unroll4,

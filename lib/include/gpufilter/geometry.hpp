@@ -1,9 +1,22 @@
 #pragma once
-// Geometry: transpose, rotations by quarter turns, flips and crops. Pixels are moved,
-// never computed, so every result is exact. The shape is op(src, dst, ..., ctx) as for
-// the other ops, except that dst has the output's size (transpose and quarter turns
-// swap width and height); src and dst are device views of one format that must not
-// overlap. Work is enqueued on ctx.stream.
+// Geometry: transpose, rotations by quarter turns, flips and crops (pixels are moved,
+// never computed, so these results are exact), plus rotation by any angle and resize.
+// The shape is op(src, dst, ..., ctx) as for the other ops, except that dst has the
+// output's size (transpose and quarter turns swap width and height).
+//
+// For transpose, rotate_quarter_turns, rotate, flip and resize:
+// - Preconditions: src and dst are non-empty views of device memory, of one format,
+//   each naturally aligned (a 4-channel pixel to its full size), at most 2^30 pixels
+//   wide, not overlapping (none runs in place); dst has the size the op names. Any
+//   pitch, sub-views included; views whose alignment does not allow a variant's wide
+//   accesses take a narrower kernel instead of failing.
+// - Errors: Error(InvalidArgument) for views or parameters that break these rules (the
+//   message names the op), Error(UnsupportedFormat) for a channel count other than 1,
+//   3 or 4, Error(Cuda) when a launch fails. None allocates memory.
+// - Synchronisation: none. The work is enqueued on ctx.stream and the call returns;
+//   only ExecContext::sync_after_launch (or GPUFILTER_SYNC_LAUNCHES=1) makes it wait
+//   after each launch.
+// crop, parse_geometry, rotated_size, resize_fit and the name functions touch no GPU.
 #include <array>
 #include <string>
 
@@ -46,9 +59,10 @@ void transpose(const ImageView& src, const ImageView& dst, const TransposeOption
                const ExecContext& ctx = {});
 
 // Rotates clockwise (as ImageMagick's -rotate) by a multiple of 90 degrees: 90, 180,
-// 270, -90, ... For 90 and 270 dst is src.height wide and src.width tall. A half turn
-// is a flip of both axes: the naive-family variants run FlipVariant::Naive, the tiled
-// ones FlipVariant::Vectorized. Throws Error(InvalidArgument) for other angles.
+// 270, -90, ... For 90 and 270 dst is src.height wide and src.width tall, otherwise
+// src's size; 0 (or 360, ...) is a copy. A half turn is a flip of both axes: the
+// naive-family variants run FlipVariant::Naive, the tiled ones FlipVariant::Vectorized.
+// Throws Error(InvalidArgument) for other angles, before any view is checked.
 void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_degrees,
                           const TransposeOptions& options = {}, const ExecContext& ctx = {});
 
@@ -56,10 +70,12 @@ void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_
 // (dst may be larger: rotated_size with expand), interpolating bilinearly; pixels
 // outside src count as `fill` (per channel, in the image's units; integer formats
 // round and saturate it), as cv::warpAffine with INTER_LINEAR and BORDER_CONSTANT.
+// dst may have any size, in src's format. Error(InvalidArgument) also for an angle
+// that is not finite.
 void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill = {},
             const ExecContext& ctx = {});
 // The output size: the input's, or with `expand` the rotated image's bounding box
-// (rounded up).
+// (rounded up, at least 1x1). Arithmetic only: no GPU, no checks, no throw.
 Rect rotated_size(int width, int height, double angle_degrees, bool expand);
 
 // ---- flips (rotate 180 is FlipAxis::Both) ------------------------------------------
@@ -77,10 +93,11 @@ void flip(const ImageView& src, const ImageView& dst, FlipAxis axis, FlipVariant
 
 // ---- crop ----------------------------------------------------------------------------
 // ImageMagick's geometry "WxH+X+Y" (or "WxH", at the origin); throws
-// Error(InvalidArgument) saying what is wrong with the text.
+// Error(InvalidArgument) saying what is wrong with the text. No GPU.
 Rect parse_geometry(const std::string& text);
-// The rectangle of `view` as a view sharing its memory: no copy, no kernel. Throws
-// Error(InvalidArgument) naming the rectangle and the image when it leaves the image.
+// The rectangle of `view` as a view sharing its memory: no copy, no kernel, no stream,
+// so `view` may be in host or device memory. Throws Error(InvalidArgument) naming the
+// rectangle and the image when the rectangle is empty or leaves the image.
 ImageView crop(const ImageView& view, const Rect& rect);
 
 // ---- resize ----------------------------------------------------------------------------
@@ -94,13 +111,15 @@ enum class ResizeFilter {
             // the average when shrinking, antialiased (cv::INTER_AREA)
   Lanczos,  // 8x8 taps, 4 lobes (cv::INTER_LANCZOS4); no widening when shrinking
 };
-// Resizes src to dst's size. Integer formats round to nearest and saturate.
+// Resizes src to dst's size (any size, in src's format). Integer formats round to
+// nearest and saturate.
 void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, const ExecContext& ctx = {});
 // The output size for a request: `width` x `height` fitted inside the box keeping the
-// aspect ratio (as ImageMagick's -resize WxH) unless `exact`.
+// aspect ratio (as ImageMagick's -resize WxH) unless `exact`. No GPU; throws
+// Error(InvalidArgument) unless all four sizes are positive.
 Rect resize_fit(int src_width, int src_height, int width, int height, bool exact);
 
-// Names as the CLI and the registry write them ("naive_row", "32x8", "h").
+// Names as the CLI and the registry write them ("naive_row", "32x8", "h"). No GPU.
 const char* to_string(TransposeVariant variant);
 const char* to_string(BlockShape block);
 const char* to_string(FlipAxis axis);

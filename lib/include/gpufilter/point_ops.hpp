@@ -1,9 +1,20 @@
 #pragma once
 // Point operations: each output sample depends on the input sample at the same place
-// alone. src and dst are device views of equal size and format (or planar images of
-// equal shape); the work is enqueued on ctx.stream and the call returns without
-// waiting for it. Errors are gpufilter::Error(InvalidArgument) for bad views or
-// parameters.
+// alone. For invert, brightness, contrast, gamma and levels (image and planar forms):
+// - Preconditions: src and dst are non-empty views of device memory, of equal size and
+//   format (or planar images of equal shape, plane by plane), each naturally aligned (a
+//   4-channel pixel to its full size), at most 2^30 pixels wide, not overlapping (none
+//   runs in place); any pitch, sub-views included. Vectorized falls back to Scalar
+//   when the rows of src and dst do not start at the same offset modulo 16 bytes.
+// - Errors: Error(InvalidArgument) for views or parameters that break these rules (the
+//   parameters are checked as validate() does), Error(UnsupportedFormat) for a channel
+//   count other than 1, 3 or 4, Error(Cuda) when a launch fails. None allocates device
+//   memory: the parameters (and the u8 tables, computed on the host) travel as kernel
+//   arguments.
+// - Synchronisation: none. The work is enqueued on ctx.stream and the call returns
+//   without waiting for it; only ExecContext::sync_after_launch (or
+//   GPUFILTER_SYNC_LAUNCHES=1) makes it wait after the launch.
+// The other functions here touch no GPU.
 //
 // The math, for a sample x of a format whose range is [0, M] (M = 255 for u8, 65535
 // for u16, 1 for f32):
@@ -68,11 +79,12 @@ struct PlanarView {
   ChannelType type = ChannelType::U8;
   int channels = 0;        // planes in use: 1, 3 or 4
 
-  // Plane c as a 1-channel image view.
+  // Plane c as a 1-channel image view; Error(InvalidArgument) unless 0 <= c < channels.
   ImageView plane(int c) const;
 };
 // The planes of `stacked`, a 1-channel image of height h * channels whose plane c is
-// rows [c*h, (c+1)*h). Throws Error(InvalidArgument) when the height does not divide.
+// rows [c*h, (c+1)*h); no copy. Throws Error(InvalidArgument) when `stacked` is empty,
+// not 1-channel, `channels` is not 1, 3 or 4, or the height does not divide.
 PlanarView planar_view(const ImageView& stacked, int channels);
 
 struct BrightnessParams {
@@ -105,13 +117,15 @@ void levels(const ImageView& src, const ImageView& dst, const LevelsParams& para
             PointVariant variant = PointVariant::Vectorized, const ExecContext& ctx = {});
 
 // The same ops on planar images (plane c is channel c; the channel mask applies per
-// plane). src and dst have equal shape and no plane of one overlaps a plane of the other.
+// plane). src and dst have equal shape (1, 3 or 4 planes each, a non-zero pitch) and no
+// plane of one overlaps a plane of the other.
 void invert(const PlanarView& src, const PlanarView& dst, PointChannels channels = {},
             PointVariant variant = PointVariant::Vectorized, const ExecContext& ctx = {});
 void brightness(const PlanarView& src, const PlanarView& dst, const BrightnessParams& params,
                 PointVariant variant = PointVariant::Vectorized, const ExecContext& ctx = {});
 
-// Throws Error(InvalidArgument) naming the parameter when it is out of range.
+// Throws Error(InvalidArgument) naming the parameter when it is out of range (the ranges
+// in the structs above; the four levels bounds in [0, 1]). No GPU.
 void validate(const BrightnessParams& params);
 void validate(const ContrastParams& params);
 void validate(const GammaParams& params);

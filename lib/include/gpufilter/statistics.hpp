@@ -3,6 +3,22 @@
 // result as doubles into memory the caller gives, asynchronously on ctx.stream (device
 // memory for the GPU calls, host memory for the reference), so no call ever waits for
 // the GPU; copy the doubles back when convenient and read them with the helpers below.
+//
+// For image_stats and histogram (the GPU calls):
+// - Preconditions: src is a non-empty view of device memory, naturally aligned (a
+//   4-channel pixel to its full size), at most 2^30 pixels wide, any pitch. The result
+//   pointer is device memory with room for the whole table; only a null pointer is
+//   checked. src is only read.
+// - Errors: Error(InvalidArgument) for a view, pointer or parameter that breaks these
+//   rules, Error(UnsupportedFormat) for a channel count other than 1, 3 or 4,
+//   Error(OutOfMemory) when the scratch memory cannot be had, Error(Cuda) when a launch
+//   fails. After an error the result is unspecified.
+// - Synchronisation: none. Scratch memory is taken and given back with cudaMallocAsync
+//   and cudaFreeAsync on ctx.stream, which do not wait; the result is complete once the
+//   stream reaches that point. Only ExecContext::sync_after_launch (or
+//   GPUFILTER_SYNC_LAUNCHES=1) makes a call wait after each launch.
+// The name functions, read_image_stats, default_histogram_params and
+// check_histogram_params touch no GPU.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -22,7 +38,9 @@ enum class ReductionVariant {
   WarpShuffle,  // first add, then the tree in registers with warp shuffles
   Vectorized,   // grid-stride 16-byte loads, per-thread accumulators, shuffles (default)
 };
-ReductionVariant reduction_variant_from_name(const std::string& name);  // "interleaved", ...
+// "interleaved", "sequential", "first_add", "warp_shuffle" or "vectorized"; throws
+// Error(InvalidArgument) naming the choices otherwise.
+ReductionVariant reduction_variant_from_name(const std::string& name);
 const char* to_string(ReductionVariant variant);
 
 // The columns of the stats table, one row per channel, in this order.
@@ -37,7 +55,8 @@ const std::vector<std::string>& stats_column_names();  // "min", "max", "sum", "
 // for u8/u16 and from double accumulation for f32 (f32 images must hold no NaN).
 // `device_result`: device memory for channels * kStatsColumns doubles, row-major
 // (channel c, column k at c * kStatsColumns + k). Scratch memory is stream-ordered
-// (cudaMallocAsync); nothing synchronizes.
+// (cudaMallocAsync); nothing synchronizes. Images of more than 2^32 pixels:
+// Error(InvalidArgument).
 void image_stats(const ImageView& src, double* device_result, ReductionVariant variant = ReductionVariant::Vectorized,
                  const ExecContext& ctx = {});
 
@@ -45,7 +64,8 @@ struct ChannelStats {
   double min = 0.0, max = 0.0, sum = 0.0, mean = 0.0, stddev = 0.0;
   long long min_x = 0, min_y = 0, max_x = 0, max_y = 0;
 };
-// Reads channels * kStatsColumns doubles (a host copy of image_stats's result).
+// Reads channels * kStatsColumns doubles (a host copy of image_stats's result). Host
+// only: no GPU, no checks.
 std::vector<ChannelStats> read_image_stats(const double* host_result, int channels);
 
 // ---- histogram -----------------------------------------------------------------------
@@ -55,7 +75,9 @@ enum class HistogramVariant {
   SharedPrivate,  // a sub-histogram per block in shared memory, flushed once per block (default)
   WarpPrivate,    // a sub-histogram per warp, equal bins of a warp merged before the add
 };
-HistogramVariant histogram_variant_from_name(const std::string& name);  // "global_atomic", ...
+// "global_atomic", "shared_private" or "warp_private"; throws Error(InvalidArgument)
+// naming the choices otherwise.
+HistogramVariant histogram_variant_from_name(const std::string& name);
 const char* to_string(HistogramVariant variant);
 
 // `bins` equal bins over [lo, hi]: a value v with lo <= v <= hi falls in bin
@@ -74,11 +96,16 @@ void check_histogram_params(const HistogramParams& params);
 
 // Per channel counts; `device_counts`: device memory for params.bins * channels doubles,
 // row-major (bin b, channel c at b * channels + c). Exact up to 2^53 samples per bin.
+// params are checked as check_histogram_params does.
 void histogram(const ImageView& src, double* device_counts, const HistogramParams& params,
                HistogramVariant variant = HistogramVariant::SharedPrivate, const ExecContext& ctx = {});
 
 namespace reference {
 // The CPU references of image_stats and histogram: src and the result in host memory.
+// They run on the CPU and touch no GPU. src is checked as a non-empty view
+// (Error(InvalidArgument); Error(UnsupportedFormat) for a channel count other than 1,
+// 3 or 4), histogram's params as check_histogram_params does; the result pointer is not
+// checked.
 void image_stats(const ImageView& src, double* result);
 void histogram(const ImageView& src, double* counts, const HistogramParams& params);
 }  // namespace reference

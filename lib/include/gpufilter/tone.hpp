@@ -2,7 +2,22 @@
 // Tone operations that run a reduction first: a histogram, then a lookup table built
 // from it on the GPU, then the table applied, all on ctx.stream with no copy of the
 // histogram to the host. u8 images with 1, 3 or 4 channels; the fourth channel (alpha)
-// is copied unchanged. src and dst are device views of equal size and format.
+// is copied unchanged.
+//
+// For equalize, threshold and normalize:
+// - Preconditions: src and dst are non-empty views of device memory, of equal size and
+//   format (u8, 1, 3 or 4 channels), each naturally aligned (a 4-channel pixel to its
+//   full size), at most 2^30 pixels wide, not overlapping (none runs in place); any
+//   pitch, sub-views included.
+// - Errors: Error(InvalidArgument) for views or parameters that break these rules,
+//   Error(UnsupportedFormat) for a format other than u8 with 1, 3 or 4 channels,
+//   Error(OutOfMemory) when the scratch memory (histogram and tables) cannot be had,
+//   Error(Cuda) when a launch fails. After an error dst is unspecified.
+// - Synchronisation: none. The histogram, the tables and the output are computed on the
+//   GPU; scratch memory is taken and given back with cudaMallocAsync and cudaFreeAsync
+//   on ctx.stream, which do not wait, and nothing is copied to or from the host. Only
+//   ExecContext::sync_after_launch (or GPUFILTER_SYNC_LAUNCHES=1) makes a call wait
+//   after each launch.
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/statistics.hpp"
 #include "gpufilter/stream.hpp"
@@ -27,6 +42,7 @@ void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& 
 // Binary threshold per colour channel: dst = src > T ? 255 : 0 (cv::THRESH_BINARY with
 // maxval 255). otsu: T per channel from the histogram by Otsu's method, computed as
 // cv::threshold(THRESH_OTSU) does (same arithmetic, same ties: the first best T).
+// value outside [0, 255]: Error(InvalidArgument) (checked with otsu too).
 struct ThresholdParams {
   int value = 128;
   bool otsu = false;
@@ -40,16 +56,21 @@ void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams
 // dst = 0 at or below lo, 255 at or above hi, in between (255 (v - lo) / (hi - lo))
 // rounded half up. A channel with hi <= lo is copied.
 struct NormalizeParams {
-  double clip_percent = 0.0;  // [0, 50)
+  double clip_percent = 0.0;  // [0, 50); otherwise Error(InvalidArgument)
 };
 void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams& params = {},
                HistogramVariant variant = HistogramVariant::SharedPrivate, const ExecContext& ctx = {});
 
+// The CPU references: src and dst in host memory, touching no GPU. src and dst must be
+// non-empty and of equal size and format (Error(InvalidArgument) otherwise), u8
+// (Error(UnsupportedFormat) otherwise). They do not check overlap or the parameters'
+// ranges.
 namespace reference {
 void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& params);
 void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams& params);
 void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams& params);
-// The threshold Otsu's method picks for a 256-bin histogram of `pixels` samples.
+// The threshold Otsu's method picks for a 256-bin histogram of `pixels` samples
+// (host memory; no checks).
 int otsu_threshold(const unsigned long long* histogram, unsigned long long pixels);
 }  // namespace reference
 
