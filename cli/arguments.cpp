@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,7 @@ namespace {
 constexpr const char* kProgram = "gpufilter";
 constexpr const char* kCommonGroup = "Common";
 constexpr const char* kFilesOption = "files";
+constexpr std::string_view kChainSeparator = ":";
 
 [[noreturn]] void usage_error(const std::string& message) { throw CliError(ExitCode::Usage, message); }
 
@@ -374,6 +376,43 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
   return request;
 }
 
+// One later op of a chain, from ": OP [options]" (argv[0] is the ':'). It takes the op's
+// parameters, --variant and the border options; the run's options found here are added
+// to `run_options` for the first op, and files belong to the first op alone.
+Command parse_step(const std::string& name, int argc, const char* const* argv, std::vector<std::string>& run_options) {
+  const Operation* op = find_operation(name);
+  if (!op) usage_error("unknown op '" + name + "' after ':'; known ops: " + join(operation_names(), ", "));
+  if (!op->produces_image())
+    usage_error(op->name + " prints data and writes no image: it cannot follow ':' in a chain");
+  refuse_border_options(*op, argc, argv);
+  cxxopts::Options options = make_options(op);
+  cxxopts::ParseResult result;
+  try {
+    result = options.parse(argc - 1, argv + 1);
+  } catch (const cxxopts::exceptions::exception& error) {
+    usage_error(plain_quotes(error.what()) + " (see 'gpufilter " + op->name + " --help')");
+  }
+  if (result.count("help")) return TextReply{rendered_help(options, {op->name, kCommonGroup}, true)};
+  RunRequest step;
+  step.op = op;
+  // The run's options go to the first op, which owns them (flags hold "true").
+  static const std::set<std::string> kFlags = {"timing", "overwrite", "no-autorotate", "quiet", "json", "csv"};
+  for (const auto& option : result.arguments()) {
+    const std::string& key = option.key();
+    if (op->find_param(key) || key == "variant" || key == "border" || key == "border-value") continue;
+    run_options.push_back(kFlags.count(key) ? "--" + key : "--" + key + "=" + option.value());
+  }
+  if (result.count(kFilesOption))
+    usage_error("'" + result[kFilesOption].as<std::vector<std::string>>().front() + "' after ': " + op->name +
+                "': files belong to the first op of a chain");
+  step.params = read_params(*op, result);
+  if (op->uses_border) read_border(result, step);
+  step.variant = result.count("variant") ? result["variant"].as<std::string>() : op->default_variant;
+  if (!op->has_variant(step.variant))
+    usage_error("unknown variant '" + step.variant + "' for " + op->name + "; use one of " + join(op->variants, ", "));
+  return step;
+}
+
 }  // namespace
 
 Command parse_command_line(int argc, const char* const* argv) {
@@ -393,7 +432,32 @@ Command parse_command_line(int argc, const char* const* argv) {
     usage_error("unknown op '" + first + "'; known ops: " + join(operation_names(), ", ") +
                 " (see 'gpufilter list')");
   }
-  return parse_run(*op, argc, argv);
+  // The chain's segments: the first op with its files and options, then ": OP [options]".
+  // The run's own options (--device, --timing, --quality, ...) may stand in any segment:
+  // they are moved to the first, which owns them.
+  std::vector<int> starts;  // each later segment's ':'
+  for (int i = 2; i < argc; ++i)
+    if (std::string_view(argv[i]) == kChainSeparator) starts.push_back(i);
+  const int first_end = starts.empty() ? argc : starts.front();
+  std::vector<std::string> first_args(argv, argv + first_end);
+  std::vector<RunRequest> steps;
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    const int start = starts[k];
+    const int end = k + 1 < starts.size() ? starts[k + 1] : argc;
+    if (end == start + 1) usage_error("an op must follow ':' (as in 'blur IN OUT : sharpen')");
+    Command step = parse_step(argv[start + 1], end - start, argv + start, first_args);
+    if (const auto* help = std::get_if<TextReply>(&step)) return *help;
+    steps.push_back(std::get<RunRequest>(std::move(step)));
+  }
+  std::vector<const char*> first_argv;
+  for (const std::string& arg : first_args) first_argv.push_back(arg.c_str());
+  Command command = parse_run(*op, static_cast<int>(first_argv.size()), first_argv.data());
+  if (auto* request = std::get_if<RunRequest>(&command); request && !steps.empty()) {
+    if (!request->op->produces_image())
+      usage_error(request->op->name + " prints data and writes no image: it cannot start a chain");
+    request->chain = std::move(steps);
+  }
+  return command;
 }
 
 }  // namespace gpufilter::cli

@@ -48,6 +48,10 @@ struct RunRequest {
   std::vector<int> devices;
   bool all_devices = false;  // --devices all
   std::optional<BatchOptions> batch;  // set: a batch, and input/output are unused
+  // Ops run after this one on its result, in order ("blur IN OUT --sigma 2 : sharpen"),
+  // with the image staying on the GPU between them. Each step holds its own op, params,
+  // border and variant; its other fields are unused.
+  std::vector<RunRequest> chain;
   bool timing = false;
   bool overwrite = false;
   bool autorotate = true;  // apply a JPEG's EXIF orientation on read
@@ -69,7 +73,8 @@ struct TextReply {
 
 using Command = std::variant<TextReply, RunRequest>;
 
-// Throws CliError(Usage) with a one-line message on anything malformed.
+// Throws CliError(Usage) with a one-line message on anything malformed. A ':' argument
+// starts the next op of a chain: "gpufilter blur IN OUT --sigma 2 : sharpen : gray".
 Command parse_command_line(int argc, const char* const* argv);
 
 }  // namespace gpufilter::cli

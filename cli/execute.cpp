@@ -95,7 +95,20 @@ void CpuRunner::announce() {
 void CpuRunner::run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) {
   announce();
   Stopwatch watch;
-  request.op->run_reference(src, dst, request.params, request.border);
+  // A chain's steps pass their results through host images of their own.
+  std::vector<HostImage> between(request.chain.size());
+  ImageView input = src;
+  for (std::size_t i = 0; i <= request.chain.size(); ++i) {
+    const RunRequest& step = i == 0 ? request : request.chain[i - 1];
+    ImageView output = dst;
+    if (i < request.chain.size()) {
+      const ImageShape shape = step.op->output_shape_for(ImageShape{input.width, input.height, input.format}, step.params);
+      between[i] = HostImage(shape.width, shape.height, shape.format);
+      output = between[i].view();
+    }
+    step.op->run_reference(input, output, step.params, step.border);
+    input = output;
+  }
   times.add("compute", watch.elapsed_ms());
 }
 
@@ -133,7 +146,21 @@ void GpuWorkspace::run_image(const RunRequest& request, const ImageView& src, co
   StageEvents events(stream_.get());
   copy_image_async(src, src_.view(), stream_.get());
   events.uploaded();
-  request.op->run_gpu(src_.view(), dst_.view(), request.params, request.border, request.variant, context);
+  // A chain's steps run one after another on the stream, through device images kept
+  // for the next file of the same shapes.
+  if (between_.size() < request.chain.size()) between_.resize(request.chain.size());
+  ImageView input = src_.view();
+  for (std::size_t i = 0; i <= request.chain.size(); ++i) {
+    const RunRequest& step = i == 0 ? request : request.chain[i - 1];
+    ImageView output = dst_.view();
+    if (i < request.chain.size()) {
+      const ImageShape shape = step.op->output_shape_for(ImageShape{input.width, input.height, input.format}, step.params);
+      fit_device_image(between_[i], shape.width, shape.height, shape.format);
+      output = between_[i].view();
+    }
+    step.op->run_gpu(input, output, step.params, step.border, step.variant, context);
+    input = output;
+  }
   events.computed();
   copy_image_async(dst_.view(), dst, stream_.get());
   events.finish(times, setup_ms);

@@ -26,8 +26,9 @@ struct DeviceSelection {
 DeviceSelection select_device(DeviceChoice choice);
 const char* to_string(Device device);
 
-// Runs request.op over host images: from src into dst (of the op's output shape), or
-// into `result` (sized for a data op's DataLayout), adding its stages to `times`.
+// Runs request.op over host images: from src into dst (of the op's output shape; for a
+// chain, request.op then each of request.chain, and dst of the last one's output shape),
+// or into `result` (sized for a data op's DataLayout), adding its stages to `times`.
 // Throws gpufilter::Error or CliError(Runtime).
 class Runner {
  public:
@@ -68,6 +69,7 @@ class GpuWorkspace final : public Runner {
   Stream stream_;
   DeviceImage src_;
   DeviceImage dst_;
+  std::vector<DeviceImage> between_;  // a chain's intermediate results
   DeviceData result_;
 };
 

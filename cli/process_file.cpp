@@ -70,10 +70,9 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
 
 // The op's output for this input, or a usage error saying why its parameters do not fit
 // the image (a crop rectangle outside it).
-ImageShape output_shape_of(const RunRequest& request, const DecodedInput& decoded,
-                           const std::filesystem::path& input) {
+ImageShape output_shape_of(const RunRequest& request, const ImageShape& shape, const std::filesystem::path& input) {
   try {
-    return request.op->output_shape_for(decoded.shape(), request.params);
+    return request.op->output_shape_for(shape, request.params);
   } catch (const Error& error) {
     throw CliError(ExitCode::Usage, error.what() + std::string(" (") + quoted(input) + ")");
   }
@@ -96,10 +95,20 @@ void process_image_file(const RunRequest& given, const std::filesystem::path& in
   const std::filesystem::path output = output_destination(output_name);
   DecodedInput decoded = decode_input(request, input, times);
   const PixelFormat format = decoded.format;
-  const ImageShape out = output_shape_of(request, decoded, input);
+  ImageShape out = output_shape_of(request, decoded.shape(), input);
+  request.border = border_for_input(request, format, decoded.layout, input);
+  // A chain: each step takes the previous one's output, with its border judged against
+  // the pixels it reads.
+  for (RunRequest& step : request.chain) {
+    if (!step.op->supports(out.format)) {
+      throw CliError(ExitCode::Input, step.op->name + " does not take " + out.format.name() + " pixels, which the op "
+                                          "before it in the chain gives (" + quoted(input) + ")");
+    }
+    step.border = border_for_input(step, out.format, ChannelLayout::AsDecoded, input);
+    out = output_shape_of(step, out, input);
+  }
   // The output keeps a gray+alpha PNG's layout only where it keeps its pixel format.
   const ChannelLayout layout = out.format == format ? decoded.layout : ChannelLayout::AsDecoded;
-  request.border = border_for_input(request, format, decoded.layout, input);
   const OutputFit fit = check_output_holds(output, out.format);
   if (fit == OutputFit::FlattenAlpha) {
     notes += "gpufilter: note: " + output.extension().string() + " holds no alpha: the image is flattened onto " +

@@ -382,6 +382,56 @@ TEST_F(CliTest, EveryOpAndVariantRunsOnTheCpu) {
   EXPECT_GT(runs, 0) << "no registered op takes u8x3 pixels";
 }
 
+// ---- chains ------------------------------------------------------------------------------
+
+// blur, then invert, then gray, as the references compute them one after another.
+cv::Mat expected_chain(const cv::Mat& input) {
+  const cv::Mat blurred = expected_blur(input, {{"sigma", 1.5}});
+  cv::Mat inverted(blurred.rows, blurred.cols, blurred.type());
+  const Operation& invert = *find_operation("invert");
+  invert.run_reference(view_of(blurred), view_of(inverted), invert.resolve({}), Border{});
+  const Operation& gray = *find_operation("gray");
+  cv::Mat grayed(blurred.rows, blurred.cols, CV_8UC1);
+  gray.run_reference(view_of(inverted), view_of(grayed), gray.resolve({}), Border{});
+  return grayed;
+}
+
+TEST_F(CliTest, ChainRunsEachOpOnThePreviousResult) {
+  const cv::Mat image = random_image(31, 27, CV_8UC3, 95);
+  const std::string in = write_input("in.png", image);
+  // The run's options may stand after any op; they belong to the whole run.
+  const ProcessResult run =
+      gpufilter({"blur", in, path("out.png"), "--sigma", "1.5", ":", "invert", ":", "gray", "--device", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const cv::Mat output = read_unchanged(path("out.png"));
+  EXPECT_EQ(output.type(), CV_8UC1) << "the last op (gray) decides the output's format";
+  EXPECT_EQ(max_difference(output, expected_chain(image)), 0.0);
+}
+
+TEST_F(CliTest, GpuChainMatchesTheReference) {
+  if (!has_device()) GTEST_SKIP() << "no usable GPU: " << no_device_reason();
+  const cv::Mat image = random_image(61, 47, CV_8UC3, 96);
+  const std::string in = write_input("in.png", image);
+  const ProcessResult run =
+      gpufilter({"blur", in, path("out.png"), "--sigma", "1.5", ":", "invert", ":", "gray", "--device", "gpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const double difference = max_difference(read_unchanged(path("out.png")), expected_chain(image));
+  EXPECT_GE(difference, 0.0);
+  EXPECT_LE(difference, 1.0) << "blur within one level, then exact ops (gray may round a level either way)";
+}
+
+TEST_F(CliTest, ChainMistakesAreUsageOrInputErrors) {
+  const std::string in = write_input("in.png", random_image(9, 8, CV_8UC3, 97));
+  const std::string out = path("out.png");
+  expect_failure(gpufilter({"blur", in, out, ":"}), kUsage, "must follow ':'", out);
+  expect_failure(gpufilter({"blur", in, out, ":", "stats"}), kUsage, "cannot follow ':'", out);
+  expect_failure(gpufilter({"stats", in, ":", "blur"}), kUsage, "cannot start a chain", out);
+  expect_failure(gpufilter({"blur", in, out, ":", "sharpen", path("more.png")}), kUsage, "files belong", out);
+  expect_failure(gpufilter({"blur", in, out, ":", "no-such-op"}), kUsage, "unknown op", out);
+  // gray gives one channel, which gray does not take.
+  expect_failure(gpufilter({"gray", in, out, ":", "gray", "--device", "cpu"}), kInput, {"gray", "u8x1"}, out);
+}
+
 // ---- batches -----------------------------------------------------------------------------
 
 TEST_F(CliTest, BatchWritesEveryGoodFileAndNamesTheBadOnes) {
