@@ -8,6 +8,7 @@
 
 #include "border_value.hpp"
 #include "channel_layout.hpp"
+#include "channel_order.hpp"
 #include "exit_codes.hpp"
 #include "flatten_alpha.hpp"
 #include "gpufilter/error.hpp"
@@ -58,6 +59,7 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
   }
   DecodedInput decoded;
   decoded.image = read_image(input, request.autorotate);
+  to_library_order(decoded.image);
   times.add("decode", stage.elapsed_ms());
   decoded.format = pixel_format_of(decoded.image, input);
   if (!request.op->supports(decoded.format)) {
@@ -130,6 +132,7 @@ void process_image_file(const RunRequest& given, const std::filesystem::path& in
   decoded.image.release();  // the encoder's buffer can take its place
 
   Stopwatch stage;
+  to_codec_order(result);
   if (fit == OutputFit::FlattenAlpha) {
     result = flatten_onto(result, request.background);
     write_image_atomically(output, result, PixelFormat{out.format.type, 3}, ChannelLayout::AsDecoded, request.encode);

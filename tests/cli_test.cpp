@@ -6,6 +6,7 @@
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include <signal.h>
 #include <sys/stat.h>
@@ -128,10 +129,22 @@ std::vector<std::string> param_flags(const Operation& op, const ParamValues& val
   return flags;
 }
 
+// The tool hands the library R, G, B(, A) and OpenCV's codecs use B, G, R(, A): an image
+// as the library sees it, from one as OpenCV reads it (and back: the swap is its own
+// inverse).
+cv::Mat library_order(const cv::Mat& image) {
+  cv::Mat swapped = image.clone();
+  if (image.channels() == 3) cv::cvtColor(image, swapped, cv::COLOR_BGR2RGB);
+  if (image.channels() == 4) cv::cvtColor(image, swapped, cv::COLOR_BGRA2RGBA);
+  return swapped;
+}
+
+// The blur the tool writes for `input` (as OpenCV reads it), in OpenCV's channel order.
 cv::Mat expected_blur(const cv::Mat& input, const ParamValues& given = {}, const Border& border = {}) {
+  const cv::Mat rgb = library_order(input);
   cv::Mat output(input.rows, input.cols, input.type());
-  reference::gaussian_blur(view_of(input), view_of(output), blur_params(given), border);
-  return output;
+  reference::gaussian_blur(view_of(rgb), view_of(output), blur_params(given), border);
+  return library_order(output);
 }
 
 int cv_type_for(PixelFormat format) {
@@ -229,6 +242,7 @@ class CliTest : public ::testing::Test {
   void check_op_run(const Operation& op, const std::string& variant, const std::string& in, const cv::Mat& stored,
                     const std::vector<std::string>& flags, bool on_gpu) {
     SCOPED_TRACE(op.name + " " + variant + " " + in);
+    const cv::Mat rgb = library_order(stored);  // what the library is given
     const ParamValues params = op.resolve(op.test_params);
     const ImageShape input{stored.cols, stored.rows, format_of(stored)};
     const std::string out = path(op.name + "-" + variant + "-" + fs::path(in).filename().string());
@@ -243,15 +257,15 @@ class CliTest : public ::testing::Test {
     if (op.produces_image()) {
       const ImageShape shape = op.output_shape_for(input, params);
       cv::Mat expected(shape.height, shape.width, cv_type_for(shape.format));
-      op.run_reference(view_of(stored), view_of(expected), params, Border{});
-      const double difference = max_difference(read_unchanged(out), expected);
+      op.run_reference(view_of(rgb), view_of(expected), params, Border{});
+      const double difference = max_difference(library_order(read_unchanged(out)), expected);
       EXPECT_GE(difference, 0.0) << out;
       EXPECT_LE(difference, on_gpu ? op.tolerance(input.format).max_abs : 0.0);
       return;
     }
     const DataLayout layout = op.data_layout(input, params);
     std::vector<double> expected(layout.size());
-    op.run_reference_data(view_of(stored), expected.data(), params);
+    op.run_reference_data(view_of(rgb), expected.data(), params);
     const std::vector<double> printed = csv_values(run.out);
     ASSERT_EQ(printed.size(), expected.size()) << run.out;
     for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -386,7 +400,9 @@ TEST_F(CliTest, EveryOpAndVariantRunsOnTheCpu) {
 
 // blur, then invert, then gray, as the references compute them one after another.
 cv::Mat expected_chain(const cv::Mat& input) {
-  const cv::Mat blurred = expected_blur(input, {{"sigma", 1.5}});
+  const cv::Mat rgb = library_order(input);
+  cv::Mat blurred(input.rows, input.cols, input.type());
+  reference::gaussian_blur(view_of(rgb), view_of(blurred), blur_params({{"sigma", 1.5}}));
   cv::Mat inverted(blurred.rows, blurred.cols, blurred.type());
   const Operation& invert = *find_operation("invert");
   invert.run_reference(view_of(blurred), view_of(inverted), invert.resolve({}), Border{});

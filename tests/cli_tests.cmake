@@ -8,7 +8,7 @@ if(TARGET gpufilter_cli)
     ${CMAKE_CURRENT_LIST_DIR}/cli_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cli_test_util.cpp)
   target_compile_definitions(cli_test PRIVATE GPUFILTER_CLI_PATH="$<TARGET_FILE:gpufilter_cli>")
-  target_link_libraries(cli_test PRIVATE gpufilter::gpufilter GTest::gtest_main opencv_core opencv_imgcodecs
+  target_link_libraries(cli_test PRIVATE gpufilter::gpufilter GTest::gtest_main opencv_core opencv_imgcodecs opencv_imgproc
                         ZLIB::ZLIB)
   add_dependencies(cli_test gpufilter_cli)
   gpufilter_warnings(cli_test)

@@ -22,7 +22,8 @@ constexpr int kThreads = ReductionTuning::kThreads;
 static_assert(kThreads == kBins, "one thread per bin in the table kernel");
 
 // BT.601 luminance of channels in B, G, R order, in 8-bit fixed point (weights sum to 256).
-__device__ __forceinline__ int luma(int b, int g, int r) { return (29 * b + 150 * g + 77 * r + 128) >> 8; }
+// Channels in R, G, B order (the library's); OpenCV's fixed-point BT.601 weights.
+__device__ __forceinline__ int luma(int r, int g, int b) { return (77 * r + 150 * g + 29 * b + 128) >> 8; }
 
 __device__ __forceinline__ unsigned char clamp_u8(int v) {
   return static_cast<unsigned char>(v < 0 ? 0 : (v > 255 ? 255 : v));

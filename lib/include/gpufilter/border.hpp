@@ -21,8 +21,10 @@ struct Border {
   std::array<double, 4> value{0.0, 0.0, 0.0, 0.0};
 };
 
+// to_string() and all_border_modes() do not throw.
 const char* to_string(BorderMode mode);
-// Parses "constant", "replicate", "reflect", "reflect101", "wrap".
+// Parses "constant", "replicate", "reflect", "reflect101", "wrap"; throws
+// Error(InvalidArgument) naming the choices otherwise.
 BorderMode parse_border_mode(const std::string& text);
 const std::vector<BorderMode>& all_border_modes();
 

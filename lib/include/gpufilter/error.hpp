@@ -14,6 +14,7 @@ enum class ErrorCode {
   Cuda,               // any other CUDA runtime failure
 };
 
+// "invalid argument", "out of memory", ...; does not throw.
 const char* to_string(ErrorCode code);
 
 class Error : public std::runtime_error {
@@ -30,8 +31,10 @@ class Error : public std::runtime_error {
   int cuda_;
 };
 
-// Throws Error(Cuda, OutOfMemory or NoDevice) when `status`, a cudaError_t, is not
-// cudaSuccess.
+// Returns when `status`, a cudaError_t, is cudaSuccess. Otherwise clears the runtime's
+// last error and throws Error(OutOfMemory) for cudaErrorMemoryAllocation, Error(NoDevice)
+// for cudaErrorNoDevice or cudaErrorInsufficientDriver, Error(Cuda) for any other; the
+// message names `what`, `file` and `line`. Does not synchronize.
 void check_cuda(int status, const char* what, const char* file, int line);
 
 }  // namespace gpufilter

@@ -2,7 +2,8 @@
 // A neighbourhood filter as data: one or two masks applied at every pixel, and the
 // rule that turns the masks' sums into the output pixel. Every convolution op (blur,
 // box, sharpen, edge, emboss, convolve) is built as a FilterSpec; the GPU kernels and
-// the CPU reference each evaluate it in their own code.
+// the CPU reference each evaluate it in their own code. The functions here are plain
+// computations on the host: they touch no GPU and never synchronize.
 #include <string>
 #include <vector>
 
@@ -15,7 +16,7 @@ enum class AlphaMode {
   Separate,     // every channel filtered on its own, alpha included
   Keep,         // colours filtered on their own; alpha copied from the input pixel
 };
-const char* to_string(AlphaMode mode);
+const char* to_string(AlphaMode mode);  // does not throw
 // "premultiply", "separate" or "keep"; throws Error(InvalidArgument) otherwise.
 AlphaMode alpha_mode_from_name(const std::string& name);
 
@@ -64,7 +65,8 @@ struct FilterSpec {
 constexpr double kMinUnpremultiplyAlpha = 1e-3;
 
 // The rank-1 factors of `mask`, or an empty SeparableMask (x and y empty) where the
-// mask is not rank 1 within float rounding.
+// mask is not rank 1 within float rounding. Expects weights.size() == width * height
+// (validate() checks it); throws no Error.
 SeparableMask separate(const Mask& mask);
 // Checks sizes (odd, positive, equal across masks), counts and finite weights; throws
 // Error(InvalidArgument) naming `op`.

@@ -1,6 +1,8 @@
 #pragma once
 // Non-owning views of pitched 2-D images. An ImageView may point at host or device
 // memory; which one is the caller's contract with the function it is passed to.
+// The functions here only compute with the view's fields: they never read or write
+// its pixels, make no CUDA call, and so work alike for host and device views.
 #include <cstddef>
 
 #include "gpufilter/pixel_format.hpp"
@@ -23,14 +25,16 @@ struct ImageView {
   }
 
   // The rectangle [x, x+w) x [y, y+h) of this view, sharing its memory and pitch.
-  // Throws Error(InvalidArgument) when the rectangle leaves the view.
+  // Throws Error(InvalidArgument) when the rectangle leaves the view or is empty.
   ImageView subview(int x, int y, int w, int h) const;
 };
 
-// Throws Error(InvalidArgument) unless `view` is non-empty and its pitch holds a row.
+// Throws Error(InvalidArgument) unless `view` is non-empty and its pitch holds a row,
+// and Error(UnsupportedFormat) unless it has 1, 3 or 4 channels; the message names
+// `role`. Does not check whether the memory is host or device.
 void validate_view(const ImageView& view, const char* role);
-// validate_view on both, and the two must match in size and format; the message names
-// `what` and both shapes.
+// validate_view on both, and the two must match in size and format, else
+// Error(InvalidArgument); the message names `what` and both shapes.
 void validate_pair(const ImageView& src, const ImageView& dst, const char* what);
 
 }  // namespace gpufilter

@@ -1,5 +1,10 @@
 #pragma once
 // Owning images: pitched device memory and (where a GPU exists) pinned host memory.
+// Constructors throw Error(InvalidArgument) for a width or height below 1. Destructors
+// and moves never throw; a destructor ignores CUDA errors. Allocation and release are
+// not stream-ordered: cudaFree and cudaFreeHost implicitly synchronize the device, and
+// cudaMalloc, cudaMallocPitch and cudaMallocHost may, so allocate before a timed or
+// overlapped section and keep images alive across it.
 #include <cstddef>
 
 #include "gpufilter/image_view.hpp"
@@ -8,7 +13,9 @@
 namespace gpufilter {
 
 // Device memory from cudaMallocPitch; move-only. Throws Error(OutOfMemory) with the
-// size asked for and the memory free when the allocation fails.
+// size asked for and the memory free when the allocation fails, Error(Cuda) or
+// Error(NoDevice) on other CUDA failures. The destructor and move assignment release
+// the memory with cudaFree, which waits for all work on the device.
 class DeviceImage {
  public:
   DeviceImage() = default;
@@ -31,7 +38,9 @@ class DeviceImage {
 
 // Host memory with tightly packed rows. Pinned (cudaMallocHost) when a GPU is
 // usable, so uploads and downloads run asynchronously at full speed; ordinary
-// memory otherwise, so the CPU path works on machines with no GPU.
+// memory otherwise, so the CPU path works on machines with no GPU. A failed
+// cudaMallocHost falls back to ordinary memory (pinned() tells); Error(OutOfMemory)
+// means that failed too. Release of pinned memory is cudaFreeHost.
 class HostImage {
  public:
   HostImage() = default;
@@ -52,7 +61,10 @@ class HostImage {
 };
 
 // A data op's result in device memory: `count` doubles (see DataLayout in registry.hpp);
-// move-only. Throws Error(OutOfMemory) when the allocation fails.
+// move-only. The constructor (cudaMalloc; nothing for count 0) throws Error(OutOfMemory)
+// when the allocation fails, Error(Cuda) or Error(NoDevice) on other CUDA failures.
+// The destructor and move assignment release it with cudaFree, which waits for all
+// work on the device.
 class DeviceData {
  public:
   DeviceData() = default;
@@ -65,8 +77,11 @@ class DeviceData {
 
   double* get() const noexcept { return data_; }
   std::size_t size() const noexcept { return count_; }
-  // Copies between this buffer and `count` host doubles, enqueued on `stream`; the host
-  // memory must stay valid until the stream reaches the copy.
+  // Copies between this buffer and size() host doubles, enqueued on `stream` and
+  // returning without waiting (nothing when size() is 0); the host memory must stay
+  // valid until the stream reaches the copy. With pageable (not pinned) host memory the
+  // CUDA runtime may complete the copy before returning. Throws Error(Cuda) when the
+  // copy cannot be enqueued.
   void upload_async(const double* host, StreamHandle stream) const;
   void download_async(double* host, StreamHandle stream) const;
 
@@ -76,8 +91,12 @@ class DeviceData {
   std::size_t count_ = 0;
 };
 
-// 2-D copies between any two views of equal size and format (host or device),
-// enqueued on `stream`.
+// 2-D copies between any two views of equal size and format (host or device, in any
+// combination; cudaMemcpyDefault), enqueued on `stream` and returning without waiting.
+// Host memory must stay valid until the stream reaches the copy; with pageable host
+// memory the CUDA runtime may complete the copy before returning. Throws as
+// validate_pair() does (Error(InvalidArgument), or Error(UnsupportedFormat) for a channel
+// count other than 1, 3 or 4), and Error(Cuda) when the copy cannot be enqueued.
 void copy_image_async(const ImageView& src, const ImageView& dst, StreamHandle stream);
 
 }  // namespace gpufilter

@@ -1,7 +1,8 @@
 #pragma once
 // The operations (the convolution filters are in filters.hpp). Every op has the shape op(src, dst, params, [border], variant, ctx):
 // src and dst are device views of equal size and format, dst is written, src is not;
-// the work is enqueued on ctx.stream and the call returns without waiting for it.
+// the work is enqueued on ctx.stream and the call returns without waiting for it
+// (unless ExecContext::sync_after_launch is set; see stream.hpp).
 #include <string>
 #include <vector>
 
@@ -26,11 +27,17 @@ enum class CopyVariant {
   Ldg,         // one 16-byte load per thread through __ldg (read-only path)
   Cg,          // one 16-byte load per thread through __ldcg (cached in L2 only, L1 bypassed)
 };
+// Preconditions: src and dst non-empty views of device memory, of equal size and format,
+// naturally aligned (a 4-channel pixel to its full size), at most 2^30 pixels wide, not
+// overlapping; any pitch. Throws Error(InvalidArgument) when they are not (host memory
+// included), Error(UnsupportedFormat) for a channel count other than 1, 3 or 4, and
+// Error(Cuda) when the launch fails. Does not synchronize: enqueued on ctx.stream.
 void copy(const ImageView& src, const ImageView& dst, CopyVariant variant = CopyVariant::Vectorized,
           const ExecContext& ctx = {});
 // "scalar", "vectorized", "int", "int2", "int4", "grid_stride", "unroll4", "ldg", "cg";
 // throws Error(InvalidArgument) naming the choices otherwise.
 CopyVariant copy_variant_from_name(const std::string& name);
+// These two touch no GPU and do not throw.
 const char* to_string(CopyVariant variant);
 const std::vector<CopyVariant>& all_copy_variants();
 

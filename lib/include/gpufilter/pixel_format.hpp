@@ -1,5 +1,6 @@
 #pragma once
 // Pixel formats: a channel type (u8, u16, f32) times 1, 3 or 4 interleaved channels.
+// Nothing here touches a GPU; only parse_pixel_format() throws.
 #include <cstddef>
 #include <cstdint>
 #include <string>

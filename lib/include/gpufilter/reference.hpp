@@ -1,7 +1,15 @@
 #pragma once
 // CPU reference implementations: plain, obviously-correct loops in double precision,
 // sharing no code with the kernels. They back the tests, the bench's checks and the
-// CLI's --device cpu. Views here point at host memory.
+// CLI's --device cpu. For every function here:
+// - Preconditions: views point at host memory the CPU can read and write (not checked;
+//   a device pointer is undefined behaviour). Any pitch; no alignment needed.
+// - Errors: Error(InvalidArgument) for an empty view, a pitch shorter than a row, a dst
+//   of the wrong size or format, or parameters out of range; Error(UnsupportedFormat)
+//   for a channel count other than 1, 3 or 4. After an error dst is unspecified.
+// - Synchronisation: synchronous. They make no CUDA call and take no stream; the call
+//   returns when dst is complete (large images split their rows over worker threads,
+//   joined before the return).
 #include "gpufilter/border.hpp"
 #include "gpufilter/conversions.hpp"
 #include "gpufilter/filter_spec.hpp"
@@ -12,6 +20,7 @@
 
 namespace gpufilter::reference {
 
+// src and dst of equal size and format.
 void copy(const ImageView& src, const ImageView& dst);
 // Any filter, as filter_spec.hpp defines it. src and dst may overlap.
 void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border = {});
@@ -23,7 +32,8 @@ inline void gaussian_blur(const ImageView& src, const ImageView& dst, const Gaus
 // Geometry: dst has the output's shape (transpose and odd quarter turns swap width and
 // height) and the source's format; src and dst must not overlap.
 void transpose(const ImageView& src, const ImageView& dst);
-// Clockwise, a multiple of 90 degrees (90, 180, 270, -90, ...).
+// Clockwise, a multiple of 90 degrees (90, 180, 270, -90, ...); any other angle throws
+// Error(InvalidArgument).
 void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_degrees);
 void flip(const ImageView& src, const ImageView& dst, FlipAxis axis);
 // Resizes src to dst's size, as gpufilter::resize defines each filter, in double
@@ -38,7 +48,9 @@ void contrast(const ImageView& src, const ImageView& dst, const ContrastParams& 
 void gamma(const ImageView& src, const ImageView& dst, const GammaParams& params);
 void levels(const ImageView& src, const ImageView& dst, const LevelsParams& params);
 
-// Conversions (conversions.hpp states the math); dst of the format each names.
+// Conversions (conversions.hpp states the math); dst of src's size and of the format
+// each names (Error(InvalidArgument) otherwise, or for a src channel count the
+// conversion does not take).
 void gray(const ImageView& src, const ImageView& dst, GrayWeights weights = GrayWeights::Bt601);
 void add_alpha(const ImageView& src, const ImageView& dst);
 void drop_alpha(const ImageView& src, const ImageView& dst);

@@ -2,6 +2,8 @@
 // The operation registry: each op is declared once, here described, and the CLI's
 // subcommands and help, the conformance tests and the bench cases are generated
 // from it. Adding an op means adding one make_*_operation() to registry.cpp.
+// The descriptions and their member functions run on the host and never synchronize;
+// only the callbacks run_gpu and run_gpu_data enqueue GPU work, as the ops they wrap.
 #include <cstddef>
 #include <functional>
 #include <initializer_list>
@@ -42,6 +44,7 @@ struct ParamValues : std::map<std::string, ParamValue> {
 
   bool has(const std::string& name) const { return count(name) != 0; }
   double number(const std::string& name) const;
+  // `fallback` when absent; throws only when present and not a number.
   double number_or(const std::string& name, double fallback) const;
   const std::string& text(const std::string& name) const;
   const std::vector<double>& numbers(const std::string& name) const;
@@ -64,11 +67,12 @@ struct ParamSpec {
   // Reads a value of this kind from text ("1.5", "sobel", "5x3"; a Flag from "1"/"0");
   // throws Error(InvalidArgument) naming the parameter. Ranges are resolve()'s to judge.
   ParamValue parse(const std::string& text) const;
-  // The accepted values as --help shows them: "[0.1..100]", "sobel|scharr", ...
+  // The accepted values as --help shows them: "[0.1..100]", "sobel|scharr", ...;
+  // "" for Text and Flag.
   std::string accepted() const;
 };
 
-// Builders that keep op definitions short.
+// Builders that keep op definitions short; they check nothing and throw no Error.
 ParamSpec number_param(std::string name, std::string help, double min, double max, std::optional<double> default_value,
                        bool integer = false, std::string default_text = "");
 ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices, std::string default_value);
@@ -128,11 +132,11 @@ struct Operation {
   // (a crop rectangle outside the image). Use output_shape_for(), which applies the default.
   std::function<ImageShape(const ImageShape& input, const ParamValues&)> output_shape;
   // Run on the GPU: device views, src of the input shape and dst of output_shape_for(),
-  // asynchronous on ctx.stream.
+  // asynchronous on ctx.stream. Throws as the op it wraps does (see the op's header).
   std::function<void(const ImageView& src, const ImageView& dst, const ParamValues&,
                      const Border&, const std::string& variant, const ExecContext&)>
       run_gpu;
-  // Run the CPU reference: host views.
+  // Run the CPU reference: host views; synchronous on the host (see reference.hpp).
   std::function<void(const ImageView& src, const ImageView& dst, const ParamValues&,
                      const Border&)>
       run_reference;
@@ -147,7 +151,7 @@ struct Operation {
   std::function<void(const ImageView& src, double* result, const ParamValues&, const std::string& variant,
                      const ExecContext&)>
       run_gpu_data;
-  // Run the CPU reference: src a host view, `result` host memory as above.
+  // Run the CPU reference: src a host view, `result` host memory as above; synchronous.
   std::function<void(const ImageView& src, double* result, const ParamValues&)> run_reference_data;
   // How far the GPU may stray from the reference in a column, for this input format.
   std::function<DataTolerance(PixelFormat, const std::string& column)> data_tolerance;
@@ -166,18 +170,20 @@ struct Operation {
 
   bool supports(PixelFormat format) const;
   bool produces_image() const { return output == OutputKind::Image; }
-  // output_shape(input, params), or `input` when the op keeps the shape.
+  // output_shape(input, params), or `input` when the op keeps the shape; throws what
+  // output_shape throws.
   ImageShape output_shape_for(const ImageShape& input, const ParamValues& params) const;
   bool has_variant(const std::string& variant) const;
-  const ParamSpec* find_param(const std::string& name) const;
+  const ParamSpec* find_param(const std::string& name) const;  // nullptr when absent
   // Checks names, kinds and ranges, fills defaults and applies `check`; throws
   // Error(InvalidArgument) with a message naming the op, the parameter, what it accepts
   // and the value given.
   ParamValues resolve(const ParamValues& given) const;
 };
 
+// Every op, built once on the first call.
 const std::vector<Operation>& operations();
-// nullptr when no op has this name.
+// nullptr when no op has this name; throws no Error of its own.
 const Operation* find_operation(const std::string& name);
 
 }  // namespace gpufilter

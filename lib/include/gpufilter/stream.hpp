@@ -12,14 +12,22 @@ using StreamHandle = CUstream_st*;
 // Owns a non-blocking CUDA stream; move-only.
 class Stream {
  public:
+  // cudaStreamCreateWithFlags; throws Error(Cuda), or Error(NoDevice) when no GPU is
+  // usable. Does not synchronize.
   Stream();
+  // cudaStreamDestroy, errors ignored; returns without waiting for the stream's work
+  // (the runtime releases the stream once that work is done).
   ~Stream();
+  // Do not throw; assignment destroys the stream held before, as the destructor does.
   Stream(Stream&& other) noexcept;
   Stream& operator=(Stream&& other) noexcept;
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
 
   StreamHandle get() const noexcept { return stream_; }
+  // Synchronizes: blocks the calling thread until all work enqueued on the stream has
+  // finished. Throws Error(Cuda) (or OutOfMemory, NoDevice, as check_cuda maps it) when
+  // that work failed, which is how an asynchronous kernel failure is reported.
   void synchronize() const;
 
  private:
@@ -33,6 +41,7 @@ struct ExecContext {
   // launched it. Defaults to on when the environment sets GPUFILTER_SYNC_LAUNCHES=1.
   bool sync_after_launch = sync_after_launch_default();
 
+  // Reads GPUFILTER_SYNC_LAUNCHES once, on the first call; does not throw.
   static bool sync_after_launch_default();
 };
 

@@ -1,5 +1,6 @@
 #pragma once
-// How far a kernel's output may stray from the CPU reference.
+// How far a kernel's output may stray from the CPU reference. Plain data: nothing here
+// throws or touches a GPU.
 namespace gpufilter {
 
 struct Tolerance {

@@ -23,7 +23,8 @@ void check_u8_pair(const ImageView& src, const ImageView& dst, const char* op) {
 
 int colour_channels(PixelFormat format) { return format.channels == 1 ? 1 : 3; }
 
-int luminance(int b, int g, int r) { return (29 * b + 150 * g + 77 * r + 128) / 256; }
+// Channels in R, G, B order (the library's); OpenCV's fixed-point BT.601 weights.
+int luminance(int r, int g, int b) { return (77 * r + 150 * g + 29 * b + 128) / 256; }
 
 Histogram channel_histogram(const ImageView& src, int c) {
   Histogram h{};
