@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <string>
 
-#include "png_header.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -38,8 +37,7 @@ std::optional<HeaderSize> jpeg_size(std::FILE* file) {
 
 }  // namespace
 
-std::optional<HeaderSize> read_header_size(const std::filesystem::path& path) {
-  if (const std::optional<PngHeader> png = read_png_header(path)) return HeaderSize{png->width, png->height};
+std::optional<HeaderSize> read_jpeg_size(const std::filesystem::path& path) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) return std::nullopt;
   const std::optional<HeaderSize> size = jpeg_size(file);

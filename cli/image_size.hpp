@@ -1,7 +1,7 @@
 #pragma once
-// An image's size from its file's header, without decoding: PNG (IHDR) and JPEG (the
-// first start-of-frame segment). Used to refuse an image over the pixel limit by name
-// and size, before a decoder allocates for it.
+// A JPEG's size from its first start-of-frame segment, without decoding (a PNG's comes
+// from png_header.hpp). Used to refuse an image over the pixel limit by name and size,
+// before a decoder allocates for it.
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -14,7 +14,7 @@ struct HeaderSize {
 };
 
 // nullopt for other formats, or a header that cannot be read.
-std::optional<HeaderSize> read_header_size(const std::filesystem::path& path);
+std::optional<HeaderSize> read_jpeg_size(const std::filesystem::path& path);
 
 // OpenCV's own limit on decoded pixels (OPENCV_IO_MAX_IMAGE_PIXELS), which --max-pixels
 // replaces.

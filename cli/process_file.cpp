@@ -38,7 +38,11 @@ struct DecodedInput {
 DecodedInput decode_input(const RunRequest& request, const std::filesystem::path& input, StageTimes& times) {
   // "decode": reading IN, its header and then its pixels.
   Stopwatch stage;
-  if (const std::optional<HeaderSize> size = read_header_size(input)) {
+  // Both from the file's header, before decoding: an image over the pixel limit, and a
+  // small PNG that holds a huge image.
+  const std::optional<PngHeader> png = read_png_header(input);
+  const std::optional<HeaderSize> size = png ? HeaderSize{png->width, png->height} : read_jpeg_size(input);
+  if (size) {
     const std::uint64_t pixels = size->width * size->height;  // each side < 2^32: no overflow
     if (pixels > request.max_pixels) {
       char text[256];
@@ -50,8 +54,6 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
       throw CliError(ExitCode::Input, quoted(input) + text);
     }
   }
-  // A small PNG can hold a huge image: refuse it from its header, before decoding.
-  const std::optional<PngHeader> png = read_png_header(input);
   if (png) {
     require_host_memory(saturating_product({2, png->decoded_bytes()}),
                         "the " + dimensions(png->width, png->height) + " image in " + quoted(input) +
