@@ -8,11 +8,11 @@
 #include <nppi_filtering_functions.h>
 
 #include <cmath>
-#include <map>
 #include <string>
 #include <utility>
 
 #include "gpufilter/error.hpp"
+#include "npp_context.hpp"
 #include "peers.hpp"
 
 namespace bench {
@@ -28,27 +28,6 @@ constexpr double kToleranceFraction = 0.10;
 template <class T>
 using GaussBorderFn = NppStatus (*)(const T*, Npp32s, NppiSize, NppiPoint, T*, Npp32s, NppiSize, NppiMaskSize,
                                     NppiBorderType, NppStreamContext);
-
-// The _Ctx calls take the stream's device properties with every call: filled once per
-// stream from the runtime, so nothing depends on nppGetStreamContext.
-NppStreamContext npp_context(cudaStream_t stream) {
-  static std::map<cudaStream_t, NppStreamContext> contexts;
-  if (auto found = contexts.find(stream); found != contexts.end()) return found->second;
-  NppStreamContext ctx{};
-  ctx.hStream = stream;
-  GPUFILTER_CUDA_CHECK(cudaGetDevice(&ctx.nCudaDeviceId));
-  cudaDeviceProp prop{};
-  GPUFILTER_CUDA_CHECK(cudaGetDeviceProperties(&prop, ctx.nCudaDeviceId));
-  ctx.nMultiProcessorCount = prop.multiProcessorCount;
-  ctx.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
-  ctx.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
-  ctx.nSharedMemPerBlock = prop.sharedMemPerBlock;
-  ctx.nCudaDevAttrComputeCapabilityMajor = prop.major;
-  ctx.nCudaDevAttrComputeCapabilityMinor = prop.minor;
-  GPUFILTER_CUDA_CHECK(cudaStreamGetFlags(stream, &ctx.nStreamFlags));
-  contexts.emplace(stream, ctx);
-  return ctx;
-}
 
 template <class T>
 Launch gauss_border(GaussBorderFn<T> fn, const char* name, NppiMaskSize mask) {

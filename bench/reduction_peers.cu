@@ -17,6 +17,8 @@
 
 #ifdef GPUFILTER_HAVE_NPP_STATISTICS
 #include <nppi_statistics_functions.h>
+
+#include "npp_context.hpp"
 #endif
 
 namespace bench {
@@ -151,22 +153,6 @@ void check_npp(NppStatus status, const char* call) {
   if (status < 0)
     throw gpufilter::Error(gpufilter::ErrorCode::Cuda, std::string(call) + " failed with NPP status " +
                                                            std::to_string(static_cast<int>(status)));
-}
-
-NppStreamContext npp_context(cudaStream_t stream) {
-  NppStreamContext ctx{};
-  ctx.hStream = stream;
-  GPUFILTER_CUDA_CHECK(cudaGetDevice(&ctx.nCudaDeviceId));
-  cudaDeviceProp prop{};
-  GPUFILTER_CUDA_CHECK(cudaGetDeviceProperties(&prop, ctx.nCudaDeviceId));
-  ctx.nMultiProcessorCount = prop.multiProcessorCount;
-  ctx.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
-  ctx.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
-  ctx.nSharedMemPerBlock = prop.sharedMemPerBlock;
-  ctx.nCudaDevAttrComputeCapabilityMajor = prop.major;
-  ctx.nCudaDevAttrComputeCapabilityMinor = prop.minor;
-  GPUFILTER_CUDA_CHECK(cudaStreamGetFlags(stream, &ctx.nStreamFlags));
-  return ctx;
 }
 
 // Gray u8: mean and standard deviation into result[0], result[1].
