@@ -1,20 +1,9 @@
 #pragma once
-// A JPEG's size from its first start-of-frame segment, without decoding (a PNG's comes
-// from png_header.hpp). Used to refuse an image over the pixel limit by name and size,
-// before a decoder allocates for it.
+// The decoders' pixel limit (--max-pixels). An image's size comes from its header
+// before decoding: png_header.hpp, jpeg_header.hpp.
 #include <cstdint>
-#include <filesystem>
-#include <optional>
 
 namespace gpufilter::cli {
-
-struct HeaderSize {
-  std::uint64_t width = 0;
-  std::uint64_t height = 0;
-};
-
-// nullopt for other formats, or a header that cannot be read.
-std::optional<HeaderSize> read_jpeg_size(const std::filesystem::path& path);
 
 // OpenCV's own limit on decoded pixels (OPENCV_IO_MAX_IMAGE_PIXELS), which --max-pixels
 // replaces.

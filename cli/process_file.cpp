@@ -14,6 +14,7 @@
 #include "gpufilter/error.hpp"
 #include "host_memory.hpp"
 #include "image_size.hpp"
+#include "jpeg_header.hpp"
 #include "image_files.hpp"
 #include "png_header.hpp"
 #include "write_output.hpp"
@@ -32,6 +33,7 @@ struct DecodedInput {
   cv::Mat image;
   PixelFormat format;
   ChannelLayout layout = ChannelLayout::AsDecoded;
+  std::vector<JpegSegment> jpeg_metadata;  // EXIF and ICC segments of a JPEG input
   ImageShape shape() const { return ImageShape{image.cols, image.rows, format}; }
 };
 
@@ -41,15 +43,16 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
   // Both from the file's header, before decoding: an image over the pixel limit, and a
   // small PNG that holds a huge image.
   const std::optional<PngHeader> png = read_png_header(input);
-  const std::optional<HeaderSize> size = png ? HeaderSize{png->width, png->height} : read_jpeg_size(input);
-  if (size) {
-    const std::uint64_t pixels = size->width * size->height;  // each side < 2^32: no overflow
+  std::optional<JpegHeader> jpeg = png ? std::nullopt : read_jpeg_header(input);
+  if (png || jpeg) {
+    const std::uint64_t width = png ? png->width : jpeg->width, height = png ? png->height : jpeg->height;
+    const std::uint64_t pixels = width * height;  // each side < 2^32: no overflow
     if (pixels > request.max_pixels) {
       char text[256];
       std::snprintf(text, sizeof text,
                     " is %llux%llu, %.1f megapixels: more than the limit of %.1f megapixels that guards against "
                     "decompression bombs (--max-pixels N raises it)",
-                    static_cast<unsigned long long>(size->width), static_cast<unsigned long long>(size->height),
+                    static_cast<unsigned long long>(width), static_cast<unsigned long long>(height),
                     static_cast<double>(pixels) / 1e6, static_cast<double>(request.max_pixels) / 1e6);
       throw CliError(ExitCode::Input, quoted(input) + text);
     }
@@ -69,6 +72,12 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
                    request.op->name + " does not take " + decoded.format.name() + " pixels (" + quoted(input) + ")");
   }
   if (png && png->colour_type == PngColourType::GrayAlpha) decoded.layout = ChannelLayout::GrayAlpha;
+  if (jpeg) {
+    // Carried into a JPEG OUT; pixels turned upright keep an upright tag.
+    decoded.jpeg_metadata = std::move(jpeg->metadata);
+    if (request.autorotate)
+      for (JpegSegment& segment : decoded.jpeg_metadata) reset_exif_orientation(segment);
+  }
   return decoded;
 }
 
@@ -139,7 +148,7 @@ void process_image_file(const RunRequest& given, const std::filesystem::path& in
     result = flatten_onto(result, request.background);
     write_image_atomically(output, result, PixelFormat{out.format.type, 3}, ChannelLayout::AsDecoded, request.encode);
   } else {
-    write_image_atomically(output, result, out.format, layout, request.encode);
+    write_image_atomically(output, result, out.format, layout, request.encode, decoded.jpeg_metadata);
   }
   times.add("encode", stage.elapsed_ms());
 }

@@ -47,7 +47,7 @@ void pause_for_tests() {
 
 // OpenCV's encoders, into memory. Returns why it failed, or an empty string.
 std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, const EncodeOptions& options,
-                               TemporaryFile& file) {
+                               const std::vector<JpegSegment>& jpeg_metadata, TemporaryFile& file) {
   std::vector<int> params = encoder_params();
   params.insert(params.end(), {cv::IMWRITE_JPEG_QUALITY, options.jpeg_quality});
   if (options.png_compression) params.insert(params.end(), {cv::IMWRITE_PNG_COMPRESSION, *options.png_compression});
@@ -62,6 +62,7 @@ std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, 
     }
   }
   if (!failure.empty()) return failure;
+  if (suffix == ".jpg" || suffix == ".jpeg") insert_jpeg_segments(bytes, jpeg_metadata);
   const int error = file.append(bytes.data(), bytes.size());
   return error == 0 ? std::string() : std::strerror(error);
 }
@@ -69,7 +70,8 @@ std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, 
 }  // namespace
 
 void write_image_atomically(const fs::path& output, const cv::Mat& image, PixelFormat format,
-                            ChannelLayout layout, const EncodeOptions& options) {
+                            ChannelLayout layout, const EncodeOptions& options,
+                            const std::vector<JpegSegment>& jpeg_metadata) {
   const std::string cannot_write = "cannot write " + format.name() + " pixels as " + output.extension().string() +
                                    " to " + quoted(output) + ": ";
   try {
@@ -77,7 +79,7 @@ void write_image_atomically(const fs::path& output, const cv::Mat& image, PixelF
     const std::string suffix = lower_suffix(output);
     const std::string failure = layout == ChannelLayout::GrayAlpha && suffix == ".png"
                                     ? write_gray_alpha_png(image, options.png_compression, temporary)
-                                    : encode_with_opencv(image, suffix, options, temporary);
+                                    : encode_with_opencv(image, suffix, options, jpeg_metadata, temporary);
     if (!failure.empty()) throw CliError(ExitCode::Output, cannot_write + failure);
     pause_for_tests();
     temporary.commit();

@@ -8,6 +8,7 @@
 #include <opencv2/core/mat.hpp>
 
 #include "channel_layout.hpp"
+#include "jpeg_header.hpp"
 #include "gpufilter/pixel_format.hpp"
 
 namespace gpufilter::cli {
@@ -18,13 +19,15 @@ struct EncodeOptions {
   std::optional<int> png_compression;   // 0..9; unset: the encoder's fastest setting
 };
 
-// Writes `image` (`format` pixels) to OUT, keeping a gray+alpha layout when OUT is a PNG.
+// Writes `image` (`format` pixels) to OUT, keeping a gray+alpha layout when OUT is a PNG
+// and inserting `jpeg_metadata` (a JPEG input's EXIF and ICC segments) when OUT is a JPEG.
 // Throws CliError(Output) and leaves any previous OUT untouched when that fails.
 //
 // Test hook: with GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_MS=N in the environment, the
 // complete temporary file is held N milliseconds before the rename, so that tests can
 // signal a run at that moment.
 void write_image_atomically(const std::filesystem::path& output, const cv::Mat& image, PixelFormat format,
-                            ChannelLayout layout, const EncodeOptions& options = {});
+                            ChannelLayout layout, const EncodeOptions& options = {},
+                            const std::vector<JpegSegment>& jpeg_metadata = {});
 
 }  // namespace gpufilter::cli

@@ -875,6 +875,75 @@ TEST_F(CliTest, JpegExifOrientationIsApplied) {
   EXPECT_EQ(max_difference(kept, as_stored), 0.0);
 }
 
+// The bytes of the segment that follows `id` in `jpeg` (from its marker on), or empty.
+std::string segment_with(const std::string& jpeg, const std::string& id) {
+  const std::size_t at = jpeg.find(id);
+  if (at == std::string::npos || at < 4) return {};
+  const std::size_t start = at - 4;
+  const std::size_t length = (static_cast<unsigned char>(jpeg[start + 2]) << 8) | static_cast<unsigned char>(jpeg[start + 3]);
+  return jpeg.substr(start, 2 + length);
+}
+
+TEST_F(CliTest, JpegToJpegKeepsExifAndIccProfile) {
+  const cv::Mat stored = random_image(12, 16, CV_8UC3, 29);
+  std::string jpeg = jpeg_with_orientation(stored, 8);
+  // A little-endian EXIF block goes through the same parser in tests below; here an ICC
+  // profile segment joins the big-endian one, after it.
+  const std::string icc_body = std::string("ICC_PROFILE\0", 12) + std::string("\x01\x01", 2) + "fake profile bytes";
+  std::string icc = "\xFF\xE2";
+  icc += static_cast<char>((icc_body.size() + 2) >> 8);
+  icc += static_cast<char>((icc_body.size() + 2) & 0xFF);
+  icc += icc_body;
+  const std::string exif_in = segment_with(jpeg, std::string("Exif\0\0", 6));
+  ASSERT_FALSE(exif_in.empty());
+  jpeg.insert(jpeg.find(exif_in) + exif_in.size(), icc);
+  write_bytes(path("in.jpg"), jpeg);
+
+  ProcessResult run = gpufilter({"blur", path("in.jpg"), path("upright.jpg"), "--device", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string upright = read_bytes(path("upright.jpg"));
+  const std::string exif_out = segment_with(upright, std::string("Exif\0\0", 6));
+  ASSERT_EQ(exif_out.size(), exif_in.size()) << "EXIF is carried into OUT";
+  // Orientation 8's value sits at byte 28 of the segment built by jpeg_with_orientation.
+  EXPECT_EQ(exif_in[29], 8);
+  EXPECT_EQ(exif_out[29], 1) << "the pixels were turned upright, so the tag says upright";
+  EXPECT_EQ(exif_out.substr(0, 28), exif_in.substr(0, 28));
+  EXPECT_EQ(segment_with(upright, std::string("ICC_PROFILE\0", 12)), icc) << "the ICC profile is carried";
+  EXPECT_LT(upright.find(std::string("Exif\0\0", 6)), upright.find(std::string("ICC_PROFILE\0", 12)));
+  EXPECT_FALSE(cv::imread(path("upright.jpg"), cv::IMREAD_UNCHANGED).empty()) << "OUT is still a JPEG readers open";
+  EXPECT_EQ(cv::imread(path("upright.jpg"), cv::IMREAD_UNCHANGED).rows, 16);
+
+  run = gpufilter({"blur", path("in.jpg"), path("stored.jpg"), "--no-autorotate", "--device", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(segment_with(read_bytes(path("stored.jpg")), std::string("Exif\0\0", 6)), exif_in)
+      << "pixels kept in stored order keep the tag that turns them";
+
+  run = gpufilter({"blur", path("in.jpg"), path("out.png"), "--device", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+}
+
+TEST_F(CliTest, LittleEndianExifOrientationIsReadAndReset) {
+  const cv::Mat stored = random_image(10, 20, CV_8UC3, 31);
+  std::vector<uchar> bytes;
+  ASSERT_TRUE(cv::imencode(".jpg", stored, bytes, {cv::IMWRITE_JPEG_QUALITY, 100}));
+  const std::vector<uchar> app1{0xFF, 0xE1, 0x00, 0x22, 'E', 'x', 'i', 'f', 0, 0,
+                                'I', 'I', 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00,  // TIFF header, IFD0 at 8
+                                0x01, 0x00,                                    // one entry
+                                0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00,  // orientation, SHORT, 1
+                                0x06, 0x00, 0, 0,                              // 6: rotate 90 clockwise
+                                0x00, 0x00, 0x00, 0x00};
+  bytes.insert(bytes.begin() + 2, app1.begin(), app1.end());
+  write_bytes(path("le.jpg"), std::string(bytes.begin(), bytes.end()));
+  const ProcessResult run = gpufilter({"copy", path("le.jpg"), path("le-out.jpg"), "--device", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const cv::Mat out = cv::imread(path("le-out.jpg"), cv::IMREAD_UNCHANGED);
+  EXPECT_EQ(out.cols, 10) << "orientation 6 turned the pixels upright";
+  const std::string exif = segment_with(read_bytes(path("le-out.jpg")), std::string("Exif\0\0", 6));
+  ASSERT_EQ(exif.size(), app1.size());
+  EXPECT_EQ(exif[28], 1);
+  EXPECT_EQ(exif[29], 0);
+}
+
 TEST_F(CliTest, EncodeOptionsReachTheEncoder) {
   // A smooth image, so that JPEG quality shows in the size and PNG levels in the ratio.
   cv::Mat image(120, 160, CV_8UC3);
