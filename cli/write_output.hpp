@@ -4,6 +4,8 @@
 // left half written and the encoder never opens a file by name.
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <opencv2/core/mat.hpp>
 
@@ -26,5 +28,10 @@ struct EncodeOptions {
 // signal a run at that moment.
 void write_image_atomically(const std::filesystem::path& output, const cv::Mat& image, PixelFormat format,
                             ChannelLayout layout, const EncodeOptions& options = {});
+
+// Writes an already encoded file (a JPEG nvJPEG made) to OUT the same way: a temporary
+// file beside it, renamed onto it. Throws CliError(Output) naming `what` ("JPEG").
+void write_encoded_atomically(const std::filesystem::path& output, const std::vector<unsigned char>& bytes,
+                              const std::string& what);
 
 }  // namespace gpufilter::cli
