@@ -94,6 +94,10 @@ cxxopts::Options make_options(const Operation* op) {
   common("device",
          "auto: the GPU when one is usable, else the CPU reference; gpu; cpu (default: auto)",
          cxxopts::value<std::string>(), "auto|gpu|cpu");
+  common("codec",
+         "JPEG decoding and encoding on a GPU run: auto: nvJPEG on the GPU for the JPEG files it takes, OpenCV "
+         "for the rest; gpu: as auto, but an error where nvJPEG cannot be used at all; cpu: OpenCV (default: auto)",
+         cxxopts::value<std::string>(), "auto|gpu|cpu");
   common("timing", "print the time of each stage on stderr");
   if (data_op) {
     common("json", "print the result as JSON (default: a table)");
@@ -241,6 +245,15 @@ DeviceChoice read_device(const cxxopts::ParseResult& result) {
   usage_error("unknown device '" + name + "'; use auto, gpu or cpu");
 }
 
+CodecChoice read_codec(const cxxopts::ParseResult& result) {
+  if (result.count("codec") == 0) return CodecChoice::Auto;
+  const std::string name = result["codec"].as<std::string>();
+  if (name == "auto") return CodecChoice::Auto;
+  if (name == "gpu") return CodecChoice::Gpu;
+  if (name == "cpu") return CodecChoice::Cpu;
+  usage_error("unknown codec '" + name + "'; use auto, gpu or cpu");
+}
+
 // cxxopts would call --border on a borderless op merely unknown; say why instead.
 void refuse_border_options(const Operation& op, int argc, const char* const* argv) {
   if (op.uses_border) return;
@@ -339,6 +352,7 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
                 join(op.variants, ", "));
   }
   request.device = read_device(result);
+  request.codec = read_codec(result);
   request.timing = result.count("timing") > 0;
   request.autorotate = result.count("no-autorotate") == 0;
   request.max_pixels = read_max_pixels(result, request.max_pixels);

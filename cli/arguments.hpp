@@ -17,6 +17,11 @@ namespace gpufilter::cli {
 
 enum class DeviceChoice { Auto, Gpu, Cpu };
 
+// Who decodes and encodes JPEG files on a GPU run: nvJPEG where it takes the file (auto),
+// OpenCV always (cpu), or nvJPEG required of the build and the run (gpu; a file nvJPEG
+// refuses still goes to OpenCV).
+enum class CodecChoice { Auto, Gpu, Cpu };
+
 // How a data op's result is printed on stdout.
 enum class DataFormat { Table, Csv, Json };
 
@@ -55,6 +60,7 @@ struct RunRequest {
   bool timing = false;
   bool overwrite = false;
   bool autorotate = true;  // apply a JPEG's EXIF orientation on read
+  CodecChoice codec = CodecChoice::Auto;  // --codec
   // Images of more pixels are refused before decoding (decompression bombs); OpenCV's
   // default limit, raised or lowered with --max-pixels.
   std::uint64_t max_pixels = std::uint64_t{1} << 30;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "exit_codes.hpp"
+#include "jpeg_orientation.hpp"
 #include "gpufilter/device.hpp"
 #include "gpufilter/error.hpp"
 
@@ -146,10 +147,17 @@ void GpuWorkspace::run_image(const RunRequest& request, const ImageView& src, co
   StageEvents events(stream_.get());
   copy_image_async(src, src_.view(), stream_.get());
   events.uploaded();
-  // A chain's steps run one after another on the stream, through device images kept
-  // for the next file of the same shapes.
+  run_chain(request, src_.view(), context);
+  events.computed();
+  copy_image_async(dst_.view(), dst, stream_.get());
+  events.finish(times, setup_ms);
+}
+
+// A chain's steps run one after another on the stream, through device images kept for
+// the next file of the same shapes; the last one writes dst_.
+void GpuWorkspace::run_chain(const RunRequest& request, const ImageView& first_input, const ExecContext& context) {
   if (between_.size() < request.chain.size()) between_.resize(request.chain.size());
-  ImageView input = src_.view();
+  ImageView input = first_input;
   for (std::size_t i = 0; i <= request.chain.size(); ++i) {
     const RunRequest& step = i == 0 ? request : request.chain[i - 1];
     ImageView output = dst_.view();
@@ -161,9 +169,76 @@ void GpuWorkspace::run_image(const RunRequest& request, const ImageView& src, co
     step.op->run_gpu(input, output, step.params, step.border, step.variant, context);
     input = output;
   }
-  events.computed();
-  copy_image_async(dst_.view(), dst, stream_.get());
-  events.finish(times, setup_ms);
+}
+
+GpuJpegCodec* GpuWorkspace::jpeg_codec() {
+  if (!jpeg_tried_) {
+    jpeg_tried_ = true;
+    jpeg_ = make_gpu_jpeg_codec(device_, stream_.get());
+  }
+  return jpeg_.get();
+}
+
+bool GpuWorkspace::takes_gpu_jpeg(StageTimes& /*times*/, const char* /*overlapped*/) { return gpu_jpeg_built(); }
+
+// nvJPEG decodes into device memory (the stored image, or straight into src_ when no
+// orientation applies), the library's geometry ops turn it upright, the op chain runs,
+// and either nvJPEG encodes the result (only the file's bytes come back) or it is
+// downloaded.
+bool GpuWorkspace::run_jpeg(const RunRequest& request, const GpuJpegInput& input, const GpuJpegOutput& output,
+                            StageTimes& times) {
+  const OnDevice on(device_);
+  Stopwatch setup;
+  GpuJpegCodec* codec = jpeg_codec();
+  if (codec == nullptr) return false;
+  const std::vector<OrientationStep> steps = orientation_steps(input.orientation);
+  const bool swapped = orientation_swaps_sides(input.orientation);
+  const ImageShape upright{swapped ? input.stored_height : input.stored_width,
+                           swapped ? input.stored_width : input.stored_height, input.format};
+  DeviceImage& decoded = steps.empty() ? src_ : stored_;
+  fit_device_image(decoded, input.stored_width, input.stored_height, input.format);
+  if (!steps.empty()) fit_device_image(src_, upright.width, upright.height, upright.format);
+  if (steps.size() > 1) fit_device_image(turned_half_, upright.width, upright.height, upright.format);
+  ImageShape out = request.op->output_shape_for(upright, request.params);
+  for (const RunRequest& step : request.chain) out = step.op->output_shape_for(out, step.params);
+  fit_device_image(dst_, out.width, out.height, out.format);
+  times.add("setup", setup.elapsed_ms());
+
+  // The hybrid decoder works on the host as well: its time is the wall time to a
+  // finished stream.
+  Stopwatch decoding;
+  if (!codec->decode({input.file}, {decoded.view()}).front()) return false;
+  stream_.synchronize();
+  times.add("gpu decode", decoding.elapsed_ms());
+
+  ExecContext context;
+  context.stream = stream_.get();
+  CudaEvent start, turned, computed, downloaded;
+  start.record(stream_.get());
+  if (steps.size() == 1) apply_orientation_step(steps[0], stored_.view(), src_.view(), true, context);
+  if (steps.size() == 2) {
+    apply_orientation_step(steps[0], stored_.view(), turned_half_.view(), true, context);
+    apply_orientation_step(steps[1], turned_half_.view(), src_.view(), true, context);
+  }
+  turned.record(stream_.get());
+  run_chain(request, src_.view(), context);
+  computed.record(stream_.get());
+  if (output.encoded == nullptr) copy_image_async(dst_.view(), output.download, stream_.get());
+  downloaded.record(stream_.get());
+  stream_.synchronize();
+  if (!steps.empty()) times.add("orient", turned.ms_since(start));
+  times.add("kernel", computed.ms_since(turned));
+  if (output.encoded == nullptr) {
+    times.add("download", downloaded.ms_since(computed));
+    return true;
+  }
+  Stopwatch encoding;
+  if (!codec->encode(dst_.view(), output.quality, *output.encoded)) {
+    throw CliError(ExitCode::Runtime, "nvJPEG could not encode the " + std::to_string(out.width) + "x" +
+                                          std::to_string(out.height) + " " + out.format.name() + " result");
+  }
+  times.add("gpu encode", encoding.elapsed_ms());
+  return true;
 }
 
 void GpuWorkspace::run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
@@ -184,14 +259,14 @@ void GpuWorkspace::run_data(const RunRequest& request, const ImageView& src, std
   events.finish(times, setup_ms);
 }
 
-Runner& SingleFileRunner::resolve(StageTimes& times) {
+Runner& SingleFileRunner::resolve(StageTimes& times, const char* overlapped) {
   if (gpu_) return *gpu_;
   if (cpu_) return *cpu_;
   if (choice_ == DeviceChoice::Cpu || warmup_ == nullptr) return cpu_.emplace();
   // CUDA, which can cost more than the filter itself, was started beside decoding;
   // "wait" is what is left of it once the image is decoded.
   warmup_->wait();
-  times.add_beside("cuda start", warmup_->took_ms(), "decode");
+  times.add_beside("cuda start", warmup_->took_ms(), overlapped);
   times.add("wait", warmup_->waited_ms());
   if (warmup_->usable()) return gpu_.emplace(warmup_->device());
   if (choice_ == DeviceChoice::Gpu)
@@ -202,6 +277,17 @@ Runner& SingleFileRunner::resolve(StageTimes& times) {
 void SingleFileRunner::run_image(const RunRequest& request, const ImageView& src, const ImageView& dst,
                                  StageTimes& times) {
   resolve(times).run_image(request, src, dst, times);
+}
+
+bool SingleFileRunner::takes_gpu_jpeg(StageTimes& times, const char* overlapped) {
+  // Without nvJPEG the runner is chosen after decoding, so that CUDA starts beside it.
+  if (!gpu_jpeg_built() || choice_ == DeviceChoice::Cpu || warmup_ == nullptr) return false;
+  return resolve(times, overlapped).takes_gpu_jpeg(times, overlapped);
+}
+
+bool SingleFileRunner::run_jpeg(const RunRequest& request, const GpuJpegInput& input, const GpuJpegOutput& output,
+                                StageTimes& times) {
+  return resolve(times).run_jpeg(request, input, output, times);
 }
 
 void SingleFileRunner::run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,

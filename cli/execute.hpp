@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "arguments.hpp"
+#include "gpu_jpeg.hpp"
 #include "gpu_warmup.hpp"
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/images.hpp"
@@ -26,6 +27,23 @@ struct DeviceSelection {
 DeviceSelection select_device(DeviceChoice choice);
 const char* to_string(Device device);
 
+// A JPEG file for nvJPEG: its bytes and what its header says.
+struct GpuJpegInput {
+  JpegBytes file;
+  int stored_width = 0;  // before the orientation is applied
+  int stored_height = 0;
+  PixelFormat format;    // u8x3 (colour) or u8x1 (gray)
+  int orientation = 1;   // EXIF orientation to apply on the GPU; 1: none
+};
+
+// Where a GPU JPEG run's result goes: encoded as JPEG on the GPU into `encoded` (when
+// set), else downloaded into `download` (host memory of the chain's output shape).
+struct GpuJpegOutput {
+  std::vector<unsigned char>* encoded = nullptr;
+  int quality = 95;
+  ImageView download;
+};
+
 // Runs request.op over host images: from src into dst (of the op's output shape; for a
 // chain, request.op then each of request.chain, and dst of the last one's output shape),
 // or into `result` (sized for a data op's DataLayout), adding its stages to `times`.
@@ -37,6 +55,19 @@ class Runner {
                          StageTimes& times) = 0;
   virtual void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
                         StageTimes& times) = 0;
+  // Whether run_jpeg may be tried: the run is on a GPU and the build has nvJPEG. A runner
+  // that has not chosen its device yet chooses it now (waiting for CUDA's start, shown
+  // beside the main thread's stage `overlapped`).
+  virtual bool takes_gpu_jpeg(StageTimes& /*times*/, const char* /*overlapped*/) { return false; }
+  // Decodes `input` with nvJPEG on the GPU, turns it upright, runs request.op (and its
+  // chain) on it and sends the result to `output`. False, with nothing written, where
+  // this runner has no nvJPEG or nvJPEG refused the file: the caller reads it with
+  // OpenCV instead. Throws as run_image, and CliError(Runtime) when nvJPEG decoded the
+  // file but could not encode the result.
+  virtual bool run_jpeg(const RunRequest& /*request*/, const GpuJpegInput& /*input*/,
+                        const GpuJpegOutput& /*output*/, StageTimes& /*times*/) {
+    return false;
+  }
 };
 
 // The CPU reference: the --device cpu path. `notice` (why --device auto fell back to the
@@ -63,10 +94,22 @@ class GpuWorkspace final : public Runner {
   void run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) override;
   void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
                 StageTimes& times) override;
+  bool takes_gpu_jpeg(StageTimes& times, const char* overlapped) override;
+  bool run_jpeg(const RunRequest& request, const GpuJpegInput& input, const GpuJpegOutput& output,
+                StageTimes& times) override;
 
  private:
+  // Runs request.op and its chain from `input` (device) into dst_, sized by the caller.
+  void run_chain(const RunRequest& request, const ImageView& input, const ExecContext& context);
+  // The workspace's nvJPEG codec, made on first use; null where there is none.
+  GpuJpegCodec* jpeg_codec();
+
   int device_;
   Stream stream_;
+  std::unique_ptr<GpuJpegCodec> jpeg_;
+  bool jpeg_tried_ = false;
+  DeviceImage stored_;       // a JPEG as decoded, before its orientation is applied
+  DeviceImage turned_half_;  // orientation 7's intermediate (transposed, not yet flipped)
   DeviceImage src_;
   DeviceImage dst_;
   std::vector<DeviceImage> between_;  // a chain's intermediate results
@@ -84,11 +127,14 @@ class SingleFileRunner final : public Runner {
   void run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) override;
   void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
                 StageTimes& times) override;
+  bool takes_gpu_jpeg(StageTimes& times, const char* overlapped) override;
+  bool run_jpeg(const RunRequest& request, const GpuJpegInput& input, const GpuJpegOutput& output,
+                StageTimes& times) override;
   // Where the run went; Cpu before the first run.
   Device device() const { return gpu_ ? Device::Gpu : Device::Cpu; }
 
  private:
-  Runner& resolve(StageTimes& times);
+  Runner& resolve(StageTimes& times, const char* overlapped = "decode");
   GpuWarmup* warmup_;
   DeviceChoice choice_;
   std::optional<GpuWorkspace> gpu_;

@@ -74,4 +74,10 @@ void PooledGpuRunner::run_data(const RunRequest& request, const ImageView& src, 
   lease.workspace().run_data(request, src, result, times);
 }
 
+bool PooledGpuRunner::run_jpeg(const RunRequest& request, const GpuJpegInput& input, const GpuJpegOutput& output,
+                               StageTimes& times) {
+  const GpuPool::Lease lease = pool_.borrow();
+  return lease.workspace().run_jpeg(request, input, output, times);
+}
+
 }  // namespace gpufilter::cli

@@ -61,6 +61,10 @@ class PooledGpuRunner final : public Runner {
   void run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) override;
   void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
                 StageTimes& times) override;
+  bool takes_gpu_jpeg(StageTimes& /*times*/, const char* /*overlapped*/) override { return gpu_jpeg_built(); }
+  // Each workspace keeps its own nvJPEG states, so files decode side by side on the pool.
+  bool run_jpeg(const RunRequest& request, const GpuJpegInput& input, const GpuJpegOutput& output,
+                StageTimes& times) override;
 
  private:
   GpuPool& pool_;

@@ -4,6 +4,7 @@
 
 #include <system_error>
 
+#include "gpu_jpeg.hpp"
 #include "gpufilter/device.hpp"
 #include "gpufilter/error.hpp"
 #include "signal_cleanup.hpp"
@@ -11,8 +12,9 @@
 
 namespace gpufilter::cli {
 
-GpuWarmup::GpuWarmup(int device) : state_(std::make_shared<State>()) {
+GpuWarmup::GpuWarmup(int device, bool prepare_jpeg) : state_(std::make_shared<State>()) {
   state_->device = device;
+  state_->prepare_jpeg = prepare_jpeg;
   // The new thread inherits this mask: SIGINT and the like stay with the main thread,
   // which blocks them around creating the output file so none is left behind.
   const CleanupSignalsBlocked blocked;
@@ -52,6 +54,7 @@ void GpuWarmup::start_cuda(State& state) noexcept {
       // Frees nothing, but the runtime creates the device's primary context to run it;
       // the main thread's later calls on the device share that context.
       GPUFILTER_CUDA_CHECK(cudaFree(nullptr));
+      if (state.prepare_jpeg) prepare_gpu_jpeg(state.device);
     }
   } catch (...) {
     state.failure = std::current_exception();

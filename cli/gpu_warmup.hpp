@@ -12,9 +12,10 @@ namespace gpufilter::cli {
 
 class GpuWarmup {
  public:
-  // Starts the thread making `device`'s context. Construct only when the GPU may be
-  // used: the CPU path makes no CUDA call.
-  explicit GpuWarmup(int device = 0);
+  // Starts the thread making `device`'s context (and with `prepare_jpeg`, nvJPEG's
+  // handles for a JPEG input). Construct only when the GPU may be used: the CPU path
+  // makes no CUDA call.
+  explicit GpuWarmup(int device = 0, bool prepare_jpeg = false);
   // A run that fails before wait() (a bad argument or input file) does not wait for CUDA:
   // the thread is left to finish on its own while the process reports and exits.
   ~GpuWarmup();
@@ -39,6 +40,7 @@ class GpuWarmup {
   // Shared with the thread, which may outlive this object.
   struct State {
     int device = 0;
+    bool prepare_jpeg = false;
     bool done = false;
     std::exception_ptr failure;
     std::string unusable_reason;

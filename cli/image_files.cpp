@@ -15,6 +15,7 @@
 
 #include "exit_codes.hpp"
 #include "codecs.hpp"
+#include "jpeg_metadata.hpp"
 #include "quiet_stderr.hpp"
 
 namespace gpufilter::cli {
@@ -98,20 +99,6 @@ const std::vector<int>& encoder_params() {
 void silence_codec_logging() {
   cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
 }
-
-namespace {
-
-// JPEG files start with the SOI marker followed by another marker.
-bool starts_like_jpeg(const fs::path& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return false;
-  unsigned char head[3] = {0, 0, 0};
-  const bool read = std::fread(head, 1, 3, file) == 3;
-  std::fclose(file);
-  return read && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF;
-}
-
-}  // namespace
 
 cv::Mat read_image(const fs::path& path, bool autorotate) {
   std::error_code error;

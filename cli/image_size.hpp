@@ -1,6 +1,6 @@
 #pragma once
 // The decoders' pixel limit (--max-pixels). An image's size comes from its header
-// before decoding: png_header.hpp, jpeg_header.hpp.
+// before decoding: png_header.hpp, jpeg_metadata.hpp.
 #include <cstdint>
 
 namespace gpufilter::cli {

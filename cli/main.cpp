@@ -26,6 +26,8 @@
 #include "process_file.hpp"
 #include "exit_codes.hpp"
 #include "gpufilter/error.hpp"
+#include "gpu_jpeg.hpp"
+#include "gpu_jpeg_file.hpp"
 #include "gpu_warmup.hpp"
 #include "image_size.hpp"
 #include "image_files.hpp"
@@ -43,8 +45,10 @@ struct SingleRun {
   std::optional<GpuWarmup> warmup;
   std::optional<SingleFileRunner> runner;
 
-  explicit SingleRun(const RunRequest& request) {
-    if (request.device != DeviceChoice::Cpu) warmup.emplace(request.devices.empty() ? 0 : request.devices.front());
+  // `jpeg_on_gpu`: IN may go to nvJPEG, whose handles are then made beside decoding too.
+  explicit SingleRun(const RunRequest& request, bool jpeg_on_gpu = false) {
+    if (request.device != DeviceChoice::Cpu)
+      warmup.emplace(request.devices.empty() ? 0 : request.devices.front(), jpeg_on_gpu);
     runner.emplace(warmup ? &*warmup : nullptr, request.device);
   }
   const char* device_name() const { return to_string(runner->device()); }
@@ -76,7 +80,8 @@ void run_request(const RunRequest& request, Clock::time_point started) {
   // loading. Must precede the first CUDA call.
   if (request.timing) setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0);
   // CUDA starts first, beside the codecs' loading, the output checks and decoding.
-  SingleRun single(request);
+  SingleRun single(request,
+                   request.codec != CodecChoice::Cpu && gpu_jpeg_built() && starts_like_jpeg(request.input));
   // Cheap checks before reading, so a typo in OUT leaves nothing behind.
   check_output_path(request, request.input, request.output);
   // "start": arguments and output checks.

@@ -11,11 +11,12 @@
 #include "channel_order.hpp"
 #include "exit_codes.hpp"
 #include "flatten_alpha.hpp"
+#include "gpu_jpeg_file.hpp"
 #include "gpufilter/error.hpp"
 #include "host_memory.hpp"
 #include "image_size.hpp"
-#include "jpeg_header.hpp"
 #include "image_files.hpp"
+#include "jpeg_metadata.hpp"
 #include "png_header.hpp"
 #include "write_output.hpp"
 
@@ -28,16 +29,39 @@ std::string dimensions(std::uint64_t width, std::uint64_t height) {
 
 std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
-// The input, decoded, with what was learnt while reading it.
+// The input, decoded, with what was learnt while reading it; or, for nvJPEG, still the
+// file's bytes, with the shape its header gives.
 struct DecodedInput {
   cv::Mat image;
   PixelFormat format;
   ChannelLayout layout = ChannelLayout::AsDecoded;
   std::vector<JpegSegment> jpeg_metadata;  // EXIF and ICC segments of a JPEG input
-  ImageShape shape() const { return ImageShape{image.cols, image.rows, format}; }
+  std::optional<GpuJpegFile> gpu_jpeg;
+  ImageShape shape() const { return gpu_jpeg ? gpu_jpeg->upright_shape() : ImageShape{image.cols, image.rows, format}; }
 };
 
-DecodedInput decode_input(const RunRequest& request, const std::filesystem::path& input, StageTimes& times) {
+// A JPEG for nvJPEG where the run is on a GPU of a build that has it ("read": the file
+// into memory; the wait for CUDA's start is shown beside it).
+std::optional<GpuJpegFile> gpu_jpeg_input(const RunRequest& request, const std::filesystem::path& input,
+                                          Runner& runner, StageTimes& times, Stopwatch& stage) {
+  if (request.codec == CodecChoice::Cpu) return std::nullopt;
+  if (request.codec == CodecChoice::Gpu && !gpu_jpeg_built())
+    throw CliError(ExitCode::Runtime, "--codec gpu, but this gpufilter was built without nvJPEG");
+  std::optional<GpuJpegFile> jpeg = read_gpu_jpeg_file(input, request.autorotate);
+  if (!jpeg) return std::nullopt;
+  times.add("read", stage.elapsed_ms());
+  const bool on_gpu = runner.takes_gpu_jpeg(times, "read");
+  stage.restart();
+  if (on_gpu) return jpeg;
+  if (request.codec == CodecChoice::Gpu)
+    throw CliError(ExitCode::Runtime, "--codec gpu, but the run is on the CPU, where nvJPEG cannot be used");
+  return std::nullopt;
+}
+
+// `gpu_jpeg_runner`: the runner to ask whether nvJPEG may read a JPEG input; null for
+// OpenCV alone.
+DecodedInput decode_input(const RunRequest& request, const std::filesystem::path& input, StageTimes& times,
+                          Runner* gpu_jpeg_runner = nullptr) {
   // "decode": reading IN, its header and then its pixels.
   Stopwatch stage;
   // Both from the file's header, before decoding: an image over the pixel limit, and a
@@ -45,7 +69,8 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
   const std::optional<PngHeader> png = read_png_header(input);
   std::optional<JpegHeader> jpeg = png ? std::nullopt : read_jpeg_header(input);
   if (png || jpeg) {
-    const std::uint64_t width = png ? png->width : jpeg->width, height = png ? png->height : jpeg->height;
+    const std::uint64_t width = png ? png->width : static_cast<std::uint64_t>(jpeg->width);
+    const std::uint64_t height = png ? png->height : static_cast<std::uint64_t>(jpeg->height);
     const std::uint64_t pixels = width * height;  // each side < 2^32: no overflow
     if (pixels > request.max_pixels) {
       char text[256];
@@ -63,6 +88,23 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
                             " and its result");
   }
   DecodedInput decoded;
+  if (jpeg) {
+    // Carried into a JPEG OUT; pixels turned upright keep an upright tag.
+    decoded.jpeg_metadata = std::move(jpeg->metadata);
+    if (request.autorotate)
+      for (JpegSegment& segment : decoded.jpeg_metadata) reset_exif_orientation(segment);
+  }
+  if (gpu_jpeg_runner != nullptr && jpeg) {
+    decoded.gpu_jpeg = gpu_jpeg_input(request, input, *gpu_jpeg_runner, times, stage);
+    if (decoded.gpu_jpeg) {
+      decoded.format = decoded.gpu_jpeg->format();
+      if (!request.op->supports(decoded.format)) {
+        throw CliError(ExitCode::Input, request.op->name + " does not take " + decoded.format.name() + " pixels (" +
+                                            quoted(input) + ")");
+      }
+      return decoded;
+    }
+  }
   decoded.image = read_image(input, request.autorotate);
   to_library_order(decoded.image);
   times.add("decode", stage.elapsed_ms());
@@ -72,12 +114,6 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
                    request.op->name + " does not take " + decoded.format.name() + " pixels (" + quoted(input) + ")");
   }
   if (png && png->colour_type == PngColourType::GrayAlpha) decoded.layout = ChannelLayout::GrayAlpha;
-  if (jpeg) {
-    // Carried into a JPEG OUT; pixels turned upright keep an upright tag.
-    decoded.jpeg_metadata = std::move(jpeg->metadata);
-    if (request.autorotate)
-      for (JpegSegment& segment : decoded.jpeg_metadata) reset_exif_orientation(segment);
-  }
   return decoded;
 }
 
@@ -89,6 +125,66 @@ ImageShape output_shape_of(const RunRequest& request, const ImageShape& shape, c
   } catch (const Error& error) {
     throw CliError(ExitCode::Usage, error.what() + std::string(" (") + quoted(input) + ")");
   }
+}
+
+// The host image a run downloads its `out`-shaped result into.
+cv::Mat result_image(const ImageShape& out) {
+  const std::uint64_t result_bytes = static_cast<std::uint64_t>(out.width) *
+                                     static_cast<std::uint64_t>(out.height) * out.format.pixel_bytes();
+  require_host_memory(result_bytes, "the " + dimensions(static_cast<std::uint64_t>(out.width),
+                                                        static_cast<std::uint64_t>(out.height)) +
+                                        " " + out.format.name() + " result");
+  // Zeroed now, so its pages are mapped before the run: a download into fresh pageable
+  // memory faults every page in as it goes (40 ms of a 24 MP photo's 51 ms download),
+  // while here the main thread would otherwise only wait for CUDA to start.
+  return cv::Mat::zeros(out.height, out.width, cv_type_of(out.format));
+}
+
+// Encodes the downloaded result with OpenCV (or libpng) into OUT, with a JPEG input's
+// metadata where OUT is a JPEG.
+void write_result(const RunRequest& request, const std::filesystem::path& output, cv::Mat& result,
+                  const ImageShape& out, OutputFit fit, ChannelLayout layout,
+                  const std::vector<JpegSegment>& jpeg_metadata, StageTimes& times) {
+  Stopwatch stage;
+  to_codec_order(result);
+  if (fit == OutputFit::FlattenAlpha) {
+    result = flatten_onto(result, request.background);
+    write_image_atomically(output, result, PixelFormat{out.format.type, 3}, ChannelLayout::AsDecoded, request.encode);
+  } else {
+    write_image_atomically(output, result, out.format, layout, request.encode, jpeg_metadata);
+  }
+  times.add("encode", stage.elapsed_ms());
+}
+
+// A JPEG decoded by nvJPEG; the result encoded by nvJPEG too where OUT is a JPEG that
+// holds it as it is (only the file's bytes come back from the GPU), else downloaded and
+// written as any result. False where nvJPEG refused the file.
+bool run_gpu_jpeg(const RunRequest& request, const GpuJpegFile& jpeg, const std::filesystem::path& output,
+                  const ImageShape& out, OutputFit fit, ChannelLayout layout,
+                  const std::vector<JpegSegment>& jpeg_metadata, Runner& runner, StageTimes& times) {
+  const bool encode_on_gpu = fit == OutputFit::AsIs && is_jpeg_output(output) && out.format.type == ChannelType::U8 &&
+                             (out.format.channels == 1 || out.format.channels == 3) &&
+                             request.codec != CodecChoice::Cpu;
+  GpuJpegOutput sink;
+  sink.quality = request.encode.jpeg_quality;
+  std::vector<unsigned char> encoded;
+  cv::Mat result;
+  if (encode_on_gpu) {
+    sink.encoded = &encoded;
+  } else {
+    result = result_image(out);
+    sink.download = host_view(result, out.format);
+  }
+  if (!runner.run_jpeg(request, jpeg.input(), sink, times)) return false;
+  if (!encode_on_gpu) {
+    write_result(request, output, result, out, fit, layout, jpeg_metadata, times);
+    return true;
+  }
+  Stopwatch stage;
+  insert_jpeg_segments(encoded, jpeg_metadata);
+  write_encoded_atomically(output, encoded, "JPEG");
+  times.add("write", stage.elapsed_ms());
+  return true;
 }
 
 }  // namespace
@@ -106,7 +202,7 @@ void process_image_file(const RunRequest& given, const std::filesystem::path& in
                         std::string& notes) {
   RunRequest request = given;
   const std::filesystem::path output = output_destination(output_name);
-  DecodedInput decoded = decode_input(request, input, times);
+  DecodedInput decoded = decode_input(request, input, times, &runner);
   const PixelFormat format = decoded.format;
   ImageShape out = output_shape_of(request, decoded.shape(), input);
   request.border = border_for_input(request, format, decoded.layout, input);
@@ -128,29 +224,18 @@ void process_image_file(const RunRequest& given, const std::filesystem::path& in
              request.background.name + " (--background)\n";
   }
 
+  if (decoded.gpu_jpeg) {
+    if (run_gpu_jpeg(request, *decoded.gpu_jpeg, output, out, fit, layout, decoded.jpeg_metadata, runner, times))
+      return;
+    decoded = decode_input(request, input, times);  // nvJPEG refused the file: OpenCV reads it
+  }
+
   // Host memory stays near one input and one output image: both devices read the
   // decoded Mat and write the result Mat directly.
-  const std::uint64_t result_bytes = static_cast<std::uint64_t>(out.width) *
-                                     static_cast<std::uint64_t>(out.height) * out.format.pixel_bytes();
-  require_host_memory(result_bytes, "the " + dimensions(static_cast<std::uint64_t>(out.width),
-                                                        static_cast<std::uint64_t>(out.height)) +
-                                        " " + out.format.name() + " result");
-  // Zeroed now, so its pages are mapped before the run: a download into fresh pageable
-  // memory faults every page in as it goes (40 ms of a 24 MP photo's 51 ms download),
-  // while here the main thread would otherwise only wait for CUDA to start.
-  cv::Mat result = cv::Mat::zeros(out.height, out.width, cv_type_of(out.format));
+  cv::Mat result = result_image(out);
   runner.run_image(request, host_view(decoded.image, format), host_view(result, out.format), times);
   decoded.image.release();  // the encoder's buffer can take its place
-
-  Stopwatch stage;
-  to_codec_order(result);
-  if (fit == OutputFit::FlattenAlpha) {
-    result = flatten_onto(result, request.background);
-    write_image_atomically(output, result, PixelFormat{out.format.type, 3}, ChannelLayout::AsDecoded, request.encode);
-  } else {
-    write_image_atomically(output, result, out.format, layout, request.encode, decoded.jpeg_metadata);
-  }
-  times.add("encode", stage.elapsed_ms());
+  write_result(request, output, result, out, fit, layout, decoded.jpeg_metadata, times);
 }
 
 DataFileResult process_data_file(const RunRequest& request, const std::filesystem::path& input, Runner& runner,

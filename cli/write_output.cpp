@@ -88,4 +88,18 @@ void write_image_atomically(const fs::path& output, const cv::Mat& image, PixelF
   }
 }
 
+void write_encoded_atomically(const fs::path& output, const std::vector<unsigned char>& bytes,
+                              const std::string& what) {
+  const std::string cannot_write = "cannot write the " + what + " file " + quoted(output) + ": ";
+  try {
+    TemporaryFile temporary(output);
+    const int error = temporary.append(bytes.data(), bytes.size());
+    if (error != 0) throw CliError(ExitCode::Output, cannot_write + std::strerror(error));
+    pause_for_tests();
+    temporary.commit();
+  } catch (const std::system_error& error) {
+    throw CliError(ExitCode::Output, cannot_write + error.what());
+  }
+}
+
 }  // namespace gpufilter::cli

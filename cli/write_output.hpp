@@ -4,11 +4,13 @@
 // left half written and the encoder never opens a file by name.
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <opencv2/core/mat.hpp>
 
 #include "channel_layout.hpp"
-#include "jpeg_header.hpp"
+#include "jpeg_metadata.hpp"
 #include "gpufilter/pixel_format.hpp"
 
 namespace gpufilter::cli {
@@ -29,5 +31,10 @@ struct EncodeOptions {
 void write_image_atomically(const std::filesystem::path& output, const cv::Mat& image, PixelFormat format,
                             ChannelLayout layout, const EncodeOptions& options = {},
                             const std::vector<JpegSegment>& jpeg_metadata = {});
+
+// Writes an already encoded file (a JPEG nvJPEG made) to OUT the same way: a temporary
+// file beside it, renamed onto it. Throws CliError(Output) naming `what` ("JPEG").
+void write_encoded_atomically(const std::filesystem::path& output, const std::vector<unsigned char>& bytes,
+                              const std::string& what);
 
 }  // namespace gpufilter::cli

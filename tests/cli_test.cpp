@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <regex>
 #include <set>
@@ -942,6 +943,159 @@ TEST_F(CliTest, LittleEndianExifOrientationIsReadAndReset) {
   ASSERT_EQ(exif.size(), app1.size());
   EXPECT_EQ(exif[28], 1);
   EXPECT_EQ(exif[29], 0);
+}
+
+// ---- JPEG on the GPU (nvJPEG) ----------------------------------------------------------
+// These need a GPU and a build with nvJPEG (--codec gpu says when the build has none).
+
+// A photo-like test image: smooth gradients with some texture, where decoders differ by
+// their IDCT rounding and chroma upsampling only (pure noise would magnify the latter).
+cv::Mat photo_like(int rows, int cols, int channels, unsigned seed) {
+  cv::Mat image(rows, cols, CV_8UC3);
+  for (int y = 0; y < rows; ++y)
+    for (int x = 0; x < cols; ++x)
+      image.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>((x * 255) / cols), static_cast<uchar>((y * 255) / rows),
+                                            static_cast<uchar>(128 + 100 * std::sin((x + y) / 9.0)));
+  cv::Mat noise(rows, cols, CV_8UC3);
+  cv::RNG rng(seed);
+  rng.fill(noise, cv::RNG::UNIFORM, 0, 24);
+  image += noise;
+  if (channels == 1) cv::cvtColor(image, image, cv::COLOR_BGR2GRAY);
+  return image;
+}
+
+// How far nvJPEG's decode may be from OpenCV's (libjpeg-turbo) decode of one file: both
+// are exact JPEG decoders up to IDCT rounding and, for subsampled chroma, the upsampling
+// filter. Measured values are printed so docs can state them.
+constexpr double kJpegMeanTolerance = 1.5;  // mean absolute difference per channel value
+constexpr double kJpegMaxTolerance = 40.0;  // largest single difference (chroma edges)
+
+double mean_difference(const cv::Mat& a, const cv::Mat& b) {
+  cv::Mat difference;
+  cv::absdiff(a, b, difference);
+  const cv::Scalar mean = cv::mean(difference);
+  double sum = 0.0;
+  for (int c = 0; c < a.channels(); ++c) sum += mean[c];
+  return sum / a.channels();
+}
+
+void expect_jpeg_close(const cv::Mat& gpu, const cv::Mat& cpu, const std::string& what) {
+  ASSERT_EQ(gpu.size(), cpu.size()) << what;
+  ASSERT_EQ(gpu.type(), cpu.type()) << what;
+  const double mean = mean_difference(gpu, cpu);
+  const double max = max_difference(gpu, cpu);
+  std::cout << "[ nvJPEG vs OpenCV ] " << what << ": mean " << mean << ", max " << max << '\n';
+  EXPECT_LE(mean, kJpegMeanTolerance) << what;
+  EXPECT_LE(max, kJpegMaxTolerance) << what;
+}
+
+class CliGpuJpegTest : public CliTest {
+ protected:
+  void SetUp() override {
+    if (!has_device()) GTEST_SKIP() << "no usable GPU: " << no_device_reason();
+    const std::string in = write_input("probe.jpg", photo_like(16, 16, 3, 1));
+    const ProcessResult run = gpufilter({"copy", in, path("probe.png"), "--device", "gpu", "--codec", "gpu"});
+    if (run.exit_code != 0 && contains(run.err, "without nvJPEG")) GTEST_SKIP() << run.err;
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+  // IN through `args` on the GPU with --codec gpu and again with --codec cpu; both outputs.
+  std::pair<cv::Mat, cv::Mat> both_codecs(const std::string& in, const std::string& out_suffix,
+                                          const std::vector<std::string>& args) {
+    std::pair<cv::Mat, cv::Mat> outputs;
+    for (const char* codec : {"gpu", "cpu"}) {
+      const std::string out = path(std::string("out-") + codec + out_suffix);
+      std::vector<std::string> command{args.front(), in, out};
+      command.insert(command.end(), args.begin() + 1, args.end());
+      command.insert(command.end(), {"--device", "gpu", "--codec", codec, "--timing"});
+      const ProcessResult run = gpufilter(command);
+      EXPECT_EQ(run.exit_code, 0) << run.err;
+      EXPECT_EQ(contains(run.err, "gpu decode"), std::string(codec) == "gpu") << run.err;
+      (std::string(codec) == "gpu" ? outputs.first : outputs.second) = read_unchanged(out);
+    }
+    return outputs;
+  }
+};
+
+TEST_F(CliGpuJpegTest, DecodeMatchesOpenCv) {
+  const std::vector<std::pair<std::string, std::vector<int>>> kinds{
+      {"colour 4:2:0 q95", {cv::IMWRITE_JPEG_QUALITY, 95}},
+      {"colour 4:2:0 q50", {cv::IMWRITE_JPEG_QUALITY, 50}},
+      {"colour 4:2:0 q100", {cv::IMWRITE_JPEG_QUALITY, 100}},
+      {"progressive", {cv::IMWRITE_JPEG_PROGRESSIVE, 1}},
+  };
+  int index = 0;
+  for (const auto& [what, params] : kinds) {
+    const std::string in = path("in" + std::to_string(index++) + ".jpg");
+    ASSERT_TRUE(cv::imwrite(in, photo_like(203, 317, 3, 5), params));  // odd sizes: partial MCUs
+    const auto [gpu, cpu] = both_codecs(in, std::to_string(index) + ".png", {"copy"});
+    expect_jpeg_close(gpu, cpu, what);
+    expect_jpeg_close(gpu, cv::imread(in, cv::IMREAD_UNCHANGED), what + " (OpenCV in the test)");
+  }
+  const std::string gray = write_input("gray.jpg", photo_like(99, 141, 1, 6));
+  const auto [gpu, cpu] = both_codecs(gray, "-gray.png", {"copy"});
+  EXPECT_EQ(gpu.channels(), 1) << "a gray JPEG stays one channel, as OpenCV reads it";
+  expect_jpeg_close(gpu, cpu, "gray");
+}
+
+TEST_F(CliGpuJpegTest, OrientationIsAppliedOnTheGpu) {
+  const cv::Mat stored = photo_like(48, 80, 3, 7);
+  for (int orientation = 1; orientation <= 8; ++orientation) {
+    SCOPED_TRACE(orientation);
+    const std::string in = path("o" + std::to_string(orientation) + ".jpg");
+    write_bytes(in, jpeg_with_orientation(stored, static_cast<std::uint16_t>(orientation)));
+    const auto [gpu, cpu] = both_codecs(in, std::to_string(orientation) + ".png", {"copy"});
+    ASSERT_EQ(gpu.cols, orientation >= 5 ? 48 : 80);
+    expect_jpeg_close(gpu, cpu, "orientation " + std::to_string(orientation));
+    // Kept as stored with --no-autorotate.
+    const ProcessResult run = gpufilter({"copy", in, path("kept.png"), "--no-autorotate", "--device", "gpu", "--codec", "gpu"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(read_unchanged(path("kept.png")).cols, 80);
+  }
+}
+
+TEST_F(CliGpuJpegTest, EncodeRoundTripAndQuality) {
+  const std::string in = write_input("in.jpg", photo_like(240, 320, 3, 8));
+  const cv::Mat original = cv::imread(in, cv::IMREAD_UNCHANGED);
+  const auto [gpu, cpu] = both_codecs(in, ".jpg", {"blur", "--sigma", "1.5"});
+  expect_jpeg_close(gpu, cpu, "blur, encoded by nvJPEG vs OpenCV, q95");
+  EXPECT_LE(mean_difference(gpu, original), 4.0) << "a light blur of a q95 photo";
+  const auto size_of = [&](const std::string& name, const std::string& quality) {
+    const ProcessResult run =
+        gpufilter({"copy", in, path(name), "--quality", quality, "--device", "gpu", "--codec", "gpu"});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return fs::file_size(path(name));
+  };
+  EXPECT_LT(size_of("q20.jpg", "20"), size_of("q95.jpg", "95"));
+  const std::string gray = write_input("gray.jpg", photo_like(64, 48, 1, 9));
+  const auto [gpu_gray, cpu_gray] = both_codecs(gray, "-gray.jpg", {"copy"});
+  EXPECT_EQ(gpu_gray.channels(), 1) << "gray is written as a one-component JPEG";
+  expect_jpeg_close(gpu_gray, cpu_gray, "gray, encoded by nvJPEG vs OpenCV");
+}
+
+TEST_F(CliGpuJpegTest, BatchWithCorruptAndProgressiveFiles) {
+  std::vector<std::string> args{"copy"};
+  for (int i = 0; i < 6; ++i) args.push_back(write_input("b" + std::to_string(i) + ".jpg", photo_like(64 + i, 96, 3, 20u + static_cast<unsigned>(i))));
+  const std::string progressive = path("progressive.jpg");
+  ASSERT_TRUE(cv::imwrite(progressive, photo_like(70, 50, 3, 30), {cv::IMWRITE_JPEG_PROGRESSIVE, 1}));
+  args.push_back(progressive);
+  args.push_back(write_input("gray.jpg", photo_like(33, 44, 1, 31)));
+  const std::string whole = read_bytes(args[1]);
+  write_bytes(path("corrupt.jpg"), whole.substr(0, 200));  // cut off inside its headers
+  args.push_back(path("corrupt.jpg"));
+  fs::create_directory(path("gpu"));
+  fs::create_directory(path("cpu"));
+  for (const char* codec : {"gpu", "cpu"}) {
+    std::vector<std::string> command = args;
+    command.insert(command.end(), {"--out-dir", path(codec), "--suffix", "_x", "--device", "gpu", "--codec", codec});
+    const ProcessResult run = gpufilter(command);
+    EXPECT_EQ(run.exit_code, kInput) << run.err;
+    EXPECT_TRUE(contains(run.err, "corrupt.jpg")) << run.err;
+    EXPECT_TRUE(contains(run.err, "8 of 9 files written")) << run.err;
+  }
+  for (const std::string name : {"b0", "b3", "b5", "progressive", "gray"}) {
+    expect_jpeg_close(read_unchanged(path("gpu/" + name + "_x.jpg")), read_unchanged(path("cpu/" + name + "_x.jpg")),
+                      "batch " + name);
+  }
 }
 
 TEST_F(CliTest, EncodeOptionsReachTheEncoder) {

@@ -13,4 +13,15 @@ if(TARGET gpufilter_cli)
   add_dependencies(cli_test gpufilter_cli)
   gpufilter_warnings(cli_test)
   gtest_discover_tests(cli_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cli)
+
+  # The tool's JPEG header reader, metadata and orientation steps, on the CPU.
+  add_executable(cli_unit_test
+    ${CMAKE_CURRENT_LIST_DIR}/jpeg_markers_test.cpp
+    ${PROJECT_SOURCE_DIR}/cli/jpeg_markers.cpp
+    ${PROJECT_SOURCE_DIR}/cli/jpeg_metadata.cpp
+    ${PROJECT_SOURCE_DIR}/cli/jpeg_orientation.cpp)
+  target_include_directories(cli_unit_test PRIVATE ${PROJECT_SOURCE_DIR}/cli)
+  target_link_libraries(cli_unit_test PRIVATE gpufilter::gpufilter GTest::gtest_main opencv_core opencv_imgcodecs)
+  gpufilter_warnings(cli_unit_test)
+  gtest_discover_tests(cli_unit_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cli)
 endif()

@@ -1,0 +1,13 @@
+// The build without nvJPEG (CI, machines whose CUDA toolkit lacks it): every JPEG goes
+// through OpenCV's codecs.
+#include "gpu_jpeg.hpp"
+
+namespace gpufilter::cli {
+
+bool gpu_jpeg_built() { return false; }
+
+void prepare_gpu_jpeg(int /*device*/) noexcept {}
+
+std::unique_ptr<GpuJpegCodec> make_gpu_jpeg_codec(int /*device*/, StreamHandle /*stream*/) { return nullptr; }
+
+}  // namespace gpufilter::cli

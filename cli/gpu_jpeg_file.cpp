@@ -1,0 +1,60 @@
+#include "gpu_jpeg_file.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <string>
+
+#include "jpeg_orientation.hpp"
+
+namespace gpufilter::cli {
+
+PixelFormat GpuJpegFile::format() const {
+  return PixelFormat{ChannelType::U8, header.components.size() == 1 ? 1 : 3};
+}
+
+ImageShape GpuJpegFile::upright_shape() const {
+  const bool swapped = orientation_swaps_sides(orientation);
+  return ImageShape{swapped ? header.height : header.width, swapped ? header.width : header.height, format()};
+}
+
+GpuJpegInput GpuJpegFile::input() const {
+  GpuJpegInput input;
+  input.file = JpegBytes{bytes.data(), bytes.size()};
+  input.stored_width = header.width;
+  input.stored_height = header.height;
+  input.format = format();
+  input.orientation = orientation;
+  return input;
+}
+
+std::optional<GpuJpegFile> read_gpu_jpeg_file(const std::filesystem::path& path, bool autorotate) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return std::nullopt;
+  GpuJpegFile jpeg;
+  unsigned char head[3] = {0, 0, 0};
+  bool readable = std::fread(head, 1, 3, file) == 3 && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF &&
+                  std::fseek(file, 0, SEEK_END) == 0;
+  const long size = readable ? std::ftell(file) : -1;
+  readable = readable && size > 0 && std::fseek(file, 0, SEEK_SET) == 0;
+  if (readable) {
+    jpeg.bytes.resize(static_cast<std::size_t>(size));
+    readable = std::fread(jpeg.bytes.data(), 1, jpeg.bytes.size(), file) == jpeg.bytes.size();
+  }
+  std::fclose(file);
+  if (!readable) return std::nullopt;
+  std::optional<JpegHeader> header = parse_jpeg_header(jpeg.bytes.data(), jpeg.bytes.size());
+  if (!header || !gpu_jpeg_decision(*header).gpu) return std::nullopt;
+  jpeg.header = std::move(*header);
+  jpeg.orientation = autorotate ? jpeg.header.orientation : 1;
+  return jpeg;
+}
+
+bool is_jpeg_output(const std::filesystem::path& output) {
+  std::string suffix = output.extension().string();
+  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return suffix == ".jpg" || suffix == ".jpeg" || suffix == ".jpe";
+}
+
+}  // namespace gpufilter::cli

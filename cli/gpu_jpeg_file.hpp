@@ -1,0 +1,34 @@
+#pragma once
+// A JPEG input file for nvJPEG: its bytes, read whole, and its header, when the header
+// shows a file nvJPEG decodes as OpenCV would (jpeg_markers.hpp). Everything else, and a
+// file that cannot be read, is left to OpenCV's path, which reports errors as before.
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "execute.hpp"
+#include "gpufilter/registry.hpp"
+#include "jpeg_markers.hpp"
+#include "jpeg_metadata.hpp"
+
+namespace gpufilter::cli {
+
+struct GpuJpegFile {
+  std::vector<unsigned char> bytes;
+  JpegHeader header;
+  int orientation = 1;  // the EXIF orientation to apply: 1 with --no-autorotate
+
+  // u8x3 for colour, u8x1 for gray, as OpenCV decodes them.
+  PixelFormat format() const;
+  // The decoded image's size once turned upright.
+  ImageShape upright_shape() const;
+  GpuJpegInput input() const;
+};
+
+// nullopt for anything but a JPEG nvJPEG takes, or a file that cannot be read.
+std::optional<GpuJpegFile> read_gpu_jpeg_file(const std::filesystem::path& path, bool autorotate);
+
+// Whether OUT's suffix names a JPEG (.jpg, .jpeg, .jpe, any case), which nvJPEG can write.
+bool is_jpeg_output(const std::filesystem::path& output);
+
+}  // namespace gpufilter::cli

@@ -1,0 +1,247 @@
+// gpu_jpeg.hpp through nvJPEG (CUDA toolkit). Compiled only where CMake found it.
+//
+// Per device, two library handles, made once and kept for the process (nvJPEG's handles
+// are thread-safe and bound to the device current when made): one on the hardware
+// backend where the GPU has JPEG engines (A100, H100, ...), for batched decoding of
+// baseline colour files, and one on the default backend for everything else (one-by-one
+// decoding of gray, progressive and other files, and encoding). Per workspace, the
+// states, parse streams and buffers nvJPEG keeps per thread, reused from file to file.
+#include <cuda_runtime_api.h>
+#include <nvjpeg.h>
+
+#include <map>
+#include <mutex>
+
+#include "gpu_jpeg.hpp"
+#include "gpufilter/error.hpp"
+
+namespace gpufilter::cli {
+namespace {
+
+bool ok(nvjpegStatus_t status) { return status == NVJPEG_STATUS_SUCCESS; }
+
+struct DeviceHandles {
+  nvjpegHandle_t hardware = nullptr;  // null where the GPU has no JPEG engines
+  nvjpegHandle_t general = nullptr;   // null when nvJPEG cannot start at all
+};
+
+DeviceHandles create_handles(int device) {
+  DeviceHandles handles;
+  if (cudaSetDevice(device) != cudaSuccess) return handles;
+  nvjpegHandle_t handle = nullptr;
+  if (ok(nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle))) {
+    handles.hardware = handle;
+  }
+  handle = nullptr;
+  if (ok(nvjpegCreateEx(NVJPEG_BACKEND_DEFAULT, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle))) {
+    handles.general = handle;
+  }
+  return handles;
+}
+
+// Never destroyed: the tool ends with _Exit, and a handle outlives every workspace.
+DeviceHandles device_handles(int device) {
+  static std::mutex mutex;
+  static std::map<int, DeviceHandles> handles;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto found = handles.find(device);
+  if (found != handles.end()) return found->second;
+  return handles.emplace(device, create_handles(device)).first->second;
+}
+
+nvjpegImage_t nvjpeg_image(const ImageView& view) {
+  nvjpegImage_t image{};
+  image.channel[0] = static_cast<unsigned char*>(view.data);
+  image.pitch[0] = view.pitch;
+  return image;
+}
+
+class NvjpegCodec final : public GpuJpegCodec {
+ public:
+  NvjpegCodec(const DeviceHandles& handles, cudaStream_t stream)
+      : hardware_(handles.hardware), general_(handles.general), stream_(stream) {}
+  ~NvjpegCodec() override;
+  NvjpegCodec(const NvjpegCodec&) = delete;
+  NvjpegCodec& operator=(const NvjpegCodec&) = delete;
+
+  // Makes the per-workspace objects; false when any cannot be made.
+  bool init();
+
+  std::vector<bool> decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) override;
+  bool encode(const ImageView& image, int quality, std::vector<unsigned char>& bytes) override;
+  const char* decoder_name() const override { return hardware_ != nullptr ? "hardware" : "cuda"; }
+
+ private:
+  bool fits(const JpegBytes& file, const ImageView& into) const;
+  bool hardware_takes(const JpegBytes& file);
+  bool decode_batched(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into,
+                      const std::vector<std::size_t>& which);
+  bool decode_one(const JpegBytes& file, const ImageView& into);
+  void synchronize() const { GPUFILTER_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+  nvjpegHandle_t hardware_;
+  nvjpegHandle_t general_;
+  cudaStream_t stream_;
+  // Hardware, batched.
+  nvjpegJpegState_t batched_state_ = nullptr;
+  nvjpegJpegStream_t probe_ = nullptr;  // a header parsed to ask whether the hardware takes it
+  // Default backend, one file at a time (decoupled phases).
+  nvjpegJpegDecoder_t decoder_ = nullptr;
+  nvjpegJpegState_t decoder_state_ = nullptr;
+  nvjpegBufferPinned_t pinned_ = nullptr;
+  nvjpegBufferDevice_t device_buffer_ = nullptr;
+  nvjpegJpegStream_t parsed_ = nullptr;
+  nvjpegDecodeParams_t decode_params_ = nullptr;
+  // Encoder.
+  nvjpegEncoderState_t encoder_state_ = nullptr;
+  nvjpegEncoderParams_t encoder_params_ = nullptr;
+};
+
+bool NvjpegCodec::init() {
+  if (hardware_ != nullptr) {
+    if (!ok(nvjpegJpegStateCreate(hardware_, &batched_state_)) || !ok(nvjpegJpegStreamCreate(hardware_, &probe_))) {
+      hardware_ = nullptr;  // the CUDA decoder takes every file instead
+    }
+  }
+  return ok(nvjpegDecoderCreate(general_, NVJPEG_BACKEND_DEFAULT, &decoder_)) &&
+         ok(nvjpegDecoderStateCreate(general_, decoder_, &decoder_state_)) &&
+         ok(nvjpegBufferPinnedCreate(general_, nullptr, &pinned_)) &&
+         ok(nvjpegBufferDeviceCreate(general_, nullptr, &device_buffer_)) &&
+         ok(nvjpegStateAttachPinnedBuffer(decoder_state_, pinned_)) &&
+         ok(nvjpegStateAttachDeviceBuffer(decoder_state_, device_buffer_)) &&
+         ok(nvjpegJpegStreamCreate(general_, &parsed_)) && ok(nvjpegDecodeParamsCreate(general_, &decode_params_)) &&
+         ok(nvjpegEncoderStateCreate(general_, &encoder_state_, stream_)) &&
+         ok(nvjpegEncoderParamsCreate(general_, &encoder_params_, stream_)) &&
+         // OpenCV's defaults: standard Huffman tables, baseline.
+         ok(nvjpegEncoderParamsSetOptimizedHuffman(encoder_params_, 0, stream_)) &&
+         ok(nvjpegEncoderParamsSetEncoding(encoder_params_, NVJPEG_ENCODING_BASELINE_DCT, stream_));
+}
+
+NvjpegCodec::~NvjpegCodec() {
+  // Work on the stream may still use the states.
+  cudaStreamSynchronize(stream_);
+  if (encoder_params_ != nullptr) nvjpegEncoderParamsDestroy(encoder_params_);
+  if (encoder_state_ != nullptr) nvjpegEncoderStateDestroy(encoder_state_);
+  if (decode_params_ != nullptr) nvjpegDecodeParamsDestroy(decode_params_);
+  if (parsed_ != nullptr) nvjpegJpegStreamDestroy(parsed_);
+  if (decoder_state_ != nullptr) nvjpegJpegStateDestroy(decoder_state_);
+  if (device_buffer_ != nullptr) nvjpegBufferDeviceDestroy(device_buffer_);
+  if (pinned_ != nullptr) nvjpegBufferPinnedDestroy(pinned_);
+  if (decoder_ != nullptr) nvjpegDecoderDestroy(decoder_);
+  if (probe_ != nullptr) nvjpegJpegStreamDestroy(probe_);
+  if (batched_state_ != nullptr) nvjpegJpegStateDestroy(batched_state_);
+}
+
+// nvJPEG's own reading of the header agrees with the caller's: the size, and 1 or 3
+// components for a u8x1 or u8x3 view.
+bool NvjpegCodec::fits(const JpegBytes& file, const ImageView& into) const {
+  int components = 0;
+  nvjpegChromaSubsampling_t subsampling = NVJPEG_CSS_UNKNOWN;
+  int widths[NVJPEG_MAX_COMPONENT] = {};
+  int heights[NVJPEG_MAX_COMPONENT] = {};
+  if (!ok(nvjpegGetImageInfo(general_, file.data, file.size, &components, &subsampling, widths, heights))) return false;
+  if (subsampling == NVJPEG_CSS_UNKNOWN || widths[0] != into.width || heights[0] != into.height) return false;
+  if (into.format.type != ChannelType::U8) return false;
+  return (components == 1 && into.format.channels == 1) || (components == 3 && into.format.channels == 3);
+}
+
+bool NvjpegCodec::hardware_takes(const JpegBytes& file) {
+  if (hardware_ == nullptr) return false;
+  if (!ok(nvjpegJpegStreamParseHeader(hardware_, file.data, file.size, probe_))) return false;
+  int supported = -1;
+  return ok(nvjpegDecodeBatchedSupported(hardware_, probe_, &supported)) && supported == 0;
+}
+
+bool NvjpegCodec::decode_batched(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into,
+                                 const std::vector<std::size_t>& which) {
+  std::vector<const unsigned char*> data;
+  std::vector<std::size_t> lengths;
+  std::vector<nvjpegImage_t> outputs;
+  for (const std::size_t i : which) {
+    data.push_back(files[i].data);
+    lengths.push_back(files[i].size);
+    outputs.push_back(nvjpeg_image(into[i]));
+  }
+  // Initialized for every call: the batch's size may change, and a failed batch needs it.
+  const int count = static_cast<int>(which.size());
+  if (!ok(nvjpegDecodeBatchedInitialize(hardware_, batched_state_, count, 1, NVJPEG_OUTPUT_RGBI))) return false;
+  return ok(nvjpegDecodeBatched(hardware_, batched_state_, data.data(), lengths.data(), outputs.data(), stream_));
+}
+
+bool NvjpegCodec::decode_one(const JpegBytes& file, const ImageView& into) {
+  const nvjpegOutputFormat_t format = into.format.channels == 3 ? NVJPEG_OUTPUT_RGBI : NVJPEG_OUTPUT_Y;
+  if (!ok(nvjpegDecodeParamsSetOutputFormat(decode_params_, format))) return false;
+  if (!ok(nvjpegJpegStreamParse(general_, file.data, file.size, 0, 0, parsed_))) return false;
+  // The host phase refills the pinned buffer, which the previous file's transfer may
+  // still read.
+  synchronize();
+  if (!ok(nvjpegDecodeJpegHost(general_, decoder_, decoder_state_, decode_params_, parsed_))) return false;
+  if (!ok(nvjpegDecodeJpegTransferToDevice(general_, decoder_, decoder_state_, parsed_, stream_))) return false;
+  nvjpegImage_t output = nvjpeg_image(into);
+  return ok(nvjpegDecodeJpegDevice(general_, decoder_, decoder_state_, &output, stream_));
+}
+
+std::vector<bool> NvjpegCodec::decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) {
+  std::vector<bool> decoded(files.size(), false);
+  std::vector<bool> fitting(files.size(), false);
+  std::vector<std::size_t> batch;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    fitting[i] = fits(files[i], into[i]);
+    if (fitting[i] && into[i].format.channels == 3 && hardware_takes(files[i])) batch.push_back(i);
+  }
+  if (!batch.empty() && decode_batched(files, into, batch)) {
+    for (const std::size_t i : batch) decoded[i] = true;
+  }
+  // The rest, and a batch the hardware refused as a whole, one by one.
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (fitting[i] && !decoded[i]) decoded[i] = decode_one(files[i], into[i]);
+  }
+  return decoded;
+}
+
+bool NvjpegCodec::encode(const ImageView& image, int quality, std::vector<unsigned char>& bytes) {
+  if (image.format.type != ChannelType::U8 || (image.format.channels != 1 && image.format.channels != 3)) return false;
+  const bool gray = image.format.channels == 1;
+  // OpenCV (libjpeg's defaults) writes colour with 4:2:0 chroma at every quality.
+  const nvjpegChromaSubsampling_t subsampling = gray ? NVJPEG_CSS_GRAY : NVJPEG_CSS_420;
+  if (!ok(nvjpegEncoderParamsSetQuality(encoder_params_, quality, stream_)) ||
+      !ok(nvjpegEncoderParamsSetSamplingFactors(encoder_params_, subsampling, stream_)))
+    return false;
+  const nvjpegImage_t source = nvjpeg_image(image);
+  const nvjpegStatus_t status =
+      gray ? nvjpegEncodeYUV(general_, encoder_state_, encoder_params_, &source, NVJPEG_CSS_GRAY, image.width,
+                             image.height, stream_)
+           : nvjpegEncodeImage(general_, encoder_state_, encoder_params_, &source, NVJPEG_INPUT_RGBI, image.width,
+                               image.height, stream_);
+  if (!ok(status)) return false;
+  std::size_t length = 0;
+  if (!ok(nvjpegEncodeRetrieveBitstream(general_, encoder_state_, nullptr, &length, stream_))) return false;
+  synchronize();
+  bytes.resize(length);
+  if (!ok(nvjpegEncodeRetrieveBitstream(general_, encoder_state_, bytes.data(), &length, stream_))) return false;
+  synchronize();
+  bytes.resize(length);
+  return length > 0;
+}
+
+}  // namespace
+
+bool gpu_jpeg_built() { return true; }
+
+void prepare_gpu_jpeg(int device) noexcept {
+  try {
+    device_handles(device);
+  } catch (...) {
+    // Tried again, and reported, when the first file needs it.
+  }
+}
+
+std::unique_ptr<GpuJpegCodec> make_gpu_jpeg_codec(int device, StreamHandle stream) {
+  const DeviceHandles handles = device_handles(device);
+  if (handles.general == nullptr) return nullptr;
+  auto codec = std::make_unique<NvjpegCodec>(handles, stream);
+  if (!codec->init()) return nullptr;
+  return codec;
+}
+
+}  // namespace gpufilter::cli
