@@ -290,7 +290,6 @@ std::optional<BatchOptions> read_batch(const cxxopts::ParseResult& result, const
     if (!batch && result.count(option)) usage_error(std::string("--") + option + " belongs to a batch: add --out-dir DIR");
   if (!batch) return std::nullopt;
   if (!result.count("out-dir")) usage_error("a batch needs --out-dir DIR for its outputs");
-  if (result.count("timing")) usage_error("--timing times the stages of one file; a batch prints its own summary");
   BatchOptions options;
   options.out_dir = result["out-dir"].as<std::string>();
   for (const std::string& file : files) options.inputs.emplace_back(file);

@@ -109,6 +109,7 @@ ExitCode run_batch(const RunRequest& request) {
   std::atomic<std::size_t> next{0};
   std::mutex failure_mutex;
   std::optional<ExitCode> first_failure;
+  StageTotals totals;
 
   auto work = [&] {
     for (std::size_t i = next++; i < items.size(); i = next++) {
@@ -119,6 +120,7 @@ ExitCode run_batch(const RunRequest& request) {
         StageTimes times;
         std::string notes;
         process_image_file(request, item.input, item.output, *runner, times, notes);
+        if (request.timing) totals.add(times);
         if (!notes.empty()) progress.message(notes);
         ok = true;
       } catch (...) {
@@ -155,6 +157,7 @@ ExitCode run_batch(const RunRequest& request) {
     if (progress.failed()) summary += "; " + std::to_string(progress.failed()) + " failed";
     write_stderr(summary + "\n");
   }
+  if (request.timing) write_stderr(totals.summary(threads, progress.elapsed_s() * 1e3) + "\n");
   return first_failure.value_or(ExitCode::Ok);
 }
 

@@ -84,6 +84,7 @@ class NvjpegCodec final : public GpuJpegCodec {
   cudaStream_t stream_;
   // Hardware, batched.
   nvjpegJpegState_t batched_state_ = nullptr;
+  int batched_size_ = 0;  // the batch size batched_state_ is initialized for; 0: needs initializing
   nvjpegJpegStream_t probe_ = nullptr;  // a header parsed to ask whether the hardware takes it
   // Default backend, one file at a time (decoupled phases).
   nvjpegJpegDecoder_t decoder_ = nullptr;
@@ -162,10 +163,17 @@ bool NvjpegCodec::decode_batched(const std::vector<JpegBytes>& files, const std:
     lengths.push_back(files[i].size);
     outputs.push_back(nvjpeg_image(into[i]));
   }
-  // Initialized for every call: the batch's size may change, and a failed batch needs it.
+  // Initialized when the batch's size changes, and after a failed batch, which needs it.
   const int count = static_cast<int>(which.size());
-  if (!ok(nvjpegDecodeBatchedInitialize(hardware_, batched_state_, count, 1, NVJPEG_OUTPUT_RGBI))) return false;
-  return ok(nvjpegDecodeBatched(hardware_, batched_state_, data.data(), lengths.data(), outputs.data(), stream_));
+  if (count != batched_size_) {
+    batched_size_ = 0;
+    if (!ok(nvjpegDecodeBatchedInitialize(hardware_, batched_state_, count, 1, NVJPEG_OUTPUT_RGBI))) return false;
+    batched_size_ = count;
+  }
+  if (ok(nvjpegDecodeBatched(hardware_, batched_state_, data.data(), lengths.data(), outputs.data(), stream_)))
+    return true;
+  batched_size_ = 0;
+  return false;
 }
 
 bool NvjpegCodec::decode_one(const JpegBytes& file, const ImageView& into) {
