@@ -194,6 +194,38 @@ void encode(const std::vector<unsigned char>& jpeg, cudaStream_t stream) {
   nvjpegDestroy(handle);
 }
 
+// What a codec costs per workspace beyond its handle: the objects the tool's codec makes
+// (cli/nvjpeg_codec.cpp), each timed, on a handle of `backend`; and whether that one
+// handle also serves the default decoder and the encoder.
+void workspace_objects(const char* name, nvjpegBackend_t backend, cudaStream_t stream) {
+  nvjpegHandle_t handle = nullptr;
+  if (nvjpegCreateEx(backend, nullptr, nullptr, 0, &handle) != NVJPEG_STATUS_SUCCESS) return;
+  std::printf("\nper-workspace objects on a %s handle (ms):", name);
+  const auto timed = [](const char* what, auto make) {
+    const Clock::time_point start = Clock::now();
+    const nvjpegStatus_t status = make();
+    std::printf(" %s %.1f%s;", what, ms_since(start), status == NVJPEG_STATUS_SUCCESS ? "" : " (refused)");
+  };
+  nvjpegJpegState_t state = nullptr;
+  nvjpegJpegDecoder_t decoder = nullptr;
+  nvjpegJpegState_t decoder_state = nullptr;
+  nvjpegBufferPinned_t pinned = nullptr;
+  nvjpegBufferDevice_t device = nullptr;
+  nvjpegJpegStream_t parsed = nullptr;
+  nvjpegEncoderState_t encoder = nullptr;
+  nvjpegEncoderParams_t params = nullptr;
+  timed("jpeg state", [&] { return nvjpegJpegStateCreate(handle, &state); });
+  timed("batched init 1", [&] { return nvjpegDecodeBatchedInitialize(handle, state, 1, 1, NVJPEG_OUTPUT_RGBI); });
+  timed("default decoder", [&] { return nvjpegDecoderCreate(handle, NVJPEG_BACKEND_DEFAULT, &decoder); });
+  if (decoder != nullptr) timed("decoder state", [&] { return nvjpegDecoderStateCreate(handle, decoder, &decoder_state); });
+  timed("pinned buffer", [&] { return nvjpegBufferPinnedCreate(handle, nullptr, &pinned); });
+  timed("device buffer", [&] { return nvjpegBufferDeviceCreate(handle, nullptr, &device); });
+  timed("stream", [&] { return nvjpegJpegStreamCreate(handle, &parsed); });
+  timed("encoder state", [&] { return nvjpegEncoderStateCreate(handle, &encoder, stream); });
+  timed("encoder params", [&] { return nvjpegEncoderParamsCreate(handle, &params, stream); });
+  std::printf("\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -217,5 +249,8 @@ int main(int argc, char** argv) {
   single_decode("hybrid (CPU Huffman)", NVJPEG_BACKEND_HYBRID, large, stream);
   batch_decode(small, batch, stream);
   encode(large, stream);
+  workspace_objects("hardware", NVJPEG_BACKEND_HARDWARE, stream);
+  workspace_objects("default", NVJPEG_BACKEND_DEFAULT, stream);
+  workspace_objects("default (second)", NVJPEG_BACKEND_DEFAULT, stream);
   return 0;
 }

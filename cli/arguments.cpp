@@ -95,8 +95,9 @@ cxxopts::Options make_options(const Operation* op) {
          "auto: the GPU when one is usable, else the CPU reference; gpu; cpu (default: auto)",
          cxxopts::value<std::string>(), "auto|gpu|cpu");
   common("codec",
-         "JPEG decoding and encoding on a GPU run: auto: nvJPEG on the GPU for the JPEG files it takes, OpenCV "
-         "for the rest; gpu: as auto, but an error where nvJPEG cannot be used at all; cpu: OpenCV (default: auto)",
+         "JPEG decoding and encoding on a GPU run: auto: nvJPEG on the GPU in a batch, for the JPEG files it "
+         "takes, and OpenCV for one file (where nvJPEG's start-up costs more than it saves); gpu: nvJPEG for every "
+         "JPEG it takes, an error where it cannot be used at all; cpu: OpenCV (default: auto)",
          cxxopts::value<std::string>(), "auto|gpu|cpu");
   common("timing", "print the time of each stage on stderr");
   if (data_op) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -30,8 +31,19 @@
 namespace gpufilter::cli {
 namespace {
 
-// Workspaces per GPU: one uploading, one running, one downloading.
-constexpr int kWorkspacesPerDevice = 3;
+// Workspaces per GPU: each holds one file's device images and nvJPEG states, and nvJPEG
+// decodes a file partly on the CPU thread that holds the workspace, so a GPU gets as many
+// as threads feed it, at least three (one uploading, one running, one downloading) and
+// at most eight (device memory: three images per workspace). GPUFILTER_GPU_WORKSPACES
+// overrides the count for tuning (1..64).
+int workspaces_per_device(std::size_t threads, std::size_t devices) {
+  if (const char* text = std::getenv("GPUFILTER_GPU_WORKSPACES")) {
+    const int count = std::atoi(text);
+    if (count >= 1 && count <= 64) return count;
+  }
+  const std::size_t share = (threads + devices - 1) / std::max<std::size_t>(devices, 1);
+  return static_cast<int>(std::clamp<std::size_t>(share, 3, 8));
+}
 
 // --devices resolved against the GPUs present.
 std::vector<int> batch_devices(const RunRequest& request) {
@@ -91,20 +103,19 @@ ExitCode run_batch(const RunRequest& request) {
   const DeviceSelection selection = select_device(request.device);
   if (!selection.notice.empty()) std::cerr << selection.notice << '\n';
 
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads =
+      std::min<std::size_t>(items.size(), options.jobs > 0 ? static_cast<std::size_t>(options.jobs) : cores);
   std::optional<GpuPool> pool;
   std::unique_ptr<Runner> runner;
   std::vector<int> devices;
   if (selection.device == Device::Gpu) {
     devices = batch_devices(request);
-    pool.emplace(devices, kWorkspacesPerDevice);
+    pool.emplace(devices, workspaces_per_device(threads, devices.size()));
     runner = std::make_unique<PooledGpuRunner>(*pool);
   } else {
     runner = std::make_unique<CpuRunner>();
   }
-
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t threads =
-      std::min<std::size_t>(items.size(), options.jobs > 0 ? static_cast<std::size_t>(options.jobs) : cores);
   Progress progress(items.size(), !options.quiet && ::isatty(STDERR_FILENO));
   std::atomic<std::size_t> next{0};
   std::mutex failure_mutex;

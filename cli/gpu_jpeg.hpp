@@ -15,8 +15,8 @@ namespace gpufilter::cli {
 // Whether this build can use nvJPEG at all.
 bool gpu_jpeg_built();
 
-// Creates nvJPEG's library handle for `device` (the hardware decoder where the GPU has
-// one), so the first file does not wait for it; a no-op when it exists, the build has no
+// Creates nvJPEG's library handle for `device` (nvjpeg_codec.cpp says which backend and
+// why), so the first file does not wait for it; a no-op when it exists, the build has no
 // nvJPEG, or nvJPEG cannot start. Called on the thread that starts CUDA. Never throws.
 void prepare_gpu_jpeg(int device) noexcept;
 
@@ -30,8 +30,7 @@ class GpuJpegCodec {
  public:
   virtual ~GpuJpegCodec() = default;
   // Decodes files[i] into into[i], a device view of its stored size: u8x3 (R, G, B) for
-  // colour, u8x1 for gray. Colour files the hardware decoder takes go through it in one
-  // batched call; the others, one by one through the CUDA decoder. Enqueued on the
+  // colour, u8x1 for gray, one by one through nvJPEG's default decoder. Enqueued on the
   // workspace's stream (the caller synchronizes). ok[i] tells which were decoded: a file
   // nvJPEG refuses leaves into[i] undefined and is for OpenCV to read. Throws
   // gpufilter::Error for CUDA failures only.
@@ -40,8 +39,6 @@ class GpuJpegCodec {
   // gray) at `quality` 1..100, waits for the stream and returns the file's bytes; false
   // when nvJPEG refused it.
   virtual bool encode(const ImageView& image, int quality, std::vector<unsigned char>& bytes) = 0;
-  // "hardware" or "cuda": the decoder colour files take, for messages.
-  virtual const char* decoder_name() const = 0;
 };
 
 // nullptr where the build has no nvJPEG or nvJPEG cannot start on `device`; `stream` is

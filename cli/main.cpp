@@ -70,11 +70,16 @@ void run_data_request(const RunRequest& request, Clock::time_point started) {
 }
 
 // `started` is when main() began: --timing's total runs from there to the printed line.
-void run_request(const RunRequest& request, Clock::time_point started) {
-  if (!request.op->produces_image()) {
-    run_data_request(request, started);
+void run_request(const RunRequest& given, Clock::time_point started) {
+  if (!given.op->produces_image()) {
+    run_data_request(given, started);
     return;
   }
+  // One file: nvJPEG's start-up (about 0.3 s per library handle and more for its states
+  // on an H100, docs/gpu-results.md) outweighs what it saves over OpenCV's codecs on one
+  // photo, so `auto` keeps OpenCV here; batches pay that start-up once.
+  RunRequest request = given;
+  if (request.codec == CodecChoice::Auto) request.codec = CodecChoice::Cpu;
   // With --timing, load every kernel when the CUDA context is made (the "cuda start"
   // stage, beside decoding), so "kernel" times the kernel and not its lazy first-launch
   // loading. Must precede the first CUDA call.

@@ -1,11 +1,17 @@
 // gpu_jpeg.hpp through nvJPEG (CUDA toolkit). Compiled only where CMake found it.
 //
-// Per device, two library handles, made once and kept for the process (nvJPEG's handles
-// are thread-safe and bound to the device current when made): one on the hardware
-// backend where the GPU has JPEG engines (A100, H100, ...), for batched decoding of
-// baseline colour files, and one on the default backend for everything else (one-by-one
-// decoding of gray, progressive and other files, and encoding). Per workspace, the
-// states, parse streams and buffers nvJPEG keeps per thread, reused from file to file.
+// Per device, one library handle on the default backend, made once and kept for the
+// process (nvJPEG's handles are thread-safe and bound to the device current when made).
+// Per workspace, the decoder state, parse stream, buffers and encoder state nvJPEG keeps
+// per thread, reused from file to file; each workspace decodes its own file, so files
+// decode side by side on as many threads as the pool has workspaces.
+//
+// Not the hardware JPEG engines: on an H100 (bench/nvjpeg_probe.cpp, docs/gpu-results.md)
+// a hardware-backend handle costs 0.28 s and each decoding state on it 0.36 s, against
+// 0.05 s or less for the default backend's, and one file at a time it decodes a 24 MP
+// photo in 17 ms against the default backend's 21 ms. The engines pay off in batches of
+// many files per call (32 x 12 MP at 760 images/s), which needs a batch pipeline that
+// gathers files for one decoder; the pool decodes file by file today.
 #include <cuda_runtime_api.h>
 #include <nvjpeg.h>
 
@@ -20,33 +26,22 @@ namespace {
 
 bool ok(nvjpegStatus_t status) { return status == NVJPEG_STATUS_SUCCESS; }
 
-struct DeviceHandles {
-  nvjpegHandle_t hardware = nullptr;  // null where the GPU has no JPEG engines
-  nvjpegHandle_t general = nullptr;   // null when nvJPEG cannot start at all
-};
-
-DeviceHandles create_handles(int device) {
-  DeviceHandles handles;
-  if (cudaSetDevice(device) != cudaSuccess) return handles;
+// null when nvJPEG cannot start on `device`.
+nvjpegHandle_t create_handle(int device) {
+  if (cudaSetDevice(device) != cudaSuccess) return nullptr;
   nvjpegHandle_t handle = nullptr;
-  if (ok(nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle))) {
-    handles.hardware = handle;
-  }
-  handle = nullptr;
-  if (ok(nvjpegCreateEx(NVJPEG_BACKEND_DEFAULT, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle))) {
-    handles.general = handle;
-  }
-  return handles;
+  if (!ok(nvjpegCreateEx(NVJPEG_BACKEND_DEFAULT, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle))) return nullptr;
+  return handle;
 }
 
 // Never destroyed: the tool ends with _Exit, and a handle outlives every workspace.
-DeviceHandles device_handles(int device) {
+nvjpegHandle_t device_handle(int device) {
   static std::mutex mutex;
-  static std::map<int, DeviceHandles> handles;
+  static std::map<int, nvjpegHandle_t> handles;
   const std::lock_guard<std::mutex> lock(mutex);
   const auto found = handles.find(device);
   if (found != handles.end()) return found->second;
-  return handles.emplace(device, create_handles(device)).first->second;
+  return handles.emplace(device, create_handle(device)).first->second;
 }
 
 nvjpegImage_t nvjpeg_image(const ImageView& view) {
@@ -58,8 +53,7 @@ nvjpegImage_t nvjpeg_image(const ImageView& view) {
 
 class NvjpegCodec final : public GpuJpegCodec {
  public:
-  NvjpegCodec(const DeviceHandles& handles, cudaStream_t stream)
-      : hardware_(handles.hardware), general_(handles.general), stream_(stream) {}
+  NvjpegCodec(nvjpegHandle_t handle, cudaStream_t stream) : general_(handle), stream_(stream) {}
   ~NvjpegCodec() override;
   NvjpegCodec(const NvjpegCodec&) = delete;
   NvjpegCodec& operator=(const NvjpegCodec&) = delete;
@@ -69,24 +63,15 @@ class NvjpegCodec final : public GpuJpegCodec {
 
   std::vector<bool> decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) override;
   bool encode(const ImageView& image, int quality, std::vector<unsigned char>& bytes) override;
-  const char* decoder_name() const override { return hardware_ != nullptr ? "hardware" : "cuda"; }
 
  private:
   bool fits(const JpegBytes& file, const ImageView& into) const;
-  bool hardware_takes(const JpegBytes& file);
-  bool decode_batched(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into,
-                      const std::vector<std::size_t>& which);
   bool decode_one(const JpegBytes& file, const ImageView& into);
   void synchronize() const { GPUFILTER_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
-  nvjpegHandle_t hardware_;
   nvjpegHandle_t general_;
   cudaStream_t stream_;
-  // Hardware, batched.
-  nvjpegJpegState_t batched_state_ = nullptr;
-  int batched_size_ = 0;  // the batch size batched_state_ is initialized for; 0: needs initializing
-  nvjpegJpegStream_t probe_ = nullptr;  // a header parsed to ask whether the hardware takes it
-  // Default backend, one file at a time (decoupled phases).
+  // One file at a time, in decoupled phases.
   nvjpegJpegDecoder_t decoder_ = nullptr;
   nvjpegJpegState_t decoder_state_ = nullptr;
   nvjpegBufferPinned_t pinned_ = nullptr;
@@ -99,11 +84,6 @@ class NvjpegCodec final : public GpuJpegCodec {
 };
 
 bool NvjpegCodec::init() {
-  if (hardware_ != nullptr) {
-    if (!ok(nvjpegJpegStateCreate(hardware_, &batched_state_)) || !ok(nvjpegJpegStreamCreate(hardware_, &probe_))) {
-      hardware_ = nullptr;  // the CUDA decoder takes every file instead
-    }
-  }
   return ok(nvjpegDecoderCreate(general_, NVJPEG_BACKEND_DEFAULT, &decoder_)) &&
          ok(nvjpegDecoderStateCreate(general_, decoder_, &decoder_state_)) &&
          ok(nvjpegBufferPinnedCreate(general_, nullptr, &pinned_)) &&
@@ -129,8 +109,6 @@ NvjpegCodec::~NvjpegCodec() {
   if (device_buffer_ != nullptr) nvjpegBufferDeviceDestroy(device_buffer_);
   if (pinned_ != nullptr) nvjpegBufferPinnedDestroy(pinned_);
   if (decoder_ != nullptr) nvjpegDecoderDestroy(decoder_);
-  if (probe_ != nullptr) nvjpegJpegStreamDestroy(probe_);
-  if (batched_state_ != nullptr) nvjpegJpegStateDestroy(batched_state_);
 }
 
 // nvJPEG's own reading of the header agrees with the caller's: the size, and 1 or 3
@@ -144,36 +122,6 @@ bool NvjpegCodec::fits(const JpegBytes& file, const ImageView& into) const {
   if (subsampling == NVJPEG_CSS_UNKNOWN || widths[0] != into.width || heights[0] != into.height) return false;
   if (into.format.type != ChannelType::U8) return false;
   return (components == 1 && into.format.channels == 1) || (components == 3 && into.format.channels == 3);
-}
-
-bool NvjpegCodec::hardware_takes(const JpegBytes& file) {
-  if (hardware_ == nullptr) return false;
-  if (!ok(nvjpegJpegStreamParseHeader(hardware_, file.data, file.size, probe_))) return false;
-  int supported = -1;
-  return ok(nvjpegDecodeBatchedSupported(hardware_, probe_, &supported)) && supported == 0;
-}
-
-bool NvjpegCodec::decode_batched(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into,
-                                 const std::vector<std::size_t>& which) {
-  std::vector<const unsigned char*> data;
-  std::vector<std::size_t> lengths;
-  std::vector<nvjpegImage_t> outputs;
-  for (const std::size_t i : which) {
-    data.push_back(files[i].data);
-    lengths.push_back(files[i].size);
-    outputs.push_back(nvjpeg_image(into[i]));
-  }
-  // Initialized when the batch's size changes, and after a failed batch, which needs it.
-  const int count = static_cast<int>(which.size());
-  if (count != batched_size_) {
-    batched_size_ = 0;
-    if (!ok(nvjpegDecodeBatchedInitialize(hardware_, batched_state_, count, 1, NVJPEG_OUTPUT_RGBI))) return false;
-    batched_size_ = count;
-  }
-  if (ok(nvjpegDecodeBatched(hardware_, batched_state_, data.data(), lengths.data(), outputs.data(), stream_)))
-    return true;
-  batched_size_ = 0;
-  return false;
 }
 
 bool NvjpegCodec::decode_one(const JpegBytes& file, const ImageView& into) {
@@ -191,19 +139,7 @@ bool NvjpegCodec::decode_one(const JpegBytes& file, const ImageView& into) {
 
 std::vector<bool> NvjpegCodec::decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) {
   std::vector<bool> decoded(files.size(), false);
-  std::vector<bool> fitting(files.size(), false);
-  std::vector<std::size_t> batch;
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    fitting[i] = fits(files[i], into[i]);
-    if (fitting[i] && into[i].format.channels == 3 && hardware_takes(files[i])) batch.push_back(i);
-  }
-  if (!batch.empty() && decode_batched(files, into, batch)) {
-    for (const std::size_t i : batch) decoded[i] = true;
-  }
-  // The rest, and a batch the hardware refused as a whole, one by one.
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (fitting[i] && !decoded[i]) decoded[i] = decode_one(files[i], into[i]);
-  }
+  for (std::size_t i = 0; i < files.size(); ++i) decoded[i] = fits(files[i], into[i]) && decode_one(files[i], into[i]);
   return decoded;
 }
 
@@ -238,16 +174,16 @@ bool gpu_jpeg_built() { return true; }
 
 void prepare_gpu_jpeg(int device) noexcept {
   try {
-    device_handles(device);
+    device_handle(device);
   } catch (...) {
     // Tried again, and reported, when the first file needs it.
   }
 }
 
 std::unique_ptr<GpuJpegCodec> make_gpu_jpeg_codec(int device, StreamHandle stream) {
-  const DeviceHandles handles = device_handles(device);
-  if (handles.general == nullptr) return nullptr;
-  auto codec = std::make_unique<NvjpegCodec>(handles, stream);
+  const nvjpegHandle_t handle = device_handle(device);
+  if (handle == nullptr) return nullptr;
+  auto codec = std::make_unique<NvjpegCodec>(handle, stream);
   if (!codec->init()) return nullptr;
   return codec;
 }
