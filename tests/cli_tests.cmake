@@ -25,3 +25,23 @@ if(TARGET gpufilter_cli)
   gpufilter_warnings(cli_unit_test)
   gtest_discover_tests(cli_unit_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cli)
 endif()
+
+# The tool's PNG codec against OpenCV's, built twice: as the tool uses it (with libdeflate
+# where found) and with zlib alone, as on machines without libdeflate.
+if(TARGET gpufilter_png)
+  find_package(GTest REQUIRED)
+  find_package(ZLIB REQUIRED)
+  find_package(Threads REQUIRED)
+  include(GoogleTest)
+  add_library(gpufilter_png_zlib STATIC ${GPUFILTER_PNG_CODEC_SOURCES})
+  target_include_directories(gpufilter_png_zlib PUBLIC ${PROJECT_SOURCE_DIR}/cli)
+  target_link_libraries(gpufilter_png_zlib PUBLIC opencv_core PRIVATE ZLIB::ZLIB Threads::Threads)
+  gpufilter_warnings(gpufilter_png_zlib)
+  foreach(codec gpufilter_png gpufilter_png_zlib)
+    add_executable(${codec}_test ${CMAKE_CURRENT_LIST_DIR}/png_codec_test.cpp)
+    target_link_libraries(${codec}_test PRIVATE ${codec} opencv_core opencv_imgcodecs opencv_imgproc ZLIB::ZLIB
+                          GTest::gtest_main)
+    gpufilter_warnings(${codec}_test)
+    gtest_discover_tests(${codec}_test TEST_PREFIX ${codec}. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cpu)
+  endforeach()
+endif()

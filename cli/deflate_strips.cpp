@@ -1,0 +1,97 @@
+#include "deflate_strips.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "parallel_tasks.hpp"
+#include "png_checksums.hpp"
+
+namespace gpufilter::cli {
+namespace {
+
+// Raw deflate (no zlib wrapper: the strips share one header and trailer), 32 KiB window,
+// zlib's default memory level.
+constexpr int kRawDeflateWindowBits = -15;
+constexpr int kMemoryLevel = 8;
+
+// The zlib header (RFC 1950): CM = 8 (deflate), CINFO = 7 (32 KiB window); FLEVEL says
+// what was spent compressing (informative only); FCHECK makes the pair a multiple of 31.
+void append_zlib_header(int level, std::vector<std::uint8_t>& out) {
+  const unsigned cmf = 0x78;
+  const unsigned flevel = level <= 1 ? 0 : level <= 5 ? 1 : level == 6 ? 2 : 3;
+  unsigned flg = flevel << 6;
+  flg += 31 - (cmf * 256 + flg) % 31;
+  out.push_back(static_cast<std::uint8_t>(cmf));
+  out.push_back(static_cast<std::uint8_t>(flg));
+}
+
+struct CompressedStrip {
+  std::vector<std::uint8_t> bytes;
+  std::uint32_t adler = 1;
+  std::size_t raw_size = 0;
+};
+
+void deflate_one(const std::vector<std::uint8_t>& raw, bool last, const DeflateSettings& settings,
+                 CompressedStrip& strip) {
+  z_stream stream{};
+  if (deflateInit2(&stream, settings.level, Z_DEFLATED, kRawDeflateWindowBits, kMemoryLevel, settings.strategy) !=
+      Z_OK) {
+    throw std::runtime_error("zlib could not start (out of memory)");
+  }
+  // deflateBound covers the data and the final block; a full flush adds an empty stored
+  // block. Should that still not be room enough, the buffer grows and deflate goes on.
+  std::size_t capacity = deflateBound(&stream, static_cast<uLong>(raw.size())) + 64;
+  std::vector<std::uint8_t>& out = strip.bytes;
+  const std::size_t start = out.size();
+  std::size_t produced = 0;
+  stream.next_in = const_cast<Bytef*>(raw.data());  // zlib's API predates const
+  stream.avail_in = static_cast<uInt>(raw.size());
+  for (;;) {
+    out.resize(start + capacity);
+    stream.next_out = out.data() + start + produced;
+    stream.avail_out = static_cast<uInt>(capacity - produced);
+    const int status = deflate(&stream, last ? Z_FINISH : Z_FULL_FLUSH);
+    produced = capacity - stream.avail_out;
+    const bool done = last ? status == Z_STREAM_END : status == Z_OK && stream.avail_in == 0 && stream.avail_out > 0;
+    if (done) break;
+    if (status != Z_OK && status != Z_BUF_ERROR) {
+      deflateEnd(&stream);
+      throw std::runtime_error("zlib failed to compress a strip (status " + std::to_string(status) + ")");
+    }
+    capacity *= 2;
+  }
+  deflateEnd(&stream);
+  out.resize(start + produced);
+  strip.adler = png::adler32(1, raw.data(), raw.size());
+  strip.raw_size = raw.size();
+}
+
+}  // namespace
+
+std::vector<std::vector<std::uint8_t>> deflate_strips(std::size_t count, const StripSource& source,
+                                                      const DeflateSettings& settings, unsigned threads) {
+  std::vector<CompressedStrip> strips(count);
+  if (count == 0) return {};
+  run_tasks(count, threads, [&](std::size_t index) {
+    std::vector<std::uint8_t> raw;
+    source(index, raw);
+    // One deflate call takes at most 4 GiB; strips are a few MiB.
+    if (raw.size() > std::numeric_limits<uInt>::max() / 2) throw std::runtime_error("a strip is too large for zlib");
+    CompressedStrip& strip = strips[index];
+    if (index == 0) append_zlib_header(settings.level, strip.bytes);
+    deflate_one(raw, index + 1 == count, settings, strip);
+  });
+  std::uint32_t adler = strips[0].adler;
+  for (std::size_t i = 1; i < count; ++i) adler = png::adler32_combine(adler, strips[i].adler, strips[i].raw_size);
+  std::vector<std::vector<std::uint8_t>> pieces;
+  pieces.reserve(count);
+  for (CompressedStrip& strip : strips) pieces.push_back(std::move(strip.bytes));
+  for (int shift = 24; shift >= 0; shift -= 8) pieces.back().push_back(static_cast<std::uint8_t>(adler >> shift));
+  return pieces;
+}
+
+}  // namespace gpufilter::cli
