@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "batch_inputs.hpp"
+#include "codecs.hpp"
 #include "execute.hpp"
 #include "gpu_pool.hpp"
 #include "gpufilter/error.hpp"
@@ -106,6 +107,8 @@ ExitCode run_batch(const RunRequest& request) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t threads =
       std::min<std::size_t>(items.size(), options.jobs > 0 ? static_cast<std::size_t>(options.jobs) : cores);
+  // Files decode and encode side by side: each PNG codec takes its share of the cores.
+  codecs::set_threads_per_file(static_cast<unsigned>(std::max<std::size_t>(1, cores / std::max<std::size_t>(1, threads))));
   std::optional<GpuPool> pool;
   std::unique_ptr<Runner> runner;
   std::vector<int> devices;

@@ -3,13 +3,22 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <opencv2/imgcodecs.hpp>  // the IMREAD_ and IMWRITE_ constants only
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
 #include <climits>
+#include <exception>
 #include <filesystem>
 #include <future>
 #include <mutex>
+#include <optional>
 
 #include "codec_module.hpp"
 #include "exit_codes.hpp"
+#include "png_reader.hpp"
+#include "png_writer.hpp"
 
 #ifndef GPUFILTER_CODEC_MODULE_NAME
 #error "GPUFILTER_CODEC_MODULE_NAME must name the codec module's file"
@@ -60,7 +69,26 @@ const CodecModule& module() {
   return *g_module.get();
 }
 
+std::atomic<unsigned> g_threads_per_file{0};
+
+bool is_png_suffix(std::string suffix) {
+  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return suffix == ".png";
+}
+
+// IMWRITE_PNG_COMPRESSION's value among OpenCV-style (name, value) pairs.
+std::optional<int> png_compression_in(const std::vector<int>& params) {
+  std::optional<int> level;
+  for (std::size_t i = 0; i + 1 < params.size(); i += 2)
+    if (params[i] == cv::IMWRITE_PNG_COMPRESSION) level = params[i + 1];
+  return level;
+}
+
 }  // namespace
+
+void set_threads_per_file(unsigned threads) { g_threads_per_file = threads; }
+unsigned threads_per_file() { return g_threads_per_file; }
 
 void start_loading() {
   std::call_once(g_started, [] {
@@ -76,11 +104,34 @@ bool have_writer(const std::string& filename) { return module().have_writer(file
 
 bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
             const std::vector<int>& params) {
+  if (is_png_suffix(suffix) && png_writer_takes(image, false)) {
+    PngWriteOptions options;
+    options.compression = png_compression_in(params);
+    options.threads = threads_per_file();
+    try {
+      bytes = encode_png(image, options);
+      return true;
+    } catch (const std::exception&) {
+      // Out of memory for the strips: OpenCV's encoder needs less.
+    }
+  }
   return module().encode(suffix, image, bytes, params);
 }
 
-cv::Mat decode(const std::vector<unsigned char>& bytes, int flags) { return module().decode(bytes, flags); }
+cv::Mat decode(const std::vector<unsigned char>& bytes, int flags) {
+  if (flags == cv::IMREAD_UNCHANGED && looks_like_png(bytes.data(), bytes.size())) {
+    PngDecodeResult result = decode_png(bytes.data(), bytes.size(), PngReadOptions{true, threads_per_file()});
+    if (!result.image.empty()) return result.image;
+  }
+  return module().decode(bytes, flags);
+}
 
-cv::Mat read(const std::string& path, int flags) { return module().read(path, flags); }
+cv::Mat read(const std::string& path, int flags) {
+  if (flags == cv::IMREAD_UNCHANGED) {
+    PngDecodeResult result = read_png_file(path, PngReadOptions{true, threads_per_file()});
+    if (!result.image.empty()) return result.image;
+  }
+  return module().read(path, flags);
+}
 
 }  // namespace gpufilter::cli::codecs

@@ -3,6 +3,10 @@
 // the first moment of main(). libopencv_imgcodecs brings about 120 shared libraries with it
 // (GDAL, Poppler, HDF5, ...), whose loading took 150 ms before main() when the tool linked
 // it; now that time passes beside argument parsing and CUDA's start.
+//
+// PNG files skip the module: the tool's own codec (png_reader.hpp, png_writer.hpp) reads
+// and writes them on several threads, and hands OpenCV what it declines (palettes,
+// interlacing, damage: OpenCV then decodes the file or reports why it cannot).
 #include <opencv2/core.hpp>
 
 #include <string>
@@ -19,5 +23,10 @@ bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigne
             const std::vector<int>& params);
 cv::Mat decode(const std::vector<unsigned char>& bytes, int flags);
 cv::Mat read(const std::string& path, int flags);
+
+// Threads the PNG codec may use for one file (0: one per core): a batch decoding and
+// encoding N files at once gives each its share of the cores.
+void set_threads_per_file(unsigned threads);
+unsigned threads_per_file();
 
 }  // namespace gpufilter::cli::codecs

@@ -1,8 +1,9 @@
 #pragma once
-#include <optional>
 // Writing a gray+alpha PNG. OpenCV decodes one as 4-channel BGRA (gray copied into B, G
 // and R) and its PNG encoder cannot write two channels, so without this a gray+alpha file
-// would come back as RGBA. libpng writes the gray (channel 0) and the alpha (channel 3).
+// would come back as RGBA. The tool's PNG writer stores the gray (channel 0) and the alpha
+// (channel 3).
+#include <optional>
 #include <string>
 
 #include <opencv2/core/mat.hpp>
@@ -11,9 +12,9 @@
 
 namespace gpufilter::cli {
 
-// Encodes an 8- or 16-bit 4-channel image into `file` as a gray+alpha PNG with OpenCV's
-// default PNG settings. Returns an empty string on success, else why it failed.
-// `compression` 0..9 as --png-compression; unset: OpenCV's own fastest setting.
+// Encodes an 8- or 16-bit 4-channel image into `file` as a gray+alpha PNG. Returns an
+// empty string on success, else why it failed. `compression` 0..9 as --png-compression;
+// unset: the PNG writer's default.
 std::string write_gray_alpha_png(const cv::Mat& bgra, std::optional<int> compression, TemporaryFile& file);
 
 }  // namespace gpufilter::cli
