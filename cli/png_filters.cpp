@@ -4,6 +4,10 @@
 #include <cstring>
 #include <utility>
 
+#if defined(__SSE2__) && !defined(GPUFILTER_PNG_SCALAR_FILTERS)
+#include <emmintrin.h>
+#endif
+
 namespace gpufilter::cli::png {
 namespace {
 
@@ -72,8 +76,73 @@ void unfilter_paeth(std::uint8_t* row, const std::uint8_t* prior, std::size_t le
       row[i + k] = static_cast<std::uint8_t>(row[i + k] + paeth(row[i + k - BPP], prior[i + k], prior[i + k - BPP]));
 }
 
+#if defined(__SSE2__) && !defined(GPUFILTER_PNG_SCALAR_FILTERS)
+// Paeth on pixels of 3 to 8 bytes: one pixel at a time, its bytes side by side in 16-bit lanes
+// (the chain from pixel to pixel is what limits these filters, not the bytes within one).
+template <std::size_t BPP>
+inline __m128i load_pixel(const std::uint8_t* bytes) {
+  // memcpy for whole words; byte by byte for 3 and 6, which GCC otherwise spills.
+  std::uint64_t value = 0;
+  if constexpr (BPP == 4 || BPP == 8) {
+    std::memcpy(&value, bytes, BPP);
+  } else {
+    for (std::size_t k = 0; k < BPP; ++k) value |= std::uint64_t{bytes[k]} << (8 * k);
+  }
+  return _mm_unpacklo_epi8(_mm_cvtsi64_si128(static_cast<long long>(value)), _mm_setzero_si128());
+}
+
+template <std::size_t BPP>
+inline void store_pixel(__m128i lanes, std::uint8_t* bytes) {
+  const auto value = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_packus_epi16(lanes, lanes)));
+  if constexpr (BPP == 4 || BPP == 8) {
+    std::memcpy(bytes, &value, BPP);
+  } else {
+    for (std::size_t k = 0; k < BPP; ++k) bytes[k] = static_cast<std::uint8_t>(value >> (8 * k));
+  }
+}
+
+inline __m128i absolute(__m128i x) { return _mm_max_epi16(x, _mm_sub_epi16(_mm_setzero_si128(), x)); }
+
+// The sum of two bytes' worth, kept to 8 bits.
+inline __m128i add_bytes(__m128i x, __m128i y) { return _mm_and_si128(_mm_add_epi16(x, y), _mm_set1_epi16(0xff)); }
+
+template <std::size_t BPP>
+void unfilter_paeth_pixels(std::uint8_t* row, const std::uint8_t* prior, std::size_t length) {
+  __m128i a = _mm_setzero_si128();  // left, reconstructed
+  __m128i c = _mm_setzero_si128();  // above-left
+  for (std::size_t i = 0; i < length; i += BPP) {
+    const __m128i x = load_pixel<BPP>(row + i);
+    const __m128i b = load_pixel<BPP>(prior + i);
+    const __m128i b_minus_c = _mm_sub_epi16(b, c);
+    const __m128i a_minus_c = _mm_sub_epi16(a, c);
+    const __m128i pa = absolute(b_minus_c);
+    const __m128i pb = absolute(a_minus_c);
+    const __m128i pc = absolute(_mm_add_epi16(b_minus_c, a_minus_c));
+    const __m128i smallest = _mm_min_epi16(pa, _mm_min_epi16(pb, pc));
+    // a where pa is the smallest, else b where pb is, else c: PNG's order of ties.
+    const __m128i take_b = _mm_cmpeq_epi16(smallest, pb);
+    const __m128i take_a = _mm_cmpeq_epi16(smallest, pa);
+    __m128i predicted = _mm_or_si128(_mm_and_si128(take_b, b), _mm_andnot_si128(take_b, c));
+    predicted = _mm_or_si128(_mm_and_si128(take_a, a), _mm_andnot_si128(take_a, predicted));
+    a = add_bytes(x, predicted);
+    c = b;
+    store_pixel<BPP>(a, row + i);
+  }
+}
+#endif
+
 template <std::size_t BPP>
 bool unfilter_fixed(std::uint8_t type, std::uint8_t* row, const std::uint8_t* prior, std::size_t length) {
+#if defined(__SSE2__) && !defined(GPUFILTER_PNG_SCALAR_FILTERS)
+  if constexpr (BPP >= 3) {
+    // Measured: 2-3x faster than the scalar loop for Paeth; slower for Sub and Average,
+    // whose scalar chains are short enough.
+    if (static_cast<Filter>(type) == Filter::Paeth) {
+      unfilter_paeth_pixels<BPP>(row, prior, length);
+      return true;
+    }
+  }
+#endif
   // A row is a whole number of pixels: length is a multiple of BPP.
   switch (static_cast<Filter>(type)) {
     case Filter::None: return true;
