@@ -109,8 +109,8 @@ cxxopts::Options make_options(const Operation* op) {
     common("overwrite", "allow OUT to be the same file as IN");
     common("quality", "JPEG quality of OUT, 1..100 (default: 95)", cxxopts::value<std::string>(), "N");
     common("png-compression",
-           "zlib level of a PNG OUT, 0 (none, fastest) .. 9 (smallest, slowest) (default: the encoder's fastest "
-           "setting)",
+           "zlib level of a PNG OUT, 0 (none, fastest) .. 9 (smallest, slowest) (default: level 1 with run-length "
+           "matching and adaptive row filters, fast and smaller than level 1 on photos)",
            cxxopts::value<std::string>(), "N");
     common("background",
            "colour under an image with alpha written to a format without it (JPEG, PNM): white, black, gray, "
