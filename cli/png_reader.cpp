@@ -18,6 +18,7 @@
 #include <libdeflate.h>
 #endif
 
+#include "huge_pages.hpp"
 #include "parallel_tasks.hpp"
 #include "png_checksums.hpp"
 #include "png_filters.hpp"
@@ -190,12 +191,22 @@ std::string inflate_all(const std::uint8_t* in, std::size_t in_size, std::uint8_
 #endif
 }
 
+// The PNG channel that Mat channel c comes from: gray+alpha spreads gray over B, G, R;
+// colour swaps R and B for OpenCV's order when asked. Compile-time, so the loops below
+// become fixed shuffles.
+template <int IN, bool SWAP>
+constexpr std::size_t png_channel_of(int c) {
+  if constexpr (IN == 1) return 0;
+  if constexpr (IN == 2) return c < 3 ? 0 : 1;
+  return static_cast<std::size_t>(SWAP && c < 3 ? 2 - c : c);
+}
+
 // One reconstructed row (PNG order, big-endian) into the Mat's row.
-template <class T, int IN, int OUT>
-void store_row_fixed(const std::uint8_t* row, std::size_t width, const std::array<int, 4>& source, T* out) {
+template <class T, int IN, int OUT, bool SWAP>
+void store_row_fixed(const std::uint8_t* row, std::size_t width, T* out) {
   for (std::size_t x = 0; x < width; ++x, row += IN * sizeof(T), out += OUT) {
     for (int c = 0; c < OUT; ++c) {
-      const std::uint8_t* value = row + static_cast<std::size_t>(source[static_cast<std::size_t>(c)]) * sizeof(T);
+      const std::uint8_t* value = row + png_channel_of<IN, SWAP>(c) * sizeof(T);
       if constexpr (sizeof(T) == 1) {
         out[c] = value[0];
       } else {
@@ -208,25 +219,27 @@ void store_row_fixed(const std::uint8_t* row, std::size_t width, const std::arra
 struct RowStore {
   int png_channels;
   int mat_channels;
-  std::array<int, 4> source;  // the PNG channel of each Mat channel
+  bool swap_red_blue;
 };
 
 RowStore row_store(const Header& header, bool bgr_order) {
   switch (header.colour_type) {
-    case png::kColourGray: return RowStore{1, 1, {0, 0, 0, 0}};
-    case png::kColourGrayAlpha: return RowStore{2, 4, {0, 0, 0, 1}};
-    case png::kColourRgb: return RowStore{3, 3, bgr_order ? std::array<int, 4>{2, 1, 0, 0} : std::array<int, 4>{0, 1, 2, 0}};
-    default: return RowStore{4, 4, bgr_order ? std::array<int, 4>{2, 1, 0, 3} : std::array<int, 4>{0, 1, 2, 3}};
+    case png::kColourGray: return RowStore{1, 1, false};
+    case png::kColourGrayAlpha: return RowStore{2, 4, false};
+    case png::kColourRgb: return RowStore{3, 3, bgr_order};
+    default: return RowStore{4, 4, bgr_order};
   }
 }
 
 template <class T>
 void store_row_typed(const std::uint8_t* row, std::size_t width, const RowStore& store, T* out) {
-  switch (store.png_channels * 10 + store.mat_channels) {
-    case 11: store_row_fixed<T, 1, 1>(row, width, store.source, out); break;
-    case 24: store_row_fixed<T, 2, 4>(row, width, store.source, out); break;
-    case 33: store_row_fixed<T, 3, 3>(row, width, store.source, out); break;
-    default: store_row_fixed<T, 4, 4>(row, width, store.source, out); break;
+  switch (store.png_channels * 2 + (store.swap_red_blue ? 1 : 0)) {
+    case 2: store_row_fixed<T, 1, 1, false>(row, width, out); break;
+    case 4: store_row_fixed<T, 2, 4, false>(row, width, out); break;
+    case 6: store_row_fixed<T, 3, 3, false>(row, width, out); break;
+    case 7: store_row_fixed<T, 3, 3, true>(row, width, out); break;
+    case 8: store_row_fixed<T, 4, 4, false>(row, width, out); break;
+    default: store_row_fixed<T, 4, 4, true>(row, width, out); break;
   }
 }
 
@@ -252,6 +265,7 @@ PngDecodeResult decode_checked(const std::uint8_t* data, std::size_t size, const
   std::size_t idat_size = 0;
   const std::uint8_t* idat = gather_idat(layout.idat, idat_storage, idat_size);
   std::unique_ptr<std::uint8_t[]> raw(new std::uint8_t[stride * height]);
+  advise_huge_pages(raw.get(), stride * height);
   // Inflating is one thread's work; the IDAT CRCs are checked beside it.
   std::string inflate_problem;
   bool crcs_match = true;
@@ -284,6 +298,7 @@ PngDecodeResult decode_checked(const std::uint8_t* data, std::size_t size, const
 
   const int mat_type = CV_MAKETYPE(bytes_per_channel == 2 ? CV_16U : CV_8U, store.mat_channels);
   cv::Mat image(static_cast<int>(header.height), static_cast<int>(header.width), mat_type);
+  advise_huge_pages(image.data, image.total() * image.elemSize());
   const std::vector<std::uint8_t> zeros(row_bytes, 0);
   run_tasks(run_starts.size() - 1, threads, [&](std::size_t run) {
     for (std::size_t y = run_starts[run]; y < run_starts[run + 1]; ++y) {
@@ -332,6 +347,7 @@ PngDecodeResult read_png_file(const std::string& path, const PngReadOptions& opt
   std::unique_ptr<std::uint8_t[]> bytes;
   try {
     bytes.reset(new std::uint8_t[size]);
+    advise_huge_pages(bytes.get(), size);
   } catch (const std::bad_alloc&) {
     return declined("out of memory");
   }

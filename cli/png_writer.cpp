@@ -38,7 +38,7 @@ struct RowLayout {
   int in_channels = 1;
   int out_channels = 1;
   int bytes_per_channel = 1;
-  std::array<int, 4> source{0, 1, 2, 3};  // the Mat channel of each PNG channel
+  bool swap_red_blue = false;  // the Mat holds B, G, R(, A)
   std::uint8_t colour_type = png::kColourGray;
   std::size_t row_bytes(int width) const {
     return static_cast<std::size_t>(width) * static_cast<std::size_t>(out_channels * bytes_per_channel);
@@ -52,23 +52,30 @@ RowLayout layout_of(const cv::Mat& image, const PngWriteOptions& options) {
   layout.bytes_per_channel = image.depth() == CV_16U ? 2 : 1;
   if (options.gray_alpha) {
     layout.out_channels = 2;
-    layout.source = {0, 3, 0, 0};
     layout.colour_type = png::kColourGrayAlpha;
     return layout;
   }
   layout.out_channels = layout.in_channels;
-  if (layout.in_channels >= 3 && options.bgr_order) layout.source = {2, 1, 0, 3};
+  layout.swap_red_blue = layout.in_channels >= 3 && options.bgr_order;
   layout.colour_type = layout.in_channels == 1   ? png::kColourGray
                        : layout.in_channels == 3 ? png::kColourRgb
                                                  : png::kColourRgba;
   return layout;
 }
 
-template <class T, int IN, int OUT>
-void convert_row_fixed(const T* pixels, int width, const std::array<int, 4>& source, std::uint8_t* out) {
+// The Mat channel that PNG channel c comes from (compile-time, so the loops below become
+// fixed shuffles): gray+alpha takes channels 0 and 3; colour swaps R and B when asked.
+template <int IN, int OUT, bool SWAP>
+constexpr std::size_t mat_channel_of(int c) {
+  if constexpr (IN == 4 && OUT == 2) return c == 0 ? 0 : 3;
+  return static_cast<std::size_t>(SWAP && c < 3 ? 2 - c : c);
+}
+
+template <class T, int IN, int OUT, bool SWAP>
+void convert_row_fixed(const T* pixels, int width, std::uint8_t* out) {
   for (int x = 0; x < width; ++x, pixels += IN) {
     for (int c = 0; c < OUT; ++c) {
-      const T value = pixels[source[static_cast<std::size_t>(c)]];
+      const T value = pixels[mat_channel_of<IN, OUT, SWAP>(c)];
       if constexpr (sizeof(T) == 1) {
         *out++ = value;
       } else {
@@ -83,11 +90,13 @@ template <class T>
 void convert_row_typed(const cv::Mat& image, int y, const RowLayout& layout, std::uint8_t* out) {
   const T* pixels = image.ptr<T>(y);
   const int width = image.cols;
-  switch (layout.in_channels * 10 + layout.out_channels) {
-    case 11: convert_row_fixed<T, 1, 1>(pixels, width, layout.source, out); break;
-    case 33: convert_row_fixed<T, 3, 3>(pixels, width, layout.source, out); break;
-    case 44: convert_row_fixed<T, 4, 4>(pixels, width, layout.source, out); break;
-    case 42: convert_row_fixed<T, 4, 2>(pixels, width, layout.source, out); break;
+  switch (layout.in_channels * 100 + layout.out_channels * 10 + (layout.swap_red_blue ? 1 : 0)) {
+    case 110: convert_row_fixed<T, 1, 1, false>(pixels, width, out); break;
+    case 330: convert_row_fixed<T, 3, 3, false>(pixels, width, out); break;
+    case 331: convert_row_fixed<T, 3, 3, true>(pixels, width, out); break;
+    case 440: convert_row_fixed<T, 4, 4, false>(pixels, width, out); break;
+    case 441: convert_row_fixed<T, 4, 4, true>(pixels, width, out); break;
+    case 420: convert_row_fixed<T, 4, 2, false>(pixels, width, out); break;
     default: throw std::invalid_argument("no PNG layout for this channel count");
   }
 }

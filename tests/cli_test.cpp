@@ -306,6 +306,27 @@ TEST_F(CliTest, BlurGrayPng) {
                       {{"radius", 2}}, Border{});
 }
 
+// PNG files the tool's own reader declines go to OpenCV: a 1-bit file decodes as OpenCV
+// decodes it, and a damaged one fails with OpenCV's verdict, naming the file.
+TEST_F(CliTest, PngFilesTheFastReaderDeclinesGoToOpenCv) {
+  cv::Mat bilevel(9, 21, CV_8UC1);
+  for (int y = 0; y < bilevel.rows; ++y)
+    for (int x = 0; x < bilevel.cols; ++x) bilevel.at<std::uint8_t>(y, x) = (x + y) % 3 ? 255 : 0;
+  const std::string one_bit = path("bilevel.png");
+  ASSERT_TRUE(cv::imwrite(one_bit, bilevel, {cv::IMWRITE_PNG_BILEVEL, 1}));
+  ProcessResult run = gpufilter({"copy", one_bit, path("copied.png"), "--device", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(max_difference(read_unchanged(path("copied.png")), read_unchanged(one_bit)), 0.0);
+
+  const std::string whole = read_bytes(write_input("whole.png", random_image(40, 60, CV_8UC3, 77)));
+  for (const std::size_t length : {whole.size() / 2, whole.size() - 13}) {
+    const std::string cut = path("cut" + std::to_string(length) + ".png");
+    write_bytes(cut, whole.substr(0, length));
+    const std::string out = path("cut_out.png");
+    expect_failure(gpufilter({"copy", cut, out, "--device", "cpu"}), kInput, {"cannot decode", cut}, out);
+  }
+}
+
 TEST_F(CliTest, BlurTiff) {
   Border border;
   border.mode = BorderMode::Wrap;
