@@ -129,19 +129,37 @@ std::string read_layout(const std::uint8_t* data, std::size_t size, Layout& layo
   return {};
 }
 
-// The IDAT chunks' data as one buffer (the first chunk's own bytes when there is one).
-const std::uint8_t* gather_idat(const std::vector<Chunk>& chunks, std::unique_ptr<std::uint8_t[]>& storage,
-                                std::size_t& size) {
+// Whether every chunk's CRC matches, checked on up to `threads` threads.
+bool crcs_match(const std::vector<Chunk>& chunks, unsigned threads) {
+  const std::size_t groups = std::min<std::size_t>(chunks.size(), threads);
+  std::vector<char> good(groups, 1);
+  run_tasks(groups, threads, [&](std::size_t group) {
+    for (std::size_t i = group; i < chunks.size(); i += groups)
+      if (!chunks[i].crc_matches()) good[group] = 0;
+  });
+  return std::all_of(good.begin(), good.end(), [](char g) { return g != 0; });
+}
+
+// The IDAT chunks' data as one buffer: the first chunk's own bytes when there is one;
+// else moved together inside `writable` (the file's own buffer, where the caller allows:
+// each chunk's data moves down over the headers before it, so nothing is overwritten
+// before it is moved) or copied into `storage`.
+const std::uint8_t* gather_idat(const std::vector<Chunk>& chunks, std::uint8_t* writable,
+                                std::unique_ptr<std::uint8_t[]>& storage, std::size_t& size) {
   size = 0;
   for (const Chunk& chunk : chunks) size += chunk.length;
   if (chunks.size() == 1) return chunks[0].data();
-  storage.reset(new std::uint8_t[std::max<std::size_t>(size, 1)]);
+  std::uint8_t* out = writable;
+  if (out == nullptr) {
+    storage.reset(new std::uint8_t[std::max<std::size_t>(size, 1)]);
+    out = storage.get();
+  }
   std::size_t offset = 0;
   for (const Chunk& chunk : chunks) {
-    std::memcpy(storage.get() + offset, chunk.data(), chunk.length);
+    std::memmove(out + offset, chunk.data(), chunk.length);
     offset += chunk.length;
   }
-  return storage.get();
+  return out;
 }
 
 // Inflates the zlib stream into exactly `out_size` bytes; anything else (damage, a stream
@@ -245,7 +263,10 @@ void store_row_typed(const std::uint8_t* row, std::size_t width, const RowStore&
 
 PngDecodeResult declined(std::string why) { return PngDecodeResult{cv::Mat(), std::move(why)}; }
 
-PngDecodeResult decode_checked(const std::uint8_t* data, std::size_t size, const PngReadOptions& options) {
+// `writable`: where the IDAT data may be gathered in place (the file's own buffer, which
+// the caller gives up), or nullptr.
+PngDecodeResult decode_checked(const std::uint8_t* data, std::size_t size, const PngReadOptions& options,
+                               std::uint8_t* writable) {
   Layout layout;
   if (std::string problem = read_layout(data, size, layout); !problem.empty()) return declined(problem);
   const Header& header = layout.header;
@@ -261,22 +282,31 @@ PngDecodeResult decode_checked(const std::uint8_t* data, std::size_t size, const
     return declined("the image is too wide for a Mat");
   const unsigned threads = codec_threads(options.threads);
 
-  std::unique_ptr<std::uint8_t[]> idat_storage;
-  std::size_t idat_size = 0;
-  const std::uint8_t* idat = gather_idat(layout.idat, idat_storage, idat_size);
   std::unique_ptr<std::uint8_t[]> raw(new std::uint8_t[stride * height]);
   advise_huge_pages(raw.get(), stride * height);
-  // Inflating is one thread's work; the IDAT CRCs are checked beside it.
+  std::unique_ptr<std::uint8_t[]> idat_storage;
+  std::size_t idat_size = 0;
   std::string inflate_problem;
-  bool crcs_match = true;
-  run_tasks(2, std::min(threads, 2u), [&](std::size_t task) {
-    if (task == 0) {
-      inflate_problem = inflate_all(idat, idat_size, raw.get(), stride * height);
-    } else {
-      crcs_match = std::all_of(layout.idat.begin(), layout.idat.end(), [](const Chunk& c) { return c.crc_matches(); });
-    }
-  });
-  if (!crcs_match) return declined("an IDAT chunk's CRC does not match");
+  if (writable != nullptr && layout.idat.size() > 1) {
+    // Gathering in place overwrites the chunk headers and CRCs: check them first.
+    if (!crcs_match(layout.idat, threads)) return declined("an IDAT chunk's CRC does not match");
+    // The chunks lie at the first data byte's offset onwards in `writable` too.
+    std::uint8_t* first = writable + (layout.idat[0].data() - data);
+    const std::uint8_t* idat = gather_idat(layout.idat, first, idat_storage, idat_size);
+    inflate_problem = inflate_all(idat, idat_size, raw.get(), stride * height);
+  } else {
+    // Inflating is one thread's work; the IDAT CRCs are checked beside it.
+    const std::uint8_t* idat = gather_idat(layout.idat, nullptr, idat_storage, idat_size);
+    bool crcs_good = true;
+    run_tasks(2, std::min(threads, 2u), [&](std::size_t task) {
+      if (task == 0) {
+        inflate_problem = inflate_all(idat, idat_size, raw.get(), stride * height);
+      } else {
+        crcs_good = crcs_match(layout.idat, 1);
+      }
+    });
+    if (!crcs_good) return declined("an IDAT chunk's CRC does not match");
+  }
   if (!inflate_problem.empty()) return declined(inflate_problem);
 
   // Runs of rows that need nothing above them: each starts at row 0 or at a row filtered
@@ -323,7 +353,7 @@ bool looks_like_png(const std::uint8_t* data, std::size_t size) {
 
 PngDecodeResult decode_png(const std::uint8_t* data, std::size_t size, const PngReadOptions& options) {
   try {
-    return decode_checked(data, size, options);
+    return decode_checked(data, size, options, nullptr);
   } catch (const std::bad_alloc&) {
     return declined("out of memory");
   }
@@ -358,7 +388,11 @@ PngDecodeResult read_png_file(const std::string& path, const PngReadOptions& opt
     if (got <= 0) return declined("cannot read the whole file");
     done += static_cast<std::size_t>(got);
   }
-  return decode_png(bytes.get(), size, options);
+  try {
+    return decode_checked(bytes.get(), size, options, bytes.get());
+  } catch (const std::bad_alloc&) {
+    return declined("out of memory");
+  }
 }
 
 }  // namespace gpufilter::cli

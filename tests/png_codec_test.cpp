@@ -7,11 +7,14 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <random>
 #include <string>
@@ -298,6 +301,46 @@ TEST(PngCodec, DamagedStreamWithValidCrcIsDeclined) {
       EXPECT_TRUE(identical(result.image, opencv_decode(damaged))) << "byte " << at;
     }
   }
+}
+
+// From a file, the IDAT chunks are gathered inside the file's own buffer (after their
+// CRCs are checked): OpenCV's files have many 8 KiB IDAT chunks.
+TEST(PngCodec, ReadsFilesWithManyIdatChunks) {
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("png_codec_test_" + std::to_string(::getpid()) + ".png");
+  const auto write_file = [&](const Bytes& bytes) {
+    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                                static_cast<std::streamsize>(bytes.size()));
+  };
+  const cv::Mat image = test_image(150, 200, CV_8UC3, 1000);
+  const Bytes bytes = opencv_encode(image);
+  std::size_t idat_chunks = 0;
+  std::vector<std::size_t> idat_offsets;
+  for (std::size_t pos = 8; pos + 12 <= bytes.size();) {
+    const std::uint32_t length = png::load_big_endian_32(bytes.data() + pos);
+    if (std::memcmp(bytes.data() + pos + 4, "IDAT", 4) == 0) {
+      ++idat_chunks;
+      idat_offsets.push_back(pos);
+    }
+    pos += 12 + length;
+  }
+  ASSERT_GT(idat_chunks, 2u) << "the test wants a file of several IDAT chunks";
+  write_file(bytes);
+  for (const unsigned threads : {1u, 4u}) {
+    const PngDecodeResult result = read_png_file(file.string(), PngReadOptions{true, threads});
+    EXPECT_TRUE(result.declined.empty()) << result.declined;
+    EXPECT_TRUE(identical(result.image, image));
+  }
+  // A damaged byte in a middle chunk: its CRC no longer matches.
+  Bytes damaged = bytes;
+  damaged[idat_offsets[idat_offsets.size() / 2] + 20] ^= 0x40;
+  write_file(damaged);
+  EXPECT_NE(read_png_file(file.string(), PngReadOptions{}).declined.find("CRC"), std::string::npos);
+  // Cut short.
+  write_file(Bytes(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() / 2)));
+  EXPECT_TRUE(read_png_file(file.string(), PngReadOptions{}).image.empty());
+  std::filesystem::remove(file);
+  EXPECT_FALSE(read_png_file(file.string(), PngReadOptions{}).declined.empty());
 }
 
 }  // namespace
