@@ -18,7 +18,6 @@
 #include <libdeflate.h>
 #endif
 
-#include "huge_pages.hpp"
 #include "parallel_tasks.hpp"
 #include "png_checksums.hpp"
 #include "png_filters.hpp"
@@ -283,7 +282,6 @@ PngDecodeResult decode_checked(const std::uint8_t* data, std::size_t size, const
   const unsigned threads = codec_threads(options.threads);
 
   std::unique_ptr<std::uint8_t[]> raw(new std::uint8_t[stride * height]);
-  advise_huge_pages(raw.get(), stride * height);
   std::unique_ptr<std::uint8_t[]> idat_storage;
   std::size_t idat_size = 0;
   std::string inflate_problem;
@@ -328,7 +326,6 @@ PngDecodeResult decode_checked(const std::uint8_t* data, std::size_t size, const
 
   const int mat_type = CV_MAKETYPE(bytes_per_channel == 2 ? CV_16U : CV_8U, store.mat_channels);
   cv::Mat image(static_cast<int>(header.height), static_cast<int>(header.width), mat_type);
-  advise_huge_pages(image.data, image.total() * image.elemSize());
   const std::vector<std::uint8_t> zeros(row_bytes, 0);
   run_tasks(run_starts.size() - 1, threads, [&](std::size_t run) {
     for (std::size_t y = run_starts[run]; y < run_starts[run + 1]; ++y) {
@@ -377,7 +374,6 @@ PngDecodeResult read_png_file(const std::string& path, const PngReadOptions& opt
   std::unique_ptr<std::uint8_t[]> bytes;
   try {
     bytes.reset(new std::uint8_t[size]);
-    advise_huge_pages(bytes.get(), size);
   } catch (const std::bad_alloc&) {
     return declined("out of memory");
   }
