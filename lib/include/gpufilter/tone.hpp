@@ -37,7 +37,7 @@ struct EqualizeParams {
   bool per_channel = false;
 };
 void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& params = {},
-              HistogramVariant variant = HistogramVariant::SharedPrivate, const ExecContext& ctx = {});
+              HistogramVariant variant = HistogramVariant::LanePrivate, const ExecContext& ctx = {});
 
 // Binary threshold per colour channel: dst = src > T ? 255 : 0 (cv::THRESH_BINARY with
 // maxval 255). otsu: T per channel from the histogram by Otsu's method, computed as
@@ -48,7 +48,7 @@ struct ThresholdParams {
   bool otsu = false;
 };
 void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams& params = {},
-               HistogramVariant variant = HistogramVariant::SharedPrivate, const ExecContext& ctx = {});
+               HistogramVariant variant = HistogramVariant::LanePrivate, const ExecContext& ctx = {});
 
 // Contrast stretch per colour channel: lo = the smallest value v with more than
 // clip_count samples <= v, hi = the largest v with more than clip_count samples >= v,
@@ -59,7 +59,7 @@ struct NormalizeParams {
   double clip_percent = 0.0;  // [0, 50); otherwise Error(InvalidArgument)
 };
 void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams& params = {},
-               HistogramVariant variant = HistogramVariant::SharedPrivate, const ExecContext& ctx = {});
+               HistogramVariant variant = HistogramVariant::LanePrivate, const ExecContext& ctx = {});
 
 // The CPU references: src and dst in host memory, touching no GPU. src and dst must be
 // non-empty and of equal size and format (Error(InvalidArgument) otherwise), u8
