@@ -10,8 +10,8 @@
 //  - min/max: no per-sample compare. The current minimum t of each lane's channel is
 //    kept as 256 - t in the 16-bit lanes of nmin; lo + nmin has bit 8 of a lane clear
 //    exactly when that sample is below t (likewise 256 + max - lo for the maximum).
-//    One AND over the step's words tells whether any sample improved on a minimum or a
-//    maximum; only then is the step replayed sample by sample with positions (track()).
+//    One AND per group of the step tells whether any of its samples improved on a minimum
+//    or a maximum; only such groups are replayed sample by sample with positions (track()).
 //    A u8 minimum can fall at most 255 times per thread, so the replay is rare on any
 //    image: random data finds 0 and 255 early, constant data never improves.
 // At every step the lane sums are widened into the 64-bit per-channel sums. A lane's
@@ -112,9 +112,10 @@ struct PackedByteStatsVisitor {
     [[maybe_unused]] unsigned q_02[P], q_0[P], q_1[P];  // per-lane squares: unused for gray
 #pragma unroll
     for (int p = 0; p < P; ++p) s_lo[p] = s_hi[p] = q_all[p] = q_02[p] = q_0[p] = q_1[p] = 0;
-    unsigned flags = ~0u;
+    unsigned flags[Shape::kGroups];  // per group: a lane bit 8 clear = some sample beat a bound
 #pragma unroll
     for (int k = 0; k < Shape::kGroups; ++k) {
+      flags[k] = ~0u;
       if (!kFull && !info.valid(k)) continue;
 #pragma unroll
       for (int g = 0; g < Shape::kChunks; ++g) {
@@ -134,7 +135,7 @@ struct PackedByteStatsVisitor {
             q_0[p] = __dp4a(w & 0xffu, w, q_0[p]);
             q_1[p] = __dp4a(w & 0xff00u, w, q_1[p]);
           }
-          flags &= (lo + nmin_lo[p]) & (hi + nmin_hi[p]) & (nmax_lo[p] - lo) & (nmax_hi[p] - hi);
+          flags[k] &= (lo + nmin_lo[p]) & (hi + nmin_hi[p]) & (nmax_lo[p] - lo) & (nmax_hi[p] - hi);
         }
       }
     }
@@ -160,35 +161,37 @@ struct PackedByteStatsVisitor {
       a.sum[c] += cs[c];
       a.sum_sq[c] += cq[c];
     }
-    if ((flags & kLaneBit) != kLaneBit) {
-      replay_extremes<Phase, kFull>(d, info);
+    // Replay only the groups that tripped, in order. A group tested against the step's
+    // starting bounds may trip needlessly after an earlier replay tightened them (the
+    // replay then changes nothing), but never misses: bounds only tighten.
+    unsigned all = kLaneBit;
+#pragma unroll
+    for (int k = 0; k < Shape::kGroups; ++k) all &= flags[k];
+    if (all != kLaneBit) {
+#pragma unroll
+      for (int k = 0; k < Shape::kGroups; ++k)
+        if ((flags[k] & kLaneBit) != kLaneBit) replay_group<Phase>(d[k], info, k);
       rebuild<Phase>();
     }
   }
 
-  // Some sample of the step beat a minimum or maximum: every sample, in order, with its
-  // position.
-  template <int Phase, bool kFull>
-  __device__ __forceinline__ void replay_extremes(const int4 (&d)[Shape::kGroups][Shape::kChunks],
-                                               const StepInfo& info) {
+  // Some sample of group k beat a minimum or maximum: its samples in order, with positions.
+  template <int Phase>
+  __device__ __forceinline__ void replay_group(const int4 (&group)[Shape::kChunks], const StepInfo& info, int k) {
+    const long long e0 = info.head + info.group(k) * Shape::kGroupSamples;
 #pragma unroll
-    for (int k = 0; k < Shape::kGroups; ++k) {
-      if (!kFull && !info.valid(k)) continue;
-      const long long e0 = info.head + info.group(k) * Shape::kGroupSamples;
+    for (int g = 0; g < Shape::kChunks; ++g) {
+      union {
+        int4 v;
+        std::uint8_t s[16];
+      } u;
+      u.v = group[g];
 #pragma unroll
-      for (int g = 0; g < Shape::kChunks; ++g) {
-        union {
-          int4 v;
-          std::uint8_t s[16];
-        } u;
-        u.v = d[k][g];
-#pragma unroll
-        for (int j = 0; j < 16; ++j) {
-          const int s = g * 16 + j;
-          const long long e = e0 + s;
-          a.track((Phase + s) % C, static_cast<int>(u.s[j]),
-                  [&] { return info.pixel_base + static_cast<unsigned long long>(e / C); });
-        }
+      for (int j = 0; j < 16; ++j) {
+        const int s = g * 16 + j;
+        const long long e = e0 + s;
+        a.track((Phase + s) % C, static_cast<int>(u.s[j]),
+                [&] { return info.pixel_base + static_cast<unsigned long long>(e / C); });
       }
     }
   }
