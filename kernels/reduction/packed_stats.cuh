@@ -48,7 +48,9 @@ struct SampleStatsVisitor {
 #pragma unroll
     for (int k = 0; k < Shape::kGroups; ++k) {
       if (!kFull && !info.valid(k)) continue;
+      // Groups start on channel Phase: sample s is pixel pixel0 + (Phase + s) / C.
       const long long e0 = info.head + info.group(k) * Shape::kGroupSamples;
+      const unsigned long long pixel0 = info.pixel_base + static_cast<unsigned long long>((e0 - Phase) / C);
 #pragma unroll
       for (int g = 0; g < Shape::kChunks; ++g) {
         union {
@@ -59,9 +61,7 @@ struct SampleStatsVisitor {
 #pragma unroll
         for (int j = 0; j < Shape::kPerChunk; ++j) {
           const int s = g * Shape::kPerChunk + j;
-          const long long e = e0 + s;
-          a.add((Phase + s) % C, u.s[j],
-                [&] { return info.pixel_base + static_cast<unsigned long long>(e / C); });
+          a.add((Phase + s) % C, u.s[j], [&] { return pixel0 + (Phase + s) / C; });
         }
       }
     }
@@ -178,7 +178,10 @@ struct PackedByteStatsVisitor {
   // Some sample of group k beat a minimum or maximum: its samples in order, with positions.
   template <int Phase>
   __device__ __forceinline__ void replay_group(const int4 (&group)[Shape::kChunks], const StepInfo& info, int k) {
+    // The group starts on channel Phase, so sample s is pixel pixel0 + (Phase + s) / C:
+    // a constant offset, no division per sample.
     const long long e0 = info.head + info.group(k) * Shape::kGroupSamples;
+    const unsigned long long pixel0 = info.pixel_base + static_cast<unsigned long long>((e0 - Phase) / C);
 #pragma unroll
     for (int g = 0; g < Shape::kChunks; ++g) {
       union {
@@ -189,9 +192,7 @@ struct PackedByteStatsVisitor {
 #pragma unroll
       for (int j = 0; j < 16; ++j) {
         const int s = g * 16 + j;
-        const long long e = e0 + s;
-        a.track((Phase + s) % C, static_cast<int>(u.s[j]),
-                [&] { return info.pixel_base + static_cast<unsigned long long>(e / C); });
+        a.track((Phase + s) % C, static_cast<int>(u.s[j]), [&] { return pixel0 + (Phase + s) / C; });
       }
     }
   }
