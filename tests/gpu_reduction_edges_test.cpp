@@ -218,23 +218,27 @@ TEST(GpuReductionEdges, LanePrivateFallbacks) {
     }
 }
 
-// Gray equalize through the vectorized table kernel (aligned source and destination) and
-// the pixel kernel (a source sub-view one byte off), against the reference.
+// Gray equalize through the vectorized table kernel (aligned source and destination:
+// whole images as one segment, or rows) and the pixel kernel (a source sub-view one byte
+// off), against the reference. x0 < 0: the source is a whole image.
 TEST(GpuReductionEdges, EqualizeGrayAlignedAndNot) {
   const Operation& op = *find_operation("equalize");
   const PixelFormat format{ChannelType::U8, 1};
-  for (int x0 : {0, 1, 16}) {
-    for (int width : {1024, 999}) {
-      HostImage host(width + 32, 21, format), expected(width, 19, format), actual(width, 19, format);
+  for (int x0 : {-1, 0, 1, 16}) {
+    for (int width : {1024, 999, 4096}) {
+      const bool whole = x0 < 0;
+      const int left = whole ? 0 : x0, top = whole ? 0 : 1;
+      HostImage host(width + (whole ? 0 : 32), whole ? 19 : 21, format), expected(width, 19, format),
+          actual(width, 19, format);
       testing::fill_random(host.view(), 5);
-      const ImageView src_view = host.view().subview(x0, 1, width, 19);
+      const ImageView src_view = host.view().subview(left, top, width, 19);
       op.run_reference(src_view, expected.view(), op.resolve({}), Border{});
       DeviceImage device(host.view().width, host.view().height, format), dst(width, 19, format);
       copy_image_async(host.view(), device.view(), nullptr);
       for (const std::string& variant : op.variants) {
         testing::poison_against(actual.view(), expected.view());
         copy_image_async(actual.view(), dst.view(), nullptr);
-        op.run_gpu(device.view().subview(x0, 1, width, 19), dst.view(), op.resolve({}), Border{}, variant,
+        op.run_gpu(device.view().subview(left, top, width, 19), dst.view(), op.resolve({}), Border{}, variant,
                    ExecContext{nullptr, true});
         copy_image_async(dst.view(), actual.view(), nullptr);
         GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
