@@ -28,7 +28,7 @@ namespace gpufilter {
 // first non-empty bin and N the pixel count, lut[v] = 0 for v <= i0 and otherwise
 // saturate(rint(float(h[i0+1] + ... + h[v]) * (255.f / float(N - h[i0])))) in float
 // arithmetic, round half to even; an image of one value stays as it is.
-// Colour, by default: the luminance Y = (29 c0 + 150 c1 + 77 c2 + 128) >> 8 (BT.601
+// Colour, by default: the luminance Y = (77 c0 + 150 c1 + 29 c2 + 128) >> 8 (BT.601
 // weights for channels in R, G, B order, the library's order) is equalized
 // with the same table, and every colour channel moves by lut[Y] - Y, saturated. That is
 // converting to YCrCb, equalizing Y and converting back, without rounding the chroma.
