@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <exception>
@@ -46,7 +47,51 @@ struct CaseCache {
 std::unique_ptr<CaseCache> g_cache;
 
 std::string images_key(const CaseSpec& spec) {
-  return spec.format.name() + "/" + std::to_string(spec.size.width) + "x" + std::to_string(spec.size.height);
+  return spec.format.name() + "/" + std::to_string(spec.size.width) + "x" + std::to_string(spec.size.height) + "/" +
+         spec.row.data;
+}
+
+template <class T>
+void fill_rows(const gpufilter::ImageView& view, double (*value)(int x, int y, int c, const gpufilter::ImageView&)) {
+  for (int y = 0; y < view.height; ++y) {
+    T* row = view.row<T>(y);
+    for (int x = 0; x < view.width; ++x)
+      for (int c = 0; c < view.format.channels; ++c)
+        row[static_cast<std::size_t>(x) * view.format.channels + c] = static_cast<T>(value(x, y, c, view));
+  }
+}
+
+// The top of the format's range for the patterns: 1 for f32 (the histogram's default
+// range), the maximum for integers.
+double pattern_top(const gpufilter::ImageView& view) {
+  return view.format.type == gpufilter::ChannelType::F32 ? 1.0 : view.format.max_value();
+}
+
+// Low-entropy sources: "constant", one mid-range value per channel (every sample in one
+// histogram bin, every pixel a tie for the minimum and maximum); "gradient", a smooth
+// ramp over the image (long runs of equal values, extremes at the corners).
+void fill_pattern(const gpufilter::ImageView& view, const std::string& pattern, std::size_t seed) {
+  if (pattern == "random") {
+    gpufilter::testing::fill_random(view, seed);
+    return;
+  }
+  double (*value)(int, int, int, const gpufilter::ImageView&) = nullptr;
+  if (pattern == "constant") {
+    value = [](int, int, int c, const gpufilter::ImageView& v) {
+      const double t = pattern_top(v) * (0.5 + 0.1 * c);
+      return v.format.type == gpufilter::ChannelType::F32 ? t : std::floor(t);
+    };
+  } else {
+    value = [](int x, int y, int c, const gpufilter::ImageView& v) {
+      const double t = pattern_top(v) * (static_cast<double>(x) + y + c) / (v.width + v.height + 3.0);
+      return v.format.type == gpufilter::ChannelType::F32 ? t : std::floor(t);
+    };
+  }
+  switch (view.format.type) {
+    case gpufilter::ChannelType::U8: fill_rows<std::uint8_t>(view, value); break;
+    case gpufilter::ChannelType::U16: fill_rows<std::uint16_t>(view, value); break;
+    case gpufilter::ChannelType::F32: fill_rows<float>(view, value); break;
+  }
 }
 
 std::string reference_key(const CaseSpec& spec) {
@@ -76,8 +121,8 @@ CaseCache& cache_for(const CaseSpec& spec, cudaStream_t stream) {
     const int w = spec.size.width, h = spec.size.height;
     cache.host_src = gpufilter::HostImage(w, h, spec.format);
     cache.device_src = gpufilter::DeviceImage(w, h, spec.format);
-    // The seed depends on the format and size only: the same source for every variant.
-    gpufilter::testing::fill_random(cache.host_src.view(), std::hash<std::string>{}(key));
+    // The seed depends on the format, size and pattern only: the same source for every variant.
+    fill_pattern(cache.host_src.view(), spec.row.data, std::hash<std::string>{}(key));
     gpufilter::copy_image_async(cache.host_src.view(), cache.device_src.view(), stream);
     GPUFILTER_CUDA_CHECK(cudaStreamSynchronize(stream));
     cache.images_key = key;

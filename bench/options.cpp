@@ -98,6 +98,12 @@ BenchOptions parse_bench_options(int& argc, char** argv) {
       options.sizes.clear();
       for (const auto& item : split_list(value)) options.sizes.push_back(parse_size(item));
       explicit_sizes = true;
+    } else if (value_of("data", value)) {
+      options.data = split_list(value);
+      for (const auto& item : options.data)
+        if (item != "random" && item != "constant" && item != "gradient")
+          throw std::invalid_argument("--data wants random, constant or gradient, got '" + item + "'");
+      if (options.data.empty()) throw std::invalid_argument("--data needs at least one pattern");
     } else if (value_of("iterations", value)) {
       explicit_iterations = parse_count("--iterations", value, 1);
     } else if (value_of("warmup", value)) {
@@ -135,6 +141,8 @@ void print_bench_help() {
       "  --ops=blur,copy         only these ops (default: all registered ops)\n"
       "  --border=reflect101     border mode(s) for ops that use one, comma-separated, or 'all'\n"
       "  --sizes=4K,8K           image sizes: 1080p, 4K, 8K or WxH (default: 4K,8K)\n"
+      "  --data=random           source images: random, constant (one value), gradient (a\n"
+      "                          smooth ramp); rows of other than random are named .../DATA\n"
       "  --iterations=30         timed launches per case (the median is reported)\n"
       "  --warmup=5              untimed launches before timing\n"
       "  --param radius=16       replace an op's bench parameter (repeatable; ops without it\n"

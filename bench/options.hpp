@@ -25,11 +25,15 @@ struct BenchOptions {
   // --param NAME=VALUE: replaces an op's bench parameter (for every selected op that has
   // it), as the CLI would read the value, e.g. --param radius=16 --param sigma=5.3.
   std::vector<std::pair<std::string, std::string>> params;
+  // --data=random,constant,gradient: what the source images hold. "random" (uniform over
+  // the format's range) is the default; the low-entropy patterns show ops whose speed
+  // depends on the data (histogram atomics piling onto one bin, min/max updates).
+  std::vector<std::string> data{"random"};
 
   bool wants_op(const std::string& name) const;
 };
 
-// Consumes --quick, --ops, --border, --sizes, --iterations, --warmup and --param from argv
+// Consumes --quick, --ops, --border, --sizes, --data, --iterations, --warmup and --param from argv
 // (both "--flag=value" and "--flag value"), leaving every other argument in place.
 // Throws std::invalid_argument with a readable message on a bad value.
 BenchOptions parse_bench_options(int& argc, char** argv);

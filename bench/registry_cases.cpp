@@ -11,9 +11,10 @@ namespace bench {
 namespace {
 
 std::string row_name(const std::string& op, const std::string& variant, const std::string& format,
-                     const std::string& size, const std::string& border) {
+                     const std::string& size, const std::string& border, const std::string& data) {
   std::string name = op + "/" + variant + "/" + format + "/" + size;
   if (!border.empty()) name += "/" + border;
+  if (data != "random") name += "/" + data;
   return name;
 }
 
@@ -26,9 +27,10 @@ std::string baseline_variant(const gpufilter::Operation& op) {
 
 // The parts of a case every row has, whether a variant of ours or a peer.
 CaseSpec base_case(const gpufilter::Operation& op, const std::string& label, gpufilter::PixelFormat format,
-                   const ImageSize& size, const std::string& border_name) {
+                   const ImageSize& size, const std::string& border_name, const std::string& data) {
   CaseSpec spec;
-  spec.row.name = row_name(op.name, label, format.name(), size.label, border_name);
+  spec.row.name = row_name(op.name, label, format.name(), size.label, border_name, data);
+  spec.row.data = data;
   spec.row.op = op.name;
   spec.row.variant = label;
   spec.row.format = format.name();
@@ -51,8 +53,8 @@ std::vector<PeerRow> peers_of(const gpufilter::Operation& op, gpufilter::PixelFo
 }
 
 CaseSpec make_peer_case(const gpufilter::Operation& op, const PeerRow& peer, gpufilter::PixelFormat format,
-                        const ImageSize& size, const gpufilter::ParamValues& params) {
-  CaseSpec spec = base_case(op, peer.name, format, size, op.uses_border ? peer.border_label : "");
+                        const ImageSize& size, const gpufilter::ParamValues& params, const std::string& data) {
+  CaseSpec spec = base_case(op, peer.name, format, size, op.uses_border ? peer.border_label : "", data);
   spec.row.peer = peer.name;
   spec.params = params;
   spec.reference_params = peer.reference_params;
@@ -89,10 +91,11 @@ gpufilter::ParamValues bench_params(const gpufilter::Operation& op, const BenchO
 
 CaseSpec make_variant_case(const gpufilter::Operation& op, const std::string& variant, gpufilter::PixelFormat format,
                            const ImageSize& size, gpufilter::BorderMode border_mode,
-                           const gpufilter::ParamValues& params) {
+                           const gpufilter::ParamValues& params, const std::string& data) {
   gpufilter::Border border;
   border.mode = border_mode;
-  CaseSpec spec = base_case(op, variant, format, size, op.uses_border ? gpufilter::to_string(border_mode) : "");
+  CaseSpec spec =
+      base_case(op, variant, format, size, op.uses_border ? gpufilter::to_string(border_mode) : "", data);
   spec.params = params;
   spec.reference_params = spec.params;
   spec.reference_border = border;
@@ -128,15 +131,17 @@ int register_registry_cases(const BenchOptions& options) {
     // images and, per border, the CPU reference.
     for (const gpufilter::PixelFormat format : op.formats) {
       for (const ImageSize& size : options.sizes) {
-        for (const gpufilter::BorderMode border : borders) {
-          for (const std::string& variant : op.variants) {
-            register_case(make_variant_case(op, variant, format, size, border, params));
+        for (const std::string& data : options.data) {
+          for (const gpufilter::BorderMode border : borders) {
+            for (const std::string& variant : op.variants) {
+              register_case(make_variant_case(op, variant, format, size, border, params, data));
+              ++count;
+            }
+          }
+          for (const PeerRow& peer : peers_of(op, format, params)) {
+            register_case(make_peer_case(op, peer, format, size, params, data));
             ++count;
           }
-        }
-        for (const PeerRow& peer : peers_of(op, format, params)) {
-          register_case(make_peer_case(op, peer, format, size, params));
-          ++count;
         }
       }
     }

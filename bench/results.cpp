@@ -33,7 +33,8 @@ Ratios Results::ratios(const CaseResult& row) const {
   if (roofline_gbps_ && *roofline_gbps_ > 0.0) ratios.roofline = row.gbps / *roofline_gbps_;
 
   auto same_image = [&](const CaseResult& r) {
-    return r.ok && r.median_us > 0.0 && r.op == row.op && r.format == row.format && r.size == row.size;
+    return r.ok && r.median_us > 0.0 && r.op == row.op && r.format == row.format && r.size == row.size &&
+           r.data == row.data;
   };
   // The naive row with the same border where there is one (the border changes the
   // work), else any border: a peer such as NPP supports only its own border.

@@ -13,6 +13,7 @@ struct CaseResult {
   std::string name;  // the benchmark's name, e.g. "blur/tiled/u8x4/8K/reflect101"
   std::string op, variant, format, size, border;  // border: "" for ops without one
   std::string peer;  // "" for the library's own variants, else the peer ("npp", "cudaMemcpy2D")
+  std::string data = "random";  // the source's pattern (BenchOptions::data): rows compare within one
   bool ok = false;
   std::string error;  // why the case failed; empty when ok
   double median_us = 0.0;

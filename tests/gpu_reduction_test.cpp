@@ -191,7 +191,7 @@ TEST(GpuReduction, StatsLibraryApi) {
   GPUFILTER_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result), kStatsColumns * sizeof(double)));
   for (ReductionVariant variant : {ReductionVariant::Interleaved, ReductionVariant::Sequential,
                                    ReductionVariant::FirstAdd, ReductionVariant::WarpShuffle,
-                                   ReductionVariant::Vectorized}) {
+                                   ReductionVariant::Vectorized, ReductionVariant::Packed}) {
     image_stats(device.view(), result, variant);
     double raw[kStatsColumns];
     GPUFILTER_CUDA_CHECK(cudaMemcpy(raw, result, sizeof(raw), cudaMemcpyDeviceToHost));
@@ -212,7 +212,7 @@ TEST(GpuReduction, StatsLibraryApi) {
 // be exact and the moments within 1e-9.
 TEST(GpuReductionLarge, Stats16KGrayU8) {
   const Operation& op = *find_operation("stats");
-  for (const std::string& variant : {std::string("vectorized"), std::string("warp_shuffle")}) {
+  for (const std::string& variant : {std::string("packed"), std::string("vectorized"), std::string("warp_shuffle")}) {
     const DataRun run = run_data_op(op, variant, PixelFormat{ChannelType::U8, 1}, 16384, 16384, false, Fill::Random);
     EXPECT_TRUE(agrees(op, PixelFormat{ChannelType::U8, 1}, run)) << variant;
   }
@@ -220,9 +220,11 @@ TEST(GpuReductionLarge, Stats16KGrayU8) {
 
 TEST(GpuReductionLarge, Histogram16KGrayU8) {
   const Operation& op = *find_operation("histogram");
-  const DataRun run = run_data_op(op, "warp_private", PixelFormat{ChannelType::U8, 1}, 16384, 16384, false,
-                                  Fill::Gradient);
-  EXPECT_TRUE(agrees(op, PixelFormat{ChannelType::U8, 1}, run));
+  for (const std::string& variant : {std::string("warp_private"), std::string("lane_private")}) {
+    const DataRun run =
+        run_data_op(op, variant, PixelFormat{ChannelType::U8, 1}, 16384, 16384, false, Fill::Gradient);
+    EXPECT_TRUE(agrees(op, PixelFormat{ChannelType::U8, 1}, run)) << variant;
+  }
 }
 
 // ---- equalize, threshold, normalize ----------------------------------------------------

@@ -11,8 +11,8 @@ namespace gpufilter::kernels {
 void launch_stats(const ImageView& src, double* result, ReductionVariant variant, const ExecContext& ctx);
 
 // params.bins * channels doubles into `result` (device memory). Where the private
-// copies do not fit in shared memory, warp_private falls back to shared_private and
-// shared_private to global_atomic.
+// copies do not fit in shared memory, lane_private falls back to fewer copies, then
+// (like warp_private) to shared_private, and shared_private to global_atomic.
 void launch_histogram(const ImageView& src, double* result, const HistogramParams& params,
                       HistogramVariant variant, const ExecContext& ctx);
 // The same counts as 64-bit integers, channel-major (channel c, bin b at c * bins + b),

@@ -16,6 +16,23 @@ struct ReductionTuning {
   static constexpr int kMaxBlocksPerSm = 8;
   // Shared memory the histogram's private copies may take per block without opting in.
   static constexpr int kHistogramSharedBytes = 48 * 1024;
+
+  // The segment walker (packed stats, lane-private histogram): groups loaded together per
+  // step. Four 16-byte chunks (64 bytes in flight per thread, as kLoadsInFlight); two
+  // 48-byte groups for three-channel images (96 bytes; more costs registers).
+  static constexpr int kGroupsInFlight = 4;
+  static constexpr int kGroupsInFlight3 = 2;
+
+  // lane_private histogram: 32 copies of the sub-histogram, copy l for the lanes l of
+  // every warp, word (bin * 32 + l): each lane has its own bank, so a warp's atomics
+  // never conflict, random or constant data alike. 32-bit counters: no flush before
+  // the block's end. 4 channels x 256 bins x 32 copies x 4 bytes = 128 KiB: 1024-thread
+  // blocks keep an SM's load in flight with one block. Where the 32 copies do not fit
+  // the device's shared memory, 8 copies (lanes l, l+8, l+16, l+24 share one: at most
+  // 4-way conflicts), then shared_private.
+  static constexpr int kLaneThreads = 1024;
+  static constexpr int kLaneCopies = 32;
+  static constexpr int kLaneCopiesSmall = 8;
 };
 
 }  // namespace gpufilter::kernels

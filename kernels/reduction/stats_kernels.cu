@@ -13,7 +13,9 @@
 #include "common/stream_buffer.hpp"
 #include "reduction/reduction_launch.hpp"
 #include "reduction/reduction_tuning.hpp"
+#include "reduction/packed_stats.cuh"
 #include "reduction/row_walker.cuh"
+#include "reduction/segment_walker.cuh"
 #include "reduction/stats_accumulator.cuh"
 
 namespace gpufilter::kernels {
@@ -201,6 +203,27 @@ __global__ void __launch_bounds__(kThreads) stats_vectorized_kernel(const unsign
   finish_grid(a, partials, blocks_done, warp_totals, result, width, n);
 }
 
+// Whole images (contiguous rows) as one segment walked by the grid, else rows walked by
+// warps; u8 four samples a word (packed_stats.cuh), u16 and f32 sample by sample.
+template <class T, int C>
+__global__ void __launch_bounds__(kThreads) stats_packed_kernel(Segments segments, int width, int height,
+                                                                StatsAcc<T, C>* partials, unsigned* blocks_done,
+                                                                double* result) {
+  using Acc = StatsAcc<T, C>;
+  __shared__ Acc warp_totals[kWarps];
+  Acc a = Acc::identity();
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    PackedByteStatsVisitor<C> visitor{a};
+    walk_segments<T, C>(segments, visitor);
+  } else {
+    SampleStatsVisitor<T, C> visitor{a};
+    walk_segments<T, C>(segments, visitor);
+  }
+  a = block_reduce_shuffle<Acc, kWarps>(a, warp_totals);
+  const unsigned long long n = static_cast<unsigned long long>(width) * static_cast<unsigned>(height);
+  finish_grid(a, partials, blocks_done, warp_totals, result, width, n);
+}
+
 int sm_count() {
   int device = 0, sms = 0;
   GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
@@ -235,6 +258,26 @@ void launch(Kernel kernel, const char* name, long long work_blocks, const ImageV
 }
 
 template <class T, int C>
+void launch_packed(const ImageView& src, double* result, const ExecContext& ctx) {
+  using Acc = StatsAcc<T, C>;
+  using Shape = WalkShape<T, C>;
+  const Segments segments = make_segments(src.data, src.pitch, src.width, src.height, C, sizeof(T));
+  auto kernel = stats_packed_kernel<T, C>;
+  // Enough blocks for every thread to have a few steps, at most one resident wave.
+  const long long work_blocks =
+      segments.whole ? blocks_for(segments.samples / (Shape::kGroupSamples * Shape::kGroups), kThreads)
+                     : blocks_for(segments.count, kWarps);
+  const unsigned grid = resident_grid(kernel, work_blocks);
+  const std::size_t partial_bytes = sizeof(Acc) * grid;
+  StreamBuffer scratch(partial_bytes + sizeof(unsigned), ctx.stream);
+  auto* partials = scratch.get<Acc>();
+  auto* blocks_done = reinterpret_cast<unsigned*>(scratch.get<unsigned char>() + partial_bytes);
+  GPUFILTER_CUDA_CHECK(cudaMemsetAsync(blocks_done, 0, sizeof(unsigned), ctx.stream));
+  kernel<<<grid, kThreads, 0, ctx.stream>>>(segments, src.width, src.height, partials, blocks_done, result);
+  check_launch("stats_packed", ctx);
+}
+
+template <class T, int C>
 void launch_variant(const ImageView& src, double* result, ReductionVariant variant, const ExecContext& ctx) {
   const long long pixels = static_cast<long long>(src.width) * src.height;
   switch (variant) {
@@ -256,6 +299,9 @@ void launch_variant(const ImageView& src, double* result, ReductionVariant varia
       return;
     case ReductionVariant::Vectorized:
       launch<T, C>(stats_vectorized_kernel<T, C>, "stats_vectorized", src.height, src, result, ctx);
+      return;
+    case ReductionVariant::Packed:
+      launch_packed<T, C>(src, result, ctx);
       return;
   }
   throw Error(ErrorCode::InvalidArgument, "stats: unknown variant");

@@ -4,6 +4,7 @@
 // launches on one stream; the histogram never leaves the GPU.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cstdint>
 #include <cub/block/block_scan.cuh>
@@ -13,6 +14,7 @@
 #include "common/stream_buffer.hpp"
 #include "reduction/reduction_launch.hpp"
 #include "reduction/reduction_tuning.hpp"
+#include "reduction/segment_walker.cuh"
 
 namespace gpufilter::kernels {
 namespace {
@@ -173,11 +175,82 @@ __global__ void __launch_bounds__(kThreads) apply_tables_kernel(const unsigned c
   }
 }
 
+// Gray images whose source and destination rows share their alignment: 16-byte loads
+// and stores, whole images as one segment (segment_walker.cuh's teams). The table is
+// replicated per lane (entry v of lane l at word v * 32 + l, 32 KiB), so the 32 lookups
+// of a warp fall in 32 banks whatever the data; a 256-byte table would serialize them.
+__global__ void __launch_bounds__(kThreads) apply_gray_table_kernel(Segments segments, unsigned char* dst,
+                                                                    std::size_t dst_pitch,
+                                                                    const unsigned char* table) {
+  __shared__ unsigned t[kBins * 32];
+  for (int i = static_cast<int>(threadIdx.x); i < kBins * 32; i += kThreads) t[i] = table[i / 32];
+  __syncthreads();
+  const unsigned* mine = t + threadIdx.x % 32;
+  const Team team = make_team(segments);
+  constexpr int kLoads = ReductionTuning::kGroupsInFlight;
+  for (long long seg = team.first_segment; seg < segments.count; seg += team.segment_step) {
+    const unsigned char* in = segments.base + static_cast<std::size_t>(seg) * segments.pitch;
+    unsigned char* out = dst + static_cast<std::size_t>(seg) * dst_pitch;
+    const auto addr = reinterpret_cast<std::uintptr_t>(in);
+    long long head = static_cast<long long>((16 - addr % 16) % 16);
+    if (head > segments.samples) head = segments.samples;
+    const long long chunks = (segments.samples - head) / 16;
+    const long long body_end = head + chunks * 16;
+    for (long long e = team.lane; e < head; e += team.lanes) out[e] = static_cast<unsigned char>(mine[in[e] * 32]);
+    for (long long e = body_end + team.lane; e < segments.samples; e += team.lanes)
+      out[e] = static_cast<unsigned char>(mine[in[e] * 32]);
+    const int4* src4 = reinterpret_cast<const int4*>(in + head);
+    int4* dst4 = reinterpret_cast<int4*>(out + head);
+    for (long long first = team.lane; first < chunks; first += team.lanes * kLoads) {
+      int4 v[kLoads];
+#pragma unroll
+      for (int k = 0; k < kLoads; ++k) {
+        const long long i = first + k * team.lanes;
+        if (i < chunks) v[k] = __ldg(src4 + i);
+      }
+#pragma unroll
+      for (int k = 0; k < kLoads; ++k) {
+        const long long i = first + k * team.lanes;
+        if (i >= chunks) continue;
+        union {
+          int4 v;
+          unsigned char b[16];
+        } u;
+        u.v = v[k];
+#pragma unroll
+        for (int j = 0; j < 16; ++j) u.b[j] = static_cast<unsigned char>(mine[u.b[j] * 32]);
+        dst4[i] = u.v;
+      }
+    }
+  }
+}
+
 int resident_blocks() {
   int device = 0, sms = 0;
   GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
   GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   return sms * ReductionTuning::kMaxBlocksPerSm;
+}
+
+// False where the source and destination rows do not share their 16-byte alignment.
+bool launch_gray_vectorized(const ImageView& src, const ImageView& dst, const unsigned char* table,
+                            const ExecContext& ctx) {
+  const Segments in = make_segments(src.data, src.pitch, src.width, src.height, 1, 1);
+  const Segments out = make_segments(dst.data, dst.pitch, dst.width, dst.height, 1, 1);
+  const auto src_addr = reinterpret_cast<std::uintptr_t>(src.data);
+  const auto dst_addr = reinterpret_cast<std::uintptr_t>(dst.data);
+  if (in.whole != out.whole || src_addr % 16 != dst_addr % 16) return false;
+  if (!in.whole && (src.pitch % 16 != 0 || dst.pitch % 16 != 0)) return false;
+  int per_sm = 0;
+  GPUFILTER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, apply_gray_table_kernel, kThreads, 0));
+  const long long wave = static_cast<long long>(per_sm < 1 ? 1 : per_sm) * (resident_blocks() / ReductionTuning::kMaxBlocksPerSm);
+  const long long work = in.whole ? blocks_for(in.samples / (16 * ReductionTuning::kGroupsInFlight), kThreads)
+                                  : blocks_for(in.count, ReductionTuning::kWarps);
+  const unsigned grid = static_cast<unsigned>(std::clamp<long long>(work, 1, wave));
+  apply_gray_table_kernel<<<grid, kThreads, 0, ctx.stream>>>(in, static_cast<unsigned char*>(dst.data), dst.pitch,
+                                                             table);
+  check_launch("apply_gray_table_kernel", ctx);
+  return true;
 }
 
 template <int C>
@@ -202,6 +275,7 @@ void run_tone(const ImageView& src, const ImageView& dst, const ToneSettings& se
   const unsigned long long pixels = static_cast<unsigned long long>(src.width) * static_cast<unsigned>(src.height);
   build_table_kernel<<<table_count, kThreads, 0, ctx.stream>>>(counts, settings, pixels, tables);
   check_launch("build_table_kernel", ctx);
+  if (C == 1 && launch_gray_vectorized(src, dst, tables, ctx)) return;
   const dim3 grid(grid_x(blocks_for(src.width, kThreads), "apply_tables_kernel"), grid_y(src.height));
   apply_tables_kernel<C><<<grid, kThreads, 0, ctx.stream>>>(src_bytes, src.pitch, static_cast<unsigned char*>(dst.data),
                                                             dst.pitch, src.width, src.height, tables, table_count,

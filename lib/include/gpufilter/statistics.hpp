@@ -36,9 +36,10 @@ enum class ReductionVariant {
   Sequential,   // shared-memory tree, tid < s does the work: whole warps retire
   FirstAdd,     // each thread adds two pixels while loading: half the threads idle no more
   WarpShuffle,  // first add, then the tree in registers with warp shuffles
-  Vectorized,   // grid-stride 16-byte loads, per-thread accumulators, shuffles (default)
+  Vectorized,   // grid-stride 16-byte loads, per-thread accumulators, shuffles
+  Packed,       // vectorized over whole images or warp rows, u8 in packed SIMD words (default)
 };
-// "interleaved", "sequential", "first_add", "warp_shuffle" or "vectorized"; throws
+// "interleaved", "sequential", "first_add", "warp_shuffle", "vectorized" or "packed"; throws
 // Error(InvalidArgument) naming the choices otherwise.
 ReductionVariant reduction_variant_from_name(const std::string& name);
 const char* to_string(ReductionVariant variant);
@@ -57,7 +58,7 @@ const std::vector<std::string>& stats_column_names();  // "min", "max", "sum", "
 // (channel c, column k at c * kStatsColumns + k). Scratch memory is stream-ordered
 // (cudaMallocAsync); nothing synchronizes. Images of more than 2^32 pixels:
 // Error(InvalidArgument).
-void image_stats(const ImageView& src, double* device_result, ReductionVariant variant = ReductionVariant::Vectorized,
+void image_stats(const ImageView& src, double* device_result, ReductionVariant variant = ReductionVariant::Packed,
                  const ExecContext& ctx = {});
 
 struct ChannelStats {
@@ -72,10 +73,11 @@ std::vector<ChannelStats> read_image_stats(const double* host_result, int channe
 
 enum class HistogramVariant {
   GlobalAtomic,   // one 64-bit atomic in global memory per channel sample
-  SharedPrivate,  // a sub-histogram per block in shared memory, flushed once per block (default)
+  SharedPrivate,  // a sub-histogram per block in shared memory, flushed once per block
   WarpPrivate,    // a sub-histogram per warp, equal bins of a warp merged before the add
+  LanePrivate,    // 32 sub-histograms per block, one per lane index in its own bank (default)
 };
-// "global_atomic", "shared_private" or "warp_private"; throws Error(InvalidArgument)
+// "global_atomic", "shared_private", "warp_private" or "lane_private"; throws Error(InvalidArgument)
 // naming the choices otherwise.
 HistogramVariant histogram_variant_from_name(const std::string& name);
 const char* to_string(HistogramVariant variant);
@@ -98,7 +100,7 @@ void check_histogram_params(const HistogramParams& params);
 // row-major (bin b, channel c at b * channels + c). Exact up to 2^53 samples per bin.
 // params are checked as check_histogram_params does.
 void histogram(const ImageView& src, double* device_counts, const HistogramParams& params,
-               HistogramVariant variant = HistogramVariant::SharedPrivate, const ExecContext& ctx = {});
+               HistogramVariant variant = HistogramVariant::LanePrivate, const ExecContext& ctx = {});
 
 namespace reference {
 // The CPU references of image_stats and histogram: src and the result in host memory.

@@ -28,7 +28,7 @@ namespace gpufilter {
 // first non-empty bin and N the pixel count, lut[v] = 0 for v <= i0 and otherwise
 // saturate(rint(float(h[i0+1] + ... + h[v]) * (255.f / float(N - h[i0])))) in float
 // arithmetic, round half to even; an image of one value stays as it is.
-// Colour, by default: the luminance Y = (29 c0 + 150 c1 + 77 c2 + 128) >> 8 (BT.601
+// Colour, by default: the luminance Y = (77 c0 + 150 c1 + 29 c2 + 128) >> 8 (BT.601
 // weights for channels in R, G, B order, the library's order) is equalized
 // with the same table, and every colour channel moves by lut[Y] - Y, saturated. That is
 // converting to YCrCb, equalizing Y and converting back, without rounding the chroma.
@@ -37,7 +37,7 @@ struct EqualizeParams {
   bool per_channel = false;
 };
 void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& params = {},
-              HistogramVariant variant = HistogramVariant::SharedPrivate, const ExecContext& ctx = {});
+              HistogramVariant variant = HistogramVariant::LanePrivate, const ExecContext& ctx = {});
 
 // Binary threshold per colour channel: dst = src > T ? 255 : 0 (cv::THRESH_BINARY with
 // maxval 255). otsu: T per channel from the histogram by Otsu's method, computed as
@@ -48,7 +48,7 @@ struct ThresholdParams {
   bool otsu = false;
 };
 void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams& params = {},
-               HistogramVariant variant = HistogramVariant::SharedPrivate, const ExecContext& ctx = {});
+               HistogramVariant variant = HistogramVariant::LanePrivate, const ExecContext& ctx = {});
 
 // Contrast stretch per colour channel: lo = the smallest value v with more than
 // clip_count samples <= v, hi = the largest v with more than clip_count samples >= v,
@@ -59,7 +59,7 @@ struct NormalizeParams {
   double clip_percent = 0.0;  // [0, 50); otherwise Error(InvalidArgument)
 };
 void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams& params = {},
-               HistogramVariant variant = HistogramVariant::SharedPrivate, const ExecContext& ctx = {});
+               HistogramVariant variant = HistogramVariant::LanePrivate, const ExecContext& ctx = {});
 
 // The CPU references: src and dst in host memory, touching no GPU. src and dst must be
 // non-empty and of equal size and format (Error(InvalidArgument) otherwise), u8

@@ -1,0 +1,253 @@
+// The edges of the fast reduction kernels (packed stats, lane_private histogram, the
+// vectorized gray equalize): sums that overflow 32 bits (2^24 + pixels of 255), constant
+// images (every sample in one bin, every pixel a tie), whole images walked as one
+// segment (contiguous rows) and sub-views starting at every byte offset of a 16-byte
+// chunk and a 48-byte group, falling minima (the packed kernel's replay path), and the
+// lane_private fallback to fewer copies under a smaller GPU's shared memory.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
+#include "shared_memory_cap.hpp"
+
+namespace gpufilter {
+namespace {
+
+// Every sample of the view: value(x, y, c).
+template <class F>
+void fill_with(const ImageView& view, F value) {
+  for (int y = 0; y < view.height; ++y)
+    for (int x = 0; x < view.width; ++x)
+      for (int c = 0; c < view.format.channels; ++c) {
+        const std::size_t i = static_cast<std::size_t>(x) * view.format.channels + c;
+        const double v = value(x, y, c);
+        switch (view.format.type) {
+          case ChannelType::U8: view.row<std::uint8_t>(y)[i] = static_cast<std::uint8_t>(v); break;
+          case ChannelType::U16: view.row<std::uint16_t>(y)[i] = static_cast<std::uint16_t>(v); break;
+          case ChannelType::F32: view.row<float>(y)[i] = static_cast<float>(v); break;
+        }
+      }
+}
+
+struct DataResult {
+  std::vector<double> gpu, cpu;
+  DataLayout layout;
+};
+
+// The op on `host` (a view of a larger host image at (x0, y0), or the whole of it) on
+// the GPU, through the same view of a device copy, and on the CPU.
+DataResult run_on(const Operation& op, const std::string& variant, const HostImage& host, int x0, int y0, int width,
+                  int height, const ParamValues& given = {}) {
+  const ParamValues params = op.resolve(given);
+  const ImageView host_view = host.view().subview(x0, y0, width, height);
+  DeviceImage device(host.view().width, host.view().height, host.view().format);
+  copy_image_async(host.view(), device.view(), nullptr);
+  const ImageView device_view = device.view().subview(x0, y0, width, height);
+  DataResult r;
+  r.layout = op.data_layout(ImageShape{width, height, host.view().format}, params);
+  const std::size_t n = r.layout.size();
+  r.cpu.assign(n, 0.0);
+  op.run_reference_data(host_view, r.cpu.data(), params);
+  r.gpu.assign(n, std::numeric_limits<double>::quiet_NaN());
+  double* result = nullptr;
+  GPUFILTER_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result), n * sizeof(double)));
+  GPUFILTER_CUDA_CHECK(cudaMemcpy(result, r.gpu.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+  op.run_gpu_data(device_view, result, params, variant, ExecContext{nullptr, true});
+  GPUFILTER_CUDA_CHECK(cudaMemcpy(r.gpu.data(), result, n * sizeof(double), cudaMemcpyDeviceToHost));
+  GPUFILTER_CUDA_CHECK(cudaFree(result));
+  return r;
+}
+
+::testing::AssertionResult agrees(const Operation& op, PixelFormat format, const DataResult& r) {
+  const std::size_t columns = r.layout.columns.size();
+  for (std::size_t i = 0; i < r.gpu.size(); ++i) {
+    const std::string& column = r.layout.columns[i % columns];
+    const DataTolerance tol = op.data_tolerance(format, column);
+    if (!(std::abs(r.gpu[i] - r.cpu[i]) <= tol.max_abs + tol.max_rel * std::abs(r.cpu[i])))
+      return ::testing::AssertionFailure() << r.layout.row_title << " " << r.layout.row_labels[i / columns] << ", "
+                                           << column << ": gpu " << r.gpu[i] << ", reference " << r.cpu[i];
+  }
+  return ::testing::AssertionSuccess();
+}
+
+double stat(const DataResult& r, int channel, StatsColumn column) {
+  return r.gpu[static_cast<std::size_t>(channel * kStatsColumns + static_cast<int>(column))];
+}
+
+// 4097 x 4097 > 2^24 pixels of 255: a 32-bit float sum would round, a 32-bit integer sum
+// of squares would wrap (255^2 * 2^24 > 2^32). Every variant, gray and RGBA, exact.
+TEST(GpuReductionEdges, StatsSumsPast32BitsAllVariants) {
+  const Operation& op = *find_operation("stats");
+  for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 4}}) {
+    const int side = format.channels == 1 ? 4097 : 2049;  // RGBA: 2^22 pixels, 2^24 samples
+    HostImage host(side, side, format);
+    fill_with(host.view(), [](int, int, int) { return 255.0; });
+    for (const std::string& variant : op.variants) {
+      const DataResult r = run_on(op, variant, host, 0, 0, side, side);
+      const double n = static_cast<double>(side) * side;
+      for (int c = 0; c < format.channels; ++c) {
+        EXPECT_EQ(stat(r, c, StatsColumn::Sum), 255.0 * n) << variant << " " << format.name();
+        EXPECT_EQ(stat(r, c, StatsColumn::Mean), 255.0) << variant << " " << format.name();
+        EXPECT_EQ(stat(r, c, StatsColumn::StdDev), 0.0) << variant << " " << format.name();
+        EXPECT_EQ(stat(r, c, StatsColumn::Min), 255.0) << variant << " " << format.name();
+        EXPECT_EQ(stat(r, c, StatsColumn::MinX), 0.0) << variant << " " << format.name();
+        EXPECT_EQ(stat(r, c, StatsColumn::MaxY), 0.0) << variant << " " << format.name();
+      }
+    }
+  }
+}
+
+// u16 at the top of its range: 65535^2 per sample, 2^24 + samples.
+TEST(GpuReductionEdges, StatsU16TopOfRange) {
+  const Operation& op = *find_operation("stats");
+  const PixelFormat format{ChannelType::U16, 1};
+  HostImage host(4097, 4097, format);
+  fill_with(host.view(), [](int x, int y, int) { return (x + y) % 3 == 0 ? 0.0 : 65535.0; });
+  for (const std::string& variant : {std::string("packed"), std::string("vectorized")}) {
+    const DataResult r = run_on(op, variant, host, 0, 0, 4097, 4097);
+    EXPECT_TRUE(agrees(op, format, r)) << variant;
+  }
+}
+
+// Sub-views starting at every byte offset of a 48-byte group (so every head length and
+// every phase), widths around the group sizes, on random data and on a falling ramp
+// (each row's minimum falls all along: the packed kernel replays often).
+TEST(GpuReductionEdges, PackedStatsAndLaneHistogramAtEveryOffset) {
+  const Operation& stats = *find_operation("stats");
+  const Operation& histogram = *find_operation("histogram");
+  for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 3},
+                                   PixelFormat{ChannelType::U8, 4}, PixelFormat{ChannelType::U16, 3},
+                                   PixelFormat{ChannelType::F32, 4}}) {
+    for (bool ramp : {false, true}) {
+      HostImage host(200, 9, format);
+      if (ramp) {
+        fill_with(host.view(), [&](int x, int y, int c) {
+          const double top = format.type == ChannelType::F32 ? 1.0 : format.max_value();
+          return std::floor(top * (1.0 - (x + 200.0 * y) / 1801.0) * (c + 1) / 4.0);
+        });
+      } else {
+        testing::fill_random(host.view(), 7);
+      }
+      for (int x0 = 0; x0 < 48; ++x0)
+        for (int width : {1, 5, 16, 17, 47, 48, 49, 131}) {
+          if (x0 + width > 200) continue;
+          const DataResult s = run_on(stats, "packed", host, x0, 1, width, 7);
+          EXPECT_TRUE(agrees(stats, format, s)) << format.name() << " x0 " << x0 << " width " << width << " ramp " << ramp;
+          const DataResult h = run_on(histogram, "lane_private", host, x0, 1, width, 7);
+          EXPECT_TRUE(agrees(histogram, format, h)) << format.name() << " x0 " << x0 << " width " << width;
+        }
+    }
+  }
+}
+
+// Images whose rows are contiguous (row bytes a multiple of the device pitch alignment)
+// are walked as one segment by the whole grid; a single row too.
+TEST(GpuReductionEdges, WholeImagesAsOneSegment) {
+  const Operation& stats = *find_operation("stats");
+  const Operation& histogram = *find_operation("histogram");
+  struct Case {
+    PixelFormat format;
+    int width, height;
+  };
+  const std::vector<Case> cases = {{{ChannelType::U8, 1}, 1024, 37},   {{ChannelType::U8, 3}, 512, 33},
+                                   {{ChannelType::U8, 4}, 256, 41},    {{ChannelType::U8, 1}, 100003, 1},
+                                   {{ChannelType::U16, 1}, 512, 19},   {{ChannelType::F32, 3}, 512, 5},
+                                   {{ChannelType::U8, 4}, 2048, 1100}};
+  for (const Case& c : cases) {
+    HostImage host(c.width, c.height, c.format);
+    testing::fill_random(host.view(), 11);
+    for (const std::string& variant : {std::string("packed"), std::string("vectorized")}) {
+      const DataResult s = run_on(stats, variant, host, 0, 0, c.width, c.height);
+      EXPECT_TRUE(agrees(stats, c.format, s)) << variant << " " << c.format.name() << " " << c.width;
+    }
+    const DataResult h = run_on(histogram, "lane_private", host, 0, 0, c.width, c.height);
+    EXPECT_TRUE(agrees(histogram, c.format, h)) << c.format.name() << " " << c.width;
+  }
+}
+
+// A constant image puts every sample of a channel in one bin: 2^24 + counts in one
+// counter of every variant, and the 32 lane copies of lane_private all on one bin.
+TEST(GpuReductionEdges, HistogramConstantImagesAllVariants) {
+  const Operation& op = *find_operation("histogram");
+  for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 4}}) {
+    const int side = format.channels == 1 ? 4097 : 2049;
+    HostImage host(side, side, format);
+    fill_with(host.view(), [](int, int, int c) { return 200.0 - c; });
+    for (const std::string& variant : op.variants) {
+      if (variant == "global_atomic") continue;  // 2^24 atomics on one address: minutes
+      const DataResult r = run_on(op, variant, host, 0, 0, side, side);
+      EXPECT_TRUE(agrees(op, format, r)) << variant << " " << format.name();
+      for (int c = 0; c < format.channels; ++c)
+        EXPECT_EQ(r.gpu[static_cast<std::size_t>((200 - c) * format.channels + c)], static_cast<double>(side) * side)
+            << variant << " " << format.name();
+    }
+  }
+}
+
+// Under a smaller GPU's shared memory lane_private takes 8 copies (RGBA at 64 KiB) or
+// falls back to shared_private (u16 with 4096 bins); the counts stay exact.
+TEST(GpuReductionEdges, LanePrivateFallbacks) {
+  const Operation& op = *find_operation("histogram");
+  const SharedMemoryCap cap(kSm75SharedMemory);
+  struct Case {
+    PixelFormat format;
+    ParamValues params;
+  };
+  const std::vector<Case> cases = {{{ChannelType::U8, 4}, {}},
+                                   {{ChannelType::U8, 3}, {}},
+                                   {{ChannelType::U16, 1}, {{"bins", 4096}}},
+                                   {{ChannelType::F32, 4}, {{"bins", 100}}}};
+  for (const Case& c : cases)
+    for (bool constant : {false, true}) {
+      HostImage host(301, 77, c.format);
+      if (constant) {
+        fill_with(host.view(), [](int, int, int) { return 0.0; });
+      } else {
+        testing::fill_random(host.view(), 3);
+      }
+      const DataResult r = run_on(op, "lane_private", host, 3, 1, 297, 75, c.params);
+      EXPECT_TRUE(agrees(op, c.format, r)) << c.format.name() << " constant " << constant;
+    }
+}
+
+// Gray equalize through the vectorized table kernel (aligned source and destination:
+// whole images as one segment, or rows) and the pixel kernel (a source sub-view one byte
+// off), against the reference. x0 < 0: the source is a whole image.
+TEST(GpuReductionEdges, EqualizeGrayAlignedAndNot) {
+  const Operation& op = *find_operation("equalize");
+  const PixelFormat format{ChannelType::U8, 1};
+  for (int x0 : {-1, 0, 1, 16}) {
+    for (int width : {1024, 999, 4096}) {
+      const bool whole = x0 < 0;
+      const int left = whole ? 0 : x0, top = whole ? 0 : 1;
+      HostImage host(width + (whole ? 0 : 32), whole ? 19 : 21, format), expected(width, 19, format),
+          actual(width, 19, format);
+      testing::fill_random(host.view(), 5);
+      const ImageView src_view = host.view().subview(left, top, width, 19);
+      op.run_reference(src_view, expected.view(), op.resolve({}), Border{});
+      DeviceImage device(host.view().width, host.view().height, format), dst(width, 19, format);
+      copy_image_async(host.view(), device.view(), nullptr);
+      for (const std::string& variant : op.variants) {
+        testing::poison_against(actual.view(), expected.view());
+        copy_image_async(actual.view(), dst.view(), nullptr);
+        op.run_gpu(device.view().subview(left, top, width, 19), dst.view(), op.resolve({}), Border{}, variant,
+                   ExecContext{nullptr, true});
+        copy_image_async(dst.view(), actual.view(), nullptr);
+        GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+        const testing::Difference diff = testing::compare(actual.view(), expected.view());
+        EXPECT_TRUE(diff.within(0.0)) << variant << " x0 " << x0 << " width " << width << ": " << diff.describe();
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpufilter
