@@ -7,6 +7,7 @@
 #include "gpufilter/filters.hpp"
 #include "kernels/convolution/filter2d_launch.hpp"
 #include "kernels/convolution/separable_fixed_launch.hpp"
+#include "kernels/convolution/separable_fixed_tuning.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
 #include "kernels/convolution/separable_launch.hpp"
 #include "kernels/convolution/separable_tuning.hpp"
@@ -38,6 +39,12 @@ bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) 
 const FilterVariant kFallbackOrder[] = {FilterVariant::GradientInt, FilterVariant::SeparableFixed,
                                         FilterVariant::Separable, FilterVariant::Tiled, FilterVariant::TiledL2,
                                         FilterVariant::Constant, FilterVariant::Naive};
+
+// Whether Auto may pick this variant (the 8-bit integer kernels by the tuning's choice).
+bool auto_takes(FilterVariant variant) {
+  const bool integer = variant == FilterVariant::GradientInt || variant == FilterVariant::SeparableFixed;
+  return !integer || kernels::SeparableFixedTuning::kAutoPicksFixed;
+}
 
 }  // namespace
 
@@ -77,6 +84,7 @@ FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, Filter
   bool reached = requested == FilterVariant::Auto;
   for (FilterVariant variant : kFallbackOrder) {
     reached = reached || variant == requested;
+    if (requested == FilterVariant::Auto && !auto_takes(variant)) continue;
     if (reached && can_run(variant, spec, format)) return variant;
   }
   return FilterVariant::Naive;
