@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads)
   for (int strip = static_cast<int>(blockIdx.y); strip < strips; strip += static_cast<int>(gridDim.y)) {
     const int y_begin = strip * Tuning::kStripRows;
     const int y_end = min(y_begin + Tuning::kStripRows, src.height);
-    // window[k] holds the sums of row y - R + k, rotated: slot (first + k) % kWin.
+    // The vertical window: image row r's sums sit in slot (r - y_begin + R) % kWin.
     unsigned window[kWin][S];
 #pragma unroll
     for (int k = 0; k < 2 * R; ++k) horizontal(y_begin - R + k, window[k]);

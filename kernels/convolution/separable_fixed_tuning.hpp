@@ -25,6 +25,7 @@ struct SeparableFixedTuning {
   // magnitudes on u8: both replace per-tap float work and the shared-memory tile of
   // `separable`/`tiled` with integer multiply-adds from registers. Chosen by the
   // instruction count (docs/techniques/convolution.md); to be confirmed by the bench.
+  // false: auto skips both (an explicit --variant still runs them).
   static constexpr bool kAutoPicksFixed = true;
 };
 
