@@ -6,6 +6,9 @@
 #include "gpufilter/error.hpp"
 #include "gpufilter/filters.hpp"
 #include "kernels/convolution/filter2d_launch.hpp"
+#include "kernels/convolution/separable_fixed_launch.hpp"
+#include "kernels/convolution/separable_fixed_tuning.hpp"
+#include "kernels/convolution/separable_fixed_weights.hpp"
 #include "kernels/convolution/separable_launch.hpp"
 #include "kernels/convolution/separable_tuning.hpp"
 #include "ops/op_checks.hpp"
@@ -24,14 +27,24 @@ bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) 
     case FilterVariant::Separable:
       return one_rank1_mask(spec) && spec.width() <= kernels::SeparableTuning::kMaxTaps &&
              spec.height() <= kernels::SeparableTuning::kMaxTaps;
+    case FilterVariant::SeparableFixed: return kernels::separable_fixed_fits(format, spec);
+    case FilterVariant::GradientInt: return kernels::gradient_int_fits(format, spec);
     case FilterVariant::Auto: return true;
   }
   return false;
 }
 
-// Simplest last: each variant falls back to the one after it.
-const FilterVariant kFallbackOrder[] = {FilterVariant::Separable, FilterVariant::Tiled, FilterVariant::TiledL2,
+// Simplest last: each variant falls back to the one after it. The 8-bit integer
+// kernels come first: where they run, Auto takes them (SeparableFixedTuning says why).
+const FilterVariant kFallbackOrder[] = {FilterVariant::GradientInt, FilterVariant::SeparableFixed,
+                                        FilterVariant::Separable, FilterVariant::Tiled, FilterVariant::TiledL2,
                                         FilterVariant::Constant, FilterVariant::Naive};
+
+// Whether Auto may pick this variant (the 8-bit integer kernels by the tuning's choice).
+bool auto_takes(FilterVariant variant) {
+  const bool integer = variant == FilterVariant::GradientInt || variant == FilterVariant::SeparableFixed;
+  return !integer || kernels::SeparableFixedTuning::kAutoPicksFixed;
+}
 
 }  // namespace
 
@@ -43,6 +56,8 @@ const char* to_string(FilterVariant variant) {
     case FilterVariant::Tiled: return "tiled";
     case FilterVariant::TiledL2: return "tiled_l2";
     case FilterVariant::Separable: return "separable";
+    case FilterVariant::SeparableFixed: return "separable_fixed";
+    case FilterVariant::GradientInt: return "gradient_int";
   }
   return "?";
 }
@@ -50,7 +65,8 @@ const char* to_string(FilterVariant variant) {
 const std::vector<FilterVariant>& all_filter_variants() {
   static const std::vector<FilterVariant> all = {FilterVariant::Auto,    FilterVariant::Naive,
                                                  FilterVariant::Constant, FilterVariant::Tiled,
-                                                 FilterVariant::TiledL2, FilterVariant::Separable};
+                                                 FilterVariant::TiledL2, FilterVariant::Separable,
+                                                 FilterVariant::SeparableFixed, FilterVariant::GradientInt};
   return all;
 }
 
@@ -58,7 +74,8 @@ FilterVariant filter_variant_from_name(const std::string& name) {
   for (FilterVariant variant : all_filter_variants())
     if (name == to_string(variant)) return variant;
   throw Error(ErrorCode::InvalidArgument,
-              "unknown variant '" + name + "'; use auto, naive, constant, tiled, tiled_l2 or separable");
+              "unknown variant '" + name +
+                  "'; use auto, naive, constant, tiled, tiled_l2, separable, separable_fixed or gradient_int");
 }
 
 FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, FilterVariant requested) {
@@ -67,6 +84,7 @@ FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, Filter
   bool reached = requested == FilterVariant::Auto;
   for (FilterVariant variant : kFallbackOrder) {
     reached = reached || variant == requested;
+    if (requested == FilterVariant::Auto && !auto_takes(variant)) continue;
     if (reached && can_run(variant, spec, format)) return variant;
   }
   return FilterVariant::Naive;
@@ -80,6 +98,8 @@ void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& 
   ops::check_no_overlap("filter", src, dst);
   const Border representable = ops::representable_border(border, src.format);
   switch (applied_variant(spec, src.format, variant)) {
+    case FilterVariant::GradientInt: kernels::launch_gradient_int(src, dst, spec, representable, ctx); return;
+    case FilterVariant::SeparableFixed: kernels::launch_separable_fixed(src, dst, spec, representable, ctx); return;
     case FilterVariant::Separable:
       if (kernels::separable_tiled_fits(src.format, spec))
         kernels::launch_separable_tiled(src, dst, spec, representable, ctx);

@@ -22,15 +22,28 @@ ParamSpec alpha_param(AlphaMode default_mode) {
 
 AlphaMode alpha_of(const ParamValues& values) { return alpha_mode_from_name(values.text("alpha")); }
 
-std::vector<std::string> variant_names(bool rank1_masks) {
+// Every variant that can run some of the op's specs: the separable ones for ops with
+// rank-1 masks, separable_fixed for those with convex ones (blur, box), gradient_int
+// for edge alone.
+struct VariantSet {
+  bool rank1_masks = false;
+  bool convex_rank1 = false;
+  bool gradients = false;
+};
+
+std::vector<std::string> variant_names(VariantSet set) {
   std::vector<std::string> names;
-  for (FilterVariant variant : all_filter_variants())
-    if (variant != FilterVariant::Separable || rank1_masks) names.emplace_back(to_string(variant));
+  for (FilterVariant variant : all_filter_variants()) {
+    if (variant == FilterVariant::Separable && !set.rank1_masks) continue;
+    if (variant == FilterVariant::SeparableFixed && !set.convex_rank1) continue;
+    if (variant == FilterVariant::GradientInt && !set.gradients) continue;
+    names.emplace_back(to_string(variant));
+  }
   return names;
 }
 
 // What every filter op shares: formats, borders, variants, reference, tolerance, bytes.
-Operation filter_operation(std::string name, std::string summary, std::vector<ParamSpec> params, bool rank1_masks,
+Operation filter_operation(std::string name, std::string summary, std::vector<ParamSpec> params, VariantSet variants,
                            AlphaMode default_alpha, ToSpec to_spec) {
   Operation op;
   op.name = std::move(name);
@@ -38,7 +51,7 @@ Operation filter_operation(std::string name, std::string summary, std::vector<Pa
   op.params = std::move(params);
   op.params.push_back(alpha_param(default_alpha));
   op.formats = all_pixel_formats();
-  op.variants = variant_names(rank1_masks);
+  op.variants = variant_names(variants);
   op.default_variant = "auto";
   op.uses_border = true;
   op.run_gpu = [to_spec](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border& border,
@@ -175,7 +188,7 @@ Operation make_gaussian_operation() {
                     std::nullopt, false, "sigma"),
        numbers_param("geometry", "ImageMagick's RADIUSxSIGMA (radius 0: automatic), instead of --sigma/--radius", 2, 2,
                      0.0, max_radius, false, "RxS", "none")},
-      /*rank1_masks=*/true, AlphaMode::Premultiply, blur_spec_of);
+      VariantSet{true, true, false}, AlphaMode::Premultiply, blur_spec_of);
   op.bench_params = {{"sigma", 1.0}, {"radius", 2.0}, {"alpha", "separate"}};  // 5x5, as NPP's 5x5 Gaussian
   op.test_params = {{"sigma", 1.5}, {"sigma-y", 0.9}};  // 11x7: wider than the 1x1 and 17x13 images
   return op;
@@ -188,7 +201,7 @@ Operation make_box_operation() {
                      "W[xH]", "3"),
        number_param("radius", "instead of --size: a square of 2*radius+1", 0.0, GaussianParams::kMaxRadius,
                     std::nullopt, true, "none")},
-      /*rank1_masks=*/true, AlphaMode::Premultiply, box_spec_of);
+      VariantSet{true, true, false}, AlphaMode::Premultiply, box_spec_of);
   op.bench_params = {{"size", std::vector<double>{5}}, {"alpha", "separate"}};
   op.test_params = {{"size", std::vector<double>{5, 3}}};
   return op;
@@ -203,7 +216,7 @@ Operation make_sharpen_operation() {
                     std::nullopt, true, "ceil(3*sigma)"),
        number_param("amount", "how much of the detail is added (1: 100%)", 0.0, SharpenParams::kMaxAmount, 1.0),
        number_param("threshold", "details smaller than this fraction of the range are left alone", 0.0, 1.0, 0.0)},
-      /*rank1_masks=*/true, AlphaMode::Premultiply, sharpen_spec_of);
+      VariantSet{true, false, false}, AlphaMode::Premultiply, sharpen_spec_of);
   op.bench_params = {{"sigma", 1.0}, {"radius", 2.0}, {"alpha", "separate"}};
   // Separate channels and no threshold: premultiplied sharpening divides by an alpha that
   // the mask's negative lobe can bring near 0, and a threshold is a step; either turns a
@@ -220,7 +233,7 @@ Operation make_edge_operation() {
                                  "float keeps the sign)",
                     {"x", "y", "both"}, "both"),
        number_param("scale", "multiplies the result", -1e6, 1e6, 1.0)},
-      /*rank1_masks=*/true, AlphaMode::Keep, edge_spec_of);
+      VariantSet{true, false, true}, AlphaMode::Keep, edge_spec_of);
   op.bench_params = {{"operator", "sobel"}};
   op.test_params = {{"operator", "scharr"}, {"scale", 0.25}};
   return op;
@@ -231,7 +244,7 @@ Operation make_emboss_operation() {
       "emboss", "Emboss: relief lit from one side",
       {choice_param("light", "where the light comes from", {"n", "ne", "e", "se", "s", "sw", "w", "nw"}, "nw"),
        number_param("strength", "depth of the relief (0: unchanged)", 0.0, 10.0, 1.0)},
-      /*rank1_masks=*/false, AlphaMode::Keep, emboss_spec_of);
+      VariantSet{false, false, false}, AlphaMode::Keep, emboss_spec_of);
   op.test_params = {{"light", "ne"}, {"strength", 1.5}};
   return op;
 }
@@ -244,7 +257,7 @@ Operation make_convolve_operation() {
        text_param("kernel-file", "a text file holding the mask (rows on lines; '#' starts a comment)", "PATH", "none"),
        flag_param("normalize", "divide the weights by their sum"),
        number_param("bias", "added to every output, as a fraction of the range (0.5: mid-grey)", -1.0, 1.0, 0.0)},
-      /*rank1_masks=*/true, AlphaMode::Premultiply, convolve_spec_of);
+      VariantSet{true, false, false}, AlphaMode::Premultiply, convolve_spec_of);
   op.bench_params = {{"kernel", "0 -1 0; -1 5 -1; 0 -1 0"}, {"alpha", "separate"}};
   // Rank 1 (every row a multiple of the first), 3 wide and 5 tall, asymmetric, with a bias.
   // Separate channels: see sharpen's test_params.

@@ -1,0 +1,121 @@
+#pragma once
+// What the 8-bit register-window kernels (separable_fixed.cu, gradient_int.cu) share:
+// a thread owns P adjacent pixels of a column strip and reads, for every row it walks
+// over, the bytes of pixels x0 - R .. x0 + P + R - 1 as one integer each.
+//   - Interior threads of images whose rows start on a 32-bit boundary load whole
+//     words (their own P pixels plus the halo words either side, which neighbouring
+//     threads also load: L1 hits) and take the bytes out with one byte permute each.
+//   - Threads at the left or right edge, and every thread of an image whose rows
+//     start at any other byte offset, read byte by byte through the border mode.
+// Rows outside the image map through the border mode once per row (the whole thread
+// reads the same row), so the interior path has no border logic at all.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "common/border.cuh"
+#include "gpufilter/border.hpp"
+
+namespace gpufilter::kernels {
+
+// The coordinate a border mode reads for i (any integer), or -1 for the constant.
+__device__ __forceinline__ int border_map(int i, int n, BorderMode mode) {
+  if (i >= 0 && i < n) return i;
+  switch (mode) {
+    case BorderMode::Constant: return -1;
+    case BorderMode::Replicate: return BorderReplicate::map(i, n);
+    case BorderMode::Reflect: return BorderReflect::map(i, n);
+    case BorderMode::Reflect101: return BorderReflect101::map(i, n);
+    case BorderMode::Wrap: break;
+  }
+  return BorderWrap::map(i, n);
+}
+
+// A u8 image as bytes, with the border mode and the constant (byte c: channel c).
+struct ByteImage {
+  const unsigned char* data;
+  std::size_t pitch;
+  int width;
+  int height;
+  BorderMode mode;
+  unsigned constant;
+};
+
+// The geometry of a thread's row segment: P pixels of C channels plus R either side.
+template <int C, int P, int R>
+struct RowSpan {
+  static constexpr int kSamples = P * C;                 // the thread's own samples
+  static constexpr int kBytes = (P + 2 * R) * C;          // what the horizontal pass reads
+  static constexpr int kOwnWords = kSamples / 4;          // P * C is a multiple of 4
+  static constexpr int kHaloWords = (R * C + 3) / 4;      // words read either side
+  static constexpr int kWords = kOwnWords + 2 * kHaloWords;
+  static constexpr int kSkip = 4 * kHaloWords - R * C;    // bytes of the first word before the span
+  static_assert(kSamples % 4 == 0, "a thread's pixels fill whole words");
+};
+
+// Whether a thread at pixel x0 may load its span as words: the image's rows (and the
+// output's) start on a word boundary and every word lies inside the row.
+template <class Span>
+__device__ __forceinline__ bool word_span_inside(bool aligned, int x0, int width, int channels) {
+  const long long first = static_cast<long long>(x0) * channels - 4 * Span::kHaloWords;
+  const long long end = static_cast<long long>(x0) * channels + Span::kSamples + 4 * Span::kHaloWords;
+  return aligned && first >= 0 && end <= static_cast<long long>(width) * channels;
+}
+
+// Fills b with the bytes of pixels x0 - R .. x0 + P + R - 1 of image row y (any
+// integer: mapped through the border mode).
+template <int C, int P, int R>
+__device__ __forceinline__ void load_span(const ByteImage& img, int x0, int y, bool words,
+                                          unsigned (&b)[RowSpan<C, P, R>::kBytes]) {
+  using Span = RowSpan<C, P, R>;
+  const int sy = border_map(y, img.height, img.mode);
+  if (sy < 0) {  // a row of the constant
+#pragma unroll
+    for (int k = 0; k < Span::kBytes; ++k) b[k] = (img.constant >> (8 * (k % C))) & 0xffu;
+    return;
+  }
+  const unsigned char* row = img.data + static_cast<std::size_t>(sy) * img.pitch;
+  if (words) {
+    const unsigned* first = reinterpret_cast<const unsigned*>(row + static_cast<std::size_t>(x0) * C) - Span::kHaloWords;
+    unsigned w[Span::kWords];
+#pragma unroll
+    for (int i = 0; i < Span::kWords; ++i) w[i] = __ldg(first + i);
+#pragma unroll
+    for (int k = 0; k < Span::kBytes; ++k) {
+      const int at = k + Span::kSkip;
+      b[k] = __byte_perm(w[at / 4], 0u, 0x4440u | static_cast<unsigned>(at % 4));
+    }
+  } else {
+    // The slow path (image edges, unaligned rows): one border map per pixel.
+#pragma unroll
+    for (int px = 0; px < P + 2 * R; ++px) {
+      const int sx = border_map(x0 - R + px, img.width, img.mode);
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        b[px * C + c] = sx < 0 ? (img.constant >> (8 * c)) & 0xffu : static_cast<unsigned>(row[sx * C + c]);
+    }
+  }
+}
+
+// Stores a thread's P * C output bytes (the low byte of each o[s]) at pixel x0 of row
+// y: as words where `words` (aligned rows, all P pixels inside), else byte by byte.
+template <int C, int P>
+__device__ __forceinline__ void store_span(unsigned char* dst, std::size_t pitch, int width, int x0, int y, bool words,
+                                           const unsigned (&o)[P * C]) {
+  unsigned char* row = dst + static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x0) * C;
+  if (words) {
+#pragma unroll
+    for (int i = 0; i < P * C / 4; ++i) {
+      const unsigned lo = __byte_perm(o[4 * i], o[4 * i + 1], 0x0040u);
+      const unsigned hi = __byte_perm(o[4 * i + 2], o[4 * i + 3], 0x0040u);
+      reinterpret_cast<unsigned*>(row)[i] = __byte_perm(lo, hi, 0x5410u);
+    }
+  } else {
+#pragma unroll
+    for (int s = 0; s < P * C; ++s)
+      if (x0 + s / C < width) row[s] = static_cast<unsigned char>(o[s]);
+  }
+}
+
+}  // namespace gpufilter::kernels

@@ -1,0 +1,162 @@
+// The 8-bit gradient magnitude for Sobel, Scharr and Prewitt (edge --direction both):
+// integer gradients, exact, from a register window, and one square root per sample.
+// Each thread owns P adjacent pixels and walks down a strip of rows; for every row it
+// reaches it computes, per channel sample, the horizontal difference
+// d = b(x+1) - b(x-1) and the horizontal smoothing m = a b(x-1) + c b(x) + a b(x+1),
+// and keeps three rows of both in registers:
+//   Gx = a d(y-1) + c d(y) + a d(y+1),   Gy = m(y+1) - m(y-1),
+//   out = |s| sqrt(Gx^2 + Gy^2), rounded and saturated.
+// The gradients are integers below 2^22, so they become floats exactly by the
+// magic-number trick (an integer add and a float add, no conversion instruction);
+// Gx^2 + Gy^2 and the square root (sqrt.approx, one MUFU op) run in float: a relative
+// error near 2^-23 that moves a rounding only where the magnitude lies within about
+// 1e-4 of a .5 boundary.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "common/launch.cuh"
+#include "convolution/fixed_point_rows.cuh"
+#include "convolution/separable_fixed_launch.hpp"
+#include "convolution/separable_fixed_tuning.hpp"
+
+namespace gpufilter::kernels {
+namespace {
+
+using Tuning = SeparableFixedTuning;
+
+struct GradientTaps {
+  int a;          // the smoothing's outer weight
+  int c;          // its centre weight
+  float scale;    // |s|
+};
+
+// An integer |v| < 2^22 as a float, exactly: 1.5 * 2^23 + v has v in its low mantissa bits.
+__device__ __forceinline__ float small_int_to_float(int v) {
+  return __int_as_float(0x4B400000 + v) - 12582912.0f;
+}
+
+__device__ __forceinline__ float sqrt_approx(float v) {
+  float r;
+  asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
+  return r;
+}
+
+// kKeepAlpha: RGBA with AlphaMode::Keep, alpha copied from the input's centre pixel.
+template <int C, bool kKeepAlpha>
+__global__ void __launch_bounds__(Tuning::kBlockThreads)
+    gradient_int_kernel(ByteImage src, unsigned char* __restrict__ dst, std::size_t dst_pitch, GradientTaps taps,
+                        bool aligned, int strips) {
+  constexpr int P = Tuning::pixels_per_thread(C);
+  constexpr int S = P * C;
+  using Span = RowSpan<C, P, 1>;
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * P;
+  if (x0 >= src.width) return;
+  const bool word_loads = word_span_inside<Span>(aligned, x0, src.width, C);
+  const bool word_stores = aligned && x0 + P <= src.width;
+
+  // Row y's differences, smoothings and (kKeepAlpha) centre bytes.
+  const auto horizontal = [&](int y, int (&d)[S], int (&m)[S], unsigned (&centre)[S]) {
+    unsigned b[Span::kBytes];
+    load_span<C, P, 1>(src, x0, y, word_loads, b);
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+      const int left = static_cast<int>(b[s]), mid = static_cast<int>(b[s + C]), right = static_cast<int>(b[s + 2 * C]);
+      d[s] = right - left;
+      m[s] = taps.a * (left + right) + taps.c * mid;
+      if constexpr (kKeepAlpha) centre[s] = b[s + C];
+    }
+  };
+
+  for (int strip = static_cast<int>(blockIdx.y); strip < strips; strip += static_cast<int>(gridDim.y)) {
+    const int y_begin = strip * Tuning::kStripRows;
+    const int y_end = min(y_begin + Tuning::kStripRows, src.height);
+    int d[3][S], m[3][S];
+    unsigned centre[3][S];
+    horizontal(y_begin - 1, d[0], m[0], centre[0]);
+    horizontal(y_begin, d[1], m[1], centre[1]);
+    for (int y = y_begin; y < y_end; y += 3) {
+#pragma unroll
+      for (int u = 0; u < 3; ++u) {
+        if (y + u < y_end) {
+          const int up = u % 3, mid = (u + 1) % 3, down = (u + 2) % 3;
+          horizontal(y + u + 1, d[down], m[down], centre[down]);
+          unsigned out[S];
+#pragma unroll
+          for (int s = 0; s < S; ++s) {
+            const float gx = small_int_to_float(taps.a * (d[up][s] + d[down][s]) + taps.c * d[mid][s]);
+            const float gy = small_int_to_float(m[down][s] - m[up][s]);
+            const float magnitude = sqrt_approx(fmaf(gx, gx, gy * gy)) * taps.scale;
+            // Round to nearest (the 2^23 add) after saturating at 255; keep the low byte.
+            out[s] = __float_as_uint(fminf(magnitude, 255.0f) + 8388608.0f);
+            if constexpr (kKeepAlpha)
+              if (s % C == 3) out[s] = centre[mid][s];
+          }
+          store_span<C, P>(dst, dst_pitch, src.width, x0, y + u, word_stores, out);
+        }
+      }
+    }
+  }
+}
+
+bool is_derivative(const std::vector<float>& f, float s) { return f.size() == 3 && f[0] == -s && f[1] == 0.0f && f[2] == s; }
+
+// (a, c, a) with small non-negative integers a and c.
+bool is_integer_smoothing(const std::vector<float>& f) {
+  if (f.size() != 3 || f[0] != f[2]) return false;
+  for (float w : f)
+    if (!(w >= 0.0f && w <= 64.0f) || w != static_cast<float>(static_cast<int>(w))) return false;
+  return true;
+}
+
+bool word_aligned(const void* p, std::size_t pitch) {
+  return reinterpret_cast<std::uintptr_t>(p) % 4 == 0 && pitch % 4 == 0;
+}
+
+}  // namespace
+
+bool gradient_int_fits(PixelFormat format, const FilterSpec& spec) {
+  if (format.type != ChannelType::U8 || spec.output != FilterOutput::Magnitude) return false;
+  if (format.channels == 4 && spec.alpha == AlphaMode::Premultiply) return false;
+  if (!spec.is_separable() || spec.separable.size() != 2) return false;
+  const SeparableMask& dx = spec.separable[0];
+  const SeparableMask& dy = spec.separable[1];
+  if (dx.x.size() != 3) return false;
+  const float s = dx.x[2];
+  return is_derivative(dx.x, s) && is_derivative(dy.y, s) && is_integer_smoothing(dx.y) && dx.y == dy.x;
+}
+
+void launch_gradient_int(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                         const ExecContext& ctx) {
+  if (!gradient_int_fits(src.format, spec))
+    throw Error(ErrorCode::UnsupportedFormat,
+                "gradient_int: runs the Sobel, Scharr and Prewitt magnitudes on 8-bit images "
+                "(not premultiplied alpha)");
+  const std::vector<float>& smoothing = spec.separable[0].y;
+  const GradientTaps taps{static_cast<int>(smoothing[0]), static_cast<int>(smoothing[1]),
+                          std::fabs(spec.separable[0].x[2])};
+  const int channels = src.format.channels;
+  unsigned constant = 0;
+  for (int c = 0; c < channels; ++c)
+    constant |= static_cast<unsigned>(static_cast<std::uint8_t>(border.value[static_cast<std::size_t>(c)])) << (8 * c);
+  const ByteImage image{static_cast<const unsigned char*>(src.data), src.pitch, src.width, src.height, border.mode,
+                        constant};
+  const bool aligned = word_aligned(src.data, src.pitch) && word_aligned(dst.data, dst.pitch);
+  const int strips = static_cast<int>(blocks_for(src.height, Tuning::kStripRows));
+  const auto run = [&](auto channel_count, auto keep_alpha) {
+    constexpr int C = decltype(channel_count)::value;
+    const long long threads = blocks_for(src.width, Tuning::pixels_per_thread(C));
+    const dim3 grid(grid_x(blocks_for(threads, Tuning::kBlockThreads), "gradient_int_kernel"), grid_y(strips));
+    gradient_int_kernel<C, decltype(keep_alpha)::value><<<grid, Tuning::kBlockThreads, 0, ctx.stream>>>(
+        image, static_cast<unsigned char*>(dst.data), dst.pitch, taps, aligned, strips);
+    check_launch("gradient_int_kernel", ctx);
+  };
+  if (channels == 1) run(std::integral_constant<int, 1>{}, std::false_type{});
+  else if (channels == 3) run(std::integral_constant<int, 3>{}, std::false_type{});
+  else if (spec.alpha == AlphaMode::Keep) run(std::integral_constant<int, 4>{}, std::true_type{});
+  else run(std::integral_constant<int, 4>{}, std::false_type{});
+}
+
+}  // namespace gpufilter::kernels

@@ -1,0 +1,163 @@
+// The 8-bit fixed-point separable filter (docs/techniques/convolution.md, "8-bit
+// filters"): integer weights (separable_fixed_weights.hpp), one 32-bit multiply-add per
+// tap and channel sample, no int<->float conversion, no shared memory, no barrier.
+// Each thread owns P adjacent pixels and walks down a strip of kStripRows output rows:
+//   1. for each row it reaches, it loads the bytes of its pixels plus R either side
+//      (fixed_point_rows.cuh) and sums them horizontally into 16-bit sums (8 fraction
+//      bits), one register per channel sample;
+//   2. it keeps the last 2R+1 rows of those sums in registers (the vertical window; the
+//      loop is unrolled 2R+1 times so the window rotates by renaming, not by moves) and
+//      sums them vertically into each output row.
+// The horizontal pass runs first because its halo is raw bytes, 4 to a word: a thread
+// reads its neighbours' halo words itself (cache hits), where a vertical-first order
+// would have to exchange 16-bit sums, one register per sample.
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "common/launch.cuh"
+#include "convolution/fixed_point_rows.cuh"
+#include "convolution/separable_fixed_launch.hpp"
+#include "convolution/separable_fixed_weights.hpp"
+
+namespace gpufilter::kernels {
+namespace {
+
+using Tuning = SeparableFixedTuning;
+
+// The integer mask as a kernel argument (read from the constant bank by the multiply-adds).
+template <int R>
+struct FixedTaps {
+  unsigned qx[2 * R + 1];
+  unsigned qy[2 * R + 1];
+  unsigned h_round;
+  unsigned h_shift;
+  unsigned v_round;
+  unsigned out_mul;
+};
+
+template <int C, int R>
+__global__ void __launch_bounds__(Tuning::kBlockThreads)
+    separable_fixed_kernel(ByteImage src, unsigned char* __restrict__ dst, std::size_t dst_pitch, FixedTaps<R> taps,
+                           bool aligned, int strips) {
+  constexpr int P = Tuning::pixels_per_thread(C);
+  constexpr int S = P * C;
+  constexpr int kWin = 2 * R + 1;
+  using Span = RowSpan<C, P, R>;
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * P;
+  if (x0 >= src.width) return;
+  const bool word_loads = word_span_inside<Span>(aligned, x0, src.width, C);
+  const bool word_stores = aligned && x0 + P <= src.width;
+
+  // The horizontal sums of image row y (border-mapped) into h.
+  const auto horizontal = [&](int y, unsigned (&h)[S]) {
+    unsigned b[Span::kBytes];
+    load_span<C, P, R>(src, x0, y, word_loads, b);
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+      unsigned acc = taps.h_round;
+#pragma unroll
+      for (int i = 0; i < kWin; ++i) acc += taps.qx[i] * b[s + i * C];
+      h[s] = acc >> taps.h_shift;
+    }
+  };
+
+  for (int strip = static_cast<int>(blockIdx.y); strip < strips; strip += static_cast<int>(gridDim.y)) {
+    const int y_begin = strip * Tuning::kStripRows;
+    const int y_end = min(y_begin + Tuning::kStripRows, src.height);
+    // The vertical window: image row r's sums sit in slot (r - y_begin + R) % kWin.
+    unsigned window[kWin][S];
+#pragma unroll
+    for (int k = 0; k < 2 * R; ++k) horizontal(y_begin - R + k, window[k]);
+    for (int y = y_begin; y < y_end; y += kWin) {
+#pragma unroll
+      for (int u = 0; u < kWin; ++u) {
+        if (y + u < y_end) {
+          // Row y + u + R enters the slot that row y + u - R - 1 leaves.
+          horizontal(y + u + R, window[(u + 2 * R) % kWin]);
+          unsigned out[S];
+#pragma unroll
+          for (int s = 0; s < S; ++s) {
+            unsigned acc = taps.v_round;
+#pragma unroll
+            for (int j = 0; j < kWin; ++j) acc += taps.qy[j] * window[(u + j) % kWin][s];
+            out[s] = __umulhi(acc, taps.out_mul);
+          }
+          store_span<C, P>(dst, dst_pitch, src.width, x0, y + u, word_stores, out);
+        }
+      }
+    }
+  }
+}
+
+template <int R>
+FixedTaps<R> taps_of(const FixedPointMask& mask) {
+  FixedTaps<R> taps{};
+  for (int i = 0; i < 2 * R + 1; ++i) {
+    taps.qx[i] = mask.qx[static_cast<std::size_t>(i)];
+    taps.qy[i] = mask.qy[static_cast<std::size_t>(i)];
+  }
+  taps.h_round = mask.h_round;
+  taps.h_shift = mask.h_shift;
+  taps.v_round = mask.v_round;
+  taps.out_mul = mask.out_mul;
+  return taps;
+}
+
+// Calls f(std::integral_constant<int, R>) for R = 1 .. kMaxRadius (radius 0, a 1x1
+// mask, runs in the radius-1 window with zero outer taps).
+template <class F>
+void visit_fixed_radius(int radius, F&& f) {
+  static_assert(Tuning::kMaxRadius == 4, "add the cases below");
+  switch (radius) {
+    case 0:
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    default: return f(std::integral_constant<int, 4>{});
+  }
+}
+
+bool word_aligned(const void* p, std::size_t pitch) {
+  return reinterpret_cast<std::uintptr_t>(p) % 4 == 0 && pitch % 4 == 0;
+}
+
+}  // namespace
+
+void launch_separable_fixed(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                            const ExecContext& ctx) {
+  if (!separable_fixed_fits(src.format, spec))
+    throw Error(ErrorCode::UnsupportedFormat,
+                "separable_fixed: runs 8-bit images with one convex rank-1 mask of radius up to " +
+                    std::to_string(Tuning::kMaxRadius) + ", the Linear rule without bias, channels separate");
+  FixedPointMask mask = fixed_point_mask(spec);
+  const int channels = src.format.channels;
+  unsigned constant = 0;
+  for (int c = 0; c < channels; ++c)
+    constant |= static_cast<unsigned>(static_cast<std::uint8_t>(border.value[static_cast<std::size_t>(c)])) << (8 * c);
+  const ByteImage image{static_cast<const unsigned char*>(src.data), src.pitch, src.width, src.height, border.mode,
+                        constant};
+  const bool aligned = word_aligned(src.data, src.pitch) && word_aligned(dst.data, dst.pitch);
+  const int strips = static_cast<int>(blocks_for(src.height, Tuning::kStripRows));
+  visit_fixed_radius(mask.radius, [&](auto radius) {
+    constexpr int R = decltype(radius)::value;
+    if (mask.radius < R) {  // a 1x1 mask in the radius-1 window: centre taps only
+      mask.qx[1] = mask.qx[0];
+      mask.qy[1] = mask.qy[0];
+      mask.qx[0] = mask.qy[0] = 0;
+    }
+    const auto run = [&](auto channel_count) {
+      constexpr int C = decltype(channel_count)::value;
+      const long long threads = blocks_for(src.width, Tuning::pixels_per_thread(C));
+      const dim3 grid(grid_x(blocks_for(threads, Tuning::kBlockThreads), "separable_fixed_kernel"), grid_y(strips));
+      separable_fixed_kernel<C, R><<<grid, Tuning::kBlockThreads, 0, ctx.stream>>>(
+          image, static_cast<unsigned char*>(dst.data), dst.pitch, taps_of<R>(mask), aligned, strips);
+      check_launch("separable_fixed_kernel", ctx);
+    };
+    if (channels == 1) run(std::integral_constant<int, 1>{});
+    else if (channels == 3) run(std::integral_constant<int, 3>{});
+    else run(std::integral_constant<int, 4>{});
+  });
+}
+
+}  // namespace gpufilter::kernels

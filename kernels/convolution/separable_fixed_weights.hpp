@@ -1,0 +1,50 @@
+#pragma once
+// The integer form of a rank-1 mask for the 8-bit fixed-point kernel
+// (separable_fixed.cu), built on the host. Plain C++: the CPU tests emulate the
+// kernel's arithmetic from it (fixed_point_output()).
+//
+// The arithmetic, per channel sample, with b the input bytes:
+//   h   = (sum_i qx[i] * b[x + i - R] + h_round) >> h_shift     (horizontal pass, 32-bit)
+//   acc =  sum_j qy[j] * h[y + j - R] + v_round                   (vertical pass, 32-bit)
+//   out = umulhi(acc, out_mul)                                    (top 32 bits of acc * out_mul)
+// Gaussian and other convex masks: weights rounded to 16 fraction bits (each factor
+// sums to exactly 65536), h kept with 8 fraction bits, out = acc >> 24 (out_mul 256).
+// Box (all taps of each factor equal): qx = qy = 1, exact integer sums, and the
+// rounded division by the tap count D as a multiply-high (out_mul = ceil(2^32 / D)).
+#include <array>
+#include <cstdint>
+
+#include "separable_fixed_tuning.hpp"
+#include "gpufilter/filter_spec.hpp"
+#include "gpufilter/pixel_format.hpp"
+
+namespace gpufilter::kernels {
+
+struct FixedPointMask {
+  // Taps of the padded square window: both factors centred in 2 * radius + 1 slots,
+  // zeros outside the mask's own taps (a 5x3 mask runs in a radius-2 window).
+  int radius = 0;
+  std::array<std::uint32_t, 2 * SeparableFixedTuning::kMaxRadius + 1> qx{};
+  std::array<std::uint32_t, 2 * SeparableFixedTuning::kMaxRadius + 1> qy{};
+  std::uint32_t h_round = 0;
+  std::uint32_t h_shift = 0;
+  std::uint32_t v_round = 0;
+  std::uint32_t out_mul = 0;
+  bool box = false;
+};
+
+// Whether the fixed-point kernel runs this spec: an 8-bit format; one rank-1 convex
+// mask (non-negative weights summing to 1) with the Linear rule and no bias; radii
+// up to SeparableFixedTuning::kMaxRadius; 4-channel images only with
+// AlphaMode::Separate (premultiplied and kept alpha take the float path).
+bool separable_fixed_fits(PixelFormat format, const FilterSpec& spec);
+
+// The integer mask for a spec that separable_fixed_fits(); throws Error(InvalidArgument)
+// for one that does not.
+FixedPointMask fixed_point_mask(const FilterSpec& spec);
+
+// The kernel's output for one channel sample from the (2R+1)^2 input bytes around it,
+// window[j][i] = b(x + i - R, y + j - R): the same integer steps, on the host.
+std::uint8_t fixed_point_output(const FixedPointMask& mask, const std::uint8_t* window, int window_stride);
+
+}  // namespace gpufilter::kernels

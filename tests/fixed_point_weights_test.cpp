@@ -1,0 +1,127 @@
+// The 8-bit fixed-point filter's arithmetic, emulated on the CPU from the integer mask
+// it runs (kernels/convolution/separable_fixed_weights.hpp), against the double
+// reference: within the filter ops' u8 tolerance (1 level, at most 1% of samples
+// differing) for Gaussians of every radius the kernel takes, and exact for boxes.
+// Also which specs the 8-bit kernels accept.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
+#include "kernels/convolution/separable_fixed_launch.hpp"
+#include "kernels/convolution/separable_fixed_weights.hpp"
+
+namespace gpufilter {
+namespace {
+
+const PixelFormat kGray{ChannelType::U8, 1};
+
+// The emulated kernel on a gray image with the replicate border; returns the difference
+// to the reference.
+testing::Difference emulate_vs_reference(const FilterSpec& spec, int width, int height, std::uint64_t seed) {
+  HostImage src(width, height, kGray), expected(width, height, kGray), actual(width, height, kGray);
+  testing::fill_random(src.view(), seed);
+  reference::apply_filter(src.view(), expected.view(), spec, Border{BorderMode::Replicate});
+  const kernels::FixedPointMask mask = kernels::fixed_point_mask(spec);
+  const int r = mask.radius, taps = 2 * r + 1;
+  std::vector<std::uint8_t> window(static_cast<std::size_t>(taps * taps));
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      for (int j = 0; j < taps; ++j)
+        for (int i = 0; i < taps; ++i) {
+          const int sx = std::clamp(x + i - r, 0, width - 1), sy = std::clamp(y + j - r, 0, height - 1);
+          window[static_cast<std::size_t>(j * taps + i)] = src.view().row<std::uint8_t>(sy)[sx];
+        }
+      actual.view().row<std::uint8_t>(y)[x] = kernels::fixed_point_output(mask, window.data(), taps);
+    }
+  return testing::compare(actual.view(), expected.view());
+}
+
+Tolerance u8_tolerance() { return find_operation("blur")->tolerance(kGray); }
+
+TEST(FixedPointFilter, GaussiansWithinTheOpsTolerance) {
+  for (double sigma : {0.3, 0.6, 0.8, 1.0, 1.2, 1.5, 2.0, 3.0})
+    for (int radius = 1; radius <= kernels::SeparableFixedTuning::kMaxRadius; ++radius) {
+      GaussianParams params{sigma, radius};
+      params.alpha = AlphaMode::Separate;
+      const FilterSpec spec = gaussian_spec(params);
+      ASSERT_TRUE(kernels::separable_fixed_fits(kGray, spec));
+      const testing::Difference diff = emulate_vs_reference(spec, 160, 120, static_cast<std::uint64_t>(radius * 100 + sigma * 10));
+      EXPECT_TRUE(diff.within(u8_tolerance())) << "sigma " << sigma << " radius " << radius << ": " << diff.describe();
+      EXPECT_LT(static_cast<double>(diff.differing) / static_cast<double>(diff.samples), 0.005) << "sigma " << sigma << " radius " << radius << ": half the allowance";
+    }
+}
+
+TEST(FixedPointFilter, AnisotropicGaussian) {
+  GaussianParams params{1.5, 4};
+  params.sigma_y = 0.7;
+  params.radius_y = 2;
+  const FilterSpec spec = gaussian_spec(params);
+  const testing::Difference diff = emulate_vs_reference(spec, 97, 61, 7);
+  EXPECT_TRUE(diff.within(u8_tolerance())) << diff.describe();
+}
+
+TEST(FixedPointFilter, BoxesAreExact) {
+  for (int w : {1, 3, 5, 7, 9})
+    for (int h : {1, 3, 5, 9}) {
+      const FilterSpec spec = box_spec(BoxParams{w, h, AlphaMode::Separate});
+      const kernels::FixedPointMask mask = kernels::fixed_point_mask(spec);
+      EXPECT_EQ(mask.box, w * h > 1);
+      const testing::Difference diff = emulate_vs_reference(spec, 83, 47, static_cast<std::uint64_t>(w * 10 + h));
+      EXPECT_EQ(diff.max_abs, 0.0) << w << "x" << h << ": " << diff.describe();
+    }
+}
+
+// Every sum of the largest box and of a Gaussian stays within 32 bits: all-255 input.
+TEST(FixedPointFilter, SaturatedInputKeeps255) {
+  for (const FilterSpec& spec : {box_spec(BoxParams{9, 9, AlphaMode::Separate}),
+                                 gaussian_spec(GaussianParams{0.1, 4, 0.0, 0, AlphaMode::Separate}),
+                                 gaussian_spec(GaussianParams{3.0, 4, 0.0, 0, AlphaMode::Separate})}) {
+    const kernels::FixedPointMask mask = kernels::fixed_point_mask(spec);
+    const std::vector<std::uint8_t> window(81, 255);
+    EXPECT_EQ(kernels::fixed_point_output(mask, window.data(), 2 * mask.radius + 1), 255);
+  }
+}
+
+TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
+  const PixelFormat rgba{ChannelType::U8, 4}, rgb{ChannelType::U8, 3}, u16{ChannelType::U16, 1};
+  GaussianParams blur{1.0, 2};
+  blur.alpha = AlphaMode::Separate;
+  EXPECT_TRUE(kernels::separable_fixed_fits(kGray, gaussian_spec(blur)));
+  EXPECT_TRUE(kernels::separable_fixed_fits(rgba, gaussian_spec(blur)));
+  EXPECT_FALSE(kernels::separable_fixed_fits(u16, gaussian_spec(blur)));
+  blur.alpha = AlphaMode::Premultiply;
+  EXPECT_TRUE(kernels::separable_fixed_fits(rgb, gaussian_spec(blur))) << "alpha plays no part without a 4th channel";
+  EXPECT_FALSE(kernels::separable_fixed_fits(rgba, gaussian_spec(blur))) << "premultiplied RGBA takes the float path";
+  EXPECT_FALSE(kernels::separable_fixed_fits(kGray, gaussian_spec(GaussianParams{2.0, 5})));
+  EXPECT_FALSE(kernels::separable_fixed_fits(kGray, sharpen_spec(SharpenParams{})));
+  EXPECT_FALSE(kernels::separable_fixed_fits(kGray, convolve_spec(ConvolveParams{parse_mask("1 2 1"), true, 0.0, {}})))
+      << "a custom mask is not marked convex";
+  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{1.0, 2}), kGray, FilterVariant::Auto),
+            FilterVariant::SeparableFixed);
+
+  for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Prewitt}) {
+    EdgeParams edge;
+    edge.op = op;
+    edge.scale = 0.25;
+    EXPECT_TRUE(kernels::gradient_int_fits(kGray, edge_spec(edge)));
+    EXPECT_TRUE(kernels::gradient_int_fits(rgba, edge_spec(edge))) << "alpha kept";
+    EXPECT_EQ(applied_variant(edge_spec(edge), kGray, FilterVariant::Auto), FilterVariant::GradientInt);
+    edge.direction = EdgeDirection::X;
+    EXPECT_FALSE(kernels::gradient_int_fits(kGray, edge_spec(edge)));
+  }
+  EdgeParams laplacian;
+  laplacian.op = EdgeOperator::Laplacian;
+  EXPECT_FALSE(kernels::gradient_int_fits(kGray, edge_spec(laplacian)));
+  EXPECT_FALSE(kernels::gradient_int_fits(PixelFormat{ChannelType::F32, 1}, edge_spec(EdgeParams{})));
+  EdgeParams premultiplied;
+  premultiplied.alpha = AlphaMode::Premultiply;
+  EXPECT_FALSE(kernels::gradient_int_fits(rgba, edge_spec(premultiplied)));
+}
+
+}  // namespace
+}  // namespace gpufilter

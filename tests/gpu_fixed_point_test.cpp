@@ -1,0 +1,147 @@
+// The 8-bit integer kernels (separable_fixed, gradient_int) beyond the registry matrix:
+// every radius of the register window, images narrower and shorter than the halo and
+// than a thread's pixels, strips that end within the window, rows that start at every
+// byte offset and odd pitches, against the CPU reference.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "convolution/separable_fixed_tuning.hpp"
+#include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
+
+namespace gpufilter {
+namespace {
+
+// Where the images sit in their device buffers: whole images (pitch from the
+// allocator) or carved out at a byte offset with a pitch of row bytes + `pad`.
+struct Placement {
+  int offset = 0;  // bytes
+  int pad = -1;    // -1: a whole DeviceImage
+};
+
+std::string describe(const Placement& p) {
+  return p.pad < 0 ? "whole" : "offset " + std::to_string(p.offset) + " pad " + std::to_string(p.pad);
+}
+
+// A view of w x h pixels inside `buffer` (allocated here) as `p` says.
+ImageView place(DeviceImage& buffer, int w, int h, PixelFormat format, const Placement& p) {
+  if (p.pad < 0) {
+    buffer = DeviceImage(w, h, format);
+    return buffer.view();
+  }
+  const std::size_t pitch = static_cast<std::size_t>(w) * format.pixel_bytes() + static_cast<std::size_t>(p.pad);
+  buffer = DeviceImage(static_cast<int>(pitch) + 16, h + 1, PixelFormat{ChannelType::U8, 1});
+  ImageView view{static_cast<unsigned char*>(buffer.view().data) + p.offset, w, h, pitch, format};
+  return view;
+}
+
+testing::Difference run_vs_reference(int w, int h, PixelFormat format, const FilterSpec& spec, const Border& border,
+                                     FilterVariant variant, const Placement& p) {
+  HostImage host_src(w, h, format), expected(w, h, format), actual(w, h, format);
+  testing::fill_random(host_src.view(), static_cast<std::uint64_t>(w * 31 + h * 7 + p.offset));
+  reference::apply_filter(host_src.view(), expected.view(), spec, border);
+  testing::poison_against(actual.view(), expected.view());
+  DeviceImage src_buffer, dst_buffer;
+  const ImageView src = place(src_buffer, w, h, format, p);
+  // The output at another offset than the input (RGBA: the same, pixels stay aligned).
+  Placement dst_placement = p;
+  if (p.pad >= 0 && format.channels != 4) dst_placement.offset = (p.offset + 1) % 4;
+  const ImageView dst = place(dst_buffer, w, h, format, dst_placement);
+  copy_image_async(host_src.view(), src, nullptr);
+  copy_image_async(actual.view(), dst, nullptr);
+  apply_filter(src, dst, spec, border, variant, ExecContext{nullptr, true});
+  copy_image_async(dst, actual.view(), nullptr);
+  GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+  return testing::compare(actual.view(), expected.view());
+}
+
+Tolerance u8_tolerance(PixelFormat format) { return find_operation("blur")->tolerance(format); }
+
+const PixelFormat kFormats[] = {{ChannelType::U8, 1}, {ChannelType::U8, 3}, {ChannelType::U8, 4}};
+
+// Sizes: 1x1, narrower and shorter than a 9x9 halo, one strip plus one row, several
+// thread blocks across with a ragged end.
+const std::pair<int, int> kSizes[] = {{1, 1}, {3, 2}, {5, 9}, {13, 33}, {37, 70}, {1100, 45}};
+
+std::vector<Placement> placements(PixelFormat format) {
+  if (format.channels == 4) return {{}, {4, 12}};  // RGBA pixels stay aligned to their size
+  return {{}, {1, 3}, {2, 1}, {3, 6}, {0, 5}};
+}
+
+Border border_of(BorderMode mode) { return Border{mode, {17.0, 130.0, 240.0, 99.0}}; }
+
+TEST(FixedPointKernel, EveryRadiusFormatBorderAndPlacement) {
+  std::vector<FilterSpec> specs;
+  for (int r = 0; r <= kernels::SeparableFixedTuning::kMaxRadius; ++r) {
+    GaussianParams g{0.4 + 0.5 * r, r == 0 ? 1 : r};
+    g.alpha = AlphaMode::Separate;
+    specs.push_back(gaussian_spec(g));
+    specs.push_back(box_spec(BoxParams{2 * r + 1, 2 * r + 1, AlphaMode::Separate}));
+  }
+  GaussianParams anisotropic{1.3, 3};
+  anisotropic.sigma_y = 0.6;
+  anisotropic.radius_y = 1;
+  anisotropic.alpha = AlphaMode::Separate;
+  specs.push_back(gaussian_spec(anisotropic));
+  specs.push_back(box_spec(BoxParams{1, 7, AlphaMode::Separate}));
+  specs.push_back(box_spec(BoxParams{9, 3, AlphaMode::Separate}));
+  for (const PixelFormat format : kFormats)
+    for (const FilterSpec& spec : specs) {
+      ASSERT_EQ(applied_variant(spec, format, FilterVariant::SeparableFixed), FilterVariant::SeparableFixed)
+          << spec.width() << "x" << spec.height();
+      for (BorderMode mode : all_border_modes())
+        for (const auto& [w, h] : kSizes)
+          for (const Placement& p : placements(format)) {
+            const testing::Difference diff =
+                run_vs_reference(w, h, format, spec, border_of(mode), FilterVariant::SeparableFixed, p);
+            EXPECT_TRUE(diff.within(u8_tolerance(format)))
+                << format.name() << " mask " << spec.width() << "x" << spec.height() << " " << to_string(mode) << " "
+                << w << "x" << h << " " << describe(p) << ": " << diff.describe();
+          }
+    }
+}
+
+// An image of 8K width: many blocks, and the word path across whole rows.
+TEST(FixedPointKernel, WideImage) {
+  GaussianParams g{1.0, 2};
+  g.alpha = AlphaMode::Separate;
+  for (const PixelFormat format : kFormats) {
+    const testing::Difference diff =
+        run_vs_reference(7680, 40, format, gaussian_spec(g), Border{BorderMode::Reflect101}, FilterVariant::Auto, {});
+    EXPECT_TRUE(diff.within(u8_tolerance(format))) << format.name() << ": " << diff.describe();
+  }
+}
+
+TEST(GradientIntKernel, EveryOperatorFormatBorderAndPlacement) {
+  for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Prewitt})
+    for (double scale : {1.0, 0.25, -2.0})
+      for (AlphaMode alpha : {AlphaMode::Keep, AlphaMode::Separate}) {
+        EdgeParams params;
+        params.op = op;
+        params.scale = scale;
+        params.alpha = alpha;
+        const FilterSpec spec = edge_spec(params);
+        for (const PixelFormat format : kFormats) {
+          ASSERT_EQ(applied_variant(spec, format, FilterVariant::Auto), FilterVariant::GradientInt);
+          if (format.channels != 4 && alpha == AlphaMode::Separate) continue;  // the same as Keep
+          for (BorderMode mode : all_border_modes())
+            for (const auto& [w, h] : kSizes)
+              for (const Placement& p : placements(format)) {
+                const testing::Difference diff =
+                    run_vs_reference(w, h, format, spec, border_of(mode), FilterVariant::GradientInt, p);
+                EXPECT_TRUE(diff.within(u8_tolerance(format)))
+                    << format.name() << " operator " << static_cast<int>(op) << " scale " << scale << " "
+                    << to_string(alpha) << " " << to_string(mode) << " " << w << "x" << h << " " << describe(p)
+                    << ": " << diff.describe();
+              }
+        }
+      }
+}
+
+}  // namespace
+}  // namespace gpufilter
