@@ -34,8 +34,12 @@ enum class FilterVariant {
   Tiled,      // tile plus halo in shared memory (seed strategy 1)
   TiledL2,    // only the tile in shared memory; the halo read through the cache (strategy 2)
   Separable,  // rank-1 masks as a row pass and a column pass (blur, box, sharpen, edge x|y)
+  // Gaussian blurs of sigma >= 3 only: three stacked box filters per axis on running
+  // sums, the same cost at any sigma, within a looser accuracy contract than the exact
+  // variants (docs/techniques/convolution.md, "Large sigma"); other specs run separable.
+  BoxStack,
 };
-// "auto", "naive", "constant", "tiled", "tiled_l2", "separable".
+// "auto", "naive", "constant", "tiled", "tiled_l2", "separable", "box_stack".
 const char* to_string(FilterVariant variant);
 // Throws Error(InvalidArgument) naming the choices on an unknown name.
 FilterVariant filter_variant_from_name(const std::string& name);
@@ -137,7 +141,8 @@ void convolve(const ImageView& src, const ImageView& dst, const ConvolveParams& 
 // Runs any FilterSpec (validated first) with the given variant. An explicit variant
 // that cannot run the spec on this GPU (masks beyond __constant__, a tile beyond
 // shared memory, a mask that is not rank 1) falls back to the next simpler one
-// (separable -> tiled -> tiled_l2 -> constant -> naive); applied_variant() says which.
+// (box_stack -> separable -> tiled -> tiled_l2 -> constant -> naive); applied_variant()
+// says which.
 void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border = {},
                   FilterVariant variant = FilterVariant::Auto, const ExecContext& ctx = {});
 // The variant apply_filter runs for this spec, format and request on the current device.

@@ -5,6 +5,7 @@
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/filters.hpp"
+#include "kernels/convolution/box_stack_launch.hpp"
 #include "kernels/convolution/filter2d_launch.hpp"
 #include "kernels/convolution/separable_launch.hpp"
 #include "kernels/convolution/separable_tuning.hpp"
@@ -24,6 +25,7 @@ bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) 
     case FilterVariant::Separable:
       return one_rank1_mask(spec) && spec.width() <= kernels::SeparableTuning::kMaxTaps &&
              spec.height() <= kernels::SeparableTuning::kMaxTaps;
+    case FilterVariant::BoxStack: return kernels::box_stack_fits(spec);
     case FilterVariant::Auto: return true;
   }
   return false;
@@ -43,6 +45,7 @@ const char* to_string(FilterVariant variant) {
     case FilterVariant::Tiled: return "tiled";
     case FilterVariant::TiledL2: return "tiled_l2";
     case FilterVariant::Separable: return "separable";
+    case FilterVariant::BoxStack: return "box_stack";
   }
   return "?";
 }
@@ -50,7 +53,8 @@ const char* to_string(FilterVariant variant) {
 const std::vector<FilterVariant>& all_filter_variants() {
   static const std::vector<FilterVariant> all = {FilterVariant::Auto,    FilterVariant::Naive,
                                                  FilterVariant::Constant, FilterVariant::Tiled,
-                                                 FilterVariant::TiledL2, FilterVariant::Separable};
+                                                 FilterVariant::TiledL2, FilterVariant::Separable,
+                                                 FilterVariant::BoxStack};
   return all;
 }
 
@@ -58,12 +62,18 @@ FilterVariant filter_variant_from_name(const std::string& name) {
   for (FilterVariant variant : all_filter_variants())
     if (name == to_string(variant)) return variant;
   throw Error(ErrorCode::InvalidArgument,
-              "unknown variant '" + name + "'; use auto, naive, constant, tiled, tiled_l2 or separable");
+              "unknown variant '" + name + "'; use auto, naive, constant, tiled, tiled_l2, separable or box_stack");
 }
 
 FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, FilterVariant requested) {
   // Auto: rank-1 masks cost 2(2r+1) taps a pixel separably instead of (2r+1)^2, and the
   // tile with its halo in shared memory beats reading taps through the cache.
+  // Large Gaussians: box_stack's cost does not grow with the radius (BoxStackTuning).
+  if (requested == FilterVariant::Auto && kernels::box_stack_preferred(spec)) return FilterVariant::BoxStack;
+  if (requested == FilterVariant::BoxStack) {
+    if (can_run(FilterVariant::BoxStack, spec, format)) return FilterVariant::BoxStack;
+    requested = FilterVariant::Separable;
+  }
   bool reached = requested == FilterVariant::Auto;
   for (FilterVariant variant : kFallbackOrder) {
     reached = reached || variant == requested;
@@ -80,6 +90,7 @@ void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& 
   ops::check_no_overlap("filter", src, dst);
   const Border representable = ops::representable_border(border, src.format);
   switch (applied_variant(spec, src.format, variant)) {
+    case FilterVariant::BoxStack: kernels::launch_box_stack(src, dst, spec, representable, ctx); return;
     case FilterVariant::Separable:
       if (kernels::separable_tiled_fits(src.format, spec))
         kernels::launch_separable_tiled(src, dst, spec, representable, ctx);
