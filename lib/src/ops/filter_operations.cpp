@@ -168,9 +168,10 @@ FilterSpec convolve_spec_of(const ParamValues& values) {
 // sample may differ; 3 levels on u8 and 1.2% of the range on u16 and f32 hold at edges
 // and on noise. Images with fine periodic detail can stray further (the docs give the
 // worst case).
+// Auto takes box_stack for large sigmas (BoxStackTuning::kAutoMinRadius), so its
+// contract is box_stack's.
 void add_box_stack_variant(Operation& op) {
-  op.variants.emplace_back(to_string(FilterVariant::BoxStack));
-  op.variant_tolerance[to_string(FilterVariant::BoxStack)] = [](PixelFormat format) {
+  const auto box_stack_tolerance = [](PixelFormat format) {
     switch (format.type) {
       case ChannelType::U8: return Tolerance{3.0};
       case ChannelType::U16: return Tolerance{0.012 * 65535.0};
@@ -178,6 +179,9 @@ void add_box_stack_variant(Operation& op) {
     }
     return Tolerance{0.012};
   };
+  op.variants.emplace_back(to_string(FilterVariant::BoxStack));
+  op.variant_tolerance[to_string(FilterVariant::BoxStack)] = box_stack_tolerance;
+  op.variant_tolerance[to_string(FilterVariant::Auto)] = box_stack_tolerance;
 }
 
 }  // namespace
