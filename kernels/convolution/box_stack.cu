@@ -3,8 +3,8 @@
 // additions per channel and axis whatever the radius.
 //
 // Both passes are one kernel: each thread walks down one column of a segment of rows,
-// keeping the running sums in registers, and the warp stages 32 steps of its 32 columns
-// in shared memory to write them transposed, coalesced. The first pass walks the image's
+// keeping the running sums in registers, and the warp stages 16 or 32 steps of its 32
+// columns in shared memory to write them transposed, coalesced. The first pass walks the image's
 // columns into a transposed scratch image; the second walks the scratch image's columns
 // (the image's rows) and writes them transposed back, into dst. A segment starts 2R rows
 // early with its sums at zero and the rows before its first input row read as zero
@@ -38,24 +38,30 @@ struct PassArgs {
   int offsets[kReads];
   float scale;
   int total_radius;
-  int segment_rows;  // a multiple of Tuning::kTileSteps
+  int segment_rows;  // a multiple of Tuning::kMaxTileSteps
 };
 
 // The scratch image between the passes: u8 images keep 8 fraction bits in u16 (the
-// vertical pass's result is within [0, 255]); u16 and f32 images keep f32.
+// vertical pass's result is within [0, 255]); u16 and f32 images keep f32. The scale is
+// folded into the passes' sums (PassArgs::scale) and the constant border value, so the
+// kernels convert without multiplying: u16 to and from float through the 2^23 magic
+// number (common/pixel.cuh), at full rate, where the hardware's conversions run at 16
+// a clock per SM.
 template <class T>
 struct Scratch {
   using type = std::conditional_t<std::is_same_v<T, std::uint8_t>, std::uint16_t, float>;
   static constexpr float kScale = std::is_same_v<T, std::uint8_t> ? 256.0f : 1.0f;
 };
 
+// `v` in scratch units; for u8 images within [0, 65280] up to float drift, which the
+// add rounds (to nearest) and the low 16 bits keep.
 template <class T, int C>
 __device__ __forceinline__ Pixel<typename Scratch<T>::type, C> to_scratch(const Accum<C>& v) {
   Pixel<typename Scratch<T>::type, C> p;
 #pragma unroll
   for (int c = 0; c < C; ++c) {
     if constexpr (std::is_same_v<T, std::uint8_t>)
-      p.c[c] = static_cast<std::uint16_t>(__float2uint_rn(fminf(fmaxf(v.c[c] * Scratch<T>::kScale, 0.0f), 65535.0f)));
+      p.c[c] = static_cast<std::uint16_t>(__float_as_uint(fmaxf(v.c[c], 0.0f) + kMagic));
     else
       p.c[c] = v.c[c];
   }
@@ -66,7 +72,12 @@ template <class T, int C>
 __device__ __forceinline__ Accum<C> from_scratch(const Pixel<typename Scratch<T>::type, C>& p) {
   Accum<C> v;
 #pragma unroll
-  for (int c = 0; c < C; ++c) v.c[c] = static_cast<float>(p.c[c]) * (1.0f / Scratch<T>::kScale);
+  for (int c = 0; c < C; ++c) {
+    if constexpr (std::is_same_v<T, std::uint8_t>)
+      v.c[c] = __uint_as_float(kMagicBits | p.c[c]) - kMagic;
+    else
+      v.c[c] = p.c[c];
+  }
   return v;
 }
 
@@ -79,7 +90,8 @@ __global__ void __launch_bounds__(kWarp * Tuning::kWarpsPerBlock)
                           PitchedView<std::conditional_t<kFirst, typename Scratch<T>::type, T>, C> dst,
                           PitchedView<T, C> image, PassArgs args, Accum<C> constant, Filter2dOutput out) {
   using Out = std::conditional_t<kFirst, typename Scratch<T>::type, T>;
-  __shared__ Pixel<Out, C> tile[Tuning::kWarpsPerBlock][Tuning::kTileSteps][kWarp + 1];
+  constexpr int kSteps = Tuning::tile_steps(sizeof(Pixel<Out, C>));
+  __shared__ Pixel<Out, C> tile[Tuning::kWarpsPerBlock][kSteps][kWarp + 1];
 
   const int lane = static_cast<int>(threadIdx.x);
   const int warp = static_cast<int>(threadIdx.y);
@@ -129,8 +141,8 @@ __global__ void __launch_bounds__(kWarp * Tuning::kWarpsPerBlock)
 
     for (int y = begin - 2 * reach; y < begin; ++y) advance(y);
 
-    for (int tile_begin = begin; tile_begin < end; tile_begin += Tuning::kTileSteps) {
-      const int steps = min(Tuning::kTileSteps, end - tile_begin);
+    for (int tile_begin = begin; tile_begin < end; tile_begin += kSteps) {
+      const int steps = min(kSteps, end - tile_begin);
       for (int t = 0; t < steps; ++t) {
         const int y = tile_begin + t;
         const Accum<C> value = advance(y);
@@ -155,14 +167,15 @@ __global__ void __launch_bounds__(kWarp * Tuning::kWarpsPerBlock)
 
 std::size_t round_up(std::size_t value, std::size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
-PassArgs pass_args(const BoxStackPlan& plan, int rows) {
+// `scale`: what the pass multiplies its normalised sums by (into or out of scratch units).
+PassArgs pass_args(const BoxStackPlan& plan, int rows, float scale) {
   PassArgs args{};
   for (int i = 0; i < kReads; ++i) args.offsets[i] = plan.offsets[i];
-  args.scale = plan.scale;
+  args.scale = plan.scale * scale;
   args.total_radius = plan.total_radius;
   const int wanted = std::max(Tuning::kMinSegmentRows, Tuning::kSegmentPerRadius * plan.total_radius);
   args.segment_rows = static_cast<int>(round_up(static_cast<std::size_t>(std::min(wanted, std::max(rows, 1))),
-                                                static_cast<std::size_t>(Tuning::kTileSteps)));
+                                                static_cast<std::size_t>(Tuning::kMaxTileSteps)));
   return args;
 }
 
@@ -221,24 +234,27 @@ void launch_box_stack(const ImageView& src, const ImageView& dst, const FilterSp
   if (!box_stack_fits(spec))
     throw Error(ErrorCode::InvalidArgument,
                 "box_stack: runs Gaussian blurs of sigma >= 3 (masks reaching at least 3 sigma) only");
-  const PassArgs columns = pass_args(cached_plan(spec.separable[0].y), src.height);
-  const PassArgs rows = pass_args(cached_plan(spec.separable[0].x), src.width);
+  const BoxStackPlan column_plan = cached_plan(spec.separable[0].y);
+  const BoxStackPlan row_plan = cached_plan(spec.separable[0].x);
 
   visit_format(src.format, [&](auto tag, auto channels) {
     using T = typename decltype(tag)::type;
     constexpr int C = decltype(channels)::value;
     using S = typename Scratch<T>::type;
+    const PassArgs columns = pass_args(column_plan, src.height, Scratch<T>::kScale);
+    const PassArgs rows = pass_args(row_plan, src.width, 1.0f / Scratch<T>::kScale);
     const Filter2dOutput out = make_filter2d_output<T, C>(spec);
-    // Outside the image under Constant: the constant pixel as the passes see it
+    // Outside the image under Constant: the constant pixel as the first pass sees it
     // (premultiplied); the first pass maps a constant column to itself, so the second
-    // sees the same value.
-    Accum<C> constant{};
+    // sees the same value in scratch units.
+    Accum<C> constant{}, scratch_constant{};
     {
       const Pixel<T, C> pixel = constant_pixel<T, C>(border);
       for (int c = 0; c < C; ++c) {
         double v = static_cast<double>(pixel.c[c]);
         if (out.premultiply && c < 3) v *= static_cast<double>(pixel.c[3]) / out.max_value;
         constant.c[c] = static_cast<float>(v);
+        scratch_constant.c[c] = static_cast<float>(v * Scratch<T>::kScale);
       }
     }
     // The scratch image is src transposed: src.height wide, src.width tall.
@@ -257,7 +273,7 @@ void launch_box_stack(const ImageView& src, const ImageView& dst, const FilterSp
       const dim3 grid2(grid_x(blocks_for(src.height, columns_per_block), "box_stack_pass_kernel"),
                        grid_y(blocks_for(src.width, rows.segment_rows)));
       box_stack_pass_kernel<T, C, B, false><<<grid2, block, 0, ctx.stream>>>(
-          scratch_view, pitched<T, C>(dst), pitched<T, C>(src), rows, constant, out);
+          scratch_view, pitched<T, C>(dst), pitched<T, C>(src), rows, scratch_constant, out);
       check_launch("box_stack_pass_kernel (rows)", ctx);
     });
   });

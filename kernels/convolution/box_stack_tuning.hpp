@@ -23,10 +23,15 @@ struct BoxStackTuning {
   // cases from drowning in segment starts.
   static constexpr int kMinSegmentRows = 256;
   static constexpr int kSegmentPerRadius = 4;
-  // Outputs are staged in a 32 x 32 tile per warp and written transposed, 32 steps at
-  // a time, so the transposed writes are coalesced. Two warps per block keep the largest
-  // tile (f32x4: 2 x 32 x 33 x 16 bytes = 33 KiB) within static shared memory.
-  static constexpr int kTileSteps = 32;
+  // Outputs are staged in a tile of steps x 32 columns per warp and written transposed,
+  // so each store covers consecutive pixels of one output row: 32 steps for pixels of
+  // up to 4 bytes, 16 for wider ones (128 to 256 bytes a row either way). The smaller
+  // tile leaves more of the SM's L1 to the lagged reads, which re-read rows up to 2R + 3
+  // back (an estimate to be profiled: 8 KiB per warp for u16x4 instead of 17).
+  static constexpr int kMaxTileSteps = 32;
+  static constexpr int tile_steps(unsigned long pixel_bytes) { return pixel_bytes <= 4 ? 32 : 16; }
+  // Two warps per block keep the largest tile (f32x4: 2 x 16 x 33 x 16 bytes) far within
+  // static shared memory.
   static constexpr int kWarpsPerBlock = 2;
 };
 
