@@ -47,7 +47,7 @@ void fill(const ImageView& view, F&& f) {
   }
 }
 
-struct Run {
+struct BlurRun {
   int width, height;
   PixelFormat format;
   GaussianParams params;
@@ -59,7 +59,7 @@ struct Run {
 
 // Runs the blur on the GPU (on sub-views where asked) and the reference on the CPU.
 template <class Fill>
-testing::Difference blur_vs_reference(const Run& run, Fill&& fill_input) {
+testing::Difference blur_vs_reference(const BlurRun& run, Fill&& fill_input) {
   HostImage host_src(run.width, run.height, run.format), expected(run.width, run.height, run.format),
       actual(run.width, run.height, run.format);
   fill_input(host_src.view());
@@ -81,7 +81,7 @@ auto random_input(std::uint64_t seed) {
   return [seed](const ImageView& view) { testing::fill_random(view, seed); };
 }
 
-std::string describe(const Run& run, const testing::Difference& diff) {
+std::string describe(const BlurRun& run, const testing::Difference& diff) {
   return run.format.name() + " " + std::to_string(run.width) + "x" + std::to_string(run.height) + " sigma " +
          std::to_string(run.params.sigma) + "/" + std::to_string(run.params.effective_sigma_y()) + " " +
          to_string(run.border.mode) + " alpha " + to_string(run.params.alpha) + " variant " + to_string(run.variant) +
@@ -121,7 +121,7 @@ TEST(BoxStackContract, EveryFormatBorderAndSigma) {
     for (const PixelFormat& format : all_pixel_formats())
       for (BorderMode mode : all_border_modes()) {
         const int height = sigma < 6.0 ? 613 : 45;
-        Run run{67, height, format, gaussian(sigma), border_of(mode, format)};
+        BlurRun run{67, height, format, gaussian(sigma), border_of(mode, format)};
         const testing::Difference diff = blur_vs_reference(run, random_input(17));
         EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
       }
@@ -134,7 +134,7 @@ TEST(BoxStackContract, ManySegments) {
     for (const PixelFormat format : {PixelFormat{ChannelType::U8, 4}, PixelFormat{ChannelType::U8, 1},
                                      PixelFormat{ChannelType::F32, 3}})
       for (BorderMode mode : {BorderMode::Reflect101, BorderMode::Constant}) {
-        Run run{1100, 901, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
+        BlurRun run{1100, 901, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
         const testing::Difference diff = blur_vs_reference(run, random_input(5));
         EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
       }
@@ -146,7 +146,7 @@ TEST(BoxStackContract, ImagesSmallerThanTheRadius) {
       for (const PixelFormat format : {PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U16, 1},
                                        PixelFormat{ChannelType::F32, 4}})
         for (BorderMode mode : all_border_modes()) {
-          Run run{size.first, size.second, format, gaussian(sigma), border_of(mode, format)};
+          BlurRun run{size.first, size.second, format, gaussian(sigma), border_of(mode, format)};
           const testing::Difference diff = blur_vs_reference(run, random_input(3));
           EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
         }
@@ -160,7 +160,7 @@ TEST(BoxStackContract, SubViewsAndAnisotropicSigmas) {
   };
   for (const Case& c : {Case{8.0, 40.0}, Case{30.0, 3.0}, Case{3.5, 12.0}})
     for (const PixelFormat& format : all_pixel_formats()) {
-      Run run{301, 77, format, gaussian(c.sigma, c.sigma_y), border_of(BorderMode::Reflect, format)};
+      BlurRun run{301, 77, format, gaussian(c.sigma, c.sigma_y), border_of(BorderMode::Reflect, format)};
       run.src_x = 3;
       run.src_y = 1;
       run.dst_x = 1;
@@ -180,7 +180,7 @@ TEST(BoxStackContract, StraightEdges) {
                                      PixelFormat{ChannelType::U16, 3}, PixelFormat{ChannelType::F32, 1}})
       for (BorderMode mode : {BorderMode::Replicate, BorderMode::Reflect101, BorderMode::Wrap})
         for (bool vertical : {true, false}) {
-          Run run{257, 251, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
+          BlurRun run{257, 251, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
           const testing::Difference diff = blur_vs_reference(run, [&](const ImageView& view) {
             fill(view, [&](int x, int y, int c) { return ((vertical ? x : y) < 128 ? 0.1 : 0.9) - 0.05 * c; });
           });
@@ -192,7 +192,7 @@ TEST(BoxStackContract, StraightEdges) {
 TEST(BoxStackContract, AlphaModes) {
   const PixelFormat format{ChannelType::U8, 4};
   for (AlphaMode alpha : {AlphaMode::Premultiply, AlphaMode::Separate, AlphaMode::Keep}) {
-    Run run{129, 97, format, gaussian(8.0, 0.0, alpha), border_of(BorderMode::Replicate, format)};
+    BlurRun run{129, 97, format, gaussian(8.0, 0.0, alpha), border_of(BorderMode::Replicate, format)};
     const testing::Difference diff = blur_vs_reference(run, random_input(23));
     EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
   }
@@ -201,7 +201,7 @@ TEST(BoxStackContract, AlphaModes) {
 // Auto picks box_stack from the crossover radius on, within the same contract.
 TEST(BoxStackContract, AutoAtLargeSigma) {
   const PixelFormat format{ChannelType::U8, 4};
-  Run run{200, 150, format, gaussian(30.0), border_of(BorderMode::Reflect101, format)};
+  BlurRun run{200, 150, format, gaussian(30.0), border_of(BorderMode::Reflect101, format)};
   run.variant = FilterVariant::Auto;
   const testing::Difference diff = blur_vs_reference(run, random_input(29));
   EXPECT_TRUE(diff.within(find_operation("blur")->tolerance_for(format, "auto"))) << describe(run, diff);
