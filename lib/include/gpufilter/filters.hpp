@@ -8,8 +8,8 @@
 //   overlapping (a filter cannot run in place); any pitch, sub-views included.
 // - Errors: Error(InvalidArgument) for views or parameters that break these rules (the
 //   message names the op, the parameter and the accepted range), Error(Cuda) when a
-//   launch fails, Error(OutOfMemory) when the two-pass blur (radius above 32) or the
-//   naive variant cannot get its scratch memory. After an error dst is unspecified.
+//   launch fails, Error(OutOfMemory) when the two-pass blur (radius above 32), box_stack
+//   or the naive variant cannot get its scratch memory. After an error dst is unspecified.
 // - Synchronisation: none. The work is enqueued on ctx.stream and the call returns;
 //   it is ordered after the stream's earlier work and before its later work. Only
 //   ExecContext::sync_after_launch (or GPUFILTER_SYNC_LAUNCHES=1) makes it wait, to report
