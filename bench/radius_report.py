@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-VARIANTS = ["naive", "constant", "tiled", "tiled_l2", "separable"]
+VARIANTS = ["naive", "constant", "tiled", "tiled_l2", "separable", "box_stack"]
 
 
 def load(sweep_dir):

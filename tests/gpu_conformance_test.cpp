@@ -145,7 +145,7 @@ void check_image_case(const Case& c) {
   stream.synchronize();
 
   const testing::Difference diff = testing::compare(host_dst.view().subview(ox, oy, out.width, out.height), expected);
-  const Tolerance tolerance = op.tolerance(c.format);
+  const Tolerance tolerance = op.tolerance_for(c.format, c.variant);
   EXPECT_TRUE(diff.within(tolerance)) << "tolerance " << tolerance.max_abs << " in at most "
                                       << tolerance.max_differing_share * 100 << "% of samples; " << diff.describe();
 

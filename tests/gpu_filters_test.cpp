@@ -139,8 +139,11 @@ TEST(FilterVariants, RankOneMasksRunSeparably) {
       << "two masks (the gradient's magnitude) run on the 2-D tile";
   EXPECT_EQ(applied_variant(edge_spec(EdgeParams{}), PixelFormat{}, FilterVariant::Auto), FilterVariant::GradientInt)
       << "8-bit Sobel magnitudes run on the integer gradient kernel";
-  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{30.0}), PixelFormat{}, FilterVariant::Auto),
+  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{2.0}), PixelFormat{}, FilterVariant::Auto),
             FilterVariant::Separable);
+  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{30.0}), PixelFormat{}, FilterVariant::Auto),
+            FilterVariant::BoxStack)
+      << "large Gaussians run at a cost that does not grow with sigma";
 }
 
 // On an sm_75 (64 KiB per block) a 2-D tile with a wide halo does not fit: the tiled

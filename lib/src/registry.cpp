@@ -223,6 +223,11 @@ bool Operation::has_variant(const std::string& variant) const {
   return std::find(variants.begin(), variants.end(), variant) != variants.end();
 }
 
+Tolerance Operation::tolerance_for(PixelFormat format, const std::string& variant) const {
+  const auto own = variant_tolerance.find(variant);
+  return own != variant_tolerance.end() ? own->second(format) : tolerance(format);
+}
+
 const ParamSpec* Operation::find_param(const std::string& param) const {
   for (const ParamSpec& spec : params)
     if (spec.name == param) return &spec;

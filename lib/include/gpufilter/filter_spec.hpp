@@ -54,6 +54,9 @@ struct FilterSpec {
   // Every mask is non-negative and sums to 1 and the output is Linear with no bias, so
   // outputs stay within the inputs' range and need no clamping.
   bool convex = false;
+  // The mask is a sampled Gaussian (blur): variants that approximate a Gaussian from its
+  // variance instead of applying the taps (box_stack) may run it.
+  bool gaussian = false;
 
   int width() const { return masks.empty() ? 1 : masks.front().width; }
   int height() const { return masks.empty() ? 1 : masks.front().height; }

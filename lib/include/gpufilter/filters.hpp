@@ -8,8 +8,8 @@
 //   overlapping (a filter cannot run in place); any pitch, sub-views included.
 // - Errors: Error(InvalidArgument) for views or parameters that break these rules (the
 //   message names the op, the parameter and the accepted range), Error(Cuda) when a
-//   launch fails, Error(OutOfMemory) when the two-pass blur (radius above 32) or the
-//   naive variant cannot get its scratch memory. After an error dst is unspecified.
+//   launch fails, Error(OutOfMemory) when the two-pass blur (radius above 32), box_stack
+//   or the naive variant cannot get its scratch memory. After an error dst is unspecified.
 // - Synchronisation: none. The work is enqueued on ctx.stream and the call returns;
 //   it is ordered after the stream's earlier work and before its later work. Only
 //   ExecContext::sync_after_launch (or GPUFILTER_SYNC_LAUNCHES=1) makes it wait, to report
@@ -37,9 +37,13 @@ enum class FilterVariant {
   // 8-bit only, integer arithmetic from a register window (docs/techniques/convolution.md):
   SeparableFixed,  // one convex rank-1 mask up to 9x9 (blur, box), channels separate
   GradientInt,     // the Sobel, Scharr and Prewitt magnitudes (edge --direction both)
+  // Gaussian blurs of sigma >= 3 only: three stacked box filters per axis on running
+  // sums, the same cost at any sigma, within a looser accuracy contract than the exact
+  // variants (docs/techniques/convolution.md, "Large sigma"); other specs run separable.
+  BoxStack,
 };
 // "auto", "naive", "constant", "tiled", "tiled_l2", "separable", "separable_fixed",
-// "gradient_int".
+// "gradient_int", "box_stack".
 const char* to_string(FilterVariant variant);
 // Throws Error(InvalidArgument) naming the choices on an unknown name.
 FilterVariant filter_variant_from_name(const std::string& name);
@@ -141,8 +145,8 @@ void convolve(const ImageView& src, const ImageView& dst, const ConvolveParams& 
 // Runs any FilterSpec (validated first) with the given variant. An explicit variant
 // that cannot run the spec on this GPU (masks beyond __constant__, a tile beyond
 // shared memory, a mask that is not rank 1) falls back to the next simpler one
-// (gradient_int -> separable_fixed -> separable -> tiled -> tiled_l2 -> constant -> naive);
-// applied_variant() says which.
+// (box_stack -> separable; gradient_int -> separable_fixed -> separable -> tiled ->
+// tiled_l2 -> constant -> naive); applied_variant() says which.
 void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border = {},
                   FilterVariant variant = FilterVariant::Auto, const ExecContext& ctx = {});
 // The variant apply_filter runs for this spec, format and request on the current device.

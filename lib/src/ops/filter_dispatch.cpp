@@ -5,6 +5,7 @@
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/filters.hpp"
+#include "kernels/convolution/box_stack_launch.hpp"
 #include "kernels/convolution/filter2d_launch.hpp"
 #include "kernels/convolution/separable_fixed_launch.hpp"
 #include "kernels/convolution/separable_fixed_tuning.hpp"
@@ -29,6 +30,7 @@ bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) 
              spec.height() <= kernels::SeparableTuning::kMaxTaps;
     case FilterVariant::SeparableFixed: return kernels::separable_fixed_fits(format, spec);
     case FilterVariant::GradientInt: return kernels::gradient_int_fits(format, spec);
+    case FilterVariant::BoxStack: return kernels::box_stack_fits(spec);
     case FilterVariant::Auto: return true;
   }
   return false;
@@ -58,6 +60,7 @@ const char* to_string(FilterVariant variant) {
     case FilterVariant::Separable: return "separable";
     case FilterVariant::SeparableFixed: return "separable_fixed";
     case FilterVariant::GradientInt: return "gradient_int";
+    case FilterVariant::BoxStack: return "box_stack";
   }
   return "?";
 }
@@ -66,7 +69,8 @@ const std::vector<FilterVariant>& all_filter_variants() {
   static const std::vector<FilterVariant> all = {FilterVariant::Auto,    FilterVariant::Naive,
                                                  FilterVariant::Constant, FilterVariant::Tiled,
                                                  FilterVariant::TiledL2, FilterVariant::Separable,
-                                                 FilterVariant::SeparableFixed, FilterVariant::GradientInt};
+                                                 FilterVariant::SeparableFixed, FilterVariant::GradientInt,
+                                                 FilterVariant::BoxStack};
   return all;
 }
 
@@ -75,12 +79,19 @@ FilterVariant filter_variant_from_name(const std::string& name) {
     if (name == to_string(variant)) return variant;
   throw Error(ErrorCode::InvalidArgument,
               "unknown variant '" + name +
-                  "'; use auto, naive, constant, tiled, tiled_l2, separable, separable_fixed or gradient_int");
+                  "'; use auto, naive, constant, tiled, tiled_l2, separable, separable_fixed, gradient_int or "
+                  "box_stack");
 }
 
 FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, FilterVariant requested) {
   // Auto: rank-1 masks cost 2(2r+1) taps a pixel separably instead of (2r+1)^2, and the
   // tile with its halo in shared memory beats reading taps through the cache.
+  // Large Gaussians: box_stack's cost does not grow with the radius (BoxStackTuning).
+  if (requested == FilterVariant::Auto && kernels::box_stack_preferred(spec)) return FilterVariant::BoxStack;
+  if (requested == FilterVariant::BoxStack) {
+    if (can_run(FilterVariant::BoxStack, spec, format)) return FilterVariant::BoxStack;
+    requested = FilterVariant::Separable;
+  }
   bool reached = requested == FilterVariant::Auto;
   for (FilterVariant variant : kFallbackOrder) {
     reached = reached || variant == requested;
@@ -98,6 +109,7 @@ void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& 
   ops::check_no_overlap("filter", src, dst);
   const Border representable = ops::representable_border(border, src.format);
   switch (applied_variant(spec, src.format, variant)) {
+    case FilterVariant::BoxStack: kernels::launch_box_stack(src, dst, spec, representable, ctx); return;
     case FilterVariant::GradientInt: kernels::launch_gradient_int(src, dst, spec, representable, ctx); return;
     case FilterVariant::SeparableFixed: kernels::launch_separable_fixed(src, dst, spec, representable, ctx); return;
     case FilterVariant::Separable:

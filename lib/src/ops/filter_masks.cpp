@@ -87,6 +87,7 @@ FilterSpec gaussian_spec(const GaussianParams& params) {
                                    gaussian_weights(params.effective_sigma_y(), params.effective_radius_y()));
   spec.alpha = params.alpha;
   spec.convex = true;
+  spec.gaussian = true;
   return spec;
 }
 

@@ -1,0 +1,28 @@
+#pragma once
+// Launcher for the stacked-box Gaussian (large sigma at a cost that does not grow with
+// it; box_stack.cu). src and dst are validated device views of equal size and format
+// that do not overlap; `border.value` is representable in the pixel type.
+#include "gpufilter/border.hpp"
+#include "gpufilter/filter_spec.hpp"
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/stream.hpp"
+
+namespace gpufilter::kernels {
+
+// Whether box_stack runs this spec: one sampled Gaussian (FilterSpec::gaussian) with the
+// Linear output and no bias, each axis of sigma >= BoxStackTuning::kMinSigma and
+// truncated no closer than 3 sigma (a mask cut shorter is no longer a Gaussian the boxes
+// can follow).
+bool box_stack_fits(const FilterSpec& spec);
+// Whether Auto should take box_stack for this spec: it fits and its radii are past the
+// estimated crossover with the separable kernel (BoxStackTuning::kAutoMinRadius).
+bool box_stack_preferred(const FilterSpec& spec);
+
+// Two passes, each a walk down columns that writes its result transposed: the columns
+// of src into a scratch image on the stream (u16 fixed point for u8 images, else f32),
+// then the columns of that (the rows of src) into dst. Throws Error(InvalidArgument)
+// where box_stack_fits() is false, Error(OutOfMemory) without scratch memory.
+void launch_box_stack(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                      const ExecContext& ctx);
+
+}  // namespace gpufilter::kernels

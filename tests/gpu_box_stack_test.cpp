@@ -1,0 +1,211 @@
+// blur's box_stack variant (stacked box filters, any sigma at one cost) against the CPU
+// reference's truncated Gaussian, within the contract the registry states for it
+// (Operation::tolerance_for(format, "box_stack")): sigma 3 to 100, every format and
+// border, odd sizes, images smaller than the radius, several segments per walk,
+// sub-views at odd byte offsets, anisotropic sigmas, straight edges and alpha modes.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
+
+namespace gpufilter {
+namespace {
+
+Tolerance box_stack_tolerance(PixelFormat format) {
+  return find_operation("blur")->tolerance_for(format, to_string(FilterVariant::BoxStack));
+}
+
+Border border_of(BorderMode mode, PixelFormat format) {
+  Border border;
+  border.mode = mode;
+  for (int c = 0; c < 4; ++c) border.value[static_cast<std::size_t>(c)] = format.max_value() * (c + 2) / 7.0;
+  return border;
+}
+
+// Sets every sample of `view` (host) from f(x, y, channel) as a fraction of the range.
+template <class F>
+void fill(const ImageView& view, F&& f) {
+  const int channels = view.format.channels;
+  for (int y = 0; y < view.height; ++y) {
+    auto* row = static_cast<unsigned char*>(view.data) + static_cast<std::size_t>(y) * view.pitch;
+    for (int x = 0; x < view.width; ++x)
+      for (int c = 0; c < channels; ++c) {
+        const double v = f(x, y, c);
+        const std::size_t i = static_cast<std::size_t>(x) * channels + c;
+        switch (view.format.type) {
+          case ChannelType::U8: row[i] = static_cast<std::uint8_t>(v * 255.0 + 0.5); break;
+          case ChannelType::U16: reinterpret_cast<std::uint16_t*>(row)[i] = static_cast<std::uint16_t>(v * 65535.0 + 0.5); break;
+          case ChannelType::F32: reinterpret_cast<float*>(row)[i] = static_cast<float>(v); break;
+        }
+      }
+  }
+}
+
+struct BlurRun {
+  int width, height;
+  PixelFormat format;
+  GaussianParams params;
+  Border border;
+  FilterVariant variant = FilterVariant::BoxStack;
+  // Sub-views: the input and output start at these pixel offsets inside larger images.
+  int src_x = 0, src_y = 0, dst_x = 0, dst_y = 0;
+};
+
+// Runs the blur on the GPU (on sub-views where asked) and the reference on the CPU.
+template <class Fill>
+testing::Difference blur_vs_reference(const BlurRun& run, Fill&& fill_input) {
+  HostImage host_src(run.width, run.height, run.format), expected(run.width, run.height, run.format),
+      actual(run.width, run.height, run.format);
+  fill_input(host_src.view());
+  reference::gaussian_blur(host_src.view(), expected.view(), run.params, run.border);
+  testing::poison_against(actual.view(), expected.view());
+  DeviceImage src(run.width + run.src_x + 3, run.height + run.src_y + 2, run.format);
+  DeviceImage dst(run.width + run.dst_x + 1, run.height + run.dst_y + 3, run.format);
+  const ImageView src_view = src.view().subview(run.src_x, run.src_y, run.width, run.height);
+  const ImageView dst_view = dst.view().subview(run.dst_x, run.dst_y, run.width, run.height);
+  copy_image_async(host_src.view(), src_view, nullptr);
+  copy_image_async(actual.view(), dst_view, nullptr);
+  gaussian_blur(src_view, dst_view, run.params, run.border, run.variant, ExecContext{nullptr, true});
+  copy_image_async(dst_view, actual.view(), nullptr);
+  GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+  return testing::compare(actual.view(), expected.view());
+}
+
+auto random_input(std::uint64_t seed) {
+  return [seed](const ImageView& view) { testing::fill_random(view, seed); };
+}
+
+std::string describe(const BlurRun& run, const testing::Difference& diff) {
+  return run.format.name() + " " + std::to_string(run.width) + "x" + std::to_string(run.height) + " sigma " +
+         std::to_string(run.params.sigma) + "/" + std::to_string(run.params.effective_sigma_y()) + " " +
+         to_string(run.border.mode) + " alpha " + to_string(run.params.alpha) + " variant " + to_string(run.variant) +
+         ": " + diff.describe();
+}
+
+GaussianParams gaussian(double sigma, double sigma_y = 0.0, AlphaMode alpha = AlphaMode::Premultiply) {
+  GaussianParams params{sigma, 0};
+  params.sigma_y = sigma_y;
+  params.alpha = alpha;
+  return params;
+}
+
+TEST(BoxStackVariant, RunsLargeGaussiansAndFallsBackOtherwise) {
+  const PixelFormat format{ChannelType::U8, 4};
+  EXPECT_EQ(applied_variant(gaussian_spec(gaussian(3.0)), format, FilterVariant::BoxStack), FilterVariant::BoxStack);
+  EXPECT_EQ(applied_variant(gaussian_spec(gaussian(100.0)), format, FilterVariant::BoxStack), FilterVariant::BoxStack);
+  EXPECT_EQ(applied_variant(gaussian_spec(gaussian(30.0)), format, FilterVariant::Auto), FilterVariant::BoxStack);
+  EXPECT_EQ(applied_variant(gaussian_spec(gaussian(2.0)), format, FilterVariant::BoxStack), FilterVariant::Separable)
+      << "below sigma 3 the exact kernel runs";
+  EXPECT_EQ(applied_variant(gaussian_spec(gaussian(30.0, 2.0)), format, FilterVariant::BoxStack),
+            FilterVariant::Separable)
+      << "both axes must reach sigma 3";
+  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{20.0, 10}), format, FilterVariant::BoxStack),
+            FilterVariant::Separable)
+      << "a mask cut at half a sigma is no Gaussian the boxes follow";
+  EXPECT_NE(applied_variant(box_spec(BoxParams{31}), format, FilterVariant::BoxStack), FilterVariant::BoxStack);
+  EXPECT_NE(applied_variant(sharpen_spec(SharpenParams{10.0}), format, FilterVariant::BoxStack),
+            FilterVariant::BoxStack);
+  EXPECT_NE(applied_variant(gaussian_spec(gaussian(2.0)), format, FilterVariant::Auto), FilterVariant::BoxStack);
+}
+
+// Noise, every format and border, sigma 3 to 100 on one odd size; sigmas below 6 also
+// on a taller image, so the column walk runs several segments (256 rows each).
+TEST(BoxStackContract, EveryFormatBorderAndSigma) {
+  for (double sigma : {3.0, 4.7, 8.0, 17.5, 30.0, 64.0, 100.0})
+    for (const PixelFormat& format : all_pixel_formats())
+      for (BorderMode mode : all_border_modes()) {
+        const int height = sigma < 6.0 ? 613 : 45;
+        BlurRun run{67, height, format, gaussian(sigma), border_of(mode, format)};
+        const testing::Difference diff = blur_vs_reference(run, random_input(17));
+        EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+      }
+}
+
+// Several segments in both walks (sigma 8: 256-row segments after 2R = 48 rows of
+// warm-up; sigma 30: 384-row segments), on the formats the targets name.
+TEST(BoxStackContract, ManySegments) {
+  for (double sigma : {8.0, 30.0})
+    for (const PixelFormat format : {PixelFormat{ChannelType::U8, 4}, PixelFormat{ChannelType::U8, 1},
+                                     PixelFormat{ChannelType::F32, 3}})
+      for (BorderMode mode : {BorderMode::Reflect101, BorderMode::Constant}) {
+        BlurRun run{1100, 901, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
+        const testing::Difference diff = blur_vs_reference(run, random_input(5));
+        EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+      }
+}
+
+TEST(BoxStackContract, ImagesSmallerThanTheRadius) {
+  for (double sigma : {5.0, 30.0, 100.0})
+    for (const auto& size : std::vector<std::pair<int, int>>{{1, 1}, {3, 2}, {1, 40}, {33, 1}, {7, 5}})
+      for (const PixelFormat format : {PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U16, 1},
+                                       PixelFormat{ChannelType::F32, 4}})
+        for (BorderMode mode : all_border_modes()) {
+          BlurRun run{size.first, size.second, format, gaussian(sigma), border_of(mode, format)};
+          const testing::Difference diff = blur_vs_reference(run, random_input(3));
+          EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+        }
+}
+
+// Rows starting at any byte offset (u8 gray at odd x), pitches that are no multiple of
+// anything, anisotropic sigmas either way.
+TEST(BoxStackContract, SubViewsAndAnisotropicSigmas) {
+  struct Case {
+    double sigma, sigma_y;
+  };
+  for (const Case& c : {Case{8.0, 40.0}, Case{30.0, 3.0}, Case{3.5, 12.0}})
+    for (const PixelFormat& format : all_pixel_formats()) {
+      BlurRun run{301, 77, format, gaussian(c.sigma, c.sigma_y), border_of(BorderMode::Reflect, format)};
+      run.src_x = 3;
+      run.src_y = 1;
+      run.dst_x = 1;
+      run.dst_y = 2;
+      const testing::Difference diff = blur_vs_reference(run, random_input(11));
+      EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+    }
+}
+
+// The case the contract is written for: straight edges between flat areas, across and
+// along, where the stack's step response is all that differs (within 2.8 levels of 255).
+// Borders that add no corner (a constant border around the image adds four, where
+// the two axes' step errors add up: docs/techniques/convolution.md).
+TEST(BoxStackContract, StraightEdges) {
+  for (double sigma : {3.0, 8.0, 30.0, 100.0})
+    for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 4},
+                                     PixelFormat{ChannelType::U16, 3}, PixelFormat{ChannelType::F32, 1}})
+      for (BorderMode mode : {BorderMode::Replicate, BorderMode::Reflect101, BorderMode::Wrap})
+        for (bool vertical : {true, false}) {
+          BlurRun run{257, 251, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
+          const testing::Difference diff = blur_vs_reference(run, [&](const ImageView& view) {
+            fill(view, [&](int x, int y, int c) { return ((vertical ? x : y) < 128 ? 0.1 : 0.9) - 0.05 * c; });
+          });
+          EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << (vertical ? "vertical " : "horizontal ")
+                                                                << describe(run, diff);
+        }
+}
+
+TEST(BoxStackContract, AlphaModes) {
+  const PixelFormat format{ChannelType::U8, 4};
+  for (AlphaMode alpha : {AlphaMode::Premultiply, AlphaMode::Separate, AlphaMode::Keep}) {
+    BlurRun run{129, 97, format, gaussian(8.0, 0.0, alpha), border_of(BorderMode::Replicate, format)};
+    const testing::Difference diff = blur_vs_reference(run, random_input(23));
+    EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+  }
+}
+
+// Auto picks box_stack from the crossover radius on, within the same contract.
+TEST(BoxStackContract, AutoAtLargeSigma) {
+  const PixelFormat format{ChannelType::U8, 4};
+  BlurRun run{200, 150, format, gaussian(30.0), border_of(BorderMode::Reflect101, format)};
+  run.variant = FilterVariant::Auto;
+  const testing::Difference diff = blur_vs_reference(run, random_input(29));
+  EXPECT_TRUE(diff.within(find_operation("blur")->tolerance_for(format, "auto"))) << describe(run, diff);
+}
+
+}  // namespace
+}  // namespace gpufilter
