@@ -261,7 +261,7 @@ class CliTest : public ::testing::Test {
       op.run_reference(view_of(rgb), view_of(expected), params, Border{});
       const double difference = max_difference(library_order(read_unchanged(out)), expected);
       EXPECT_GE(difference, 0.0) << out;
-      EXPECT_LE(difference, on_gpu ? op.tolerance(input.format).max_abs : 0.0);
+      EXPECT_LE(difference, on_gpu ? op.tolerance_for(input.format, variant).max_abs : 0.0);
       return;
     }
     const DataLayout layout = op.data_layout(input, params);
