@@ -180,6 +180,10 @@ TEST(BoxStackContract, StraightEdges) {
                                      PixelFormat{ChannelType::U16, 3}, PixelFormat{ChannelType::F32, 1}})
       for (BorderMode mode : {BorderMode::Replicate, BorderMode::Reflect101, BorderMode::Wrap})
         for (bool vertical : {true, false}) {
+          // Wrapping an image narrower than the mask sums the cut Gaussian's tails around
+          // it several times, where the stack's smoother tails differ (4 levels at sigma
+          // 100 on 257 pixels): outside the contract (docs/techniques/convolution.md).
+          if (mode == BorderMode::Wrap && 3.0 * sigma > 251) continue;
           BlurRun run{257, 251, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
           const testing::Difference diff = blur_vs_reference(run, [&](const ImageView& view) {
             fill(view, [&](int x, int y, int c) { return ((vertical ? x : y) < 128 ? 0.1 : 0.9) - 0.05 * c; });
