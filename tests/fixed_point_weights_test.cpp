@@ -13,6 +13,7 @@
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
 #include "kernels/convolution/separable_fixed_launch.hpp"
+#include "kernels/convolution/separable_fixed_tuning.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
 
 namespace gpufilter {
@@ -102,6 +103,10 @@ TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
   EXPECT_FALSE(kernels::separable_fixed_fits(kGray, convolve_spec(ConvolveParams{parse_mask("1 2 1"), true, 0.0, {}})))
       << "a custom mask is not marked convex";
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{1.0, 2}), kGray, FilterVariant::Auto),
+            kernels::SeparableFixedTuning::kAutoPicksSeparableFixed ? FilterVariant::SeparableFixed
+                                                                    : FilterVariant::Separable)
+      << "auto follows the tuning's measured choice";
+  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{1.0, 2}), kGray, FilterVariant::SeparableFixed),
             FilterVariant::SeparableFixed);
 
   for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Prewitt}) {

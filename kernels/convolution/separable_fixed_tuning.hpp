@@ -20,13 +20,14 @@ struct SeparableFixedTuning {
   static constexpr int kStripRows = 32;
   // 128 threads across: a warp's loads of one row are 32 x 8 contiguous bytes (gray).
   static constexpr int kBlockThreads = 128;
-  // auto picks separable_fixed for every spec it runs (u8, convex rank-1 masks up to
-  // kMaxRadius, channels separate) and gradient_int for Sobel/Scharr/Prewitt
-  // magnitudes on u8: both replace per-tap float work and the shared-memory tile of
-  // `separable`/`tiled` with integer multiply-adds from registers. Chosen by the
-  // instruction count (docs/techniques/convolution.md); to be confirmed by the bench.
-  // false: auto skips both (an explicit --variant still runs them).
-  static constexpr bool kAutoPicksFixed = true;
+  // Measured on an H100 (8K, --quick, session 3, docs/gpu-results.md): gradient_int
+  // runs the 8-bit Sobel magnitude in 98 us against the 2-D tile's 232 us (2.4x), so
+  // auto takes it; separable_fixed runs the 5x5 Gaussian in 162 / 237 / 275 us (gray,
+  // RGB, RGBA) against the float separable kernel's 79 / 220 / 245 us, slower on every
+  // format, so auto leaves it to an explicit --variant until it is profiled and
+  // revised (its registers, 85-119 a thread at 5x5, cap the warps an SM keeps).
+  static constexpr bool kAutoPicksGradientInt = true;
+  static constexpr bool kAutoPicksSeparableFixed = false;
 };
 
 }  // namespace gpufilter::kernels

@@ -42,10 +42,11 @@ const FilterVariant kFallbackOrder[] = {FilterVariant::GradientInt, FilterVarian
                                         FilterVariant::Separable, FilterVariant::Tiled, FilterVariant::TiledL2,
                                         FilterVariant::Constant, FilterVariant::Naive};
 
-// Whether Auto may pick this variant (the 8-bit integer kernels by the tuning's choice).
+// Whether Auto may pick this variant (the 8-bit integer kernels by the tuning's measured choice).
 bool auto_takes(FilterVariant variant) {
-  const bool integer = variant == FilterVariant::GradientInt || variant == FilterVariant::SeparableFixed;
-  return !integer || kernels::SeparableFixedTuning::kAutoPicksFixed;
+  if (variant == FilterVariant::GradientInt) return kernels::SeparableFixedTuning::kAutoPicksGradientInt;
+  if (variant == FilterVariant::SeparableFixed) return kernels::SeparableFixedTuning::kAutoPicksSeparableFixed;
+  return true;
 }
 
 }  // namespace
