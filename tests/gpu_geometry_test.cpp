@@ -154,7 +154,7 @@ TEST_P(GeometryGpu, FlipEveryVariant) {
       for (FlipAxis axis : {FlipAxis::Horizontal, FlipAxis::Vertical, FlipAxis::Both}) {
         Destination destination(source, size.width, size.height, sub_view,
                                 [&](auto s, auto d) { reference::flip(s, d, axis); });
-        for (FlipVariant variant : {FlipVariant::Naive, FlipVariant::Vectorized}) {
+        for (FlipVariant variant : {FlipVariant::Naive, FlipVariant::Vectorized, FlipVariant::Wide}) {
           const testing::Difference diff =
               destination.check([&](auto s, auto d) { flip(s, d, axis, variant, kChecked); });
           EXPECT_TRUE(diff.within(0.0)) << "flip " << to_string(axis) << " " << to_string(variant) << " "

@@ -38,7 +38,9 @@ void launch_flip_naive(const ImageView& src, const ImageView& dst, bool mirror_x
                        const ExecContext& ctx);
 // 16-byte accesses (48-byte words of 3-, 6- and 12-byte pixels reversed in registers);
 // returns false (launching nothing) when the views' alignment does not allow them.
-bool launch_flip_vectorized(const ImageView& src, const ImageView& dst, bool mirror_x, bool mirror_y,
+// wide (mirror_x only): byte-permute reversal,
+// several rows per thread for 16-byte words, 48-byte words through a warp's stage.
+bool launch_flip_vectorized(const ImageView& src, const ImageView& dst, bool mirror_x, bool mirror_y, bool wide,
                             const ExecContext& ctx);
 
 // Resize src to dst's size with `filter` (nearest, linear, cubic, lanczos, area).

@@ -14,6 +14,9 @@ struct GeometryTuning {
   static constexpr int kUnroll = 4;
   // Flips: threads per block; each moves one word (16 or 48 bytes) per row it visits.
   static constexpr int kFlipThreads = 256;
+  // The wide flip's rows per thread for 16-byte words: 64 bytes of loads in flight per
+  // thread (a 1-byte-pixel 8K image is only 33 MB: fewer, fuller threads).
+  static constexpr int kFlipRows = 4;
   static constexpr int kFlipNaiveX = 32;
   static constexpr int kFlipNaiveY = 8;
 };

@@ -61,7 +61,8 @@ void transpose(const ImageView& src, const ImageView& dst, const TransposeOption
 // Rotates clockwise (as ImageMagick's -rotate) by a multiple of 90 degrees: 90, 180,
 // 270, -90, ... For 90 and 270 dst is src.height wide and src.width tall, otherwise
 // src's size; 0 (or 360, ...) is a copy. A half turn is a flip of both axes: the
-// naive-family variants run FlipVariant::Naive, the tiled ones FlipVariant::Vectorized.
+// naive-family variants run FlipVariant::Naive, tiled and tiled_padded Vectorized,
+// the fast ones Wide.
 // Throws Error(InvalidArgument) for other angles, before any view is checked.
 void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_degrees,
                           const TransposeOptions& options = {}, const ExecContext& ctx = {});
@@ -87,8 +88,11 @@ enum class FlipAxis {
 enum class FlipVariant {
   Naive,       // a thread per pixel
   Vectorized,  // 16-byte words reversed in registers where the views' alignment allows
+  Wide,        // Vectorized with byte-permute reversal, four rows per thread for 16-byte
+               // words and 48-byte words (3-byte pixels) through a warp's shared stage
+               // (the default; vertical flips run Vectorized's row copy)
 };
-void flip(const ImageView& src, const ImageView& dst, FlipAxis axis, FlipVariant variant = FlipVariant::Vectorized,
+void flip(const ImageView& src, const ImageView& dst, FlipAxis axis, FlipVariant variant = FlipVariant::Wide,
           const ExecContext& ctx = {});
 
 // ---- crop ----------------------------------------------------------------------------

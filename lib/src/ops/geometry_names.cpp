@@ -23,7 +23,7 @@ constexpr TransposeVariant kTransposeVariants[] = {
     TransposeVariant::Tiled,       TransposeVariant::TiledPadded, TransposeVariant::Fast};
 constexpr BlockShape kBlockShapes[] = {BlockShape::Wide32x8, BlockShape::Square16x16, BlockShape::Thin8x32};
 constexpr FlipAxis kFlipAxes[] = {FlipAxis::Horizontal, FlipAxis::Vertical, FlipAxis::Both};
-constexpr FlipVariant kFlipVariants[] = {FlipVariant::Naive, FlipVariant::Vectorized};
+constexpr FlipVariant kFlipVariants[] = {FlipVariant::Naive, FlipVariant::Vectorized, FlipVariant::Wide};
 constexpr ResizeFilter kResizeFilters[] = {ResizeFilter::Nearest, ResizeFilter::Linear, ResizeFilter::Cubic,
                                            ResizeFilter::Area, ResizeFilter::Lanczos};
 
@@ -66,6 +66,7 @@ const char* to_string(FlipVariant variant) {
   switch (variant) {
     case FlipVariant::Naive: return "naive";
     case FlipVariant::Vectorized: return "vectorized";
+    case FlipVariant::Wide: return "wide";
   }
   return "?";
 }

@@ -151,8 +151,8 @@ Operation make_flip_operation() {
   op.summary = "Mirror the image left-right (h), top-bottom (v) or both (a half turn)";
   op.params = {choice_param("axis", "h: mirror left-right, v: top-bottom, both: a half turn", {"h", "v", "both"}, "h")};
   op.formats = all_pixel_formats();
-  op.variants = {"naive", "vectorized"};
-  op.default_variant = "vectorized";
+  op.variants = {"naive", "vectorized", "wide"};
+  op.default_variant = "wide";
   op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
                   const std::string& variant, const ExecContext& ctx) {
     flip(src, dst, flip_axis_from_name(values.text("axis")), flip_variant_from_name(variant), ctx);
