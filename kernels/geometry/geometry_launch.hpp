@@ -27,6 +27,10 @@ bool launch_transpose_fast(const ImageView& src, const ImageView& dst, QuarterTu
 // 1-byte pixels: 4x4 byte blocks transposed in registers (fast's kernel for u8x1);
 // returns false (launching nothing) for other pixels or views not aligned to 4 bytes.
 bool launch_transpose_bytes(const ImageView& src, const ImageView& dst, QuarterTurnMap map, const ExecContext& ctx);
+// The same with 16-byte global words (fast_wide's kernel for u8x1); false (launching
+// nothing) for other pixels or views not aligned to 16 bytes.
+bool launch_transpose_bytes16(const ImageView& src, const ImageView& dst, QuarterTurnMap map,
+                              const ExecContext& ctx);
 
 // The seed's bounds for the bench (not transposes): a same-shape copy reading and
 // writing rows (copy_row, the upper bound) or columns (copy_col, the lower bound).

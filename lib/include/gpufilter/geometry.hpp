@@ -44,13 +44,15 @@ enum class TransposeVariant {
   Tiled,        // a 32x32 tile through shared memory (column reads hit one bank)
   TiledPadded,  // the tile with one column of padding (no bank conflicts)
   Fast,         // padded tile, several pixels per thread packed in words of up to 16 bytes
+  FastWide,     // Fast with 16-byte global words for 1-byte pixels (4x4 byte blocks
+                // transposed in registers); other pixels as Fast (the default)
 };
 // Block shape of the naive, unrolled and diagonal variants (threads in x by y): the
 // seed found thin blocks (8x32) faster for column reads. The tiled variants ignore it.
 enum class BlockShape { Wide32x8, Square16x16, Thin8x32 };
 
 struct TransposeOptions {
-  TransposeVariant variant = TransposeVariant::Fast;
+  TransposeVariant variant = TransposeVariant::FastWide;
   BlockShape block = BlockShape::Square16x16;
 };
 

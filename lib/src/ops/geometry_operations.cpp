@@ -19,7 +19,8 @@ std::vector<std::string> transpose_variant_names() {
   std::vector<std::string> names;
   for (TransposeVariant v : {TransposeVariant::NaiveRow, TransposeVariant::NaiveCol, TransposeVariant::Unroll4Row,
                              TransposeVariant::Unroll4Col, TransposeVariant::DiagonalRow, TransposeVariant::DiagonalCol,
-                             TransposeVariant::Tiled, TransposeVariant::TiledPadded, TransposeVariant::Fast})
+                             TransposeVariant::Tiled, TransposeVariant::TiledPadded, TransposeVariant::Fast,
+                             TransposeVariant::FastWide})
     names.emplace_back(to_string(v));
   return names;
 }
@@ -77,7 +78,7 @@ Operation make_transpose_operation() {
   op.params = {block_param()};
   op.formats = all_pixel_formats();
   op.variants = transpose_variant_names();
-  op.default_variant = "fast";
+  op.default_variant = "fast_wide";
   op.output_shape = [](const ImageShape& input, const ParamValues&) { return swapped(input); };
   op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
                   const std::string& variant, const ExecContext& ctx) {
@@ -106,7 +107,7 @@ Operation make_rotate_operation() {
   // naive-family variants the naive flip, the tiled ones the vectorized flip); other
   // angles run the one bilinear kernel whichever variant is named.
   op.variants = transpose_variant_names();
-  op.default_variant = "fast";
+  op.default_variant = "fast_wide";
   op.output_shape = [](const ImageShape& input, const ParamValues& values) {
     const double angle = values.number("angle");
     if (is_quarter_turn(angle)) return quarter_turn_angle(values) % 180 != 0 ? swapped(input) : input;
