@@ -1,5 +1,6 @@
 // The narrow-pixel fast paths (1- and 3-byte pixels with 16-byte words) at their
-// edges: the fast_wide transpose and the wide flip on every small size, on sizes
+// edges: the fast_wide transpose, the wide flip and the fast 8-bit area halving on
+// every small size, on sizes
 // around their tiles and warps, and on views whose rows start at every byte offset
 // 0..16 of source and destination (the 16-byte paths only run where both are
 // aligned; the others fall back). Exact against the CPU reference; a guard band
@@ -129,6 +130,37 @@ TEST(GpuNarrow, FlipEveryByteOffset) {
         expect_flips(format, size, x, x);
         expect_flips(format, size, x, (x + 3) % 17);
       }
+}
+
+// ---- halving with the area filter ------------------------------------------------------------
+
+// 8-bit halving is exact: averages of four integers, rounded half to even on both sides.
+void expect_halving(PixelFormat format, Size out, int src_x, int dst_x) {
+  const Size in{2 * out.width, 2 * out.height};
+  for (ResizeVariant variant : {ResizeVariant::Direct, ResizeVariant::Fast}) {
+    const testing::Difference d = run_at(
+        format, in, out, src_x, dst_x, [&](auto s, auto o) { resize(s, o, ResizeFilter::Area, variant, kChecked); },
+        [](auto s, auto o) { reference::resize(s, o, ResizeFilter::Area); });
+    EXPECT_TRUE(d.within(0.0)) << "resize half area " << (variant == ResizeVariant::Fast ? "fast " : "direct ")
+                               << name_of(format, in, src_x, dst_x) << ": " << d.describe();
+  }
+}
+
+const PixelFormat kHalvingFormats[] = {{ChannelType::U8, 1}, {ChannelType::U8, 3}, {ChannelType::U8, 4}};
+
+TEST(GpuNarrow, HalvingAreaSizes) {
+  for (const PixelFormat format : kHalvingFormats) {
+    for (int w = 1; w <= 40; ++w) expect_halving(format, Size{w, 3}, 0, 0);
+    for (int w : {255, 256, 257, 1000}) expect_halving(format, Size{w, 17}, 0, 0);
+  }
+}
+
+TEST(GpuNarrow, HalvingAreaEveryByteOffset) {
+  for (const PixelFormat format : kHalvingFormats)
+    for (int x = 0; x <= 16; ++x) {
+      expect_halving(format, Size{37, 5}, x, x);
+      expect_halving(format, Size{37, 5}, x, (x + 9) % 17);
+    }
 }
 
 }  // namespace

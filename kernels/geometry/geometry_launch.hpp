@@ -49,6 +49,10 @@ bool launch_flip_vectorized(const ImageView& src, const ImageView& dst, bool mir
 
 // Resize src to dst's size with `filter` (nearest, linear, cubic, lanczos, area).
 void launch_resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, const ExecContext& ctx);
+// Area halving of 8-bit images (src exactly twice dst's size) with 16-byte words: the
+// same values as launch_resize's area kernel. False (launching nothing) for other
+// sizes, types, or rows not starting at 16-byte boundaries.
+bool launch_resize_half_area(const ImageView& src, const ImageView& dst, const ExecContext& ctx);
 
 // Bilinear rotation: dst(x, y) samples src at (m0 x + m1 y + m2, m3 x + m4 y + m5);
 // positions outside src take `fill` (per channel, already in the format's range).

@@ -117,9 +117,16 @@ enum class ResizeFilter {
             // the average when shrinking, antialiased (cv::INTER_AREA)
   Lanczos,  // 8x8 taps, 4 lobes (cv::INTER_LANCZOS4); no widening when shrinking
 };
+enum class ResizeVariant {
+  Direct,  // a thread per output pixel computes its taps
+  Fast,    // Direct, but halving 8-bit images with area runs a kernel of 16-byte words
+           // (the same values); the default
+};
 // Resizes src to dst's size (any size, in src's format). Integer formats round to
 // nearest and saturate.
 void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, const ExecContext& ctx = {});
+void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, ResizeVariant variant,
+            const ExecContext& ctx = {});
 // The output size for a request: `width` x `height` fitted inside the box keeping the
 // aspect ratio (as ImageMagick's -resize WxH) unless `exact`. No GPU; throws
 // Error(InvalidArgument) unless all four sizes are positive.

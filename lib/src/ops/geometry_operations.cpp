@@ -253,8 +253,8 @@ Operation make_resize_operation() {
       flag_param("exact", "take --size as the exact output size, even if it changes the aspect ratio"),
   };
   op.formats = all_pixel_formats();
-  op.variants = {"direct"};
-  op.default_variant = "direct";
+  op.variants = {"direct", "fast"};
+  op.default_variant = "fast";
   op.check = [](const ParamValues& values) {
     if (values.has("size") == values.has("scale"))
       throw Error(ErrorCode::InvalidArgument, "resize: give either --size WxH or --scale S");
@@ -267,9 +267,10 @@ Operation make_resize_operation() {
   };
   op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
                   const std::string& variant, const ExecContext& ctx) {
-    if (variant != "direct")
-      throw Error(ErrorCode::InvalidArgument, "resize: unknown variant '" + variant + "'; use direct");
-    resize(src, dst, resize_filter_for(src, dst, values), ctx);
+    if (variant != "direct" && variant != "fast")
+      throw Error(ErrorCode::InvalidArgument, "resize: unknown variant '" + variant + "'; use direct or fast");
+    resize(src, dst, resize_filter_for(src, dst, values), variant == "fast" ? ResizeVariant::Fast : ResizeVariant::Direct,
+           ctx);
   };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     reference::resize(src, dst, resize_filter_for(src, dst, values));
