@@ -219,6 +219,9 @@ std::vector<PeerRow> npp_edge_peers(gpufilter::PixelFormat format, const gpufilt
 
 std::vector<PeerRow> npp_peers(const gpufilter::Operation& op, gpufilter::PixelFormat format,
                                const gpufilter::ParamValues& params) {
+#ifdef GPUFILTER_HAVE_NPP_GEOMETRY
+  if (op.name == "transpose" || op.name == "flip" || op.name == "resize") return npp_geometry_peers(op, format, params);
+#endif
   if (op.name == "box") return npp_box_peers(format, params);
 #ifdef GPUFILTER_HAVE_NPP_CONVERT
   if (op.name == "edge") return npp_edge_peers(format, params);

@@ -34,4 +34,12 @@ std::vector<PeerRow> npp_peers(const gpufilter::Operation& op, gpufilter::PixelF
                                const gpufilter::ParamValues& params);
 #endif
 
+#ifdef GPUFILTER_HAVE_NPP_GEOMETRY
+// nppiTranspose for transpose, nppiMirror for flip, nppiResize (area as super-sampling,
+// linear) for resize (npp_geometry_peers.cpp, built where nppig and nppidei are found;
+// npp_peers() returns them).
+std::vector<PeerRow> npp_geometry_peers(const gpufilter::Operation& op, gpufilter::PixelFormat format,
+                                        const gpufilter::ParamValues& params);
+#endif
+
 }  // namespace bench

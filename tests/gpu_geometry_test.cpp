@@ -96,8 +96,10 @@ std::vector<TransposeOptions> options_to_test(Size size) {
   std::vector<TransposeOptions> all;
   for (TransposeVariant v : {TransposeVariant::NaiveRow, TransposeVariant::NaiveCol, TransposeVariant::Unroll4Row,
                              TransposeVariant::Unroll4Col, TransposeVariant::DiagonalRow, TransposeVariant::DiagonalCol,
-                             TransposeVariant::Tiled, TransposeVariant::TiledPadded, TransposeVariant::Fast}) {
-    const bool naive_family = v != TransposeVariant::Tiled && v != TransposeVariant::TiledPadded && v != TransposeVariant::Fast;
+                             TransposeVariant::Tiled, TransposeVariant::TiledPadded, TransposeVariant::Fast,
+                             TransposeVariant::FastWide}) {
+    const bool naive_family = v != TransposeVariant::Tiled && v != TransposeVariant::TiledPadded &&
+                              v != TransposeVariant::Fast && v != TransposeVariant::FastWide;
     // Every block shape on the smaller sizes; the default one on the largest.
     if (naive_family && size.width * size.height < 1000000)
       for (BlockShape b : {BlockShape::Wide32x8, BlockShape::Square16x16, BlockShape::Thin8x32}) all.push_back({v, b});
@@ -154,7 +156,7 @@ TEST_P(GeometryGpu, FlipEveryVariant) {
       for (FlipAxis axis : {FlipAxis::Horizontal, FlipAxis::Vertical, FlipAxis::Both}) {
         Destination destination(source, size.width, size.height, sub_view,
                                 [&](auto s, auto d) { reference::flip(s, d, axis); });
-        for (FlipVariant variant : {FlipVariant::Naive, FlipVariant::Vectorized}) {
+        for (FlipVariant variant : {FlipVariant::Naive, FlipVariant::Vectorized, FlipVariant::Wide}) {
           const testing::Difference diff =
               destination.check([&](auto s, auto d) { flip(s, d, axis, variant, kChecked); });
           EXPECT_TRUE(diff.within(0.0)) << "flip " << to_string(axis) << " " << to_string(variant) << " "

@@ -236,6 +236,33 @@ TEST(GpuConversions, EveryOpFormatAndSize) {
   }
 }
 
+// The vec16 kernels on 8-bit images: every width up to 40 (groups of 16 pixels with
+// and without a partial tail) and widths around a warp's 512 pixels (the shared stage
+// runs only for whole warps), rows at every byte offset 0..16 of src and dst (16-byte
+// paths only where both rows start at a boundary; the others take unroll4).
+TEST(GpuConversions, Vec16EdgesAndOffsets) {
+  const std::vector<int> widths = [] {
+    std::vector<int> w;
+    for (int i = 1; i <= 40; ++i) w.push_back(i);
+    for (int i : {496, 511, 512, 513, 527, 1023, 1024, 1040}) w.push_back(i);
+    return w;
+  }();
+  for (const ConversionCase& c : conversion_cases()) {
+    const Operation& op = op_named(c.op);
+    const ParamValues params = op.resolve(c.params);
+    for (const PixelFormat& format : op.formats) {
+      if (format.type != ChannelType::U8) continue;
+      for (const char* variant : {"vec16", "vec16_warp"}) {
+        for (int width : widths) expect_matches(op, params, variant, format, Size{width, 3 * c.height_factor}, 0, 0);
+        for (int x = 0; x <= 16; ++x) {
+          expect_matches(op, params, variant, format, Size{37, 2 * c.height_factor}, x, x);
+          expect_matches(op, params, variant, format, Size{37, 2 * c.height_factor}, x, (x + 5) % 17);
+        }
+      }
+    }
+  }
+}
+
 TEST(GpuConversions, SwapOrdersOfFourChannels) {
   const Operation& op = op_named("swap_channels");
   for (const char* order : {"bgra", "argb", "abgr", "rgba", "gbr"})

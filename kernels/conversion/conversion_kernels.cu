@@ -5,6 +5,7 @@
 #include "common/launch.cuh"
 #include "common/pixel.cuh"
 #include "conversion/conversion_launch.hpp"
+#include "conversion/pixel_map.cuh"
 
 namespace gpufilter::kernels {
 namespace {
@@ -16,82 +17,6 @@ constexpr int kBlockX = 32, kBlockY = 8, kUnroll = 4;
 // Staged variant: 256 threads move a 1024-pixel segment of a row (16 KiB in and out at
 // most, for f32x4: 32 KiB of static shared memory, under every GPU's 48 KiB).
 constexpr int kStagedThreads = 256, kStagedPixels = 1024;
-
-template <class T>
-__device__ __forceinline__ constexpr float top() {
-  if constexpr (std::is_same_v<T, std::uint8_t>) return 255.0f;
-  else if constexpr (std::is_same_v<T, std::uint16_t>) return 65535.0f;
-  else return 1.0f;
-}
-
-// One sample to another channel type: the correctly rounded value of x * M_out / M_in.
-template <class Out, class In>
-__device__ __forceinline__ Out convert_sample(In x) {
-  if constexpr (std::is_same_v<In, Out>) {
-    return x;
-  } else if constexpr (std::is_same_v<In, std::uint8_t> && std::is_same_v<Out, std::uint16_t>) {
-    return static_cast<Out>(x * 257u);
-  } else if constexpr (std::is_same_v<In, std::uint16_t> && std::is_same_v<Out, std::uint8_t>) {
-    return static_cast<Out>((x + 128u) / 257u);  // round(x / 257): x/257 is never a tie
-  } else if constexpr (std::is_same_v<Out, float>) {
-    // Double division rounded once to float: what the reference computes.
-    return __double2float_rn(static_cast<double>(x) / static_cast<double>(top<In>()));
-  } else {
-    // f32 to an integer: x * M is exact in double; round half to even.
-    const double v = fmin(fmax(static_cast<double>(x), 0.0), 1.0) * static_cast<double>(top<Out>());
-    return static_cast<Out>(__double2uint_rn(v));
-  }
-}
-
-template <class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
-__device__ __forceinline__ Pixel<Tout, Cout> map_pixel(const Pixel<Tin, Cin>& in, const PixelMapping& m) {
-  Pixel<Tout, Cout> out;
-  if constexpr (kMap == PixelMap::Gray) {
-    const float y = fmaf(m.weights[2], to_float(in.c[2]), fmaf(m.weights[1], to_float(in.c[1]),
-                                                                   m.weights[0] * to_float(in.c[0])));
-    if constexpr (std::is_same_v<Tout, float>) out.c[0] = y;
-    else out.c[0] = from_float<Tout, true>(y);
-  } else if constexpr (kMap == PixelMap::AddAlpha) {
-#pragma unroll
-    for (int c = 0; c < 3; ++c) out.c[c] = in.c[c];
-    out.c[3] = static_cast<Tout>(top<Tout>());
-  } else if constexpr (kMap == PixelMap::DropAlpha) {
-#pragma unroll
-    for (int c = 0; c < 3; ++c) out.c[c] = in.c[c];
-  } else if constexpr (kMap == PixelMap::Swap && std::is_same_v<Tin, std::uint8_t>) {
-    // The pixel's bytes in one word, reordered by one byte permute (selector: from[i]
-    // in nibble i): an index into the pixel would put it in local memory.
-    unsigned word = 0;
-#pragma unroll
-    for (int c = 0; c < Cin; ++c) word |= static_cast<unsigned>(in.c[c]) << (8 * c);
-    const unsigned swapped = __byte_perm(word, 0u, m.selector[0]);
-#pragma unroll
-    for (int c = 0; c < Cout; ++c) out.c[c] = static_cast<Tout>((swapped >> (8 * c)) & 0xFFu);
-  } else if constexpr (kMap == PixelMap::Swap && std::is_same_v<Tin, std::uint16_t>) {
-    // Eight bytes in two words; each output word is two channels, one permute each.
-    const unsigned low = in.c[0] | static_cast<unsigned>(in.c[1]) << 16;
-    unsigned high = in.c[2];
-    if constexpr (Cin == 4) high |= static_cast<unsigned>(in.c[3]) << 16;
-    const unsigned first = __byte_perm(low, high, m.selector[0]), second = __byte_perm(low, high, m.selector[1]);
-    out.c[0] = static_cast<Tout>(first & 0xFFFFu);
-    out.c[1] = static_cast<Tout>(first >> 16);
-    out.c[2] = static_cast<Tout>(second & 0xFFFFu);
-    if constexpr (Cout == 4) out.c[3] = static_cast<Tout>(second >> 16);
-  } else if constexpr (kMap == PixelMap::Swap) {
-#pragma unroll
-    for (int c = 0; c < Cout; ++c) {
-      // A select chain (the compiler may still index a stack copy of the pixel).
-      Tin v = in.c[0];
-#pragma unroll
-      for (int k = 1; k < Cin; ++k) v = m.from[c] == k ? in.c[k] : v;
-      out.c[c] = v;
-    }
-  } else {
-#pragma unroll
-    for (int c = 0; c < Cout; ++c) out.c[c] = convert_sample<Tout>(in.c[c]);
-  }
-  return out;
-}
 
 // kUnroll pixels per thread, blockDim.x apart (a warp's accesses stay contiguous), all
 // loaded before any is converted so kUnroll loads are in flight; rows beyond the grid's
@@ -275,7 +200,8 @@ void visit_type(ChannelType type, T&& f) {
 }  // namespace
 
 void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& mapping,
-                           PixelKernel kernel, const ExecContext& ctx) {
+                           PixelKernel requested, const ExecContext& ctx) {
+  PixelKernel kernel = requested;
   // Byte-permute selectors for swaps of integer pixels: u8 output byte i is input byte
   // from[i]; u16 output channel i is input bytes 2*from[i] and 2*from[i] + 1.
   PixelMapping m = mapping;
@@ -289,6 +215,10 @@ void launch_convert_pixels(const ImageView& src, const ImageView& dst, const Pix
       const unsigned pair = (2 * from) | (2 * from + 1) << 4;
       m.selector[i / 2] |= pair << (8 * (i % 2));
     }
+  }
+  if (kernel == PixelKernel::Vec16 || kernel == PixelKernel::Vec16Warp) {
+    if (launch_convert_vec16(src, dst, m, kernel == PixelKernel::Vec16Warp, ctx)) return;
+    kernel = PixelKernel::Unroll4;  // any offset, any type
   }
   const int cin = src.format.channels, cout = dst.format.channels;
   visit_format(src.format, [&](auto tag, auto channels) {

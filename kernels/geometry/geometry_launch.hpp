@@ -27,6 +27,10 @@ bool launch_transpose_fast(const ImageView& src, const ImageView& dst, QuarterTu
 // 1-byte pixels: 4x4 byte blocks transposed in registers (fast's kernel for u8x1);
 // returns false (launching nothing) for other pixels or views not aligned to 4 bytes.
 bool launch_transpose_bytes(const ImageView& src, const ImageView& dst, QuarterTurnMap map, const ExecContext& ctx);
+// The same with 16-byte global words (fast_wide's kernel for u8x1); false (launching
+// nothing) for other pixels or views not aligned to 16 bytes.
+bool launch_transpose_bytes16(const ImageView& src, const ImageView& dst, QuarterTurnMap map,
+                              const ExecContext& ctx);
 
 // The seed's bounds for the bench (not transposes): a same-shape copy reading and
 // writing rows (copy_row, the upper bound) or columns (copy_col, the lower bound).
@@ -38,11 +42,17 @@ void launch_flip_naive(const ImageView& src, const ImageView& dst, bool mirror_x
                        const ExecContext& ctx);
 // 16-byte accesses (48-byte words of 3-, 6- and 12-byte pixels reversed in registers);
 // returns false (launching nothing) when the views' alignment does not allow them.
-bool launch_flip_vectorized(const ImageView& src, const ImageView& dst, bool mirror_x, bool mirror_y,
+// wide (mirror_x only): byte-permute reversal,
+// several rows per thread for 16-byte words, 48-byte words through a warp's stage.
+bool launch_flip_vectorized(const ImageView& src, const ImageView& dst, bool mirror_x, bool mirror_y, bool wide,
                             const ExecContext& ctx);
 
 // Resize src to dst's size with `filter` (nearest, linear, cubic, lanczos, area).
 void launch_resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, const ExecContext& ctx);
+// Area halving of 8-bit images (src exactly twice dst's size) with 16-byte words: the
+// same values as launch_resize's area kernel. False (launching nothing) for other
+// sizes, types, or rows not starting at 16-byte boundaries.
+bool launch_resize_half_area(const ImageView& src, const ImageView& dst, const ExecContext& ctx);
 
 // Bilinear rotation: dst(x, y) samples src at (m0 x + m1 y + m2, m3 x + m4 y + m5);
 // positions outside src take `fill` (per channel, already in the format's range).

@@ -14,7 +14,14 @@ struct GeometryTuning {
   static constexpr int kUnroll = 4;
   // Flips: threads per block; each moves one word (16 or 48 bytes) per row it visits.
   static constexpr int kFlipThreads = 256;
+  // The wide flip's rows per thread for 16-byte words: 64 bytes of loads in flight per
+  // thread (a 1-byte-pixel 8K image is only 33 MB: fewer, fuller threads).
+  static constexpr int kFlipRows = 4;
   static constexpr int kFlipNaiveX = 32;
+  // Halving (area, 8-bit): 32 x 8 threads, each 16 bytes (or 48) of output from two
+  // 32-byte (or 96-byte) source row pieces: 64-192 bytes of loads in flight a thread.
+  static constexpr int kHalfThreadsX = 32;
+  static constexpr int kHalfThreadsY = 8;
   static constexpr int kFlipNaiveY = 8;
 };
 

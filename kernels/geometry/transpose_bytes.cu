@@ -1,4 +1,5 @@
-// The fast transpose of 1-byte pixels: 4x4 blocks of bytes transposed in registers.
+// The fast transposes of 1-byte pixels: 4x4 blocks of bytes transposed in registers
+// (32-bit global words for `fast`, 16-byte words for `fast_wide`, below).
 // A thread reads one 32-bit word from each of four consecutive tile rows (coalesced:
 // a warp reads 128 bytes of each row), turns the 4x4 bytes around with byte permutes
 // so that each word holds one column of the four rows, and stores those words in
@@ -84,6 +85,88 @@ __global__ void __launch_bounds__(kWords * kRowsPerPass)
   }
 }
 
+// ---- 16-byte accesses ------------------------------------------------------------------
+// The same 128x128-byte tile with 16-byte global words: a thread reads 16 bytes of each
+// of four consecutive tile rows (one source row segment of 128 bytes is 8 threads, a
+// warp reads four whole segments per instruction), transposes the four 4x4 blocks in
+// registers and stores 16 words in shared memory; in the store phase a thread reads four
+// consecutive words of one tile row (one 16-byte shared access) and writes them as one
+// 16-byte destination word. Shared memory holds 32-bit words; word w of tile row r sits
+// at column (w + 4 * (r / 16)) % 32: the 32-bit stores of a warp (rows 16 cx + j, words
+// g = 4 w' .. 4 w' + 3) fall in 32 banks, and the 16-byte loads of each quarter warp
+// (one row, its 8 chunks rotated as a whole) in 8 different bank groups.
+
+constexpr int kChunks = kTile / 16;            // 16-byte chunks per tile row: 8
+constexpr int kThreads16 = kWords * kRowsPerPass;  // 256
+static_assert(kThreads16 == kChunks * (kTile / 4), "one pass loads the whole tile");
+
+__device__ __forceinline__ int swizzled16(int row, int word) { return (word + 4 * (row / 16)) % kWords; }
+
+__global__ void __launch_bounds__(kThreads16)
+    transpose_bytes16_kernel(const unsigned char* src, std::size_t src_pitch, unsigned char* dst,
+                             std::size_t dst_pitch, int width, int height, QuarterTurnMap map, unsigned tiles_x) {
+  __shared__ __align__(16) unsigned tile[kTile][kWords];  // [source column][destination word], swizzled
+  const long long sx0 = static_cast<long long>(blockIdx.x % tiles_x) * kTile;
+  const long long dx0 = static_cast<long long>(blockIdx.x / tiles_x) * kTile;
+  const int t = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
+
+  {
+    const int cx = t % kChunks, group = t / kChunks;  // chunk of the source row segment, four tile rows
+    const long long x = sx0 + 16LL * cx;
+    uint4 rows[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const long long dx = dx0 + 4LL * group + k;
+      rows[k] = make_uint4(0, 0, 0, 0);
+      if (dx < height) {
+        const long long sy = map.mirror_y ? height - 1 - dx : dx;
+        const unsigned char* row = src + static_cast<std::size_t>(sy) * src_pitch;
+        if (x + 16 <= width) {
+          rows[k] = *reinterpret_cast<const uint4*>(row + x);
+        } else {
+          unsigned w[4] = {0, 0, 0, 0};
+#pragma unroll
+          for (int b = 0; b < 16; ++b)
+            if (x + b < width) w[b / 4] |= static_cast<unsigned>(row[x + b]) << (8 * (b % 4));
+          rows[k] = make_uint4(w[0], w[1], w[2], w[3]);
+        }
+      }
+    }
+    const unsigned r0[4] = {rows[0].x, rows[0].y, rows[0].z, rows[0].w};
+    const unsigned r1[4] = {rows[1].x, rows[1].y, rows[1].z, rows[1].w};
+    const unsigned r2[4] = {rows[2].x, rows[2].y, rows[2].z, rows[2].w};
+    const unsigned r3[4] = {rows[3].x, rows[3].y, rows[3].z, rows[3].w};
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      unsigned columns[4];
+      transpose4x4(r0[j], r1[j], r2[j], r3[j], columns);
+#pragma unroll
+      for (int m = 0; m < 4; ++m) {
+        const int r = 16 * cx + 4 * j + m;
+        tile[r][swizzled16(r, group)] = columns[m];
+      }
+    }
+  }
+  __syncthreads();
+  const int q = t % kChunks;  // this thread's 16-byte chunk of a destination row segment
+  const long long out_x = dx0 + 16LL * q;
+  for (int r = t / kChunks; r < kTile; r += kThreads16 / kChunks) {
+    const long long sx = sx0 + r;
+    if (sx >= width) break;
+    const long long dy = map.mirror_x ? width - 1 - sx : sx;
+    unsigned char* row = dst + static_cast<std::size_t>(dy) * dst_pitch;
+    const uint4 word = *reinterpret_cast<const uint4*>(&tile[r][swizzled16(r, 4 * q)]);
+    if (out_x + 16 <= height) {
+      *reinterpret_cast<uint4*>(row + out_x) = word;
+    } else {
+      const unsigned w[4] = {word.x, word.y, word.z, word.w};
+#pragma unroll
+      for (int b = 0; b < 16; ++b)
+        if (out_x + b < height) row[out_x + b] = static_cast<unsigned char>(w[b / 4] >> (8 * (b % 4)));
+    }
+  }
+}
+
 }  // namespace
 
 bool launch_transpose_bytes(const ImageView& src, const ImageView& dst, QuarterTurnMap map, const ExecContext& ctx) {
@@ -97,6 +180,25 @@ bool launch_transpose_bytes(const ImageView& src, const ImageView& dst, QuarterT
       static_cast<const unsigned char*>(src.data), src.pitch, static_cast<unsigned char*>(dst.data), dst.pitch,
       src.width, src.height, map, static_cast<unsigned>(tiles_x));
   check_launch("transpose_bytes_kernel", ctx);
+  return true;
+}
+
+}  // namespace gpufilter::kernels
+
+namespace gpufilter::kernels {
+
+bool launch_transpose_bytes16(const ImageView& src, const ImageView& dst, QuarterTurnMap map,
+                              const ExecContext& ctx) {
+  const auto aligned16 = [](const ImageView& v) {
+    return reinterpret_cast<std::uintptr_t>(v.data) % 16 == 0 && v.pitch % 16 == 0;
+  };
+  if (src.format.pixel_bytes() != 1 || !aligned16(src) || !aligned16(dst)) return false;
+  const long long tiles_x = blocks_for(src.width, kTile);
+  const unsigned grid = grid_x(tiles_x * blocks_for(src.height, kTile), "transpose_bytes16_kernel");
+  transpose_bytes16_kernel<<<grid, dim3(kWords, kRowsPerPass), 0, ctx.stream>>>(
+      static_cast<const unsigned char*>(src.data), src.pitch, static_cast<unsigned char*>(dst.data), dst.pitch,
+      src.width, src.height, map, static_cast<unsigned>(tiles_x));
+  check_launch("transpose_bytes16_kernel", ctx);
   return true;
 }
 

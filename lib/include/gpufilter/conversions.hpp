@@ -30,11 +30,15 @@ namespace gpufilter {
 
 enum class ConversionVariant {
   Pixel,    // one pixel per thread
-  Unroll4,  // four pixels per thread, all loaded before any is stored (the default)
+  Unroll4,  // four pixels per thread, all loaded before any is stored
   Staged,   // a row segment through shared memory, 16-byte global accesses whatever the
             // pixel size (not for to_planar / to_interleaved)
+  Vec16,    // 8-bit images: 16 pixels per thread, every global access 16 bytes wide;
+            // rows not starting at 16-byte boundaries and other types run Unroll4
+  Vec16Warp,  // Vec16 with 3- and 4-byte pixel sides regrouped through shared memory so
+              // that a warp's global instructions are contiguous (the default)
 };
-// "pixel", "unroll4" or "staged"; throws Error(InvalidArgument) naming the choices otherwise.
+// "pixel", "unroll4", "staged", "vec16" or "vec16_warp"; throws Error(InvalidArgument) naming the choices otherwise.
 ConversionVariant conversion_variant_from_name(const std::string& name);
 const char* to_string(ConversionVariant variant);
 
@@ -49,15 +53,15 @@ GrayWeights gray_weights_from_name(const std::string& name);
 const char* to_string(GrayWeights weights);
 // src: 3 or 4 channels; dst: 1 channel of src's type.
 void gray(const ImageView& src, const ImageView& dst, GrayWeights weights = GrayWeights::Bt601,
-          ConversionVariant variant = ConversionVariant::Unroll4, const ExecContext& ctx = {});
+          ConversionVariant variant = ConversionVariant::Vec16Warp, const ExecContext& ctx = {});
 
 // ---- alpha -------------------------------------------------------------------------
 // src 3 channels, dst 4 of the same type: colour copied, alpha opaque (M). Exact.
 void add_alpha(const ImageView& src, const ImageView& dst,
-               ConversionVariant variant = ConversionVariant::Unroll4, const ExecContext& ctx = {});
+               ConversionVariant variant = ConversionVariant::Vec16Warp, const ExecContext& ctx = {});
 // src 4 channels, dst 3 of the same type: the colour channels. Exact.
 void drop_alpha(const ImageView& src, const ImageView& dst,
-                ConversionVariant variant = ConversionVariant::Unroll4, const ExecContext& ctx = {});
+                ConversionVariant variant = ConversionVariant::Vec16Warp, const ExecContext& ctx = {});
 
 // ---- channel order -----------------------------------------------------------------
 // Output channel i is input channel from[i].
@@ -72,7 +76,7 @@ struct ChannelOrder {
 // src and dst of one format (3 or 4 channels); order.channels must equal the
 // channel count (Error(InvalidArgument) otherwise). Exact.
 void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrder& order,
-                   ConversionVariant variant = ConversionVariant::Unroll4, const ExecContext& ctx = {});
+                   ConversionVariant variant = ConversionVariant::Vec16Warp, const ExecContext& ctx = {});
 
 // ---- depth -------------------------------------------------------------------------
 // y = sat(round(x * M_dst / M_src)) to dst's channel type (the channel counts match):
@@ -81,7 +85,7 @@ void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrde
 // rounded value of the formula (float results included). dst has src's size and
 // channel count; any channel type, its own included.
 void convert_depth(const ImageView& src, const ImageView& dst,
-                   ConversionVariant variant = ConversionVariant::Unroll4, const ExecContext& ctx = {});
+                   ConversionVariant variant = ConversionVariant::Vec16Warp, const ExecContext& ctx = {});
 
 // ---- layout ------------------------------------------------------------------------
 // Interleaved (AoS) to planar (SoA) and back: plane c holds channel c. Exact.
@@ -89,9 +93,10 @@ void convert_depth(const ImageView& src, const ImageView& dst,
 // plane c in rows [c*h, (c+1)*h): see planar_view() in point_ops.hpp.
 // The interleaved side has 3 or 4 channels; the planar side as many planes, of its
 // type and size. ConversionVariant::Staged is refused with Error(InvalidArgument).
-void to_planar(const ImageView& src, const PlanarView& dst, ConversionVariant variant = ConversionVariant::Unroll4,
+void to_planar(const ImageView& src, const PlanarView& dst, ConversionVariant variant = ConversionVariant::Vec16Warp,
                const ExecContext& ctx = {});
-void to_interleaved(const PlanarView& src, const ImageView& dst, ConversionVariant variant = ConversionVariant::Unroll4,
+void to_interleaved(const PlanarView& src, const ImageView& dst,
+                    ConversionVariant variant = ConversionVariant::Vec16Warp,
                     const ExecContext& ctx = {});
 
 }  // namespace gpufilter

@@ -44,13 +44,15 @@ enum class TransposeVariant {
   Tiled,        // a 32x32 tile through shared memory (column reads hit one bank)
   TiledPadded,  // the tile with one column of padding (no bank conflicts)
   Fast,         // padded tile, several pixels per thread packed in words of up to 16 bytes
+  FastWide,     // Fast with 16-byte global words for 1-byte pixels (4x4 byte blocks
+                // transposed in registers); other pixels as Fast (the default)
 };
 // Block shape of the naive, unrolled and diagonal variants (threads in x by y): the
 // seed found thin blocks (8x32) faster for column reads. The tiled variants ignore it.
 enum class BlockShape { Wide32x8, Square16x16, Thin8x32 };
 
 struct TransposeOptions {
-  TransposeVariant variant = TransposeVariant::Fast;
+  TransposeVariant variant = TransposeVariant::FastWide;
   BlockShape block = BlockShape::Square16x16;
 };
 
@@ -61,7 +63,8 @@ void transpose(const ImageView& src, const ImageView& dst, const TransposeOption
 // Rotates clockwise (as ImageMagick's -rotate) by a multiple of 90 degrees: 90, 180,
 // 270, -90, ... For 90 and 270 dst is src.height wide and src.width tall, otherwise
 // src's size; 0 (or 360, ...) is a copy. A half turn is a flip of both axes: the
-// naive-family variants run FlipVariant::Naive, the tiled ones FlipVariant::Vectorized.
+// naive-family variants run FlipVariant::Naive, tiled and tiled_padded Vectorized,
+// the fast ones Wide.
 // Throws Error(InvalidArgument) for other angles, before any view is checked.
 void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_degrees,
                           const TransposeOptions& options = {}, const ExecContext& ctx = {});
@@ -87,8 +90,11 @@ enum class FlipAxis {
 enum class FlipVariant {
   Naive,       // a thread per pixel
   Vectorized,  // 16-byte words reversed in registers where the views' alignment allows
+  Wide,        // Vectorized with byte-permute reversal, four rows per thread for 16-byte
+               // words and 48-byte words (3-byte pixels) through a warp's shared stage
+               // (the default; vertical flips run Vectorized's row copy)
 };
-void flip(const ImageView& src, const ImageView& dst, FlipAxis axis, FlipVariant variant = FlipVariant::Vectorized,
+void flip(const ImageView& src, const ImageView& dst, FlipAxis axis, FlipVariant variant = FlipVariant::Wide,
           const ExecContext& ctx = {});
 
 // ---- crop ----------------------------------------------------------------------------
@@ -111,9 +117,16 @@ enum class ResizeFilter {
             // the average when shrinking, antialiased (cv::INTER_AREA)
   Lanczos,  // 8x8 taps, 4 lobes (cv::INTER_LANCZOS4); no widening when shrinking
 };
+enum class ResizeVariant {
+  Direct,  // a thread per output pixel computes its taps
+  Fast,    // Direct, but halving 8-bit images with area runs a kernel of 16-byte words
+           // (the same values); the default
+};
 // Resizes src to dst's size (any size, in src's format). Integer formats round to
 // nearest and saturate.
 void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, const ExecContext& ctx = {});
+void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, ResizeVariant variant,
+            const ExecContext& ctx = {});
 // The output size for a request: `width` x `height` fitted inside the box keeping the
 // aspect ratio (as ImageMagick's -resize WxH) unless `exact`. No GPU; throws
 // Error(InvalidArgument) unless all four sizes are positive.

@@ -39,7 +39,11 @@ Operation conversion(std::string name, std::string summary, std::vector<ParamSpe
   op.formats = std::move(formats);
   op.variants = {"pixel", "unroll4"};
   if (staged) op.variants.emplace_back("staged");
-  op.default_variant = "unroll4";
+  op.variants.emplace_back("vec16");
+  op.variants.emplace_back("vec16_warp");
+  // On 8-bit images 16-byte accesses for 3-byte pixels and 1-byte outputs too, global
+  // instructions contiguous across the warp; unroll4 on the others.
+  op.default_variant = "vec16_warp";
   op.run_gpu = [gpu](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
                            const std::string& variant, const ExecContext& ctx) {
     gpu(src, dst, values, conversion_variant_from_name(variant), ctx);

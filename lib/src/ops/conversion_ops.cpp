@@ -40,14 +40,18 @@ kernels::PixelKernel kernel_of(ConversionVariant variant) {
   switch (variant) {
     case ConversionVariant::Pixel: return kernels::PixelKernel::Pixel;
     case ConversionVariant::Unroll4: return kernels::PixelKernel::Unroll4;
+    case ConversionVariant::Vec16: return kernels::PixelKernel::Vec16;
+    case ConversionVariant::Vec16Warp: return kernels::PixelKernel::Vec16Warp;
     case ConversionVariant::Staged: break;
   }
   return kernels::PixelKernel::Staged;
 }
 
-// The layout conversions write several planes: no staged kernel.
+// The layout conversions write several planes: no staged kernel. vec16 falls back to
+// unroll4 where its kernel does not apply.
 int unroll_of(const char* op, ConversionVariant variant) {
-  if (variant == ConversionVariant::Staged) invalid(std::string(op) + ": no staged kernel; use pixel or unroll4");
+  if (variant == ConversionVariant::Staged)
+    invalid(std::string(op) + ": no staged kernel; use pixel, unroll4, vec16 or vec16_warp");
   return variant == ConversionVariant::Pixel ? 1 : 4;
 }
 
@@ -81,13 +85,17 @@ ConversionVariant conversion_variant_from_name(const std::string& name) {
   if (name == "pixel") return ConversionVariant::Pixel;
   if (name == "unroll4") return ConversionVariant::Unroll4;
   if (name == "staged") return ConversionVariant::Staged;
-  invalid("conversion: unknown variant '" + name + "'; use pixel, unroll4 or staged");
+  if (name == "vec16") return ConversionVariant::Vec16;
+  if (name == "vec16_warp") return ConversionVariant::Vec16Warp;
+  invalid("conversion: unknown variant '" + name + "'; use pixel, unroll4, staged, vec16 or vec16_warp");
 }
 
 const char* to_string(ConversionVariant variant) {
   switch (variant) {
     case ConversionVariant::Pixel: return "pixel";
     case ConversionVariant::Unroll4: return "unroll4";
+    case ConversionVariant::Vec16: return "vec16";
+    case ConversionVariant::Vec16Warp: return "vec16_warp";
     case ConversionVariant::Staged: break;
   }
   return "staged";
@@ -176,11 +184,17 @@ void convert_depth(const ImageView& src, const ImageView& dst, ConversionVariant
 
 void to_planar(const ImageView& src, const PlanarView& dst, ConversionVariant variant, const ExecContext& ctx) {
   check_planes("planar", src, dst, true);
+  const bool vec16 = variant == ConversionVariant::Vec16 || variant == ConversionVariant::Vec16Warp;
+  const bool warp = variant == ConversionVariant::Vec16Warp;
+  if (vec16 && kernels::launch_to_planar_vec16(src, plane_set(dst), warp, ctx)) return;
   kernels::launch_to_planar(src, plane_set(dst), unroll_of("planar", variant), ctx);
 }
 
 void to_interleaved(const PlanarView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
   check_planes("interleaved", dst, src, false);
+  const bool vec16 = variant == ConversionVariant::Vec16 || variant == ConversionVariant::Vec16Warp;
+  const bool warp = variant == ConversionVariant::Vec16Warp;
+  if (vec16 && kernels::launch_to_interleaved_vec16(plane_set(src), dst, warp, ctx)) return;
   kernels::launch_to_interleaved(plane_set(src), dst, unroll_of("interleaved", variant), ctx);
 }
 

@@ -20,10 +20,11 @@ Enum from_name(const std::string& name, const Enum (&all)[K], const char* what) 
 constexpr TransposeVariant kTransposeVariants[] = {
     TransposeVariant::NaiveRow,    TransposeVariant::NaiveCol,    TransposeVariant::Unroll4Row,
     TransposeVariant::Unroll4Col,  TransposeVariant::DiagonalRow, TransposeVariant::DiagonalCol,
-    TransposeVariant::Tiled,       TransposeVariant::TiledPadded, TransposeVariant::Fast};
+    TransposeVariant::Tiled,       TransposeVariant::TiledPadded, TransposeVariant::Fast,
+    TransposeVariant::FastWide};
 constexpr BlockShape kBlockShapes[] = {BlockShape::Wide32x8, BlockShape::Square16x16, BlockShape::Thin8x32};
 constexpr FlipAxis kFlipAxes[] = {FlipAxis::Horizontal, FlipAxis::Vertical, FlipAxis::Both};
-constexpr FlipVariant kFlipVariants[] = {FlipVariant::Naive, FlipVariant::Vectorized};
+constexpr FlipVariant kFlipVariants[] = {FlipVariant::Naive, FlipVariant::Vectorized, FlipVariant::Wide};
 constexpr ResizeFilter kResizeFilters[] = {ResizeFilter::Nearest, ResizeFilter::Linear, ResizeFilter::Cubic,
                                            ResizeFilter::Area, ResizeFilter::Lanczos};
 
@@ -40,6 +41,7 @@ const char* to_string(TransposeVariant variant) {
     case TransposeVariant::Tiled: return "tiled";
     case TransposeVariant::TiledPadded: return "tiled_padded";
     case TransposeVariant::Fast: return "fast";
+    case TransposeVariant::FastWide: return "fast_wide";
   }
   return "?";
 }
@@ -66,6 +68,7 @@ const char* to_string(FlipVariant variant) {
   switch (variant) {
     case FlipVariant::Naive: return "naive";
     case FlipVariant::Vectorized: return "vectorized";
+    case FlipVariant::Wide: return "wide";
   }
   return "?";
 }

@@ -19,7 +19,8 @@ std::vector<std::string> transpose_variant_names() {
   std::vector<std::string> names;
   for (TransposeVariant v : {TransposeVariant::NaiveRow, TransposeVariant::NaiveCol, TransposeVariant::Unroll4Row,
                              TransposeVariant::Unroll4Col, TransposeVariant::DiagonalRow, TransposeVariant::DiagonalCol,
-                             TransposeVariant::Tiled, TransposeVariant::TiledPadded, TransposeVariant::Fast})
+                             TransposeVariant::Tiled, TransposeVariant::TiledPadded, TransposeVariant::Fast,
+                             TransposeVariant::FastWide})
     names.emplace_back(to_string(v));
   return names;
 }
@@ -77,7 +78,7 @@ Operation make_transpose_operation() {
   op.params = {block_param()};
   op.formats = all_pixel_formats();
   op.variants = transpose_variant_names();
-  op.default_variant = "fast";
+  op.default_variant = "fast_wide";
   op.output_shape = [](const ImageShape& input, const ParamValues&) { return swapped(input); };
   op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
                   const std::string& variant, const ExecContext& ctx) {
@@ -106,7 +107,7 @@ Operation make_rotate_operation() {
   // naive-family variants the naive flip, the tiled ones the vectorized flip); other
   // angles run the one bilinear kernel whichever variant is named.
   op.variants = transpose_variant_names();
-  op.default_variant = "fast";
+  op.default_variant = "fast_wide";
   op.output_shape = [](const ImageShape& input, const ParamValues& values) {
     const double angle = values.number("angle");
     if (is_quarter_turn(angle)) return quarter_turn_angle(values) % 180 != 0 ? swapped(input) : input;
@@ -151,8 +152,8 @@ Operation make_flip_operation() {
   op.summary = "Mirror the image left-right (h), top-bottom (v) or both (a half turn)";
   op.params = {choice_param("axis", "h: mirror left-right, v: top-bottom, both: a half turn", {"h", "v", "both"}, "h")};
   op.formats = all_pixel_formats();
-  op.variants = {"naive", "vectorized"};
-  op.default_variant = "vectorized";
+  op.variants = {"naive", "vectorized", "wide"};
+  op.default_variant = "wide";
   op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
                   const std::string& variant, const ExecContext& ctx) {
     flip(src, dst, flip_axis_from_name(values.text("axis")), flip_variant_from_name(variant), ctx);
@@ -252,8 +253,8 @@ Operation make_resize_operation() {
       flag_param("exact", "take --size as the exact output size, even if it changes the aspect ratio"),
   };
   op.formats = all_pixel_formats();
-  op.variants = {"direct"};
-  op.default_variant = "direct";
+  op.variants = {"direct", "fast"};
+  op.default_variant = "fast";
   op.check = [](const ParamValues& values) {
     if (values.has("size") == values.has("scale"))
       throw Error(ErrorCode::InvalidArgument, "resize: give either --size WxH or --scale S");
@@ -266,9 +267,10 @@ Operation make_resize_operation() {
   };
   op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
                   const std::string& variant, const ExecContext& ctx) {
-    if (variant != "direct")
-      throw Error(ErrorCode::InvalidArgument, "resize: unknown variant '" + variant + "'; use direct");
-    resize(src, dst, resize_filter_for(src, dst, values), ctx);
+    if (variant != "direct" && variant != "fast")
+      throw Error(ErrorCode::InvalidArgument, "resize: unknown variant '" + variant + "'; use direct or fast");
+    resize(src, dst, resize_filter_for(src, dst, values), variant == "fast" ? ResizeVariant::Fast : ResizeVariant::Direct,
+           ctx);
   };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     reference::resize(src, dst, resize_filter_for(src, dst, values));

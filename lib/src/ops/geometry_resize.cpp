@@ -11,6 +11,11 @@
 namespace gpufilter {
 
 void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, const ExecContext& ctx) {
+  resize(src, dst, filter, ResizeVariant::Fast, ctx);
+}
+
+void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, ResizeVariant variant,
+            const ExecContext& ctx) {
   validate_view(src, "source");
   validate_view(dst, "destination");
   if (dst.format != src.format)
@@ -20,6 +25,8 @@ void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, con
   ops::check_pair("resize", dst, dst);
   ops::check_device_pair("resize", src, dst);
   ops::check_no_overlap("resize", src, dst);
+  if (variant == ResizeVariant::Fast && filter == ResizeFilter::Area && kernels::launch_resize_half_area(src, dst, ctx))
+    return;
   kernels::launch_resize(src, dst, filter, ctx);
 }
 

@@ -15,6 +15,9 @@ void run_quarter_turn(const ImageView& src, const ImageView& dst, kernels::Quart
   switch (options.variant) {
     case TransposeVariant::Tiled: kernels::launch_transpose_tiled(src, dst, map, false, ctx); return;
     case TransposeVariant::TiledPadded: kernels::launch_transpose_tiled(src, dst, map, true, ctx); return;
+    case TransposeVariant::FastWide:
+      if (kernels::launch_transpose_bytes16(src, dst, map, ctx)) return;
+      [[fallthrough]];  // other pixels, and 1-byte views not aligned to 16 bytes
     case TransposeVariant::Fast:
       // Views whose addresses or pitches do not allow the wide words take the padded tile.
       if (!kernels::launch_transpose_fast(src, dst, map, ctx)) kernels::launch_transpose_tiled(src, dst, map, true, ctx);
@@ -26,7 +29,9 @@ void run_quarter_turn(const ImageView& src, const ImageView& dst, kernels::Quart
 void run_flip(const ImageView& src, const ImageView& dst, bool mirror_x, bool mirror_y, FlipVariant variant,
               const ExecContext& ctx) {
   // Views whose alignment does not allow 16-byte words take the naive kernel.
-  if (variant == FlipVariant::Vectorized && kernels::launch_flip_vectorized(src, dst, mirror_x, mirror_y, ctx)) return;
+  if (variant != FlipVariant::Naive &&
+      kernels::launch_flip_vectorized(src, dst, mirror_x, mirror_y, variant == FlipVariant::Wide, ctx))
+    return;
   kernels::launch_flip_naive(src, dst, mirror_x, mirror_y, ctx);
 }
 
@@ -54,9 +59,11 @@ void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_
     copy(src, dst, CopyVariant::Vectorized, ctx);
     return;
   }
-  const bool tiled_family = options.variant == TransposeVariant::Tiled ||
-                            options.variant == TransposeVariant::TiledPadded || options.variant == TransposeVariant::Fast;
-  run_flip(src, dst, true, true, tiled_family ? FlipVariant::Vectorized : FlipVariant::Naive, ctx);
+  const bool tiled_family =
+      options.variant == TransposeVariant::Tiled || options.variant == TransposeVariant::TiledPadded;
+  const bool fast_family = options.variant == TransposeVariant::Fast || options.variant == TransposeVariant::FastWide;
+  run_flip(src, dst, true, true,
+           fast_family ? FlipVariant::Wide : tiled_family ? FlipVariant::Vectorized : FlipVariant::Naive, ctx);
 }
 
 void flip(const ImageView& src, const ImageView& dst, FlipAxis axis, FlipVariant variant, const ExecContext& ctx) {
