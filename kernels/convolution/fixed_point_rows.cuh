@@ -16,6 +16,7 @@
 
 #include "common/border.cuh"
 #include "gpufilter/border.hpp"
+#include "gpufilter/image_view.hpp"
 
 namespace gpufilter::kernels {
 
@@ -41,6 +42,21 @@ struct ByteImage {
   BorderMode mode;
   unsigned constant;
 };
+
+// Whether every row starts on a 32-bit word, so the kernels may load whole words.
+inline bool word_aligned(const void* p, std::size_t pitch) {
+  return reinterpret_cast<std::uintptr_t>(p) % 4 == 0 && pitch % 4 == 0;
+}
+
+// `src` as the byte-window kernels read it: the constant border's channel values packed
+// into one word, as a row's bytes hold them.
+inline ByteImage byte_image_of(const ImageView& src, const Border& border) {
+  unsigned constant = 0;
+  for (int c = 0; c < src.format.channels; ++c)
+    constant |= static_cast<unsigned>(static_cast<std::uint8_t>(border.value[static_cast<std::size_t>(c)])) << (8 * c);
+  return ByteImage{static_cast<const unsigned char*>(src.data), src.pitch, src.width, src.height, border.mode,
+                   constant};
+}
 
 // The geometry of a thread's row segment: P pixels of C channels plus R either side.
 template <int C, int P, int R>

@@ -111,10 +111,6 @@ bool is_integer_smoothing(const std::vector<float>& f) {
   return true;
 }
 
-bool word_aligned(const void* p, std::size_t pitch) {
-  return reinterpret_cast<std::uintptr_t>(p) % 4 == 0 && pitch % 4 == 0;
-}
-
 }  // namespace
 
 bool gradient_int_fits(PixelFormat format, const FilterSpec& spec) {
@@ -138,11 +134,7 @@ void launch_gradient_int(const ImageView& src, const ImageView& dst, const Filte
   const GradientTaps taps{static_cast<int>(smoothing[0]), static_cast<int>(smoothing[1]),
                           std::fabs(spec.separable[0].x[2])};
   const int channels = src.format.channels;
-  unsigned constant = 0;
-  for (int c = 0; c < channels; ++c)
-    constant |= static_cast<unsigned>(static_cast<std::uint8_t>(border.value[static_cast<std::size_t>(c)])) << (8 * c);
-  const ByteImage image{static_cast<const unsigned char*>(src.data), src.pitch, src.width, src.height, border.mode,
-                        constant};
+  const ByteImage image = byte_image_of(src, border);
   const bool aligned = word_aligned(src.data, src.pitch) && word_aligned(dst.data, dst.pitch);
   const int strips = static_cast<int>(blocks_for(src.height, Tuning::kStripRows));
   const auto run = [&](auto channel_count, auto keep_alpha) {

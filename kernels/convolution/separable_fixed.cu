@@ -118,10 +118,6 @@ void visit_fixed_radius(int radius, F&& f) {
   }
 }
 
-bool word_aligned(const void* p, std::size_t pitch) {
-  return reinterpret_cast<std::uintptr_t>(p) % 4 == 0 && pitch % 4 == 0;
-}
-
 }  // namespace
 
 void launch_separable_fixed(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
@@ -132,11 +128,7 @@ void launch_separable_fixed(const ImageView& src, const ImageView& dst, const Fi
                     std::to_string(Tuning::kMaxRadius) + ", the Linear rule without bias, channels separate");
   FixedPointMask mask = fixed_point_mask(spec);
   const int channels = src.format.channels;
-  unsigned constant = 0;
-  for (int c = 0; c < channels; ++c)
-    constant |= static_cast<unsigned>(static_cast<std::uint8_t>(border.value[static_cast<std::size_t>(c)])) << (8 * c);
-  const ByteImage image{static_cast<const unsigned char*>(src.data), src.pitch, src.width, src.height, border.mode,
-                        constant};
+  const ByteImage image = byte_image_of(src, border);
   const bool aligned = word_aligned(src.data, src.pitch) && word_aligned(dst.data, dst.pitch);
   const int strips = static_cast<int>(blocks_for(src.height, Tuning::kStripRows));
   visit_fixed_radius(mask.radius, [&](auto radius) {
