@@ -123,13 +123,9 @@ Launch box_launch(gpufilter::PixelFormat format, int size) {
 
 #undef GPUFILTER_NPP_BOX
 
-// The box op's peer: the same square mean with NPP's replicate border.
-std::vector<PeerRow> npp_box_peers(gpufilter::PixelFormat format, const gpufilter::ParamValues& params) {
-  if (!params.has("size")) return {};
-  const std::vector<double>& size = params.numbers("size");
-  if (size.size() > 1 && size[1] != size[0]) return {};
-  Launch launch = box_launch(format, static_cast<int>(size[0]));
-  if (!launch) return {};
+// An NPP row: NPP's filters take a replicate border, which the reference is run with.
+PeerRow replicate_border_row(gpufilter::PixelFormat format, const gpufilter::ParamValues& params,
+                             Launch launch) {
   PeerRow row;
   row.name = "npp";
   row.border_label = "replicate";
@@ -137,7 +133,17 @@ std::vector<PeerRow> npp_box_peers(gpufilter::PixelFormat format, const gpufilte
   row.reference_border.mode = gpufilter::BorderMode::Replicate;
   row.tolerance = kToleranceFraction * format.max_value();
   row.launch = std::move(launch);
-  return {row};
+  return row;
+}
+
+// The box op's peer: the same square mean with NPP's replicate border.
+std::vector<PeerRow> npp_box_peers(gpufilter::PixelFormat format, const gpufilter::ParamValues& params) {
+  if (!params.has("size")) return {};
+  const std::vector<double>& size = params.numbers("size");
+  if (size.size() > 1 && size[1] != size[0]) return {};
+  Launch launch = box_launch(format, static_cast<int>(size[0]));
+  if (!launch) return {};
+  return {replicate_border_row(format, params, std::move(launch))};
 }
 
 // NPP's square mask for a radius, where it has one.
@@ -204,14 +210,7 @@ std::vector<PeerRow> npp_edge_peers(gpufilter::PixelFormat format, const gpufilt
   if (!params.has("operator") || params.text("operator") != "sobel") return {};
   if (params.has("direction") && params.text("direction") != "both") return {};
   if (params.has("scale") && params.number("scale") != 1.0) return {};
-  PeerRow row;
-  row.name = "npp";
-  row.border_label = "replicate";
-  row.reference_params = params;
-  row.reference_border.mode = gpufilter::BorderMode::Replicate;
-  row.tolerance = kToleranceFraction * format.max_value();
-  row.launch = sobel_magnitude_launch();
-  return {row};
+  return {replicate_border_row(format, params, sobel_magnitude_launch())};
 }
 #endif
 
@@ -237,15 +236,9 @@ std::vector<PeerRow> npp_peers(const gpufilter::Operation& op, gpufilter::PixelF
   Launch launch = gauss_launch(format, mask);
   if (!launch) return {};
 
-  PeerRow row;
-  row.name = "npp";
-  row.border_label = "replicate";
-  row.reference_params = params;
+  PeerRow row = replicate_border_row(format, params, std::move(launch));
   row.reference_params["sigma"] = 0.4 + taps_each_side * 0.6;  // NPP's own sigma for this mask width
   row.reference_params["radius"] = taps_each_side;
-  row.reference_border.mode = gpufilter::BorderMode::Replicate;
-  row.tolerance = kToleranceFraction * format.max_value();
-  row.launch = std::move(launch);
   return {row};
 }
 
