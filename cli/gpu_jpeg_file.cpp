@@ -1,9 +1,6 @@
 #include "gpu_jpeg_file.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <cstdio>
-#include <string>
 
 #include "jpeg_orientation.hpp"
 
@@ -28,7 +25,9 @@ GpuJpegInput GpuJpegFile::input() const {
   return input;
 }
 
-std::optional<GpuJpegFile> read_gpu_jpeg_file(const std::filesystem::path& path, bool autorotate) {
+std::optional<GpuJpegFile> read_gpu_jpeg_file(const std::filesystem::path& path, const JpegHeader& header,
+                                              bool autorotate) {
+  if (!gpu_jpeg_decision(header).gpu) return std::nullopt;
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) return std::nullopt;
   GpuJpegFile jpeg;
@@ -43,18 +42,9 @@ std::optional<GpuJpegFile> read_gpu_jpeg_file(const std::filesystem::path& path,
   }
   std::fclose(file);
   if (!readable) return std::nullopt;
-  std::optional<JpegHeader> header = parse_jpeg_header(jpeg.bytes.data(), jpeg.bytes.size());
-  if (!header || !gpu_jpeg_decision(*header).gpu) return std::nullopt;
-  jpeg.header = std::move(*header);
+  jpeg.header = header;
   jpeg.orientation = autorotate ? jpeg.header.orientation : 1;
   return jpeg;
-}
-
-bool is_jpeg_output(const std::filesystem::path& output) {
-  std::string suffix = output.extension().string();
-  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return suffix == ".jpg" || suffix == ".jpeg" || suffix == ".jpe";
 }
 
 }  // namespace gpufilter::cli

@@ -25,10 +25,9 @@ struct GpuJpegFile {
   GpuJpegInput input() const;
 };
 
-// nullopt for anything but a JPEG nvJPEG takes, or a file that cannot be read.
-std::optional<GpuJpegFile> read_gpu_jpeg_file(const std::filesystem::path& path, bool autorotate);
-
-// Whether OUT's suffix names a JPEG (.jpg, .jpeg, .jpe, any case), which nvJPEG can write.
-bool is_jpeg_output(const std::filesystem::path& output);
+// The file's bytes when its header (read before, jpeg_metadata.hpp) shows a JPEG nvJPEG
+// takes; nullopt for anything else, or a file that cannot be read.
+std::optional<GpuJpegFile> read_gpu_jpeg_file(const std::filesystem::path& path, const JpegHeader& header,
+                                              bool autorotate);
 
 }  // namespace gpufilter::cli

@@ -1,5 +1,8 @@
 #include "jpeg_metadata.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <string>
 #include <cstdio>
 #include <memory>
 
@@ -53,6 +56,13 @@ bool starts_like_jpeg(const std::filesystem::path& path) {
   const bool read = std::fread(head, 1, 3, file) == 3;
   std::fclose(file);
   return read && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF;
+}
+
+bool is_jpeg_output(const std::filesystem::path& output) {
+  std::string suffix = output.extension().string();
+  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return suffix == ".jpg" || suffix == ".jpeg" || suffix == ".jpe";
 }
 
 std::optional<JpegHeader> read_jpeg_header(const std::filesystem::path& path) {

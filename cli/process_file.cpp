@@ -43,11 +43,12 @@ struct DecodedInput {
 // A JPEG for nvJPEG where the run is on a GPU of a build that has it ("read": the file
 // into memory; the wait for CUDA's start is shown beside it).
 std::optional<GpuJpegFile> gpu_jpeg_input(const RunRequest& request, const std::filesystem::path& input,
-                                          Runner& runner, StageTimes& times, Stopwatch& stage) {
+                                          const JpegHeader& header, Runner& runner, StageTimes& times,
+                                          Stopwatch& stage) {
   if (request.codec == CodecChoice::Cpu) return std::nullopt;
   if (request.codec == CodecChoice::Gpu && !gpu_jpeg_built())
     throw CliError(ExitCode::Runtime, "--codec gpu, but this gpufilter was built without nvJPEG");
-  std::optional<GpuJpegFile> jpeg = read_gpu_jpeg_file(input, request.autorotate);
+  std::optional<GpuJpegFile> jpeg = read_gpu_jpeg_file(input, header, request.autorotate);
   if (!jpeg) return std::nullopt;
   times.add("read", stage.elapsed_ms());
   const bool on_gpu = runner.takes_gpu_jpeg(times, "read");
@@ -95,7 +96,7 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
       for (JpegSegment& segment : decoded.jpeg_metadata) reset_exif_orientation(segment);
   }
   if (gpu_jpeg_runner != nullptr && jpeg) {
-    decoded.gpu_jpeg = gpu_jpeg_input(request, input, *gpu_jpeg_runner, times, stage);
+    decoded.gpu_jpeg = gpu_jpeg_input(request, input, *jpeg, *gpu_jpeg_runner, times, stage);
     if (decoded.gpu_jpeg) {
       decoded.format = decoded.gpu_jpeg->format();
       if (!request.op->supports(decoded.format)) {

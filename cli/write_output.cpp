@@ -45,7 +45,8 @@ void pause_for_tests() {
   std::this_thread::sleep_for(std::chrono::milliseconds(ms));
 }
 
-// OpenCV's encoders, into memory. Returns why it failed, or an empty string.
+// OpenCV's encoders, into memory, with `jpeg_metadata` inserted into a JPEG. Returns why
+// it failed, or an empty string.
 std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, const EncodeOptions& options,
                                const std::vector<JpegSegment>& jpeg_metadata, TemporaryFile& file) {
   std::vector<int> params = encoder_params();
@@ -62,7 +63,7 @@ std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, 
     }
   }
   if (!failure.empty()) return failure;
-  if (suffix == ".jpg" || suffix == ".jpeg") insert_jpeg_segments(bytes, jpeg_metadata);
+  insert_jpeg_segments(bytes, jpeg_metadata);
   const int error = file.append(bytes.data(), bytes.size());
   return error == 0 ? std::string() : std::strerror(error);
 }
@@ -79,7 +80,9 @@ void write_image_atomically(const fs::path& output, const cv::Mat& image, PixelF
     const std::string suffix = lower_suffix(output);
     const std::string failure = layout == ChannelLayout::GrayAlpha && suffix == ".png"
                                     ? write_gray_alpha_png(image, options.png_compression, temporary)
-                                    : encode_with_opencv(image, suffix, options, jpeg_metadata, temporary);
+                                    : encode_with_opencv(image, suffix, options,
+                                                         is_jpeg_output(output) ? jpeg_metadata : std::vector<JpegSegment>{},
+                                                         temporary);
     if (!failure.empty()) throw CliError(ExitCode::Output, cannot_write + failure);
     pause_for_tests();
     temporary.commit();
