@@ -19,26 +19,36 @@ constexpr int kBlockX = 32, kBlockY = 8, kUnroll = 4;
 constexpr int kStagedThreads = 256, kStagedPixels = 1024;
 
 // kUnroll pixels per thread, blockDim.x apart (a warp's accesses stay contiguous), all
-// loaded before any is converted so kUnroll loads are in flight; rows beyond the grid's
-// y limit are walked with a stride.
-template <int kUnroll, class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
-__global__ void convert_pixels_kernel(PitchedView<Tin, Cin> src, PitchedView<Tout, Cout> dst, PixelMapping m) {
+// loaded before any is stored so kUnroll loads are in flight; rows beyond the grid's y
+// limit are walked with a stride. load(x, y) returns a pixel, store(x, y, pixel) writes
+// one: the three unrolled kernels below differ only in those.
+template <int kUnroll, class Load, class Store>
+__device__ __forceinline__ void walk_unrolled(int width, int height, Load load, Store store) {
   const int x0 = static_cast<int>(blockIdx.x * blockDim.x * kUnroll + threadIdx.x);
-  if (x0 >= src.width) return;
-  for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < src.height;
+  if (x0 >= width) return;
+  for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < height;
        y += static_cast<long long>(gridDim.y) * blockDim.y) {
-    Pixel<Tin, Cin> in[kUnroll];
+    decltype(load(0, 0LL)) in[kUnroll];
 #pragma unroll
     for (int k = 0; k < kUnroll; ++k) {
       const int x = x0 + k * static_cast<int>(blockDim.x);
-      if (x < src.width) in[k] = src.at(x, static_cast<int>(y));
+      if (x < width) in[k] = load(x, y);
     }
 #pragma unroll
     for (int k = 0; k < kUnroll; ++k) {
       const int x = x0 + k * static_cast<int>(blockDim.x);
-      if (x < src.width) dst.at(x, static_cast<int>(y)) = map_pixel<Tin, Cin, Tout, Cout, kMap>(in[k], m);
+      if (x < width) store(x, y, in[k]);
     }
   }
+}
+
+template <int kUnroll, class Tin, int Cin, class Tout, int Cout, PixelMap kMap>
+__global__ void convert_pixels_kernel(PitchedView<Tin, Cin> src, PitchedView<Tout, Cout> dst, PixelMapping m) {
+  walk_unrolled<kUnroll>(
+      src.width, src.height, [&](int x, long long y) { return src.at(x, static_cast<int>(y)); },
+      [&](int x, long long y, const Pixel<Tin, Cin>& p) {
+        dst.at(x, static_cast<int>(y)) = map_pixel<Tin, Cin, Tout, Cout, kMap>(p, m);
+      });
 }
 
 template <class T, int C>
@@ -52,48 +62,25 @@ struct Planes {
 
 template <int kUnroll, class T, int C>
 __global__ void to_planar_kernel(PitchedView<T, C> src, Planes<T, C> dst) {
-  const int x0 = static_cast<int>(blockIdx.x * blockDim.x * kUnroll + threadIdx.x);
-  if (x0 >= src.width) return;
-  for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < src.height;
-       y += static_cast<long long>(gridDim.y) * blockDim.y) {
-    Pixel<T, C> p[kUnroll];
+  walk_unrolled<kUnroll>(
+      src.width, src.height, [&](int x, long long y) { return src.at(x, static_cast<int>(y)); },
+      [&](int x, long long y, const Pixel<T, C>& p) {
 #pragma unroll
-    for (int k = 0; k < kUnroll; ++k) {
-      const int x = x0 + k * static_cast<int>(blockDim.x);
-      if (x < src.width) p[k] = src.at(x, static_cast<int>(y));
-    }
-#pragma unroll
-    for (int k = 0; k < kUnroll; ++k) {
-      const int x = x0 + k * static_cast<int>(blockDim.x);
-      if (x < src.width) {
-#pragma unroll
-        for (int c = 0; c < C; ++c) dst.at(c, x, y) = p[k].c[c];
-      }
-    }
-  }
+        for (int c = 0; c < C; ++c) dst.at(c, x, y) = p.c[c];
+      });
 }
 
 template <int kUnroll, class T, int C>
 __global__ void to_interleaved_kernel(Planes<T, C> src, PitchedView<T, C> dst) {
-  const int x0 = static_cast<int>(blockIdx.x * blockDim.x * kUnroll + threadIdx.x);
-  if (x0 >= dst.width) return;
-  for (long long y = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; y < dst.height;
-       y += static_cast<long long>(gridDim.y) * blockDim.y) {
-    Pixel<T, C> p[kUnroll];
+  walk_unrolled<kUnroll>(
+      dst.width, dst.height,
+      [&](int x, long long y) {
+        Pixel<T, C> p;
 #pragma unroll
-    for (int k = 0; k < kUnroll; ++k) {
-      const int x = x0 + k * static_cast<int>(blockDim.x);
-      if (x < dst.width) {
-#pragma unroll
-        for (int c = 0; c < C; ++c) p[k].c[c] = src.at(c, x, y);
-      }
-    }
-#pragma unroll
-    for (int k = 0; k < kUnroll; ++k) {
-      const int x = x0 + k * static_cast<int>(blockDim.x);
-      if (x < dst.width) dst.at(x, static_cast<int>(y)) = p[k];
-    }
-  }
+        for (int c = 0; c < C; ++c) p.c[c] = src.at(c, x, y);
+        return p;
+      },
+      [&](int x, long long y, const Pixel<T, C>& p) { dst.at(x, static_cast<int>(y)) = p; });
 }
 
 // ---- staged: 16-byte global accesses through shared memory --------------------------
