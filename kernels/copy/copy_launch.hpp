@@ -2,6 +2,7 @@
 // Launchers for the copy family (seeds 003 and 000: scalar vs int/int2/int4 copies,
 // unrolling, grid-stride loops, read-only and L1-bypassing loads).
 // src and dst are validated device views of equal size and format.
+#include "copy_tuning.hpp"
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/stream.hpp"
 
@@ -28,6 +29,7 @@ struct CopyShape {
   int unroll = 1;            // chunks per thread: 1 or 4
   bool grid_stride = false;  // a grid of a few blocks per SM walking the rows, or one chunk group per thread
   CopyLoad load = CopyLoad::Plain;
+  int threads = CopyTuning::kThreads;  // per block: a multiple of 32 in [32, 1024] (the block-size experiment)
 };
 
 // The aligned body of each row in `shape.bytes` pieces, the head and tail in bytes.

@@ -4,6 +4,8 @@ namespace gpufilter::kernels {
 struct CopyTuning {
   // 256 threads: enough warps per SM to cover DRAM latency with one 16-byte load in
   // flight per thread; to be revisited with the bench's figures (docs/gpu-results.md).
+  // The chunked kernels take their block size at launch (CopyShape::threads, default
+  // this), so gpufilter-memory-bench can compare 128..1024.
   static constexpr int kThreads = 256;
   // 16-byte chunks each thread moves; several independent loads in flight per thread.
   static constexpr int kChunksPerThread = 4;
