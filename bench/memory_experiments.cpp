@@ -212,7 +212,7 @@ constexpr Experiment kExperiments[] = {
     {"flat", run_flat, "8K RGBA and 1 GiB flat buffers: copy kernels vs cudaMemcpyAsync"},
     {"uploads", run_uploads, "pinned + cudaMemcpyAsync vs managed memory, then invert"},
     {"layouts", run_layouts, "invert on interleaved (AoS) vs planar (SoA) 8K RGBA"},
-    {"blocks", run_block_sizes, "threads per block for the int4 and unroll4 copies"},
+    {"blocks", run_block_sizes, "threads per block for the int4, unroll4 and grid_stride copies"},
 };
 
 void print_help() {
