@@ -111,7 +111,7 @@ TEST(GpuReductionEdges, StatsU16TopOfRange) {
   const PixelFormat format{ChannelType::U16, 1};
   HostImage host(4097, 4097, format);
   fill_with(host.view(), [](int x, int y, int) { return (x + y) % 3 == 0 ? 0.0 : 65535.0; });
-  for (const std::string& variant : {std::string("packed"), std::string("vectorized")}) {
+  for (const std::string& variant : {std::string("packed"), std::string("packed_warp"), std::string("vectorized")}) {
     const DataResult r = run_on(op, variant, host, 0, 0, 4097, 4097);
     EXPECT_TRUE(agrees(op, format, r)) << variant;
   }
@@ -139,11 +139,100 @@ TEST(GpuReductionEdges, PackedStatsAndLaneHistogramAtEveryOffset) {
       for (int x0 = 0; x0 < 48; ++x0)
         for (int width : {1, 5, 16, 17, 47, 48, 49, 131}) {
           if (x0 + width > 200) continue;
-          const DataResult s = run_on(stats, "packed", host, x0, 1, width, 7);
-          EXPECT_TRUE(agrees(stats, format, s)) << format.name() << " x0 " << x0 << " width " << width << " ramp " << ramp;
+          for (const char* variant : {"packed", "packed_warp"}) {
+            const DataResult s = run_on(stats, variant, host, x0, 1, width, 7);
+            EXPECT_TRUE(agrees(stats, format, s))
+                << variant << " " << format.name() << " x0 " << x0 << " width " << width << " ramp " << ramp;
+          }
           const DataResult h = run_on(histogram, "lane_private", host, x0, 1, width, 7);
           EXPECT_TRUE(agrees(histogram, format, h)) << format.name() << " x0 " << x0 << " width " << width;
         }
+    }
+  }
+}
+
+// packed_warp tests samples against the warp's best values and replays only groups that
+// beat them, so the first occurrence must survive: extremes tied all over the image
+// (two values only), extremes planted several times per channel (in one step of a warp,
+// in neighbouring lanes, in later steps, in the head of a sub-view's rows), and a ramp
+// falling over the whole image (the bounds fall at every step). Whole images (one
+// segment for the grid) and sub-views (a warp per row), gray, RGB and RGBA, against the
+// reference's first positions, on every stats variant.
+TEST(GpuReductionEdges, StatsFirstPositionsUnderWarpBounds) {
+  const Operation& op = *find_operation("stats");
+  enum class Pattern { TwoValues, Planted, FallingRamp };
+  for (const PixelFormat format :
+       {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U8, 4}}) {
+    for (Pattern pattern : {Pattern::TwoValues, Pattern::Planted, Pattern::FallingRamp}) {
+      const int width = 1024, height = 96;  // 1024 pixels: contiguous rows for every channel count
+      HostImage host(width, height, format);
+      const double n = static_cast<double>(width) * height;
+      fill_with(host.view(), [&](int x, int y, int c) {
+        const unsigned h = static_cast<unsigned>(x * 73856093) ^ static_cast<unsigned>(y * 19349663) ^
+                           static_cast<unsigned>(c * 83492791);
+        switch (pattern) {
+          case Pattern::TwoValues: return 100.0 + ((h >> 7) & 1u);
+          case Pattern::FallingRamp: return std::floor(255.0 * (1.0 - (y * width + x) / n));
+          case Pattern::Planted: break;
+        }
+        // Pixels 1000 + 4k for k < 8 (one warp step: neighbouring 16-byte chunks), a
+        // later row, and the last pixel: the minimum 3 and the maximum 250, per channel
+        // shifted by c so the channels' answers differ.
+        const int p = y * width + x - c;
+        if (p >= 1000 && p < 1032 && (p - 1000) % 4 == 0) return (p / 4) % 2 == 0 ? 3.0 : 250.0;
+        if (y == 61 && (x == 5 + c || x == 900)) return 3.0;
+        if (y == 62 && x == 7 + c) return 250.0;
+        if (y == height - 1 && x == width - 1) return c % 2 == 0 ? 3.0 : 250.0;
+        return 20.0 + static_cast<double>((h >> 5) % 200u);
+      });
+      for (const std::string& variant : op.variants) {
+        const DataResult whole = run_on(op, variant, host, 0, 0, width, height);
+        EXPECT_TRUE(agrees(op, format, whole))
+            << variant << " " << format.name() << " pattern " << static_cast<int>(pattern) << " whole";
+        const DataResult sub = run_on(op, variant, host, 3, 1, width - 9, height - 2);
+        EXPECT_TRUE(agrees(op, format, sub))
+            << variant << " " << format.name() << " pattern " << static_cast<int>(pattern) << " sub-view";
+      }
+    }
+  }
+}
+
+// The histogram's counts and blocks-done counter are zeroed on the stream before each
+// call and its scratch is reused from the library's pool: calls back to back on one
+// stream, nothing synchronized between them, each get their own exact counts.
+TEST(GpuReductionEdges, HistogramBackToBackOnOneStream) {
+  const Operation& op = *find_operation("histogram");
+  for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 4}}) {
+    HostImage a(777, 301, format), b(777, 301, format);
+    testing::fill_random(a.view(), 21);
+    fill_with(b.view(), [](int x, int, int c) { return static_cast<double>((x + c) % 7); });
+    DeviceImage da(777, 301, format), db(777, 301, format);
+    copy_image_async(a.view(), da.view(), nullptr);
+    copy_image_async(b.view(), db.view(), nullptr);
+    GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+    const ParamValues params = op.resolve({});
+    const std::size_t n = op.data_layout(ImageShape{777, 301, format}, params).size();
+    std::vector<double> expect_a(n), expect_b(n);
+    op.run_reference_data(a.view(), expect_a.data(), params);
+    op.run_reference_data(b.view(), expect_b.data(), params);
+    for (const std::string& variant : op.variants) {
+      Stream stream;
+      double* results = nullptr;
+      GPUFILTER_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&results), 3 * n * sizeof(double)));
+      const ExecContext ctx{stream.get(), false};
+      op.run_gpu_data(da.view(), results, params, variant, ctx);
+      op.run_gpu_data(db.view(), results + n, params, variant, ctx);
+      op.run_gpu_data(da.view(), results + 2 * n, params, variant, ctx);
+      std::vector<double> got(3 * n);
+      GPUFILTER_CUDA_CHECK(cudaMemcpyAsync(got.data(), results, 3 * n * sizeof(double), cudaMemcpyDeviceToHost,
+                                           static_cast<cudaStream_t>(stream.get())));
+      stream.synchronize();
+      GPUFILTER_CUDA_CHECK(cudaFree(results));
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(got[i], expect_a[i]) << variant << " " << format.name() << " first call, entry " << i;
+        ASSERT_EQ(got[n + i], expect_b[i]) << variant << " " << format.name() << " second call, entry " << i;
+        ASSERT_EQ(got[2 * n + i], expect_a[i]) << variant << " " << format.name() << " third call, entry " << i;
+      }
     }
   }
 }
@@ -164,7 +253,7 @@ TEST(GpuReductionEdges, WholeImagesAsOneSegment) {
   for (const Case& c : cases) {
     HostImage host(c.width, c.height, c.format);
     testing::fill_random(host.view(), 11);
-    for (const std::string& variant : {std::string("packed"), std::string("vectorized")}) {
+    for (const std::string& variant : {std::string("packed"), std::string("packed_warp"), std::string("vectorized")}) {
       const DataResult s = run_on(stats, variant, host, 0, 0, c.width, c.height);
       EXPECT_TRUE(agrees(stats, c.format, s)) << variant << " " << c.format.name() << " " << c.width;
     }

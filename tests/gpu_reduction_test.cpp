@@ -191,7 +191,8 @@ TEST(GpuReduction, StatsLibraryApi) {
   GPUFILTER_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result), kStatsColumns * sizeof(double)));
   for (ReductionVariant variant : {ReductionVariant::Interleaved, ReductionVariant::Sequential,
                                    ReductionVariant::FirstAdd, ReductionVariant::WarpShuffle,
-                                   ReductionVariant::Vectorized, ReductionVariant::Packed}) {
+                                   ReductionVariant::Vectorized, ReductionVariant::Packed,
+                                   ReductionVariant::PackedWarp}) {
     image_stats(device.view(), result, variant);
     double raw[kStatsColumns];
     GPUFILTER_CUDA_CHECK(cudaMemcpy(raw, result, sizeof(raw), cudaMemcpyDeviceToHost));

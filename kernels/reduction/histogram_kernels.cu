@@ -1,6 +1,7 @@
-// The histogram kernels. Counts gather in 64-bit counters in stream-ordered scratch,
-// then one small kernel writes them as doubles in the layout the op promises
-// (bin-major: bin b, channel c at b * channels + c).
+// The histogram kernels. Counts gather in 64-bit counters in stream-ordered scratch
+// (zeroed, with the blocks-done counter, by one memset); the last block to finish writes
+// them as doubles in the layout the op promises (bin-major: bin b, channel c at
+// b * channels + c). So the op is one memset and one kernel, nothing on the host between.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include "common/device_limits.hpp"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
+#include "common/occupancy_cache.hpp"
 #include "common/stream_buffer.hpp"
 #include "reduction/reduction_launch.hpp"
 #include "reduction/reduction_tuning.hpp"
@@ -46,17 +48,47 @@ struct Binning {
   }
 };
 
+// Where the finished counts go: `result` null leaves them as counts (the tone ops read
+// them); else the last block of the grid converts them into `result`.
+struct Publish {
+  unsigned* blocks_done;  // zeroed with the counts
+  double* result;
+};
+
+// Every thread of every block calls this after its last atomic into `counts`. The last
+// block to arrive writes counts[c][b] as result[b][c] (doubles, exact below 2^53),
+// reading the counters past L1 (other SMs' atomics are in L2).
+__device__ __forceinline__ void publish_counts(const unsigned long long* counts, int channels, int bins,
+                                               const Publish& publish) {
+  if (publish.result == nullptr) return;
+  __threadfence();  // this thread's atomics are visible before the block counts itself done
+  __syncthreads();
+  const unsigned threads = blockDim.x * blockDim.y;
+  const unsigned tid = threadIdx.y * blockDim.x + threadIdx.x;
+  // No static shared memory (the lane kernel may take the device's whole opt-in): the
+  // barrier itself tells every thread whether thread 0 saw the last arrival.
+  const bool last_arrival = tid == 0 && atomicAdd(publish.blocks_done, 1u) == gridDim.x * gridDim.y - 1;
+  if (!__syncthreads_or(last_arrival)) return;
+  __threadfence();
+  for (unsigned i = tid; i < static_cast<unsigned>(channels * bins); i += threads) {
+    const unsigned b = i / static_cast<unsigned>(channels), c = i % static_cast<unsigned>(channels);
+    publish.result[i] = static_cast<double>(__ldcg(counts + c * static_cast<unsigned>(bins) + b));
+  }
+}
+
 // The naive kernel: one channel sample per thread, one global atomic per sample.
 template <class T, int C>
 __global__ void histogram_global_kernel(const unsigned char* base, std::size_t pitch, long long samples_per_row,
-                                        int rows, Binning binning, unsigned long long* counts) {
+                                        int rows, Binning binning, unsigned long long* counts, Publish publish) {
   const long long e = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (e >= samples_per_row) return;
-  const int c = static_cast<int>(e % C);
-  for (long long y = blockIdx.y; y < rows; y += gridDim.y) {
-    const int b = binning.bin(__ldg(reinterpret_cast<const T*>(base + y * pitch) + e));
-    if (b >= 0) atomicAdd(counts + static_cast<long long>(c) * binning.bins + b, 1ULL);
+  if (e < samples_per_row) {
+    const int c = static_cast<int>(e % C);
+    for (long long y = blockIdx.y; y < rows; y += gridDim.y) {
+      const int b = binning.bin(__ldg(reinterpret_cast<const T*>(base + y * pitch) + e));
+      if (b >= 0) atomicAdd(counts + static_cast<long long>(c) * binning.bins + b, 1ULL);
+    }
   }
+  publish_counts(counts, C, binning.bins, publish);
 }
 
 // Private sub-histograms in shared memory (copies of C * bins counters): one per block
@@ -67,7 +99,7 @@ __global__ void histogram_global_kernel(const unsigned char* base, std::size_t p
 template <class T, int C, int kCopies>
 __global__ void __launch_bounds__(kThreads) histogram_private_kernel(const unsigned char* base, std::size_t pitch,
                                                                      int width, int height, Binning binning,
-                                                                     unsigned long long* counts) {
+                                                                     unsigned long long* counts, Publish publish) {
   extern __shared__ unsigned shared_counts[];
   const int per_copy = C * binning.bins;
   for (int i = static_cast<int>(threadIdx.x); i < per_copy * kCopies; i += kThreads) shared_counts[i] = 0;
@@ -94,6 +126,7 @@ __global__ void __launch_bounds__(kThreads) histogram_private_kernel(const unsig
     for (int k = 0; k < kCopies; ++k) sum += shared_counts[k * per_copy + i];
     if (sum != 0) atomicAdd(counts + i, sum);
   }
+  publish_counts(counts, C, binning.bins, publish);
 }
 
 // Lane-private sub-histograms: kCopies copies of the C * bins counters, counter i of
@@ -115,6 +148,8 @@ struct LaneHistogramVisitor {
   }
   template <int Phase>
   __device__ __forceinline__ void begin_segment() {}
+  template <int Phase>
+  __device__ __forceinline__ void end_segment() {}
   template <int Phase, bool kFull>
   __device__ __forceinline__ void step(const int4 (&d)[Shape::kGroups][Shape::kChunks], const StepInfo& info) {
 #pragma unroll
@@ -122,21 +157,15 @@ struct LaneHistogramVisitor {
       if (!kFull && !info.valid(k)) continue;
 #pragma unroll
       for (int g = 0; g < Shape::kChunks; ++g) {
-        union {
-          int4 v;
-          T s[Shape::kPerChunk];
-        } u;
-        u.v = d[k][g];
-#pragma unroll
-        for (int j = 0; j < Shape::kPerChunk; ++j) {
+        for_each_chunk_sample<T>(d[k][g], [&](int j, T sample) {
           const int c = (Phase + g * Shape::kPerChunk + j) % C;
           if constexpr (kByteBins) {
-            atomicAdd(copies + (c * 256 + static_cast<int>(u.s[j])) * kCopies, 1u);
+            atomicAdd(copies + (c * 256 + static_cast<int>(sample)) * kCopies, 1u);
           } else {
-            const int b = binning.bin(u.s[j]);
+            const int b = binning.bin(sample);
             if (b >= 0) count(c, b);
           }
-        }
+        });
       }
     }
   }
@@ -145,7 +174,8 @@ struct LaneHistogramVisitor {
 template <class T, int C, int kCopies, bool kByteBins>
 __global__ void __launch_bounds__(ReductionTuning::kLaneThreads) histogram_lane_kernel(Segments segments,
                                                                                         Binning binning,
-                                                                                        unsigned long long* counts) {
+                                                                                        unsigned long long* counts,
+                                                                                        Publish publish) {
   extern __shared__ unsigned lane_copies[];
   const int per_copy = C * binning.bins;
   const int words = per_copy * kCopies;
@@ -163,14 +193,7 @@ __global__ void __launch_bounds__(ReductionTuning::kLaneThreads) histogram_lane_
     for (int r = 0; r < kCopies; ++r) sum += lane_copies[i * kCopies + ((r + i) & (kCopies - 1))];
     if (sum != 0) atomicAdd(counts + i, sum);
   }
-}
-
-// counts[c][b] -> result[b][c] as doubles.
-__global__ void counts_to_doubles_kernel(const unsigned long long* counts, int channels, int bins, double* result) {
-  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (i >= channels * bins) return;
-  const int b = i / channels, c = i % channels;
-  result[i] = static_cast<double>(counts[static_cast<long long>(c) * bins + b]);
+  publish_counts(counts, C, binning.bins, publish);
 }
 
 Binning make_binning(const HistogramParams& params, PixelFormat format) {
@@ -196,54 +219,46 @@ Binning make_binning(const HistogramParams& params, PixelFormat format) {
 }
 
 template <class T, int C, int kCopies>
-bool launch_private(const ImageView& src, const Binning& binning, unsigned long long* counts,
+bool launch_private(const ImageView& src, const Binning& binning, unsigned long long* counts, const Publish& publish,
                     const ExecContext& ctx) {
   const std::size_t shared = sizeof(unsigned) * static_cast<std::size_t>(C) * binning.bins * kCopies;
   if (shared > static_cast<std::size_t>(ReductionTuning::kHistogramSharedBytes) ||
       shared > max_shared_memory_per_block())
     return false;
   auto kernel = histogram_private_kernel<T, C, kCopies>;
-  int per_sm = 0, device = 0, sms = 0;
-  GPUFILTER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, shared));
-  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
-  GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  per_sm = per_sm < 1 ? 1 : (per_sm > ReductionTuning::kMaxBlocksPerSm ? ReductionTuning::kMaxBlocksPerSm : per_sm);
-  const long long wave = static_cast<long long>(per_sm) * sms;
+  int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), kThreads, shared);
+  per_sm = per_sm > ReductionTuning::kMaxBlocksPerSm ? ReductionTuning::kMaxBlocksPerSm : per_sm;
+  const long long wave = static_cast<long long>(per_sm) * cached_sm_count();
   const unsigned grid = static_cast<unsigned>(src.height < wave ? src.height : wave);
   kernel<<<grid, kThreads, shared, ctx.stream>>>(static_cast<const unsigned char*>(src.data), src.pitch, src.width,
-                                                 src.height, binning, counts);
+                                                 src.height, binning, counts, publish);
   check_launch(kCopies == 1 ? "histogram_shared_private" : "histogram_warp_private", ctx);
   return true;
 }
 
 template <class T, int C, int kCopies, bool kByteBins>
 void launch_lane_kernel(const ImageView& src, const Binning& binning, unsigned long long* counts, std::size_t shared,
-                        const ExecContext& ctx) {
+                        const Publish& publish, const ExecContext& ctx) {
   auto kernel = histogram_lane_kernel<T, C, kCopies, kByteBins>;
   constexpr int kLaneThreads = ReductionTuning::kLaneThreads;
-  GPUFILTER_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-  int per_sm = 0, device = 0, sms = 0;
-  GPUFILTER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kLaneThreads, shared));
-  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
-  GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  per_sm = per_sm < 1 ? 1 : per_sm;
+  // Also opts the kernel in to `shared` bytes (above 48 KiB), once per device.
+  const int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), kLaneThreads, shared);
   const Segments segments = make_segments(src.data, src.pitch, src.width, src.height, C, sizeof(T));
   using Shape = WalkShape<T, C>;
   // Enough blocks for every thread to have a few steps, at most one resident wave.
   const long long work =
       segments.whole ? blocks_for(segments.samples / (Shape::kGroupSamples * Shape::kGroups), kLaneThreads)
                      : blocks_for(segments.count, kLaneThreads / 32);
-  const long long wave = static_cast<long long>(per_sm) * sms;
+  const long long wave = static_cast<long long>(per_sm) * cached_sm_count();
   const unsigned grid = static_cast<unsigned>(work < 1 ? 1 : (work < wave ? work : wave));
-  kernel<<<grid, kLaneThreads, shared, ctx.stream>>>(segments, binning, counts);
+  kernel<<<grid, kLaneThreads, shared, ctx.stream>>>(segments, binning, counts, publish);
   check_launch("histogram_lane_private", ctx);
 }
 
 // The most copies that fit the device's shared memory; false where not even the few do.
 template <class T, int C>
 bool launch_lane_private(const ImageView& src, const Binning& binning, unsigned long long* counts,
-                         const ExecContext& ctx) {
+                         const Publish& publish, const ExecContext& ctx) {
   const std::size_t per_copy = sizeof(unsigned) * static_cast<std::size_t>(C) * binning.bins;
   const std::size_t limit = max_shared_memory_per_block();
   const bool byte_bins = std::is_same_v<T, std::uint8_t> && binning.by_shift && binning.shift == 0 &&
@@ -252,59 +267,68 @@ bool launch_lane_private(const ImageView& src, const Binning& binning, unsigned 
     constexpr int R = ReductionTuning::kLaneCopies;
     if constexpr (std::is_same_v<T, std::uint8_t>) {
       if (byte_bins) {
-        launch_lane_kernel<T, C, R, true>(src, binning, counts, per_copy * R, ctx);
+        launch_lane_kernel<T, C, R, true>(src, binning, counts, per_copy * R, publish, ctx);
         return true;
       }
     }
-    launch_lane_kernel<T, C, R, false>(src, binning, counts, per_copy * R, ctx);
+    launch_lane_kernel<T, C, R, false>(src, binning, counts, per_copy * R, publish, ctx);
     return true;
   }
   if (per_copy * ReductionTuning::kLaneCopiesSmall <= limit) {
     constexpr int R = ReductionTuning::kLaneCopiesSmall;
-    launch_lane_kernel<T, C, R, false>(src, binning, counts, per_copy * R, ctx);
+    launch_lane_kernel<T, C, R, false>(src, binning, counts, per_copy * R, publish, ctx);
     return true;
   }
   return false;
 }
 
 template <class T, int C>
-void launch_global(const ImageView& src, const Binning& binning, unsigned long long* counts, const ExecContext& ctx) {
+void launch_global(const ImageView& src, const Binning& binning, unsigned long long* counts, const Publish& publish,
+                   const ExecContext& ctx) {
   const long long samples = static_cast<long long>(src.width) * C;
   const dim3 grid(grid_x(blocks_for(samples, kThreads), "histogram_global_atomic"), grid_y(src.height));
   histogram_global_kernel<T, C><<<grid, kThreads, 0, ctx.stream>>>(static_cast<const unsigned char*>(src.data),
-                                                                   src.pitch, samples, src.height, binning, counts);
+                                                                   src.pitch, samples, src.height, binning, counts,
+                                                                   publish);
   check_launch("histogram_global_atomic", ctx);
+}
+
+// One kernel of the variant (or its fallback) into zeroed `counts`.
+void run_histogram(const ImageView& src, const Binning& binning, unsigned long long* counts, const Publish& publish,
+                   HistogramVariant variant, const ExecContext& ctx) {
+  visit_format(src.format, [&](auto tag, auto channel_count) {
+    using T = typename decltype(tag)::type;
+    constexpr int C = decltype(channel_count)::value;
+    bool done = false;
+    if (variant == HistogramVariant::LanePrivate) done = launch_lane_private<T, C>(src, binning, counts, publish, ctx);
+    if (variant == HistogramVariant::WarpPrivate) done = launch_private<T, C, kWarps>(src, binning, counts, publish, ctx);
+    if (!done && variant != HistogramVariant::GlobalAtomic)
+      done = launch_private<T, C, 1>(src, binning, counts, publish, ctx);
+    if (!done) launch_global<T, C>(src, binning, counts, publish, ctx);
+  });
 }
 
 }  // namespace
 
 void launch_histogram_counts(const ImageView& src, unsigned long long* counts, const HistogramParams& params,
                              HistogramVariant variant, const ExecContext& ctx) {
-  const Binning binning = make_binning(params, src.format);
   const std::size_t count_bytes =
       sizeof(unsigned long long) * static_cast<std::size_t>(src.format.channels) * params.bins;
   GPUFILTER_CUDA_CHECK(cudaMemsetAsync(counts, 0, count_bytes, ctx.stream));
-  visit_format(src.format, [&](auto tag, auto channel_count) {
-    using T = typename decltype(tag)::type;
-    constexpr int C = decltype(channel_count)::value;
-    bool done = false;
-    if (variant == HistogramVariant::LanePrivate) done = launch_lane_private<T, C>(src, binning, counts, ctx);
-    if (variant == HistogramVariant::WarpPrivate) done = launch_private<T, C, kWarps>(src, binning, counts, ctx);
-    if (!done && variant != HistogramVariant::GlobalAtomic) done = launch_private<T, C, 1>(src, binning, counts, ctx);
-    if (!done) launch_global<T, C>(src, binning, counts, ctx);
-  });
+  run_histogram(src, make_binning(params, src.format), counts, Publish{nullptr, nullptr}, variant, ctx);
 }
 
+// The counts and the blocks-done counter in one scratch allocation, zeroed by one memset;
+// the kernel's last block writes `result`.
 void launch_histogram(const ImageView& src, double* result, const HistogramParams& params,
                       HistogramVariant variant, const ExecContext& ctx) {
-  const int channels = src.format.channels;
-  StreamBuffer scratch(sizeof(unsigned long long) * static_cast<std::size_t>(channels) * params.bins, ctx.stream);
+  const std::size_t count_bytes =
+      sizeof(unsigned long long) * static_cast<std::size_t>(src.format.channels) * params.bins;
+  StreamBuffer scratch(count_bytes + sizeof(unsigned), ctx.stream);
   auto* counts = scratch.get<unsigned long long>();
-  launch_histogram_counts(src, counts, params, variant, ctx);
-  const int total = channels * params.bins;
-  counts_to_doubles_kernel<<<static_cast<unsigned>(blocks_for(total, kThreads)), kThreads, 0, ctx.stream>>>(
-      counts, channels, params.bins, result);
-  check_launch("histogram_counts_to_doubles", ctx);
+  auto* blocks_done = reinterpret_cast<unsigned*>(scratch.get<unsigned char>() + count_bytes);
+  GPUFILTER_CUDA_CHECK(cudaMemsetAsync(counts, 0, count_bytes + sizeof(unsigned), ctx.stream));
+  run_histogram(src, make_binning(params, src.format), counts, Publish{blocks_done, result}, variant, ctx);
 }
 
 }  // namespace gpufilter::kernels

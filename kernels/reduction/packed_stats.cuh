@@ -42,6 +42,8 @@ struct SampleStatsVisitor {
   }
   template <int Phase>
   __device__ __forceinline__ void begin_segment() {}
+  template <int Phase>
+  __device__ __forceinline__ void end_segment() {}
 
   template <int Phase, bool kFull>
   __device__ __forceinline__ void step(const int4 (&d)[Shape::kGroups][Shape::kChunks], const StepInfo& info) {
@@ -53,16 +55,10 @@ struct SampleStatsVisitor {
       const unsigned long long pixel0 = info.pixel_base + static_cast<unsigned long long>((e0 - Phase) / C);
 #pragma unroll
       for (int g = 0; g < Shape::kChunks; ++g) {
-        union {
-          int4 v;
-          T s[Shape::kPerChunk];
-        } u;
-        u.v = d[k][g];
-#pragma unroll
-        for (int j = 0; j < Shape::kPerChunk; ++j) {
+        for_each_chunk_sample<T>(d[k][g], [&](int j, T sample) {
           const int s = g * Shape::kPerChunk + j;
-          a.add((Phase + s) % C, u.s[j], [&] { return pixel0 + (Phase + s) / C; });
-        }
+          a.add((Phase + s) % C, sample, [&] { return pixel0 + (Phase + s) / C; });
+        });
       }
     }
   }
@@ -105,6 +101,8 @@ struct PackedByteStatsVisitor {
   __device__ __forceinline__ void begin_segment() {
     rebuild<Phase>();
   }
+  template <int Phase>
+  __device__ __forceinline__ void end_segment() {}
 
   template <int Phase, bool kFull>
   __device__ __forceinline__ void step(const int4 (&d)[Shape::kGroups][Shape::kChunks], const StepInfo& info) {
@@ -184,16 +182,10 @@ struct PackedByteStatsVisitor {
     const unsigned long long pixel0 = info.pixel_base + static_cast<unsigned long long>((e0 - Phase) / C);
 #pragma unroll
     for (int g = 0; g < Shape::kChunks; ++g) {
-      union {
-        int4 v;
-        std::uint8_t s[16];
-      } u;
-      u.v = group[g];
-#pragma unroll
-      for (int j = 0; j < 16; ++j) {
+      for_each_chunk_sample<std::uint8_t>(group[g], [&](int j, std::uint8_t sample) {
         const int s = g * 16 + j;
-        a.track((Phase + s) % C, static_cast<int>(u.s[j]), [&] { return pixel0 + (Phase + s) / C; });
-      }
+        a.track((Phase + s) % C, static_cast<int>(sample), [&] { return pixel0 + (Phase + s) / C; });
+      });
     }
   }
 };

@@ -23,6 +23,17 @@ struct ReductionTuning {
   static constexpr int kGroupsInFlight = 4;
   static constexpr int kGroupsInFlight3 = 2;
 
+  // packed_warp stats: blocks of kThreads per SM the register allocation must allow
+  // (__launch_bounds__ min-blocks), by channel count. The walk is bound by bytes in
+  // flight per SM, not by instructions: `packed` (128 registers, 2 blocks) kept 32 KiB
+  // in flight per SM at most and reached 24% of DRAM bandwidth. Each is the most blocks
+  // for which ptxas -v reports no spill: gray 4 (64 registers), RGBA 3 (80: its
+  // 64-register build spilled), three channels 2 (three patterns of lane sums and
+  // thresholds, 48-byte groups).
+  static constexpr int kPackedWarpMinBlocks1 = 4;
+  static constexpr int kPackedWarpMinBlocks3 = 2;
+  static constexpr int kPackedWarpMinBlocks4 = 3;
+
   // lane_private histogram: 32 copies of the sub-histogram, copy l for the lanes l of
   // every warp, word (bin * 32 + l): each lane has its own bank, so a warp's atomics
   // never conflict, random or constant data alike. 32-bit counters: no flush before

@@ -13,6 +13,7 @@
 // between two calls, so a visitor may keep 32-bit partial sums and widen them there.
 #include <cstdint>
 
+#include "reduction/chunk_samples.cuh"
 #include "reduction/reduction_tuning.hpp"
 
 namespace gpufilter::kernels {
@@ -28,14 +29,7 @@ __device__ __forceinline__ void visit_runtime_channel(int c, T value, long long 
 // The samples of one 16-byte chunk whose first sample has channel Phase.
 template <class T, int C, int Phase, class Visit>
 __device__ __forceinline__ void visit_chunk(const int4& chunk, long long e0, long long y, Visit& visit) {
-  constexpr int kPerChunk = 16 / static_cast<int>(sizeof(T));
-  union {
-    int4 v;
-    T s[kPerChunk];
-  } u;
-  u.v = chunk;
-#pragma unroll
-  for (int j = 0; j < kPerChunk; ++j) visit((Phase + j) % C, u.s[j], e0 + j, y);
+  for_each_chunk_sample<T>(chunk, [&](int j, T sample) { visit((Phase + j) % C, sample, e0 + j, y); });
 }
 
 template <class T, int C, class Visit>

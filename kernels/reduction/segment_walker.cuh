@@ -19,10 +19,15 @@
 //   begin_segment<Phase>()                                  before a segment's body
 //   step<Phase, kFull>(const int4 (&d)[kGroups][kChunks], const StepInfo&)
 //     up to kGroups groups loaded together; with kFull false, only those with
-//     info.valid(k) hold data.
+//     info.valid(k) hold data (possibly none)
+//   end_segment<Phase>()                                    after a segment's body
+// The 32 lanes of a warp call begin_segment, step and end_segment together, the same
+// number of times (the step loop runs while any lane of the warp has groups left), so
+// visitors may use warp-wide intrinsics there.
 #include <cstdint>
 #include <type_traits>
 
+#include "reduction/chunk_samples.cuh"
 #include "reduction/reduction_tuning.hpp"
 
 namespace gpufilter::kernels {
@@ -89,10 +94,14 @@ __device__ __forceinline__ void walk_body(const T* r, long long head, long long 
   v.template begin_segment<Phase>();
   const int4* body = reinterpret_cast<const int4*>(r + head);
   const long long step = team.lanes * K;
-  for (long long first = team.lane; first < groups; first += step) {
+  // Teams are whole warps (team.lanes is a multiple of 32, lanes of a warp adjacent):
+  // `base` is the warp's lane 0, so every lane of the warp makes the same decisions.
+  const long long warp_lane = team.lane % 32;
+  for (long long base = team.lane - warp_lane; base < groups; base += step) {
+    const long long first = base + warp_lane;
     const StepInfo info{first, team.lanes, groups, head, pixel_base};
     int4 d[K][G];
-    if (first + (K - 1) * team.lanes < groups) {
+    if (base + 31 + (K - 1) * team.lanes < groups) {
 #pragma unroll
       for (int k = 0; k < K; ++k)
 #pragma unroll
@@ -106,6 +115,7 @@ __device__ __forceinline__ void walk_body(const T* r, long long head, long long 
       v.template step<Phase, false>(d, info);
     }
   }
+  v.template end_segment<Phase>();
 }
 
 template <class T, int C, class Visitor>

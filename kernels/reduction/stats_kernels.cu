@@ -10,10 +10,13 @@
 
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
+#include "common/occupancy_cache.hpp"
 #include "common/stream_buffer.hpp"
 #include "reduction/reduction_launch.hpp"
 #include "reduction/reduction_tuning.hpp"
 #include "reduction/packed_stats.cuh"
+#include "reduction/stats_finish.cuh"
+#include "reduction/stats_packed_warp.hpp"
 #include "reduction/row_walker.cuh"
 #include "reduction/segment_walker.cuh"
 #include "reduction/stats_accumulator.cuh"
@@ -23,44 +26,6 @@ namespace {
 
 constexpr int kThreads = ReductionTuning::kThreads;
 constexpr int kWarps = ReductionTuning::kWarps;
-
-// The doubles of one channel row, from the grid's total.
-template <class T, int C>
-__device__ void write_stats(const StatsAcc<T, C>& a, double* result, int width, unsigned long long n) {
-  for (int c = 0; c < C; ++c) {
-    double* row = result + c * kStatsColumns;
-    // A position still unset means no sample beat the sentinel (an f32 image of +inf
-    // only, or -inf for the maximum): then the first pixel is the first occurrence.
-    const unsigned long long min_pos = a.min_pos[c] == kNoPosition ? 0 : a.min_pos[c];
-    const unsigned long long max_pos = a.max_pos[c] == kNoPosition ? 0 : a.max_pos[c];
-    double sum = 0.0, mean = 0.0, variance = 0.0;
-    const double count = static_cast<double>(n);
-    if constexpr (std::is_same_v<T, float>) {
-      sum = a.sum[c];
-      mean = sum / count;
-      variance = fmax(0.0, a.sum_sq[c] / count - mean * mean);
-    } else {
-      // Exact: n * sum_sq - sum^2 in 128 bits, then one rounding.
-      const unsigned long long s = a.sum[c];
-      const unsigned __int128 spread = static_cast<unsigned __int128>(n) * a.sum_sq[c] -
-                                       static_cast<unsigned __int128>(s) * s;
-      const double spread_d = static_cast<double>(static_cast<unsigned long long>(spread >> 64)) * 18446744073709551616.0 +
-                              static_cast<double>(static_cast<unsigned long long>(spread));
-      sum = static_cast<double>(s);
-      mean = sum / count;
-      variance = spread_d / count / count;
-    }
-    row[static_cast<int>(StatsColumn::Min)] = static_cast<double>(a.min[c]);
-    row[static_cast<int>(StatsColumn::Max)] = static_cast<double>(a.max[c]);
-    row[static_cast<int>(StatsColumn::Sum)] = sum;
-    row[static_cast<int>(StatsColumn::Mean)] = mean;
-    row[static_cast<int>(StatsColumn::StdDev)] = sqrt(variance);
-    row[static_cast<int>(StatsColumn::MinX)] = static_cast<double>(min_pos % static_cast<unsigned>(width));
-    row[static_cast<int>(StatsColumn::MinY)] = static_cast<double>(min_pos / static_cast<unsigned>(width));
-    row[static_cast<int>(StatsColumn::MaxX)] = static_cast<double>(max_pos % static_cast<unsigned>(width));
-    row[static_cast<int>(StatsColumn::MaxY)] = static_cast<double>(max_pos / static_cast<unsigned>(width));
-  }
-}
 
 // Reads a partial another block wrote, past L1 (which is not coherent between SMs).
 template <class Acc>
@@ -224,20 +189,12 @@ __global__ void __launch_bounds__(kThreads) stats_packed_kernel(Segments segment
   finish_grid(a, partials, blocks_done, warp_totals, result, width, n);
 }
 
-int sm_count() {
-  int device = 0, sms = 0;
-  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
-  GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
-}
-
 // One resident wave at most, and no more blocks than there is work for.
 template <class Kernel>
 unsigned resident_grid(Kernel kernel, long long work_blocks) {
-  int per_sm = 0;
-  GPUFILTER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0));
+  int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), kThreads, 0);
   per_sm = std::clamp(per_sm, 1, ReductionTuning::kMaxBlocksPerSm);
-  const long long wave = static_cast<long long>(per_sm) * sm_count();
+  const long long wave = static_cast<long long>(per_sm) * cached_sm_count();
   return static_cast<unsigned>(std::clamp<long long>(work_blocks, 1, wave));
 }
 
@@ -278,6 +235,15 @@ void launch_packed(const ImageView& src, double* result, const ExecContext& ctx)
 }
 
 template <class T, int C>
+void launch_packed_warp(const ImageView& src, double* result, const ExecContext& ctx) {
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    launch_stats_packed_warp(src, result, ctx);
+  } else {
+    launch_packed<T, C>(src, result, ctx);  // the warp-shared thresholds are a u8 technique
+  }
+}
+
+template <class T, int C>
 void launch_variant(const ImageView& src, double* result, ReductionVariant variant, const ExecContext& ctx) {
   const long long pixels = static_cast<long long>(src.width) * src.height;
   switch (variant) {
@@ -302,6 +268,9 @@ void launch_variant(const ImageView& src, double* result, ReductionVariant varia
       return;
     case ReductionVariant::Packed:
       launch_packed<T, C>(src, result, ctx);
+      return;
+    case ReductionVariant::PackedWarp:
+      launch_packed_warp<T, C>(src, result, ctx);
       return;
   }
   throw Error(ErrorCode::InvalidArgument, "stats: unknown variant");

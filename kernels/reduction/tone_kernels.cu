@@ -10,6 +10,7 @@
 #include <cub/block/block_scan.cuh>
 
 #include "common/launch.cuh"
+#include "common/occupancy_cache.hpp"
 #include "common/pixel.cuh"
 #include "common/stream_buffer.hpp"
 #include "reduction/reduction_launch.hpp"
@@ -226,10 +227,7 @@ __global__ void __launch_bounds__(kThreads) apply_gray_table_kernel(Segments seg
 }
 
 int resident_blocks() {
-  int device = 0, sms = 0;
-  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
-  GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms * ReductionTuning::kMaxBlocksPerSm;
+  return cached_sm_count() * ReductionTuning::kMaxBlocksPerSm;
 }
 
 // False where the source and destination rows do not share their 16-byte alignment.
@@ -241,9 +239,8 @@ bool launch_gray_vectorized(const ImageView& src, const ImageView& dst, const un
   const auto dst_addr = reinterpret_cast<std::uintptr_t>(dst.data);
   if (in.whole != out.whole || src_addr % 16 != dst_addr % 16) return false;
   if (!in.whole && (src.pitch % 16 != 0 || dst.pitch % 16 != 0)) return false;
-  int per_sm = 0;
-  GPUFILTER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, apply_gray_table_kernel, kThreads, 0));
-  const long long wave = static_cast<long long>(per_sm < 1 ? 1 : per_sm) * (resident_blocks() / ReductionTuning::kMaxBlocksPerSm);
+  const int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(apply_gray_table_kernel), kThreads, 0);
+  const long long wave = static_cast<long long>(per_sm) * cached_sm_count();
   const long long work = in.whole ? blocks_for(in.samples / (16 * ReductionTuning::kGroupsInFlight), kThreads)
                                   : blocks_for(in.count, ReductionTuning::kWarps);
   const unsigned grid = static_cast<unsigned>(std::clamp<long long>(work, 1, wave));

@@ -13,8 +13,9 @@
 //   rules, Error(UnsupportedFormat) for a channel count other than 1, 3 or 4,
 //   Error(OutOfMemory) when the scratch memory cannot be had, Error(Cuda) when a launch
 //   fails. After an error the result is unspecified.
-// - Synchronisation: none. Scratch memory is taken and given back with cudaMallocAsync
-//   and cudaFreeAsync on ctx.stream, which do not wait; the result is complete once the
+// - Synchronisation: none. Scratch memory is taken from the library's own stream-ordered
+//   pool (cudaMallocFromPoolAsync; it keeps up to 64 MiB reserved across
+//   synchronizations) and given back with cudaFreeAsync on ctx.stream, which do not wait; the result is complete once the
 //   stream reaches that point. Only ExecContext::sync_after_launch (or
 //   GPUFILTER_SYNC_LAUNCHES=1) makes a call wait after each launch.
 // The name functions, read_image_stats, default_histogram_params and
@@ -37,9 +38,11 @@ enum class ReductionVariant {
   FirstAdd,     // each thread adds two pixels while loading: half the threads idle no more
   WarpShuffle,  // first add, then the tree in registers with warp shuffles
   Vectorized,   // grid-stride 16-byte loads, per-thread accumulators, shuffles
-  Packed,       // vectorized over whole images or warp rows, u8 in packed SIMD words (default)
+  Packed,       // vectorized over whole images or warp rows, u8 in packed SIMD words
+  PackedWarp,   // packed, u8 minima/maxima tested against the warp's bounds, lean registers (default)
 };
-// "interleaved", "sequential", "first_add", "warp_shuffle", "vectorized" or "packed"; throws
+// "interleaved", "sequential", "first_add", "warp_shuffle", "vectorized", "packed" or
+// "packed_warp"; throws
 // Error(InvalidArgument) naming the choices otherwise.
 ReductionVariant reduction_variant_from_name(const std::string& name);
 const char* to_string(ReductionVariant variant);
@@ -56,9 +59,9 @@ const std::vector<std::string>& stats_column_names();  // "min", "max", "sum", "
 // for u8/u16 and from double accumulation for f32 (f32 images must hold no NaN).
 // `device_result`: device memory for channels * kStatsColumns doubles, row-major
 // (channel c, column k at c * kStatsColumns + k). Scratch memory is stream-ordered
-// (cudaMallocAsync); nothing synchronizes. Images of more than 2^32 pixels:
+// (the library's pool); nothing synchronizes. Images of more than 2^32 pixels:
 // Error(InvalidArgument).
-void image_stats(const ImageView& src, double* device_result, ReductionVariant variant = ReductionVariant::Packed,
+void image_stats(const ImageView& src, double* device_result, ReductionVariant variant = ReductionVariant::PackedWarp,
                  const ExecContext& ctx = {});
 
 struct ChannelStats {

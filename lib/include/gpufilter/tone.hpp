@@ -14,8 +14,8 @@
 //   Error(OutOfMemory) when the scratch memory (histogram and tables) cannot be had,
 //   Error(Cuda) when a launch fails. After an error dst is unspecified.
 // - Synchronisation: none. The histogram, the tables and the output are computed on the
-//   GPU; scratch memory is taken and given back with cudaMallocAsync and cudaFreeAsync
-//   on ctx.stream, which do not wait, and nothing is copied to or from the host. Only
+//   GPU; scratch memory is taken from the library's stream-ordered pool and given
+//   back with cudaFreeAsync on ctx.stream, which do not wait, and nothing is copied to or from the host. Only
 //   ExecContext::sync_after_launch (or GPUFILTER_SYNC_LAUNCHES=1) makes a call wait
 //   after each launch.
 #include "gpufilter/image_view.hpp"

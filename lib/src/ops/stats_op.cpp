@@ -18,6 +18,7 @@ constexpr VariantName kReductionVariants[] = {
     {ReductionVariant::Interleaved, "interleaved"}, {ReductionVariant::Sequential, "sequential"},
     {ReductionVariant::FirstAdd, "first_add"},      {ReductionVariant::WarpShuffle, "warp_shuffle"},
     {ReductionVariant::Vectorized, "vectorized"},   {ReductionVariant::Packed, "packed"},
+    {ReductionVariant::PackedWarp, "packed_warp"},
 };
 }  // namespace
 
@@ -25,7 +26,7 @@ ReductionVariant reduction_variant_from_name(const std::string& name) {
   for (const VariantName& v : kReductionVariants)
     if (name == v.name) return v.variant;
   throw Error(ErrorCode::InvalidArgument, "stats: unknown variant '" + name +
-                                              "'; use interleaved, sequential, first_add, warp_shuffle, vectorized or packed");
+                                              "'; use interleaved, sequential, first_add, warp_shuffle, vectorized, packed or packed_warp");
 }
 
 const char* to_string(ReductionVariant variant) {
@@ -81,9 +82,11 @@ Operation make_stats_operation() {
   op.name = "stats";
   op.summary = "Per-channel min, max, sum, mean, standard deviation and min/max positions, in one pass";
   op.formats = all_pixel_formats();
-  op.variants = {"interleaved", "sequential", "first_add", "warp_shuffle", "vectorized", "packed"};
-  // packed: one read at 16 bytes a load, u8 summed four samples a word (docs/techniques/reduction.md).
-  op.default_variant = "packed";
+  op.variants = {"interleaved", "sequential", "first_add", "warp_shuffle", "vectorized", "packed", "packed_warp"};
+  // packed_warp: one read at 16 bytes a load, u8 summed four samples a word, minima and
+  // maxima tested against the warp's bounds, 64 registers a thread (docs/techniques/reduction.md).
+  // u16 and f32 run packed's sample-by-sample path.
+  op.default_variant = "packed_warp";
   op.output = OutputKind::Data;
   op.data_layout = [](const ImageShape& input, const ParamValues&) {
     DataLayout layout;

@@ -1,0 +1,72 @@
+#include "common/occupancy_cache.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "gpufilter/error.hpp"
+
+namespace gpufilter::kernels {
+namespace {
+
+std::mutex& cache_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+}  // namespace
+
+int cached_sm_count() {
+  static std::map<int, int> counts;  // device -> SMs
+  int device = 0;
+  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(cache_mutex());
+  auto it = counts.find(device);
+  if (it == counts.end()) {
+    int sms = 0;
+    GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    it = counts.emplace(device, sms < 1 ? 1 : sms).first;
+  }
+  return it->second;
+}
+
+int cached_blocks_per_sm(const void* kernel, int threads, std::size_t shared_bytes) {
+  using Key = std::tuple<const void*, int, int, std::size_t>;
+  static std::map<Key, int> blocks;
+  static std::map<std::tuple<const void*, int>, std::size_t> opted_in;  // the largest size set so far
+  int device = 0;
+  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
+  const Key key{kernel, device, threads, shared_bytes};
+  const std::lock_guard<std::mutex> lock(cache_mutex());
+  // The opt-in only ever grows, so a launch of any size seen before stays allowed.
+  std::size_t& opted = opted_in[{kernel, device}];
+  if (shared_bytes > std::size_t{48} * 1024 && shared_bytes > opted) {
+    GPUFILTER_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+    opted = shared_bytes;
+  }
+  auto it = blocks.find(key);
+  if (it == blocks.end()) {
+    int per_sm = 0;
+    GPUFILTER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
+    it = blocks.emplace(key, per_sm < 1 ? 1 : per_sm).first;
+  }
+  return it->second;
+}
+
+void prefer_shared_carveout(const void* kernel) {
+  static std::map<std::tuple<const void*, int>, bool> done;
+  int device = 0;
+  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(cache_mutex());
+  bool& set = done[{kernel, device}];
+  if (!set) {
+    GPUFILTER_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
+    set = true;
+  }
+}
+
+}  // namespace gpufilter::kernels

@@ -1,0 +1,21 @@
+#pragma once
+// Launch facts that do not change between calls, asked of the driver once per device:
+// an op called in a loop should spend its host time launching, not re-asking the
+// occupancy calculator (several microseconds a call) or re-setting attributes.
+#include <cstddef>
+
+namespace gpufilter::kernels {
+
+// Streaming multiprocessors of the current device.
+int cached_sm_count();
+
+// Resident blocks per SM of `kernel` (a __global__ function's address) with `threads`
+// threads and `shared_bytes` of dynamic shared memory on the current device, at least 1.
+// Dynamic shared memory above 48 KiB is opted in first (cudaFuncSetAttribute).
+int cached_blocks_per_sm(const void* kernel, int threads, std::size_t shared_bytes);
+
+// Asks for the largest shared-memory carveout for `kernel` (once per device): kernels
+// that need several blocks' static shared memory per SM and stream their loads past L1.
+void prefer_shared_carveout(const void* kernel);
+
+}  // namespace gpufilter::kernels

@@ -1,0 +1,148 @@
+// The packed_warp stats kernel (warp_bound_stats.cuh), u8 only: one launch, the last
+// block to finish combines the blocks' partials (as the other stats kernels do).
+#include "reduction/stats_packed_warp.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "common/dispatch.cuh"
+#include "common/launch.cuh"
+#include "common/occupancy_cache.hpp"
+#include "common/stream_buffer.hpp"
+#include "reduction/reduction_tuning.hpp"
+#include "reduction/segment_walker.cuh"
+#include "reduction/stats_accumulator.cuh"
+#include "reduction/stats_finish.cuh"
+#include "reduction/warp_bound_stats.cuh"
+
+namespace gpufilter::kernels {
+namespace {
+
+constexpr int kThreads = ReductionTuning::kThreads;
+constexpr int kWarps = ReductionTuning::kWarps;
+using T = std::uint8_t;
+using Channel = StatsAcc<T, 1>;
+
+template <int C>
+constexpr int kMinBlocks = C == 1   ? ReductionTuning::kPackedWarpMinBlocks1
+                           : C == 3 ? ReductionTuning::kPackedWarpMinBlocks3
+                                    : ReductionTuning::kPackedWarpMinBlocks4;
+
+template <int C>
+__device__ __forceinline__ Channel slot_channel(const StatsShared<T, C, kThreads>& slots, int c, int i) {
+  Channel o;
+  o.min[0] = slots.min[c][i];
+  o.max[0] = slots.max[c][i];
+  o.min_pos[0] = slots.min_pos[c][i];
+  o.max_pos[0] = slots.max_pos[c][i];
+  o.sum[0] = slots.sum[c][i];
+  o.sum_sq[0] = slots.sum_sq[c][i];
+  return o;
+}
+
+template <int C>
+__device__ __forceinline__ void set_channel(StatsAcc<T, C>& a, int c, const Channel& o) {
+  a.min[c] = o.min[0];
+  a.max[c] = o.max[0];
+  a.min_pos[c] = o.min_pos[0];
+  a.max_pos[c] = o.max_pos[0];
+  a.sum[c] = o.sum[0];
+  a.sum_sq[c] = o.sum_sq[0];
+}
+
+// Channel c of a partial another block wrote, past L1 (not coherent between SMs).
+template <int C>
+__device__ __forceinline__ Channel load_partial_channel(const StatsAcc<T, C>* p, int c) {
+  Channel o;
+  o.min[0] = __ldcg(&p->min[c]);
+  o.max[0] = __ldcg(&p->max[c]);
+  o.min_pos[0] = __ldcg(&p->min_pos[c]);
+  o.max_pos[0] = __ldcg(&p->max_pos[c]);
+  o.sum[0] = __ldcg(&p->sum[c]);
+  o.sum_sq[0] = __ldcg(&p->sum_sq[c]);
+  return o;
+}
+
+// The block's and the grid's combines go channel by channel (warp c merges channel c),
+// so no thread ever holds every channel's 64-bit fields: the kernel keeps the register
+// budget that lets kMinBlocks blocks share an SM.
+template <int C>
+__global__ void __launch_bounds__(kThreads, kMinBlocks<C>)
+    stats_packed_warp_kernel(Segments segments, int width, int height, StatsAcc<T, C>* partials,
+                             unsigned* blocks_done, double* result) {
+  using Acc = StatsAcc<T, C>;
+  static_assert(C <= kWarps, "one warp per channel in the combines");
+  __shared__ StatsShared<T, C, kThreads> slots;  // per thread: records and 64-bit sums
+  __shared__ Acc total;
+  __shared__ bool last;
+  {
+    WarpBoundByteVisitor<C, kThreads> visitor(slots);
+    walk_segments<T, C>(segments, visitor);
+  }
+  __syncthreads();
+  const int tid = static_cast<int>(threadIdx.x);
+  const int lane = tid % 32, warp = tid / 32;
+  if (warp < C) {
+    Channel a = Channel::identity();
+    for (int i = lane; i < kThreads; i += 32) a.merge(slot_channel(slots, warp, i));
+    a = warp_reduce(a);
+    if (lane == 0) set_channel(total, warp, a);
+  }
+  __syncthreads();
+
+  if (tid == 0) {
+    partials[blockIdx.x] = total;
+    __threadfence();  // the partial is visible before the count says so
+    last = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  if (warp < C) {
+    Channel a = Channel::identity();
+    for (unsigned i = static_cast<unsigned>(lane); i < gridDim.x; i += 32) a.merge(load_partial_channel(partials + i, warp));
+    a = warp_reduce(a);
+    if (lane == 0) set_channel(total, warp, a);
+  }
+  __syncthreads();
+  if (tid == 0) write_stats(total, result, width, static_cast<unsigned long long>(width) * static_cast<unsigned>(height));
+}
+
+template <int C>
+void launch_channels(const ImageView& src, double* result, const ExecContext& ctx) {
+  using Acc = StatsAcc<T, C>;
+  using Shape = WalkShape<T, C>;
+  const Segments segments = make_segments(src.data, src.pitch, src.width, src.height, C, sizeof(T));
+  auto kernel = stats_packed_warp_kernel<C>;
+  const void* key = reinterpret_cast<const void*>(kernel);
+  prefer_shared_carveout(key);  // kMinBlocks blocks of 40 KiB shared memory each
+  // Enough blocks for every thread to have a few steps, at most one resident wave.
+  const long long work_blocks = segments.whole
+                                    ? blocks_for(segments.samples / (Shape::kGroupSamples * Shape::kGroups), kThreads)
+                                    : blocks_for(segments.count, kWarps);
+  const int per_sm = std::min(cached_blocks_per_sm(key, kThreads, 0), ReductionTuning::kMaxBlocksPerSm);
+  const long long wave = static_cast<long long>(per_sm) * cached_sm_count();
+  const unsigned grid = static_cast<unsigned>(std::clamp<long long>(work_blocks, 1, wave));
+  const std::size_t partial_bytes = sizeof(Acc) * grid;
+  StreamBuffer scratch(partial_bytes + sizeof(unsigned), ctx.stream);
+  auto* partials = scratch.get<Acc>();
+  auto* blocks_done = reinterpret_cast<unsigned*>(scratch.get<unsigned char>() + partial_bytes);
+  GPUFILTER_CUDA_CHECK(cudaMemsetAsync(blocks_done, 0, sizeof(unsigned), ctx.stream));
+  kernel<<<grid, kThreads, 0, ctx.stream>>>(segments, src.width, src.height, partials, blocks_done, result);
+  check_launch("stats_packed_warp", ctx);
+}
+
+}  // namespace
+
+void launch_stats_packed_warp(const ImageView& src, double* result, const ExecContext& ctx) {
+  switch (src.format.channels) {
+    case 1: launch_channels<1>(src, result, ctx); return;
+    case 3: launch_channels<3>(src, result, ctx); return;
+    case 4: launch_channels<4>(src, result, ctx); return;
+  }
+  throw Error(ErrorCode::UnsupportedFormat, "stats packed_warp: unsupported channel count in " + src.format.name());
+}
+
+}  // namespace gpufilter::kernels

@@ -1,0 +1,11 @@
+#pragma once
+// The packed_warp stats kernel's launcher (stats_packed_warp.cu): u8 views of 1, 3 or 4
+// channels, validated; channels * kStatsColumns doubles into `result`, one launch.
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/stream.hpp"
+
+namespace gpufilter::kernels {
+
+void launch_stats_packed_warp(const ImageView& src, double* result, const ExecContext& ctx);
+
+}  // namespace gpufilter::kernels
