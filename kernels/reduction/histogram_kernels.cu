@@ -301,7 +301,8 @@ void run_histogram(const ImageView& src, const Binning& binning, unsigned long l
     constexpr int C = decltype(channel_count)::value;
     bool done = false;
     if (variant == HistogramVariant::LanePrivate) done = launch_lane_private<T, C>(src, binning, counts, publish, ctx);
-    if (variant == HistogramVariant::WarpPrivate) done = launch_private<T, C, kWarps>(src, binning, counts, publish, ctx);
+    if (variant == HistogramVariant::WarpPrivate)
+      done = launch_private<T, C, kWarps>(src, binning, counts, publish, ctx);
     if (!done && variant != HistogramVariant::GlobalAtomic)
       done = launch_private<T, C, 1>(src, binning, counts, publish, ctx);
     if (!done) launch_global<T, C>(src, binning, counts, publish, ctx);

@@ -102,12 +102,16 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<C>)
   __threadfence();
   if (warp < C) {
     Channel a = Channel::identity();
-    for (unsigned i = static_cast<unsigned>(lane); i < gridDim.x; i += 32) a.merge(load_partial_channel(partials + i, warp));
+    for (unsigned i = static_cast<unsigned>(lane); i < gridDim.x; i += 32)
+      a.merge(load_partial_channel(partials + i, warp));
     a = warp_reduce(a);
     if (lane == 0) set_channel(total, warp, a);
   }
   __syncthreads();
-  if (tid == 0) write_stats(total, result, width, static_cast<unsigned long long>(width) * static_cast<unsigned>(height));
+  if (tid == 0) {
+    const unsigned long long n = static_cast<unsigned long long>(width) * static_cast<unsigned>(height);
+    write_stats(total, result, width, n);
+  }
 }
 
 template <int C>

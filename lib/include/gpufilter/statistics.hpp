@@ -15,9 +15,10 @@
 //   fails. After an error the result is unspecified.
 // - Synchronisation: none. Scratch memory is taken from the library's own stream-ordered
 //   pool (cudaMallocFromPoolAsync; it keeps up to 64 MiB reserved across
-//   synchronizations) and given back with cudaFreeAsync on ctx.stream, which do not wait; the result is complete once the
-//   stream reaches that point. Only ExecContext::sync_after_launch (or
-//   GPUFILTER_SYNC_LAUNCHES=1) makes a call wait after each launch.
+//   synchronizations) and given back with cudaFreeAsync on ctx.stream, which do not
+//   wait; the result is complete once the stream reaches that point. Only
+//   ExecContext::sync_after_launch (or GPUFILTER_SYNC_LAUNCHES=1) makes a call wait
+//   after each launch.
 // The name functions, read_image_stats, default_histogram_params and
 // check_histogram_params touch no GPU.
 #include <cstddef>

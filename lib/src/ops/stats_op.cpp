@@ -25,8 +25,9 @@ constexpr VariantName kReductionVariants[] = {
 ReductionVariant reduction_variant_from_name(const std::string& name) {
   for (const VariantName& v : kReductionVariants)
     if (name == v.name) return v.variant;
-  throw Error(ErrorCode::InvalidArgument, "stats: unknown variant '" + name +
-                                              "'; use interleaved, sequential, first_add, warp_shuffle, vectorized, packed or packed_warp");
+  throw Error(ErrorCode::InvalidArgument,
+              "stats: unknown variant '" + name +
+                  "'; use interleaved, sequential, first_add, warp_shuffle, vectorized, packed or packed_warp");
 }
 
 const char* to_string(ReductionVariant variant) {
