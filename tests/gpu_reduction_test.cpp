@@ -213,7 +213,8 @@ TEST(GpuReduction, StatsLibraryApi) {
 // be exact and the moments within 1e-9.
 TEST(GpuReductionLarge, Stats16KGrayU8) {
   const Operation& op = *find_operation("stats");
-  for (const std::string& variant : {std::string("packed"), std::string("vectorized"), std::string("warp_shuffle")}) {
+  for (const std::string& variant :
+       {std::string("packed_warp"), std::string("packed"), std::string("vectorized"), std::string("warp_shuffle")}) {
     const DataRun run = run_data_op(op, variant, PixelFormat{ChannelType::U8, 1}, 16384, 16384, false, Fill::Random);
     EXPECT_TRUE(agrees(op, PixelFormat{ChannelType::U8, 1}, run)) << variant;
   }
