@@ -67,7 +67,11 @@ bool HardwareJpegEngine::accepts(const JpegBytes& file, const ImageView& into) {
       static_cast<int>(components) != into.format.channels)
     return false;
   int unsupported = 1;  // nvJPEG's convention: 0 means supported
-  return ok(nvjpegDecodeBatchedSupported(handle_, header_, &unsupported)) && unsupported == 0;
+  if (ok(nvjpegDecodeBatchedSupported(handle_, header_, &unsupported))) return unsupported == 0;
+  // Should the check want the whole stream parsed, not only its header: parsed, and asked again.
+  unsupported = 1;
+  return ok(nvjpegJpegStreamParse(handle_, file.data, file.size, 0, 0, header_)) &&
+         ok(nvjpegDecodeBatchedSupported(handle_, header_, &unsupported)) && unsupported == 0;
 }
 
 bool HardwareJpegEngine::decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) {
