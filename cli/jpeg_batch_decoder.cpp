@@ -29,6 +29,8 @@ JpegBatchTuning jpeg_batch_tuning() {
   JpegBatchTuning tuning;
   tuning.max_batch = static_cast<int>(environment_number("GPUFILTER_JPEG_BATCH", 0, 64, tuning.max_batch));
   tuning.max_wait_ms = environment_number("GPUFILTER_JPEG_BATCH_WAIT_MS", 0, 1000, tuning.max_wait_ms);
+  tuning.per_file_while_starting = environment_number("GPUFILTER_JPEG_BATCH_WHILE_STARTING", 0, 1,
+                                                      tuning.per_file_while_starting ? 1 : 0) == 1;
   return tuning;
 }
 
@@ -52,6 +54,7 @@ BatchDecodeResult JpegBatchDecoder::decode(const JpegBytes& file, const ImageVie
   std::unique_lock<std::mutex> lock(mutex_);
   ++files_;
   if (state_ == EngineState::Absent || tuning_.max_batch <= 0) return {};
+  if (state_ == EngineState::Starting && tuning_.per_file_while_starting) return {};
   queue_.push_back(&request);
   arrived_.notify_one();
   finished_.wait(lock, [&request] { return request.done; });

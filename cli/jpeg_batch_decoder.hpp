@@ -34,10 +34,16 @@ struct JpegBatchTuning {
   // How long the first file of a batch waits for others. While a batch decodes (~25 ms),
   // the next one fills up anyway; the wait matters when the engine is idle.
   double max_wait_ms = 4.0;
+  // Whether files that come while the engine starts (~0.65 s on an H100, after the CUDA
+  // context) are declined, to be decoded file by file meanwhile, instead of waiting for
+  // it: a short batch may gain, a long one hardly. Off, so that every file the engine
+  // takes goes to it.
+  bool per_file_while_starting = false;
 };
 
-// The defaults, overridden by GPUFILTER_JPEG_BATCH=N (0..64; 0 forces the per-file path)
-// and GPUFILTER_JPEG_BATCH_WAIT_MS=X (0..1000) for tuning and for timing both paths.
+// The defaults, overridden by GPUFILTER_JPEG_BATCH=N (0..64; 0 forces the per-file path),
+// GPUFILTER_JPEG_BATCH_WAIT_MS=X (0..1000) and GPUFILTER_JPEG_BATCH_WHILE_STARTING=1 (or
+// 0) for tuning and for timing the paths.
 JpegBatchTuning jpeg_batch_tuning();
 
 // Decodes a batch of files, each into its own device image, in one call; what the

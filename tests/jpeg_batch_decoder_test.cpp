@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -200,10 +202,45 @@ TEST(JpegBatchDecoder, TuningFromTheEnvironment) {
     ::setenv("GPUFILTER_JPEG_BATCH", bad, 1);
     EXPECT_EQ(jpeg_batch_tuning().max_batch, defaults.max_batch) << bad;
   }
+  EXPECT_FALSE(jpeg_batch_tuning().per_file_while_starting);
+  ::setenv("GPUFILTER_JPEG_BATCH_WHILE_STARTING", "1", 1);
+  EXPECT_TRUE(jpeg_batch_tuning().per_file_while_starting);
   ::unsetenv("GPUFILTER_JPEG_BATCH");
   ::unsetenv("GPUFILTER_JPEG_BATCH_WAIT_MS");
+  ::unsetenv("GPUFILTER_JPEG_BATCH_WHILE_STARTING");
   EXPECT_EQ(jpeg_batch_tuning().max_batch, defaults.max_batch);
   EXPECT_EQ(jpeg_batch_tuning().max_wait_ms, defaults.max_wait_ms);
+}
+
+TEST(JpegBatchDecoder, FilesWhileTheEngineStartsWaitOrGoFileByFile) {
+  for (const bool per_file : {false, true}) {
+    SCOPED_TRACE(per_file);
+    EngineLog log;
+    std::promise<void> release;  // the engine starts once released
+    std::shared_future<void> released = release.get_future().share();
+    JpegBatchTuning tuning{16, 1.0};
+    tuning.per_file_while_starting = per_file;
+    JpegBatchDecoder decoder(
+        [&log, released] {
+          released.wait();
+          return std::make_unique<FakeEngine>(log);
+        },
+        tuning, "test");
+    std::vector<Job> jobs(3);
+    for (Job& job : jobs) job.bytes = "aok";
+    if (per_file) {
+      decode_all(decoder, jobs);  // returns while the engine is still starting
+      release.set_value();
+    } else {
+      std::thread releaser([&release] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        release.set_value();
+      });
+      decode_all(decoder, jobs);  // waits for the engine
+      releaser.join();
+    }
+    for (const Job& job : jobs) EXPECT_EQ(job.result.decoded, !per_file);
+  }
 }
 
 TEST(JpegBatchDecoder, ZeroBatchSizeDeclinesAtOnce) {
