@@ -111,8 +111,6 @@ void JpegBatchDecoder::decode_batch(const std::vector<Request*>& batch) {
   // One call per pixel format (nvJPEG's batches have one output format).
   for (const int channels : {3, 1}) {
     std::vector<Request*> group;
-    std::vector<JpegBytes> files;
-    std::vector<ImageView> into;
     for (Request* request : batch) {
       if (request->into.format.channels != channels) continue;
       bool accepted = false;
@@ -121,24 +119,35 @@ void JpegBatchDecoder::decode_batch(const std::vector<Request*>& batch) {
       } catch (...) {
         accepted = false;
       }
-      if (!accepted) continue;
-      group.push_back(request);
-      files.push_back(request->file);
-      into.push_back(request->into);
+      if (accepted) group.push_back(request);
     }
-    if (group.empty()) continue;
-    bool decoded = false;
-    try {
-      decoded = engine_->decode(files, into);
-    } catch (...) {
-      decoded = false;  // the files go the per-file way, which reports what is wrong
-    }
-    const Clock::time_point ended = Clock::now();
-    for (Request* request : group) {
-      request->result.decoded = decoded;
-      request->result.waited_ms = ms_between(request->queued, began);
-      request->result.decode_ms = ms_between(began, ended);
-    }
+    if (!group.empty()) decode_group(group);
+  }
+  const Clock::time_point ended = Clock::now();
+  for (Request* request : batch) {
+    request->result.waited_ms = ms_between(request->queued, began);
+    // Declined files waited for the batch too, before coming back.
+    request->result.decode_ms = ms_between(began, ended);
+    if (!request->result.decoded) request->result.waited_ms += request->result.decode_ms;
+  }
+}
+
+// A call that fails (one file the engine could not read fails them all) is tried again
+// in halves, so that only the file at fault comes back undecoded.
+void JpegBatchDecoder::decode_group(const std::vector<Request*>& group) {
+  std::vector<JpegBytes> files;
+  std::vector<ImageView> into;
+  for (const Request* request : group) {
+    files.push_back(request->file);
+    into.push_back(request->into);
+  }
+  bool decoded = false;
+  try {
+    decoded = engine_->decode(files, into);
+  } catch (...) {
+    decoded = false;
+  }
+  {
     const std::lock_guard<std::mutex> lock(mutex_);
     ++calls_;
     if (decoded) {
@@ -147,10 +156,14 @@ void JpegBatchDecoder::decode_batch(const std::vector<Request*>& batch) {
       ++failed_calls_;
     }
   }
-  // Declined files waited too, before coming back.
-  const Clock::time_point ended = Clock::now();
-  for (Request* request : batch)
-    if (!request->result.decoded) request->result.waited_ms = ms_between(request->queued, ended);
+  if (decoded) {
+    for (Request* request : group) request->result.decoded = true;
+    return;
+  }
+  if (group.size() == 1) return;  // the per-file way reports what is wrong with it
+  const auto half = group.begin() + static_cast<std::ptrdiff_t>(group.size() / 2);
+  decode_group(std::vector<Request*>(group.begin(), half));
+  decode_group(std::vector<Request*>(half, group.end()));
 }
 
 std::string JpegBatchDecoder::summary() const {

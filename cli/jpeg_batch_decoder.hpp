@@ -107,6 +107,8 @@ class JpegBatchDecoder {
   std::vector<Request*> next_batch(std::unique_lock<std::mutex>& lock);
   // Decodes what the engine accepts, grouped by pixel format; sets each request's result.
   void decode_batch(const std::vector<Request*>& batch);
+  // One call for `group` (one pixel format, all accepted); halves tried again on failure.
+  void decode_group(const std::vector<Request*>& group);
 
   EngineFactory make_engine_;
   const JpegBatchTuning tuning_;

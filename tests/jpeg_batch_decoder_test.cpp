@@ -137,12 +137,16 @@ TEST(JpegBatchDecoder, DeclinedAndFailedFilesComeBackUndecoded) {
       EXPECT_EQ(job.image, static_cast<unsigned char>(job.bytes[0]));
     }
   }
-  // A call that fails returns all its files undecoded; the next call starts afresh.
-  std::vector<Job> failing(3);
+  // A call that fails is tried again in halves: only the file at fault comes back
+  // undecoded, and the next call starts afresh.
+  std::vector<Job> failing(5);
   failing[0].bytes = "gok";
   failing[1].bytes = "hfx";
   failing[2].bytes = "iok";
+  failing[3].bytes = "kok";
+  failing[4].bytes = "lok";
   decode_all(decoder, failing);
+  for (const Job& job : failing) EXPECT_EQ(job.result.decoded, job.bytes[1] != 'f') << job.bytes;
   std::vector<Job> after(1);
   after[0].bytes = "jok";
   decode_all(decoder, after);
@@ -154,6 +158,11 @@ TEST(JpegBatchDecoder, DeclinedAndFailedFilesComeBackUndecoded) {
       EXPECT_EQ(job.image, static_cast<unsigned char>(job.bytes[0])) << job.bytes;
     }
   }
+  std::size_t decoded_in_calls = 0;
+  for (const std::size_t size : log.call_sizes) decoded_in_calls += size;
+  // 4 + 1 files in the calls that did not fail; each halving level of the 5 failing
+  // files (at most 1 + 3 levels) decodes each of them at most once.
+  EXPECT_LE(decoded_in_calls, 4u + 1u + 5u * 4u);
 }
 
 TEST(JpegBatchDecoder, OneCallPerPixelFormat) {
