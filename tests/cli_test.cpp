@@ -1160,10 +1160,12 @@ TEST_F(CliGpuJpegTest, BatchedHardwareDecodeMatchesOpenCv) {
   names.push_back("progressive");
   args.push_back(write_input("gray.jpg", photo_like(77, 55, 1, 61)));
   names.push_back("gray");
-  const auto run_into = [&](const std::string& dir, const std::string& codec, const std::vector<std::string>& env) {
+  const auto run_into = [&](const std::string& dir, const std::string& codec, const std::vector<std::string>& env,
+                            const std::vector<std::string>& more = {}) {
     fs::create_directory(path(dir));
     std::vector<std::string> command = args;
     command.insert(command.end(), {"--out-dir", path(dir), "--device", "gpu", "--codec", codec, "--timing"});
+    command.insert(command.end(), more.begin(), more.end());
     ProcessOptions options;
     options.env = env;
     const ProcessResult run = gpufilter(command, options);
@@ -1175,7 +1177,9 @@ TEST_F(CliGpuJpegTest, BatchedHardwareDecodeMatchesOpenCv) {
   const std::string batched = run_into("batched", "gpu", {});
   const std::string per_file = run_into("per_file", "gpu", {"GPUFILTER_JPEG_BATCH=0"});
   run_into("cpu", "cpu", {});
-  std::cout << "[ batched run ] " << batched;
+  // Every GPU with its own engine: the same outputs (the GPUs of a machine are alike).
+  const std::string all_devices = run_into("all", "gpu", {}, {"--devices", "all"});
+  std::cout << "[ batched run ] " << batched << "[ --devices all ] " << all_devices;
   EXPECT_TRUE(contains(batched, "hardware JPEG decoding (GPU 0)")) << batched;
   EXPECT_FALSE(contains(per_file, "hardware JPEG decoding")) << per_file;
   if (!contains(batched, "no hardware JPEG engine")) {
@@ -1195,6 +1199,8 @@ TEST_F(CliGpuJpegTest, BatchedHardwareDecodeMatchesOpenCv) {
     const cv::Mat cpu = read_unchanged(path("cpu/" + name + ".jpg"));
     expect_jpeg_close(read_unchanged(path("batched/" + name + ".jpg")), cpu, "batched " + name);
     expect_jpeg_close(read_unchanged(path("per_file/" + name + ".jpg")), cpu, "per-file " + name);
+    EXPECT_EQ(read_bytes(path("all/" + name + ".jpg")), read_bytes(path("batched/" + name + ".jpg")))
+        << name << ": --devices all and one GPU differ";
   }
 }
 
