@@ -23,8 +23,11 @@
 #include "batch_inputs.hpp"
 #include "codecs.hpp"
 #include "execute.hpp"
+#include "gpu_jpeg.hpp"
 #include "gpu_pool.hpp"
 #include "gpufilter/error.hpp"
+#include "jpeg_batch_decoder.hpp"
+#include "jpeg_metadata.hpp"
 #include "process_file.hpp"
 #include "progress.hpp"
 #include "quiet_stderr.hpp"
@@ -35,15 +38,43 @@ namespace {
 // Workspaces per GPU: each holds one file's device images and nvJPEG states, and nvJPEG
 // decodes a file partly on the CPU thread that holds the workspace, so a GPU gets as many
 // as threads feed it, at least three (one uploading, one running, one downloading) and
-// at most eight (device memory: three images per workspace). GPUFILTER_GPU_WORKSPACES
-// overrides the count for tuning (1..64).
-int workspaces_per_device(std::size_t threads, std::size_t devices) {
+// at most eight (device memory: three images per workspace). With batched JPEG decoding
+// a workspace also waits for its file's batch, so a GPU gets enough for one batch
+// gathering while another decodes and a few more running the op and encoding
+// (`batched_workspaces`). GPUFILTER_GPU_WORKSPACES overrides the count for tuning (1..64).
+int workspaces_per_device(std::size_t threads, std::size_t devices, int batched_workspaces) {
   if (const char* text = std::getenv("GPUFILTER_GPU_WORKSPACES")) {
     const int count = std::atoi(text);
     if (count >= 1 && count <= 64) return count;
   }
   const std::size_t share = (threads + devices - 1) / std::max<std::size_t>(devices, 1);
-  return static_cast<int>(std::clamp<std::size_t>(share, 3, 8));
+  return static_cast<int>(std::clamp<std::size_t>(share, 3, batched_workspaces > 0 ? batched_workspaces : 8));
+}
+
+// Batched JPEG decoding: a batch's device memory is bounded by its workspaces, each
+// holding up to three images of its file's size (decoded, turned upright, result) and a
+// chain's intermediates: 24 workspaces of 12 MP photos hold 1.7-2.6 GB per GPU.
+struct BatchedJpegPlan {
+  std::optional<JpegBatchTuning> tuning;  // none: every JPEG decoded file by file
+  int workspaces = 0;                     // per GPU
+};
+
+// Batched decoding where the run is on GPUs, the build has nvJPEG, OpenCV's codecs were
+// not asked for (--codec cpu), the inputs start with a JPEG (the first few are looked at)
+// and GPUFILTER_JPEG_BATCH is not 0.
+BatchedJpegPlan plan_batched_jpeg(const RunRequest& request, const std::vector<BatchItem>& items) {
+  BatchedJpegPlan plan;
+  const JpegBatchTuning tuning = jpeg_batch_tuning();
+  if (tuning.max_batch <= 0 || request.codec == CodecChoice::Cpu || !gpu_jpeg_built()) return plan;
+  const std::size_t looked_at = std::min<std::size_t>(items.size(), 8);
+  bool jpeg = false;
+  for (std::size_t i = 0; i < looked_at && !jpeg; ++i) jpeg = starts_like_jpeg(items[i].input);
+  if (!jpeg) return plan;
+  plan.tuning = tuning;
+  // One batch gathering while one decodes is 2 x max_batch files in flight at most; a
+  // GPU needs fewer (Little's law: ~300 files/s x ~55 ms in a workspace), hence the cap.
+  plan.workspaces = std::min(2 * tuning.max_batch + 4, 24);
+  return plan;
 }
 
 // --devices resolved against the GPUs present.
@@ -105,16 +136,25 @@ ExitCode run_batch(const RunRequest& request) {
   if (!selection.notice.empty()) std::cerr << selection.notice << '\n';
 
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t threads =
-      std::min<std::size_t>(items.size(), options.jobs > 0 ? static_cast<std::size_t>(options.jobs) : cores);
+  std::vector<int> devices;
+  BatchedJpegPlan batched;
+  if (selection.device == Device::Gpu) {
+    devices = batch_devices(request);
+    batched = plan_batched_jpeg(request, items);
+  }
+  // With batched decoding most threads wait for their batch, holding a workspace: one
+  // thread for each workspace, and a few reading and writing files beside them.
+  const std::size_t default_threads =
+      batched.tuning ? std::max<std::size_t>(cores, devices.size() * static_cast<std::size_t>(batched.workspaces) + 4)
+                     : cores;
+  const std::size_t threads = std::min<std::size_t>(
+      items.size(), options.jobs > 0 ? static_cast<std::size_t>(options.jobs) : default_threads);
   // Files decode and encode side by side: each PNG codec takes its share of the cores.
   codecs::set_threads_per_file(static_cast<unsigned>(std::max<std::size_t>(1, cores / std::max<std::size_t>(1, threads))));
   std::optional<GpuPool> pool;
   std::unique_ptr<Runner> runner;
-  std::vector<int> devices;
   if (selection.device == Device::Gpu) {
-    devices = batch_devices(request);
-    pool.emplace(devices, workspaces_per_device(threads, devices.size()));
+    pool.emplace(devices, workspaces_per_device(threads, devices.size(), batched.workspaces), batched.tuning);
     runner = std::make_unique<PooledGpuRunner>(*pool);
   } else {
     runner = std::make_unique<CpuRunner>();
@@ -171,7 +211,11 @@ ExitCode run_batch(const RunRequest& request) {
     if (progress.failed()) summary += "; " + std::to_string(progress.failed()) + " failed";
     write_stderr(summary + "\n");
   }
-  if (request.timing) write_stderr(totals.summary(threads, progress.elapsed_s() * 1e3) + "\n");
+  if (request.timing) {
+    write_stderr(totals.summary(threads, progress.elapsed_s() * 1e3) + "\n");
+    if (pool)
+      for (const std::string& line : pool->batch_decoding_summaries()) write_stderr(line + "\n");
+  }
   return first_failure.value_or(ExitCode::Ok);
 }
 

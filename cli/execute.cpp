@@ -130,7 +130,8 @@ Stream stream_on(int device) {
 }
 }  // namespace
 
-GpuWorkspace::GpuWorkspace(int device) : device_(device), stream_(stream_on(device)) {}
+GpuWorkspace::GpuWorkspace(int device, JpegBatchDecoder* batch_decoder)
+    : device_(device), stream_(stream_on(device)), batch_decoder_(batch_decoder) {}
 
 // Straight from the decoded image and into the result, with no pinned staging copies:
 // those would hold two more host copies of the image, and the driver moves pageable
@@ -204,12 +205,7 @@ bool GpuWorkspace::run_jpeg(const RunRequest& request, const GpuJpegInput& input
   fit_device_image(dst_, out.width, out.height, out.format);
   times.add("setup", setup.elapsed_ms());
 
-  // The hybrid decoder works on the host as well: its time is the wall time to a
-  // finished stream.
-  Stopwatch decoding;
-  if (!codec->decode({input.file}, {decoded.view()}).front()) return false;
-  stream_.synchronize();
-  times.add("gpu decode", decoding.elapsed_ms());
+  if (!decode_jpeg(*codec, input, decoded.view(), times)) return false;
 
   ExecContext context;
   context.stream = stream_.get();
@@ -238,6 +234,27 @@ bool GpuWorkspace::run_jpeg(const RunRequest& request, const GpuJpegInput& input
                                           std::to_string(out.height) + " " + out.format.name() + " result");
   }
   times.add("gpu encode", encoding.elapsed_ms());
+  return true;
+}
+
+// The stream is idle here (each run ends synchronized), so the batch decoder, on a
+// stream of its own, may write `into`; it returns once the image is there.
+bool GpuWorkspace::decode_jpeg(GpuJpegCodec& codec, const GpuJpegInput& input, const ImageView& into,
+                               StageTimes& times) {
+  if (batch_decoder_ != nullptr) {
+    const BatchDecodeResult batch = batch_decoder_->decode(input.file, into);
+    times.add("decode wait", batch.waited_ms);
+    if (batch.decoded) {
+      times.add("gpu decode", batch.decode_ms);
+      return true;
+    }
+  }
+  // The default decoder works on the host as well: its time is the wall time to a
+  // finished stream.
+  Stopwatch decoding;
+  if (!codec.decode({input.file}, {into}).front()) return false;
+  stream_.synchronize();
+  times.add("gpu decode", decoding.elapsed_ms());
   return true;
 }
 

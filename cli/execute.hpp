@@ -9,6 +9,7 @@
 #include "arguments.hpp"
 #include "gpu_jpeg.hpp"
 #include "gpu_warmup.hpp"
+#include "jpeg_batch_decoder.hpp"
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/images.hpp"
 #include "gpufilter/stream.hpp"
@@ -86,10 +87,11 @@ class CpuRunner final : public Runner {
 
 // One stream on one GPU and the device buffers of the last run, kept while the next
 // image has the same shape: a batch of equal photos allocates once. Not thread-safe: one
-// thread uses a workspace at a time.
+// thread uses a workspace at a time. With a `batch_decoder` (the GPU's hardware JPEG
+// engine, shared by the GPU's workspaces), JPEG files are decoded there first.
 class GpuWorkspace final : public Runner {
  public:
-  explicit GpuWorkspace(int device);
+  explicit GpuWorkspace(int device, JpegBatchDecoder* batch_decoder = nullptr);
   int device() const { return device_; }
   void run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) override;
   void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
@@ -104,8 +106,13 @@ class GpuWorkspace final : public Runner {
   // The workspace's nvJPEG codec, made on first use; null where there is none.
   GpuJpegCodec* jpeg_codec();
 
+  // Decodes the file into `into` with the batch decoder, else with the workspace's codec;
+  // false when neither could.
+  bool decode_jpeg(GpuJpegCodec& codec, const GpuJpegInput& input, const ImageView& into, StageTimes& times);
+
   int device_;
   Stream stream_;
+  JpegBatchDecoder* batch_decoder_;
   std::unique_ptr<GpuJpegCodec> jpeg_;
   bool jpeg_tried_ = false;
   DeviceImage stored_;       // a JPEG as decoded, before its orientation is applied

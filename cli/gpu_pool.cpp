@@ -1,11 +1,17 @@
 #include "gpu_pool.hpp"
 
 #include <limits>
+#include <string>
 
 namespace gpufilter::cli {
 
-GpuPool::GpuPool(const std::vector<int>& devices, int workspaces_per_device)
+GpuPool::GpuPool(const std::vector<int>& devices, int workspaces_per_device,
+                 std::optional<JpegBatchTuning> batch_jpeg)
     : devices_(devices), busy_per_device_(devices.size(), 0), runs_per_device_(devices.size(), 0) {
+  if (batch_jpeg && batch_jpeg->max_batch > 0)
+    for (const int device : devices)
+      decoders_.push_back(std::make_unique<JpegBatchDecoder>([device] { return make_hardware_jpeg_engine(device); },
+                                                             *batch_jpeg, "GPU " + std::to_string(device)));
   // Interleaved (0, 1, 0, 1, ...) so that ties go round the GPUs.
   for (int round = 0; round < workspaces_per_device; ++round)
     for (std::size_t d = 0; d < devices.size(); ++d) {
@@ -18,7 +24,10 @@ GpuPool::GpuPool(const std::vector<int>& devices, int workspaces_per_device)
 
 GpuWorkspace& GpuPool::Lease::workspace() const {
   Slot& slot = *pool_.slots_[slot_];
-  std::call_once(slot.created, [&slot] { slot.workspace = std::make_unique<GpuWorkspace>(slot.device); });
+  JpegBatchDecoder* decoder =
+      pool_.decoders_.empty() ? nullptr : pool_.decoders_[slot.device_index].get();
+  std::call_once(slot.created,
+                 [&slot, decoder] { slot.workspace = std::make_unique<GpuWorkspace>(slot.device, decoder); });
   return *slot.workspace;
 }
 
@@ -60,6 +69,12 @@ void GpuPool::give_back(std::size_t index) {
 std::vector<long> GpuPool::runs_per_device() const {
   const std::lock_guard<std::mutex> lock(mutex_);
   return runs_per_device_;
+}
+
+std::vector<std::string> GpuPool::batch_decoding_summaries() const {
+  std::vector<std::string> lines;
+  for (const auto& decoder : decoders_) lines.push_back(decoder->summary());
+  return lines;
 }
 
 void PooledGpuRunner::run_image(const RunRequest& request, const ImageView& src, const ImageView& dst,

@@ -5,9 +5,12 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "execute.hpp"
+#include "jpeg_batch_decoder.hpp"
 
 namespace gpufilter::cli {
 
@@ -15,7 +18,10 @@ class GpuPool {
  public:
   // `workspaces_per_device` workspaces on each of `devices`; each is created (and its
   // device's context with it) by the first thread that needs it, beside other decodes.
-  GpuPool(const std::vector<int>& devices, int workspaces_per_device);
+  // With `batch_jpeg`, each GPU's hardware JPEG decoder starts now, on a thread of its
+  // own, and that GPU's workspaces send their JPEG files to it.
+  GpuPool(const std::vector<int>& devices, int workspaces_per_device,
+          std::optional<JpegBatchTuning> batch_jpeg = std::nullopt);
 
   // Borrowed for one run; returned by the lease's destructor.
   class Lease {
@@ -35,6 +41,8 @@ class GpuPool {
 
   // Files run on each device so far, in the order of `devices`.
   std::vector<long> runs_per_device() const;
+  // One line per GPU on its batched JPEG decoding (none without), for --timing.
+  std::vector<std::string> batch_decoding_summaries() const;
 
  private:
   struct Slot {
@@ -47,6 +55,7 @@ class GpuPool {
   void give_back(std::size_t slot);
 
   std::vector<int> devices_;
+  std::vector<std::unique_ptr<JpegBatchDecoder>> decoders_;  // per device, or empty; outlives the workspaces
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<int> busy_per_device_;
   std::vector<long> runs_per_device_;

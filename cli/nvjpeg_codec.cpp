@@ -6,12 +6,16 @@
 // per thread, reused from file to file; each workspace decodes its own file, so files
 // decode side by side on as many threads as the pool has workspaces.
 //
-// Not the hardware JPEG engines: on an H100 (bench/nvjpeg_probe.cpp, docs/gpu-results.md)
-// a hardware-backend handle costs 0.28 s and each decoding state on it 0.36 s, against
-// 0.05 s or less for the default backend's, and one file at a time it decodes a 24 MP
-// photo in 17 ms against the default backend's 21 ms. The engines pay off in batches of
-// many files per call (32 x 12 MP at 760 images/s), which needs a batch pipeline that
-// gathers files for one decoder; the pool decodes file by file today.
+// Not the hardware JPEG engines here: on an H100 (bench/nvjpeg_probe.cpp,
+// docs/gpu-results.md) a hardware-backend handle costs 0.28 s and each decoding state on
+// it 0.36 s, against 0.05 s or less for the default backend's, and one file at a time it
+// decodes a 24 MP photo in 17 ms against the default backend's 21 ms. The engines pay off
+// in batches of many files per call: jpeg_batch_decoder.hpp gathers them, one engine per
+// GPU (nvjpeg_batch_engine.cpp), and what it declines comes here.
+//
+// The decoding objects are made on a workspace's first per-file decode: where a batch's
+// files all go to the hardware engine, its workspaces only encode, and a decoding state
+// costs 54 ms.
 #include <cuda_runtime_api.h>
 #include <nvjpeg.h>
 
@@ -58,13 +62,15 @@ class NvjpegCodec final : public GpuJpegCodec {
   NvjpegCodec(const NvjpegCodec&) = delete;
   NvjpegCodec& operator=(const NvjpegCodec&) = delete;
 
-  // Makes the per-workspace objects; false when any cannot be made.
+  // Makes the encoder's objects; false when any cannot be made.
   bool init();
 
   std::vector<bool> decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) override;
   bool encode(const ImageView& image, int quality, std::vector<unsigned char>& bytes) override;
 
  private:
+  // Makes the decoding objects on first use; false when any cannot be made.
+  bool decoder_ready();
   bool fits(const JpegBytes& file, const ImageView& into) const;
   bool decode_one(const JpegBytes& file, const ImageView& into);
   void synchronize() const { GPUFILTER_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
@@ -72,6 +78,8 @@ class NvjpegCodec final : public GpuJpegCodec {
   nvjpegHandle_t general_;
   cudaStream_t stream_;
   // One file at a time, in decoupled phases.
+  bool decoder_tried_ = false;
+  bool decoder_made_ = false;
   nvjpegJpegDecoder_t decoder_ = nullptr;
   nvjpegJpegState_t decoder_state_ = nullptr;
   nvjpegBufferPinned_t pinned_ = nullptr;
@@ -83,15 +91,23 @@ class NvjpegCodec final : public GpuJpegCodec {
   nvjpegEncoderParams_t encoder_params_ = nullptr;
 };
 
+bool NvjpegCodec::decoder_ready() {
+  if (!decoder_tried_) {
+    decoder_tried_ = true;
+    decoder_made_ = ok(nvjpegDecoderCreate(general_, NVJPEG_BACKEND_DEFAULT, &decoder_)) &&
+                    ok(nvjpegDecoderStateCreate(general_, decoder_, &decoder_state_)) &&
+                    ok(nvjpegBufferPinnedCreate(general_, nullptr, &pinned_)) &&
+                    ok(nvjpegBufferDeviceCreate(general_, nullptr, &device_buffer_)) &&
+                    ok(nvjpegStateAttachPinnedBuffer(decoder_state_, pinned_)) &&
+                    ok(nvjpegStateAttachDeviceBuffer(decoder_state_, device_buffer_)) &&
+                    ok(nvjpegJpegStreamCreate(general_, &parsed_)) &&
+                    ok(nvjpegDecodeParamsCreate(general_, &decode_params_));
+  }
+  return decoder_made_;
+}
+
 bool NvjpegCodec::init() {
-  return ok(nvjpegDecoderCreate(general_, NVJPEG_BACKEND_DEFAULT, &decoder_)) &&
-         ok(nvjpegDecoderStateCreate(general_, decoder_, &decoder_state_)) &&
-         ok(nvjpegBufferPinnedCreate(general_, nullptr, &pinned_)) &&
-         ok(nvjpegBufferDeviceCreate(general_, nullptr, &device_buffer_)) &&
-         ok(nvjpegStateAttachPinnedBuffer(decoder_state_, pinned_)) &&
-         ok(nvjpegStateAttachDeviceBuffer(decoder_state_, device_buffer_)) &&
-         ok(nvjpegJpegStreamCreate(general_, &parsed_)) && ok(nvjpegDecodeParamsCreate(general_, &decode_params_)) &&
-         ok(nvjpegEncoderStateCreate(general_, &encoder_state_, stream_)) &&
+  return ok(nvjpegEncoderStateCreate(general_, &encoder_state_, stream_)) &&
          ok(nvjpegEncoderParamsCreate(general_, &encoder_params_, stream_)) &&
          // OpenCV's defaults: standard Huffman tables, baseline.
          ok(nvjpegEncoderParamsSetOptimizedHuffman(encoder_params_, 0, stream_)) &&
@@ -139,6 +155,7 @@ bool NvjpegCodec::decode_one(const JpegBytes& file, const ImageView& into) {
 
 std::vector<bool> NvjpegCodec::decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) {
   std::vector<bool> decoded(files.size(), false);
+  if (!decoder_ready()) return decoded;
   for (std::size_t i = 0; i < files.size(); ++i) decoded[i] = fits(files[i], into[i]) && decode_one(files[i], into[i]);
   return decoded;
 }

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -1131,6 +1132,75 @@ TEST_F(CliGpuJpegTest, BatchWithCorruptAndProgressiveFiles) {
   for (const std::string name : {"b0", "b3", "b5", "progressive", "gray"}) {
     expect_jpeg_close(read_unchanged(path("gpu/" + name + "_x.jpg")), read_unchanged(path("cpu/" + name + "_x.jpg")),
                       "batch " + name);
+  }
+}
+
+// A batch through the GPU's hardware JPEG engine (files gathered into nvJPEG batched
+// calls), through the per-file path (GPUFILTER_JPEG_BATCH=0) and through OpenCV: every
+// output within the JPEG tolerance of OpenCV's, orientations and the files the engine
+// declines (progressive, gray where it takes none) included. Where the GPU has no engine
+// the summary says so and the batch runs file by file.
+TEST_F(CliGpuJpegTest, BatchedHardwareDecodeMatchesOpenCv) {
+  std::vector<std::string> names;
+  std::vector<std::string> args{"copy"};
+  for (int i = 0; i < 18; ++i) {
+    const std::string name = "c" + std::to_string(i);
+    args.push_back(write_input(name + ".jpg", photo_like(120 + 7 * i, 161 + 5 * i, 3, 40u + static_cast<unsigned>(i))));
+    names.push_back(name);
+  }
+  for (const int orientation : {3, 6, 8}) {
+    const std::string name = "o" + std::to_string(orientation);
+    write_bytes(path(name + ".jpg"), jpeg_with_orientation(photo_like(64, 96, 3, 50u + static_cast<unsigned>(orientation)),
+                                                           static_cast<std::uint16_t>(orientation)));
+    args.push_back(path(name + ".jpg"));
+    names.push_back(name);
+  }
+  ASSERT_TRUE(cv::imwrite(path("progressive.jpg"), photo_like(90, 70, 3, 60), {cv::IMWRITE_JPEG_PROGRESSIVE, 1}));
+  args.push_back(path("progressive.jpg"));
+  names.push_back("progressive");
+  args.push_back(write_input("gray.jpg", photo_like(77, 55, 1, 61)));
+  names.push_back("gray");
+  const auto run_into = [&](const std::string& dir, const std::string& codec, const std::vector<std::string>& env,
+                            const std::vector<std::string>& more = {}) {
+    fs::create_directory(path(dir));
+    std::vector<std::string> command = args;
+    command.insert(command.end(), {"--out-dir", path(dir), "--device", "gpu", "--codec", codec, "--timing"});
+    command.insert(command.end(), more.begin(), more.end());
+    ProcessOptions options;
+    options.env = env;
+    const ProcessResult run = gpufilter(command, options);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_TRUE(contains(run.err, std::to_string(names.size()) + " of " + std::to_string(names.size()) + " files written"))
+        << run.err;
+    return run.err;
+  };
+  const std::string batched = run_into("batched", "gpu", {});
+  const std::string per_file = run_into("per_file", "gpu", {"GPUFILTER_JPEG_BATCH=0"});
+  run_into("cpu", "cpu", {});
+  // Every GPU with its own engine: the same outputs (the GPUs of a machine are alike).
+  const std::string all_devices = run_into("all", "gpu", {}, {"--devices", "all"});
+  std::cout << "[ batched run ] " << batched << "[ --devices all ] " << all_devices;
+  EXPECT_TRUE(contains(batched, "hardware JPEG decoding (GPU 0)")) << batched;
+  EXPECT_FALSE(contains(per_file, "hardware JPEG decoding")) << per_file;
+  if (!contains(batched, "no hardware JPEG engine")) {
+    // "N of M files in C calls": the engine took the 21 baseline colour files, or most,
+    // and files that arrived while it started share calls.
+    const std::size_t at = batched.find("hardware JPEG decoding (GPU 0): ");
+    ASSERT_NE(at, std::string::npos);
+    long decoded = 0, files = 0, calls = 0;
+    ASSERT_EQ(std::sscanf(batched.c_str() + at, "hardware JPEG decoding (GPU 0): %ld of %ld files in %ld calls",
+                          &decoded, &files, &calls), 3)
+        << batched;
+    EXPECT_EQ(files, static_cast<long>(names.size()));
+    EXPECT_GE(decoded, 18) << "the baseline colour files go to the hardware engine";
+    EXPECT_LT(calls, decoded) << "files are gathered into calls";
+  }
+  for (const std::string& name : names) {
+    const cv::Mat cpu = read_unchanged(path("cpu/" + name + ".jpg"));
+    expect_jpeg_close(read_unchanged(path("batched/" + name + ".jpg")), cpu, "batched " + name);
+    expect_jpeg_close(read_unchanged(path("per_file/" + name + ".jpg")), cpu, "per-file " + name);
+    EXPECT_EQ(read_bytes(path("all/" + name + ".jpg")), read_bytes(path("batched/" + name + ".jpg")))
+        << name << ": --devices all and one GPU differ";
   }
 }
 

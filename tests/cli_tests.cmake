@@ -3,6 +3,7 @@
 if(TARGET gpufilter_cli)
   find_package(GTest REQUIRED)
   find_package(ZLIB REQUIRED)  # hand-made PNG files (gray+alpha, header-only)
+  find_package(Threads REQUIRED)
   include(GoogleTest)
   add_executable(cli_test
     ${CMAKE_CURRENT_LIST_DIR}/cli_test.cpp
@@ -14,14 +15,18 @@ if(TARGET gpufilter_cli)
   gpufilter_warnings(cli_test)
   gtest_discover_tests(cli_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cli)
 
-  # The tool's JPEG header reader, metadata and orientation steps, on the CPU.
+  # The tool's JPEG header reader, metadata and orientation steps, and the batched JPEG
+  # decoder's gathering (with a stand-in engine), on the CPU.
   add_executable(cli_unit_test
     ${CMAKE_CURRENT_LIST_DIR}/jpeg_markers_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/jpeg_batch_decoder_test.cpp
+    ${PROJECT_SOURCE_DIR}/cli/jpeg_batch_decoder.cpp
     ${PROJECT_SOURCE_DIR}/cli/jpeg_markers.cpp
     ${PROJECT_SOURCE_DIR}/cli/jpeg_metadata.cpp
     ${PROJECT_SOURCE_DIR}/cli/jpeg_orientation.cpp)
   target_include_directories(cli_unit_test PRIVATE ${PROJECT_SOURCE_DIR}/cli)
-  target_link_libraries(cli_unit_test PRIVATE gpufilter::gpufilter GTest::gtest_main opencv_core opencv_imgcodecs)
+  target_link_libraries(cli_unit_test PRIVATE gpufilter::gpufilter GTest::gtest_main opencv_core opencv_imgcodecs
+                        Threads::Threads)
   gpufilter_warnings(cli_unit_test)
   gtest_discover_tests(cli_unit_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cli)
 endif()
