@@ -79,11 +79,28 @@ __device__ __forceinline__ bool word_span_inside(bool aligned, int x0, int width
   return aligned && first >= 0 && end <= static_cast<long long>(width) * channels;
 }
 
-// Fills b with the bytes of pixels x0 - R .. x0 + P + R - 1 of image row y (any
-// integer: mapped through the border mode).
+// Requests the words of row y's span (y any integer: mapped through the border mode)
+// into w, where the thread loads words at all; the bytes come out of them in
+// unpack_span(). A row of the constant border loads row 0 instead, never used.
 template <int C, int P, int R>
-__device__ __forceinline__ void load_span(const ByteImage& img, int x0, int y, bool words,
-                                          unsigned (&b)[RowSpan<C, P, R>::kBytes]) {
+__device__ __forceinline__ void fetch_span(const ByteImage& img, int x0, int y, bool words,
+                                           unsigned (&w)[RowSpan<C, P, R>::kWords]) {
+  using Span = RowSpan<C, P, R>;
+  if (!words) return;
+  const int sy = max(border_map(y, img.height, img.mode), 0);
+  const unsigned char* row = img.data + static_cast<std::size_t>(sy) * img.pitch;
+  const unsigned* first = reinterpret_cast<const unsigned*>(row + static_cast<std::size_t>(x0) * C) - Span::kHaloWords;
+#pragma unroll
+  for (int i = 0; i < Span::kWords; ++i) w[i] = __ldg(first + i);
+}
+
+// Fills b with the bytes of pixels x0 - R .. x0 + P + R - 1 of image row y: from w
+// (fetch_span() of the same row) where the thread loads words, else byte by byte
+// through the border mode.
+template <int C, int P, int R>
+__device__ __forceinline__ void unpack_span(const ByteImage& img, int x0, int y, bool words,
+                                            const unsigned (&w)[RowSpan<C, P, R>::kWords],
+                                            unsigned (&b)[RowSpan<C, P, R>::kBytes]) {
   using Span = RowSpan<C, P, R>;
   const int sy = border_map(y, img.height, img.mode);
   if (sy < 0) {  // a row of the constant
@@ -91,12 +108,7 @@ __device__ __forceinline__ void load_span(const ByteImage& img, int x0, int y, b
     for (int k = 0; k < Span::kBytes; ++k) b[k] = (img.constant >> (8 * (k % C))) & 0xffu;
     return;
   }
-  const unsigned char* row = img.data + static_cast<std::size_t>(sy) * img.pitch;
   if (words) {
-    const unsigned* first = reinterpret_cast<const unsigned*>(row + static_cast<std::size_t>(x0) * C) - Span::kHaloWords;
-    unsigned w[Span::kWords];
-#pragma unroll
-    for (int i = 0; i < Span::kWords; ++i) w[i] = __ldg(first + i);
 #pragma unroll
     for (int k = 0; k < Span::kBytes; ++k) {
       const int at = k + Span::kSkip;
@@ -104,6 +116,7 @@ __device__ __forceinline__ void load_span(const ByteImage& img, int x0, int y, b
     }
   } else {
     // The slow path (image edges, unaligned rows): one border map per pixel.
+    const unsigned char* row = img.data + static_cast<std::size_t>(sy) * img.pitch;
 #pragma unroll
     for (int px = 0; px < P + 2 * R; ++px) {
       const int sx = border_map(x0 - R + px, img.width, img.mode);
@@ -113,6 +126,45 @@ __device__ __forceinline__ void load_span(const ByteImage& img, int x0, int y, b
     }
   }
 }
+
+// A thread's walk down its rows, kAhead rows of loads ahead of the math: take(y)
+// requests row y + kAhead's words and then unpacks row y's, which were requested
+// kAhead calls before, so their latency passes while the thread works on the rows
+// between. Rows must be taken in order, one after the other, from the row given to
+// start(). kAhead = 0: each row is loaded when it is taken.
+template <int C, int P, int R, int kAhead>
+struct SpanStream {
+  using Span = RowSpan<C, P, R>;
+  static constexpr int kSlots = kAhead > 0 ? kAhead : 1;
+  const ByteImage& img;
+  int x0;
+  bool words;
+  unsigned ahead[kSlots][Span::kWords];
+
+  __device__ __forceinline__ SpanStream(const ByteImage& image, int x, bool word_loads)
+      : img(image), x0(x), words(word_loads) {}
+
+  __device__ __forceinline__ void start(int y) {
+#pragma unroll
+    for (int k = 0; k < kAhead; ++k) fetch_span<C, P, R>(img, x0, y + k, words, ahead[k]);
+  }
+
+  __device__ __forceinline__ void take(int y, unsigned (&b)[Span::kBytes]) {
+    unsigned w[Span::kWords];
+    if constexpr (kAhead == 0) {
+      fetch_span<C, P, R>(img, x0, y, words, w);
+    } else {
+#pragma unroll
+      for (int i = 0; i < Span::kWords; ++i) w[i] = ahead[0][i];
+#pragma unroll
+      for (int k = 0; k + 1 < kAhead; ++k)
+#pragma unroll
+        for (int i = 0; i < Span::kWords; ++i) ahead[k][i] = ahead[k + 1][i];
+      fetch_span<C, P, R>(img, x0, y + kAhead, words, ahead[kAhead - 1]);
+    }
+    unpack_span<C, P, R>(img, x0, y, words, w, b);
+  }
+};
 
 // Stores a thread's P * C output bytes (the low byte of each o[s]) at pixel x0 of row
 // y: as words where `words` (aligned rows, all P pixels inside), else byte by byte.

@@ -19,13 +19,12 @@
 
 #include "common/launch.cuh"
 #include "convolution/fixed_point_rows.cuh"
+#include "convolution/fixed_shape_launch.cuh"
 #include "convolution/separable_fixed_launch.hpp"
 #include "convolution/separable_fixed_tuning.hpp"
 
 namespace gpufilter::kernels {
 namespace {
-
-using Tuning = SeparableFixedTuning;
 
 struct GradientTaps {
   int a;          // the smoothing's outer weight
@@ -44,23 +43,33 @@ __device__ __forceinline__ float sqrt_approx(float v) {
   return r;
 }
 
+// Registers that stay live through a row: three rows of differences and smoothings
+// (and centre bytes for kKeepAlpha) and the words loaded ahead.
+template <class Shape, int C, bool kKeepAlpha>
+constexpr int gradient_live_registers() {
+  using Span = RowSpan<C, Shape::pixels_per_thread(C), 1>;
+  return 3 * (kKeepAlpha ? 3 : 2) * Span::kSamples + Shape::kPrefetchRows * Span::kWords;
+}
+
 // kKeepAlpha: RGBA with AlphaMode::Keep, alpha copied from the input's centre pixel.
-template <int C, bool kKeepAlpha>
-__global__ void __launch_bounds__(Tuning::kBlockThreads)
+template <int C, bool kKeepAlpha, class Shape>
+__global__ void __launch_bounds__(Shape::kBlockThreads,
+                                  Shape::min_blocks(gradient_live_registers<Shape, C, kKeepAlpha>()))
     gradient_int_kernel(ByteImage src, unsigned char* __restrict__ dst, std::size_t dst_pitch, GradientTaps taps,
-                        bool aligned, int strips) {
-  constexpr int P = Tuning::pixels_per_thread(C);
+                        bool aligned, int strip_rows, int strips) {
+  constexpr int P = Shape::pixels_per_thread(C);
   constexpr int S = P * C;
   using Span = RowSpan<C, P, 1>;
   const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * P;
   if (x0 >= src.width) return;
   const bool word_loads = word_span_inside<Span>(aligned, x0, src.width, C);
   const bool word_stores = aligned && x0 + P <= src.width;
+  SpanStream<C, P, 1, Shape::kPrefetchRows> rows(src, x0, word_loads);
 
-  // Row y's differences, smoothings and (kKeepAlpha) centre bytes.
+  // Row y's differences, smoothings and (kKeepAlpha) centre bytes; rows come in order.
   const auto horizontal = [&](int y, int (&d)[S], int (&m)[S], unsigned (&centre)[S]) {
     unsigned b[Span::kBytes];
-    load_span<C, P, 1>(src, x0, y, word_loads, b);
+    rows.take(y, b);
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       const int left = static_cast<int>(b[s]), mid = static_cast<int>(b[s + C]), right = static_cast<int>(b[s + 2 * C]);
@@ -71,10 +80,11 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads)
   };
 
   for (int strip = static_cast<int>(blockIdx.y); strip < strips; strip += static_cast<int>(gridDim.y)) {
-    const int y_begin = strip * Tuning::kStripRows;
-    const int y_end = min(y_begin + Tuning::kStripRows, src.height);
+    const int y_begin = strip * strip_rows;
+    const int y_end = min(y_begin + strip_rows, src.height);
     int d[3][S], m[3][S];
     unsigned centre[3][S];
+    rows.start(y_begin - 1);
     horizontal(y_begin - 1, d[0], m[0], centre[0]);
     horizontal(y_begin, d[1], m[1], centre[1]);
     for (int y = y_begin; y < y_end; y += 3) {
@@ -111,6 +121,19 @@ bool is_integer_smoothing(const std::vector<float>& f) {
   return true;
 }
 
+template <class Shape, int C, bool kKeepAlpha>
+void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& image, const GradientTaps& taps,
+                  bool aligned, const ExecContext& ctx) {
+  const auto kernel = gradient_int_kernel<C, kKeepAlpha, Shape>;
+  const long long threads = blocks_for(src.width, Shape::pixels_per_thread(C));
+  const long long columns = blocks_for(threads, Shape::kBlockThreads);
+  const StripPlan plan = strip_plan_for<Shape>(kernel, columns, src.height);
+  const dim3 grid(grid_x(columns, "gradient_int_kernel"), grid_y(plan.strips));
+  kernel<<<grid, Shape::kBlockThreads, 0, ctx.stream>>>(image, static_cast<unsigned char*>(dst.data), dst.pitch, taps,
+                                                         aligned, plan.rows, plan.strips);
+  check_launch("gradient_int_kernel", ctx);
+}
+
 }  // namespace
 
 bool gradient_int_fits(PixelFormat format, const FilterSpec& spec) {
@@ -125,7 +148,7 @@ bool gradient_int_fits(PixelFormat format, const FilterSpec& spec) {
 }
 
 void launch_gradient_int(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
-                         const ExecContext& ctx) {
+                         FixedShapeId shape, const ExecContext& ctx) {
   if (!gradient_int_fits(src.format, spec))
     throw Error(ErrorCode::UnsupportedFormat,
                 "gradient_int: runs the Sobel, Scharr and Prewitt magnitudes on 8-bit images "
@@ -136,19 +159,13 @@ void launch_gradient_int(const ImageView& src, const ImageView& dst, const Filte
   const int channels = src.format.channels;
   const ByteImage image = byte_image_of(src, border);
   const bool aligned = word_aligned(src.data, src.pitch) && word_aligned(dst.data, dst.pitch);
-  const int strips = static_cast<int>(blocks_for(src.height, Tuning::kStripRows));
-  const auto run = [&](auto channel_count, auto keep_alpha) {
-    constexpr int C = decltype(channel_count)::value;
-    const long long threads = blocks_for(src.width, Tuning::pixels_per_thread(C));
-    const dim3 grid(grid_x(blocks_for(threads, Tuning::kBlockThreads), "gradient_int_kernel"), grid_y(strips));
-    gradient_int_kernel<C, decltype(keep_alpha)::value><<<grid, Tuning::kBlockThreads, 0, ctx.stream>>>(
-        image, static_cast<unsigned char*>(dst.data), dst.pitch, taps, aligned, strips);
-    check_launch("gradient_int_kernel", ctx);
-  };
-  if (channels == 1) run(std::integral_constant<int, 1>{}, std::false_type{});
-  else if (channels == 3) run(std::integral_constant<int, 3>{}, std::false_type{});
-  else if (spec.alpha == AlphaMode::Keep) run(std::integral_constant<int, 4>{}, std::true_type{});
-  else run(std::integral_constant<int, 4>{}, std::false_type{});
+  visit_fixed_shape(shape, [&](auto shape_tag) {
+    using Shape = typename decltype(shape_tag)::type;
+    if (channels == 1) launch_shape<Shape, 1, false>(src, dst, image, taps, aligned, ctx);
+    else if (channels == 3) launch_shape<Shape, 3, false>(src, dst, image, taps, aligned, ctx);
+    else if (spec.alpha == AlphaMode::Keep) launch_shape<Shape, 4, true>(src, dst, image, taps, aligned, ctx);
+    else launch_shape<Shape, 4, false>(src, dst, image, taps, aligned, ctx);
+  });
 }
 
 }  // namespace gpufilter::kernels

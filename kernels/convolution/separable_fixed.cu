@@ -17,6 +17,7 @@
 
 #include "common/launch.cuh"
 #include "convolution/fixed_point_rows.cuh"
+#include "convolution/fixed_shape_launch.cuh"
 #include "convolution/separable_fixed_launch.hpp"
 #include "convolution/separable_fixed_weights.hpp"
 
@@ -36,11 +37,18 @@ struct FixedTaps {
   unsigned out_mul;
 };
 
-template <int C, int R>
-__global__ void __launch_bounds__(Tuning::kBlockThreads)
+// Registers that stay live through a row: the window and the words loaded ahead.
+template <class Shape, int C, int R>
+constexpr int live_registers() {
+  using Span = RowSpan<C, Shape::pixels_per_thread(C), R>;
+  return (2 * R + 1) * Span::kSamples + Shape::kPrefetchRows * Span::kWords;
+}
+
+template <int C, int R, class Shape>
+__global__ void __launch_bounds__(Shape::kBlockThreads, Shape::min_blocks(live_registers<Shape, C, R>()))
     separable_fixed_kernel(ByteImage src, unsigned char* __restrict__ dst, std::size_t dst_pitch, FixedTaps<R> taps,
-                           bool aligned, int strips) {
-  constexpr int P = Tuning::pixels_per_thread(C);
+                           bool aligned, int strip_rows, int strips) {
+  constexpr int P = Shape::pixels_per_thread(C);
   constexpr int S = P * C;
   constexpr int kWin = 2 * R + 1;
   using Span = RowSpan<C, P, R>;
@@ -48,11 +56,12 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads)
   if (x0 >= src.width) return;
   const bool word_loads = word_span_inside<Span>(aligned, x0, src.width, C);
   const bool word_stores = aligned && x0 + P <= src.width;
+  SpanStream<C, P, R, Shape::kPrefetchRows> rows(src, x0, word_loads);
 
-  // The horizontal sums of image row y (border-mapped) into h.
+  // The horizontal sums of image row y (border-mapped; rows come in order) into h.
   const auto horizontal = [&](int y, unsigned (&h)[S]) {
     unsigned b[Span::kBytes];
-    load_span<C, P, R>(src, x0, y, word_loads, b);
+    rows.take(y, b);
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       unsigned acc = taps.h_round;
@@ -63,10 +72,11 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads)
   };
 
   for (int strip = static_cast<int>(blockIdx.y); strip < strips; strip += static_cast<int>(gridDim.y)) {
-    const int y_begin = strip * Tuning::kStripRows;
-    const int y_end = min(y_begin + Tuning::kStripRows, src.height);
+    const int y_begin = strip * strip_rows;
+    const int y_end = min(y_begin + strip_rows, src.height);
     // The vertical window: image row r's sums sit in slot (r - y_begin + R) % kWin.
     unsigned window[kWin][S];
+    rows.start(y_begin - R);
 #pragma unroll
     for (int k = 0; k < 2 * R; ++k) horizontal(y_begin - R + k, window[k]);
     for (int y = y_begin; y < y_end; y += kWin) {
@@ -118,10 +128,23 @@ void visit_fixed_radius(int radius, F&& f) {
   }
 }
 
+template <class Shape, int C, int R>
+void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& image, const FixedTaps<R>& taps,
+                  bool aligned, const ExecContext& ctx) {
+  const auto kernel = separable_fixed_kernel<C, R, Shape>;
+  const long long threads = blocks_for(src.width, Shape::pixels_per_thread(C));
+  const long long columns = blocks_for(threads, Shape::kBlockThreads);
+  const StripPlan plan = strip_plan_for<Shape>(kernel, columns, src.height);
+  const dim3 grid(grid_x(columns, "separable_fixed_kernel"), grid_y(plan.strips));
+  kernel<<<grid, Shape::kBlockThreads, 0, ctx.stream>>>(image, static_cast<unsigned char*>(dst.data), dst.pitch,
+                                                         taps, aligned, plan.rows, plan.strips);
+  check_launch("separable_fixed_kernel", ctx);
+}
+
 }  // namespace
 
 void launch_separable_fixed(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
-                            const ExecContext& ctx) {
+                            FixedShapeId shape, const ExecContext& ctx) {
   if (!separable_fixed_fits(src.format, spec))
     throw Error(ErrorCode::UnsupportedFormat,
                 "separable_fixed: runs 8-bit images with one convex rank-1 mask of radius up to " +
@@ -130,7 +153,6 @@ void launch_separable_fixed(const ImageView& src, const ImageView& dst, const Fi
   const int channels = src.format.channels;
   const ByteImage image = byte_image_of(src, border);
   const bool aligned = word_aligned(src.data, src.pitch) && word_aligned(dst.data, dst.pitch);
-  const int strips = static_cast<int>(blocks_for(src.height, Tuning::kStripRows));
   visit_fixed_radius(mask.radius, [&](auto radius) {
     constexpr int R = decltype(radius)::value;
     if (mask.radius < R) {  // a 1x1 mask in the radius-1 window: centre taps only
@@ -138,17 +160,13 @@ void launch_separable_fixed(const ImageView& src, const ImageView& dst, const Fi
       mask.qy[1] = mask.qy[0];
       mask.qx[0] = mask.qy[0] = 0;
     }
-    const auto run = [&](auto channel_count) {
-      constexpr int C = decltype(channel_count)::value;
-      const long long threads = blocks_for(src.width, Tuning::pixels_per_thread(C));
-      const dim3 grid(grid_x(blocks_for(threads, Tuning::kBlockThreads), "separable_fixed_kernel"), grid_y(strips));
-      separable_fixed_kernel<C, R><<<grid, Tuning::kBlockThreads, 0, ctx.stream>>>(
-          image, static_cast<unsigned char*>(dst.data), dst.pitch, taps_of<R>(mask), aligned, strips);
-      check_launch("separable_fixed_kernel", ctx);
-    };
-    if (channels == 1) run(std::integral_constant<int, 1>{});
-    else if (channels == 3) run(std::integral_constant<int, 3>{});
-    else run(std::integral_constant<int, 4>{});
+    const FixedTaps<R> taps = taps_of<R>(mask);
+    visit_fixed_shape(shape, [&](auto shape_tag) {
+      using Shape = typename decltype(shape_tag)::type;
+      if (channels == 1) launch_shape<Shape, 1, R>(src, dst, image, taps, aligned, ctx);
+      else if (channels == 3) launch_shape<Shape, 3, R>(src, dst, image, taps, aligned, ctx);
+      else launch_shape<Shape, 4, R>(src, dst, image, taps, aligned, ctx);
+    });
   });
 }
 

@@ -1,31 +1,79 @@
 #pragma once
 namespace gpufilter::kernels {
 
+// How a register-window kernel (separable_fixed.cu, gradient_int.cu) is launched: its
+// block, the registers it may use, how far ahead of the math it loads, how many gray
+// pixels a thread owns and how the rows are cut into strips.
+//   kBlock        threads a block.
+//   kMaxRegisters the register budget a thread is compiled for (__launch_bounds__ min
+//                 blocks = 65536 / (kBlock * kMaxRegisters)); 0 leaves it to the
+//                 compiler. A window that needs more gets more (min_blocks()), so no
+//                 instantiation spills.
+//   kPrefetch     rows whose words are loaded before the math of the current row
+//                 (0: each row's loads wait for its own math to end).
+//   kGrayPixels   pixels a gray thread owns (4: one word; 8: two words).
+//   kFillWaves    true: the strip length is chosen at launch so the grid is whole waves
+//                 of resident blocks (fixed_strip_plan.hpp); false: kFixedStripRows.
+template <int kBlock, int kMaxRegisters, int kPrefetch, int kGrayPixels, bool kFillWaves>
+struct FixedShape {
+  static constexpr int kBlockThreads = kBlock;
+  static constexpr int kPrefetchRows = kPrefetch;
+  static constexpr bool kBalancedStrips = kFillWaves;
+  // Pixels a thread owns in x: gray kGrayPixels, 4 RGB (three words: 4 RGB pixels are the
+  // smallest whole number of words), 2 RGBA (two words). More would amortise the halo
+  // (the horizontal pass reads P + 2R pixels for P outputs) but costs 2R+1 more
+  // registers per sample.
+  static constexpr int pixels_per_thread(int channels) { return channels == 1 ? kGrayPixels : channels == 3 ? 4 : 2; }
+  // __launch_bounds__' minimum blocks per SM for a kernel whose registers that must stay
+  // live (window and prefetched words) number `live`; kWorkRegisters is what the math
+  // of a row needs beside them (ptxas -v, sm_90: 0 spill bytes for every instantiation).
+  static constexpr int kWorkRegisters = 32;
+  static constexpr int min_blocks(int live) {
+    if (kMaxRegisters == 0) return 1;
+    const int need = (live + kWorkRegisters + 7) / 8 * 8;
+    const int budget = need > kMaxRegisters ? need : kMaxRegisters;
+    const int blocks = 65536 / (kBlock * budget);
+    return blocks < 1 ? 1 : blocks;
+  }
+};
+
 // The 8-bit fixed-point separable kernel (separable_fixed.cu) and the integer gradient
 // kernel (gradient_int.cu). docs/techniques/convolution.md, "8-bit filters", has the
 // reasoning; the figures behind the choices are the lead's to measure.
 struct SeparableFixedTuning {
   // Largest radius: the vertical window keeps 2R+1 rows of 16-bit horizontal sums, one
-  // register each, per channel sample a thread owns (8 samples for gray and RGBA, 12
-  // for RGB): 72 to 108 registers at R = 4. Beyond it the float `separable` runs.
+  // register each, per channel sample a thread owns (4 to 12 samples): 36 to 108
+  // registers at R = 4. Beyond it the float `separable` runs.
   static constexpr int kMaxRadius = 4;
-  // Pixels a thread owns in x: 8 gray (two 32-bit words), 4 RGB (three words: 4 RGB
-  // pixels are the smallest whole number of words), 2 RGBA (two words). More would
-  // amortise the halo (the horizontal pass reads P + 2R pixels for P outputs) but
-  // costs 2R+1 more registers per sample.
-  static constexpr int pixels_per_thread(int channels) { return channels == 1 ? 8 : channels == 3 ? 4 : 2; }
-  // Each thread walks this many output rows down its column strip; the first 2R rows
-  // of the window are loaded before the first output (2R/kStripRows extra horizontal
-  // work: 12.5% at R = 2), and shorter strips give more threads to hide DRAM latency.
-  static constexpr int kStripRows = 32;
-  // 128 threads across: a warp's loads of one row are 32 x 8 contiguous bytes (gray).
-  static constexpr int kBlockThreads = 128;
-  // Measured on an H100 (8K, --quick, session 3, docs/gpu-results.md): gradient_int
-  // runs the 8-bit Sobel magnitude in 98 us against the 2-D tile's 232 us (2.4x), so
-  // auto takes it; separable_fixed runs the 5x5 Gaussian in 162 / 237 / 275 us (gray,
-  // RGB, RGBA) against the float separable kernel's 79 / 220 / 245 us, slower on every
-  // format, so auto leaves it to an explicit --variant until it is profiled and
-  // revised (its registers, 85-119 a thread at 5x5, cap the warps an SM keeps).
+
+  // The launch shapes, each a variant of its own (FilterVariant::*Serial, *Lean, *Deep)
+  // so one bench run compares them (docs/techniques/convolution.md, "Launch shapes").
+  // Session 3's shape, profiled on the H100 (5x5 blur u8x4: 85 registers, 31% theoretical
+  // occupancy, issue slots 42% busy, 40% of stalls on L1TEX scoreboard): every row's
+  // loads wait for the row's math; 32-row strips, 8 gray pixels a thread.
+  using SerialShape = FixedShape<128, 0, 0, 8, false>;
+  // The default: the next row's words are requested before the current row's math, 72
+  // registers (7 blocks of 128: 28 warps an SM, 44%), and strips cut so the grid is
+  // whole waves (the Sobel gray grid was 1.64 waves, the last 64% full).
+  using TunedShape = FixedShape<128, 72, 1, 4, true>;
+  // More warps, fewer registers: 64 (8 blocks: 32 warps, 50%), one row ahead.
+  using LeanShape = FixedShape<128, 64, 1, 4, true>;
+  // Fewer warps, more loads in flight each: two rows ahead, 80 registers (6 blocks).
+  using DeepShape = FixedShape<128, 80, 2, 4, true>;
+  // Strip length bounds of the wave-filling shapes: at least kMinStripRows rows, so the
+  // 2R warm-up rows stay a small share of the walk (2R / 16 = 25% more horizontal sums
+  // at 5x5), at most kMaxStripRows rows.
+  static constexpr int kMinStripRows = 16;
+  static constexpr int kMaxStripRows = 64;
+  // The serial shape's strip: 32 rows (2R / 32 = 12.5% warm-up at R = 2).
+  static constexpr int kFixedStripRows = 32;
+
+  // Measured on an H100 (8K, --quick, session 3, docs/gpu-results.md), serial shape:
+  // gradient_int runs the 8-bit Sobel magnitude in 98 us against the 2-D tile's 232 us
+  // (2.4x), so auto takes it; separable_fixed runs the 5x5 Gaussian in 162 / 237 /
+  // 275 us (gray, RGB, RGBA) against the float separable kernel's 79 / 220 / 245 us,
+  // slower on every format, so auto leaves it to an explicit --variant until the new
+  // shapes are measured.
   static constexpr bool kAutoPicksGradientInt = true;
   static constexpr bool kAutoPicksSeparableFixed = false;
 };

@@ -37,13 +37,22 @@ enum class FilterVariant {
   // 8-bit only, integer arithmetic from a register window (docs/techniques/convolution.md):
   SeparableFixed,  // one convex rank-1 mask up to 9x9 (blur, box), channels separate
   GradientInt,     // the Sobel, Scharr and Prewitt magnitudes (edge --direction both)
+  // The same two kernels in other launch shapes, to be measured against the default
+  // one (docs/techniques/convolution.md, "Launch shapes"); same results, same limits:
+  SeparableFixedLean,    // more warps, fewer registers
+  SeparableFixedDeep,    // two rows of loads ahead of the math
+  SeparableFixedSerial,  // each row's loads after the previous row's math (session 3)
+  GradientIntLean,
+  GradientIntDeep,
+  GradientIntSerial,
   // Gaussian blurs of sigma >= 3 only: three stacked box filters per axis on running
   // sums, the same cost at any sigma, within a looser accuracy contract than the exact
   // variants (docs/techniques/convolution.md, "Large sigma"); other specs run separable.
   BoxStack,
 };
 // "auto", "naive", "constant", "tiled", "tiled_l2", "separable", "separable_fixed",
-// "gradient_int", "box_stack".
+// "gradient_int", "separable_fixed_lean", "separable_fixed_deep", "separable_fixed_serial",
+// "gradient_int_lean", "gradient_int_deep", "gradient_int_serial", "box_stack".
 const char* to_string(FilterVariant variant);
 // Throws Error(InvalidArgument) naming the choices on an unknown name.
 FilterVariant filter_variant_from_name(const std::string& name);

@@ -19,8 +19,33 @@ namespace {
 
 bool one_rank1_mask(const FilterSpec& spec) { return spec.is_separable() && spec.masks.size() == 1; }
 
-bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) {
+// The kernel a launch-shape variant runs (itself for every other variant).
+FilterVariant kernel_of(FilterVariant variant) {
   switch (variant) {
+    case FilterVariant::SeparableFixedLean:
+    case FilterVariant::SeparableFixedDeep:
+    case FilterVariant::SeparableFixedSerial: return FilterVariant::SeparableFixed;
+    case FilterVariant::GradientIntLean:
+    case FilterVariant::GradientIntDeep:
+    case FilterVariant::GradientIntSerial: return FilterVariant::GradientInt;
+    default: return variant;
+  }
+}
+
+kernels::FixedShapeId shape_of(FilterVariant variant) {
+  switch (variant) {
+    case FilterVariant::SeparableFixedLean:
+    case FilterVariant::GradientIntLean: return kernels::FixedShapeId::Lean;
+    case FilterVariant::SeparableFixedDeep:
+    case FilterVariant::GradientIntDeep: return kernels::FixedShapeId::Deep;
+    case FilterVariant::SeparableFixedSerial:
+    case FilterVariant::GradientIntSerial: return kernels::FixedShapeId::Serial;
+    default: return kernels::FixedShapeId::Tuned;
+  }
+}
+
+bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) {
+  switch (kernel_of(variant)) {
     case FilterVariant::Naive: return true;
     case FilterVariant::Constant:
     case FilterVariant::TiledL2: return kernels::filter2d_constant_fits(spec);
@@ -32,6 +57,7 @@ bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) 
     case FilterVariant::GradientInt: return kernels::gradient_int_fits(format, spec);
     case FilterVariant::BoxStack: return kernels::box_stack_fits(spec);
     case FilterVariant::Auto: return true;
+    default: break;
   }
   return false;
 }
@@ -61,17 +87,27 @@ const char* to_string(FilterVariant variant) {
     case FilterVariant::Separable: return "separable";
     case FilterVariant::SeparableFixed: return "separable_fixed";
     case FilterVariant::GradientInt: return "gradient_int";
+    case FilterVariant::SeparableFixedLean: return "separable_fixed_lean";
+    case FilterVariant::SeparableFixedDeep: return "separable_fixed_deep";
+    case FilterVariant::SeparableFixedSerial: return "separable_fixed_serial";
+    case FilterVariant::GradientIntLean: return "gradient_int_lean";
+    case FilterVariant::GradientIntDeep: return "gradient_int_deep";
+    case FilterVariant::GradientIntSerial: return "gradient_int_serial";
     case FilterVariant::BoxStack: return "box_stack";
   }
   return "?";
 }
 
 const std::vector<FilterVariant>& all_filter_variants() {
-  static const std::vector<FilterVariant> all = {FilterVariant::Auto,    FilterVariant::Naive,
-                                                 FilterVariant::Constant, FilterVariant::Tiled,
-                                                 FilterVariant::TiledL2, FilterVariant::Separable,
-                                                 FilterVariant::SeparableFixed, FilterVariant::GradientInt,
-                                                 FilterVariant::BoxStack};
+  static const std::vector<FilterVariant> all = {
+      FilterVariant::Auto,           FilterVariant::Naive,
+      FilterVariant::Constant,       FilterVariant::Tiled,
+      FilterVariant::TiledL2,        FilterVariant::Separable,
+      FilterVariant::SeparableFixed, FilterVariant::GradientInt,
+      FilterVariant::SeparableFixedLean, FilterVariant::SeparableFixedDeep,
+      FilterVariant::SeparableFixedSerial, FilterVariant::GradientIntLean,
+      FilterVariant::GradientIntDeep, FilterVariant::GradientIntSerial,
+      FilterVariant::BoxStack};
   return all;
 }
 
@@ -80,8 +116,9 @@ FilterVariant filter_variant_from_name(const std::string& name) {
     if (name == to_string(variant)) return variant;
   throw Error(ErrorCode::InvalidArgument,
               "unknown variant '" + name +
-                  "'; use auto, naive, constant, tiled, tiled_l2, separable, separable_fixed, gradient_int or "
-                  "box_stack");
+                  "'; use auto, naive, constant, tiled, tiled_l2, separable, separable_fixed, gradient_int, "
+                  "separable_fixed_lean, separable_fixed_deep, separable_fixed_serial, gradient_int_lean, "
+                  "gradient_int_deep, gradient_int_serial or box_stack");
 }
 
 FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, FilterVariant requested) {
@@ -92,6 +129,11 @@ FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, Filter
   if (requested == FilterVariant::BoxStack) {
     if (can_run(FilterVariant::BoxStack, spec, format)) return FilterVariant::BoxStack;
     requested = FilterVariant::Separable;
+  }
+  // A launch shape of an 8-bit kernel runs where its kernel runs, else falls back as that kernel.
+  if (kernel_of(requested) != requested) {
+    if (can_run(requested, spec, format)) return requested;
+    requested = kernel_of(requested);
   }
   bool reached = requested == FilterVariant::Auto;
   for (FilterVariant variant : kFallbackOrder) {
@@ -109,10 +151,15 @@ void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& 
   ops::check_device_pair("filter", src, dst);
   ops::check_no_overlap("filter", src, dst);
   const Border representable = ops::representable_border(border, src.format);
-  switch (applied_variant(spec, src.format, variant)) {
+  const FilterVariant applied = applied_variant(spec, src.format, variant);
+  switch (kernel_of(applied)) {
     case FilterVariant::BoxStack: kernels::launch_box_stack(src, dst, spec, representable, ctx); return;
-    case FilterVariant::GradientInt: kernels::launch_gradient_int(src, dst, spec, representable, ctx); return;
-    case FilterVariant::SeparableFixed: kernels::launch_separable_fixed(src, dst, spec, representable, ctx); return;
+    case FilterVariant::GradientInt:
+      kernels::launch_gradient_int(src, dst, spec, representable, shape_of(applied), ctx);
+      return;
+    case FilterVariant::SeparableFixed:
+      kernels::launch_separable_fixed(src, dst, spec, representable, shape_of(applied), ctx);
+      return;
     case FilterVariant::Separable:
       if (kernels::separable_tiled_fits(src.format, spec))
         kernels::launch_separable_tiled(src, dst, spec, representable, ctx);
@@ -122,8 +169,7 @@ void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& 
     case FilterVariant::Tiled: kernels::launch_filter2d_tiled(src, dst, spec, representable, ctx); return;
     case FilterVariant::TiledL2: kernels::launch_filter2d_tiled_l2(src, dst, spec, representable, ctx); return;
     case FilterVariant::Constant: kernels::launch_filter2d_constant(src, dst, spec, representable, ctx); return;
-    case FilterVariant::Naive:
-    case FilterVariant::Auto: break;
+    default: break;
   }
   kernels::launch_filter2d_naive(src, dst, spec, representable, ctx);
 }

@@ -35,8 +35,12 @@ std::vector<std::string> variant_names(VariantSet set) {
   std::vector<std::string> names;
   for (FilterVariant variant : all_filter_variants()) {
     if (variant == FilterVariant::Separable && !set.rank1_masks) continue;
-    if (variant == FilterVariant::SeparableFixed && !set.convex_rank1) continue;
-    if (variant == FilterVariant::GradientInt && !set.gradients) continue;
+    const bool fixed = variant == FilterVariant::SeparableFixed || variant == FilterVariant::SeparableFixedLean ||
+                       variant == FilterVariant::SeparableFixedDeep || variant == FilterVariant::SeparableFixedSerial;
+    const bool gradient = variant == FilterVariant::GradientInt || variant == FilterVariant::GradientIntLean ||
+                          variant == FilterVariant::GradientIntDeep || variant == FilterVariant::GradientIntSerial;
+    if (fixed && !set.convex_rank1) continue;
+    if (gradient && !set.gradients) continue;
     if (variant == FilterVariant::BoxStack) continue;  // blur alone: add_box_stack_variant
     names.emplace_back(to_string(variant));
   }

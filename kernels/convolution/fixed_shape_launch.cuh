@@ -1,0 +1,52 @@
+#pragma once
+// Launching the register-window kernels (separable_fixed.cu, gradient_int.cu) in each
+// of their shapes (SeparableFixedTuning): the shape named at run time as a type, and
+// the strips a shape cuts the image into for a given kernel.
+#include <cuda_runtime.h>
+
+#include <type_traits>
+
+#include "common/launch.cuh"
+#include "convolution/fixed_strip_plan.hpp"
+#include "convolution/separable_fixed_launch.hpp"
+#include "convolution/separable_fixed_tuning.hpp"
+
+namespace gpufilter::kernels {
+
+template <class T>
+struct ShapeTag {
+  using type = T;
+};
+
+// Calls f(ShapeTag<Shape>{}) for the shape `id` names.
+template <class F>
+void visit_fixed_shape(FixedShapeId id, F&& f) {
+  using Tuning = SeparableFixedTuning;
+  switch (id) {
+    case FixedShapeId::Serial: return f(ShapeTag<Tuning::SerialShape>{});
+    case FixedShapeId::Lean: return f(ShapeTag<Tuning::LeanShape>{});
+    case FixedShapeId::Deep: return f(ShapeTag<Tuning::DeepShape>{});
+    case FixedShapeId::Tuned: break;
+  }
+  return f(ShapeTag<Tuning::TunedShape>{});
+}
+
+// The strips `kernel` (launched in Shape's blocks, `columns` of them across) walks:
+// fixed-length ones, or (kBalancedStrips) as many as fill whole waves of the blocks
+// the current device keeps resident.
+template <class Shape, class Kernel>
+StripPlan strip_plan_for(Kernel kernel, long long columns, int height) {
+  using Tuning = SeparableFixedTuning;
+  if constexpr (!Shape::kBalancedStrips) {
+    return fixed_strips(height, Tuning::kFixedStripRows);
+  } else {
+    int device = 0, sms = 0, per_sm = 0;
+    GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
+    GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GPUFILTER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Shape::kBlockThreads, 0));
+    return fixed_strip_plan(columns, height, static_cast<long long>(per_sm) * sms, Tuning::kMinStripRows,
+                            Tuning::kMaxStripRows);
+  }
+}
+
+}  // namespace gpufilter::kernels

@@ -1,0 +1,26 @@
+#pragma once
+// How the register-window kernels (separable_fixed.cu, gradient_int.cu) cut an image's
+// rows into strips, one strip per thread block row. Plain C++: the CPU tests check it.
+//
+// Every block of such a kernel does the same work (its strip's rows), so the kernel
+// lasts as many "waves" as it takes the GPU's resident blocks to cover the grid: a grid
+// of 1.64 waves lasts as long as one of 2 (the 8K gray Sobel grid of 1080 blocks, 660
+// resident, measured so on the H100). fixed_strip_plan() picks the strip length that
+// fills the last wave: the fewest waves that strips of at most max_rows rows need, then
+// as many strips as those waves hold (never shorter than min_rows, so the 2R rows each
+// strip loads before its first output stay a small share).
+namespace gpufilter::kernels {
+
+struct StripPlan {
+  int rows = 1;    // rows a strip (the last may be shorter)
+  int strips = 1;  // strips covering the image's height: ceil(height / rows)
+};
+
+// columns: thread blocks across the image; resident: blocks the whole GPU keeps in
+// flight at once (blocks per SM x SMs; < 1 is read as 1).
+StripPlan fixed_strip_plan(long long columns, int height, long long resident, int min_rows, int max_rows);
+
+// Strips of `rows` rows each, whatever the occupancy.
+StripPlan fixed_strips(int height, int rows);
+
+}  // namespace gpufilter::kernels

@@ -1,0 +1,47 @@
+// How the 8-bit register-window kernels cut rows into strips (fixed_strip_plan.hpp):
+// strips cover the image, stay within their length bounds, and fill the waves.
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+
+#include "convolution/fixed_strip_plan.hpp"
+
+namespace gpufilter::kernels {
+namespace {
+
+long long ceil_div(long long n, long long d) { return (n + d - 1) / d; }
+
+TEST(FixedStripPlan, CoversTheImageWithinTheBounds) {
+  for (long long columns : {1LL, 7LL, 8LL, 30LL, 1000LL, 100000LL})
+    for (int height : {1, 2, 15, 16, 17, 33, 1080, 4320, 100000})
+      for (long long resident : {0LL, 1LL, 660LL, 924LL, 1056LL}) {
+        const StripPlan plan = fixed_strip_plan(columns, height, resident, 16, 64);
+        EXPECT_GE(plan.rows, 1);
+        EXPECT_LE(plan.rows, 64);
+        EXPECT_EQ(plan.strips, ceil_div(height, plan.rows)) << columns << " " << height << " " << resident;
+        EXPECT_LT(static_cast<long long>(plan.strips - 1) * plan.rows, height) << "no empty strip";
+        if (height >= 16) EXPECT_GE(plan.rows, 8) << "strips about min_rows long or longer";
+      }
+}
+
+TEST(FixedStripPlan, FillsTheLastWave) {
+  // 8K gray Sobel: 8 block columns, 1056 resident blocks: one wave of 33-row strips
+  // instead of 135 strips of 32 rows (1.02 waves).
+  const StripPlan gray = fixed_strip_plan(8, 4320, 1056, 16, 64);
+  EXPECT_EQ(gray.rows, 33);
+  EXPECT_LE(8LL * gray.strips, 1056);
+  EXPECT_GT(8LL * gray.strips, 1000);
+  // 8K RGBA blur: 30 columns, 924 resident: three full waves.
+  const StripPlan rgba = fixed_strip_plan(30, 4320, 924, 16, 64);
+  EXPECT_LE(30LL * rgba.strips, 3 * 924);
+  EXPECT_GT(30LL * rgba.strips, 3 * 924 - 30);
+}
+
+TEST(FixedStripPlan, FixedLength) {
+  EXPECT_EQ(fixed_strips(4320, 32).strips, 135);
+  EXPECT_EQ(fixed_strips(33, 32).strips, 2);
+  EXPECT_EQ(fixed_strips(1, 32).strips, 1);
+}
+
+}  // namespace
+}  // namespace gpufilter::kernels
