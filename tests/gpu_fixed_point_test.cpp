@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,36 @@ TEST(FixedPointKernel, EveryRadiusFormatBorderAndPlacement) {
     }
 }
 
+// The other launch shapes (rows loaded 0 or 2 ahead, 8-pixel gray threads, fixed
+// strips, other register caps): the same kernel code paths, so a subset of radii, on
+// every format, border, size and placement, plus a tall image cut into many strips.
+TEST(FixedPointKernel, EveryLaunchShape) {
+  std::vector<FilterSpec> specs;
+  for (int r : {1, 2, 4}) {
+    GaussianParams g{0.4 + 0.5 * r, r};
+    g.alpha = AlphaMode::Separate;
+    specs.push_back(gaussian_spec(g));
+    specs.push_back(box_spec(BoxParams{2 * r + 1, 2 * r + 1, AlphaMode::Separate}));
+  }
+  std::vector<std::pair<int, int>> sizes(std::begin(kSizes), std::end(kSizes));
+  sizes.emplace_back(70, 1000);
+  for (FilterVariant variant :
+       {FilterVariant::SeparableFixedLean, FilterVariant::SeparableFixedDeep, FilterVariant::SeparableFixedSerial})
+    for (const PixelFormat format : kFormats)
+      for (const FilterSpec& spec : specs) {
+        ASSERT_EQ(applied_variant(spec, format, variant), variant);
+        for (BorderMode mode : all_border_modes())
+          for (const auto& [w, h] : sizes)
+            for (const Placement& p : placements(format)) {
+              const testing::Difference diff = run_vs_reference(w, h, format, spec, border_of(mode), variant, p);
+              EXPECT_TRUE(diff.within(u8_tolerance(format)))
+                  << to_string(variant) << " " << format.name() << " mask " << spec.width() << "x" << spec.height()
+                  << " " << to_string(mode) << " " << w << "x" << h << " " << describe(p) << ": "
+                  << diff.describe();
+            }
+      }
+}
+
 // An image of 8K width: many blocks, and the word path across whole rows.
 TEST(FixedPointKernel, WideImage) {
   GaussianParams g{1.0, 2};
@@ -141,6 +172,31 @@ TEST(GradientIntKernel, EveryOperatorFormatBorderAndPlacement) {
               }
         }
       }
+}
+
+TEST(GradientIntKernel, EveryLaunchShape) {
+  std::vector<std::pair<int, int>> sizes(std::begin(kSizes), std::end(kSizes));
+  sizes.emplace_back(70, 1000);
+  for (FilterVariant variant :
+       {FilterVariant::GradientIntLean, FilterVariant::GradientIntDeep, FilterVariant::GradientIntSerial})
+    for (AlphaMode alpha : {AlphaMode::Keep, AlphaMode::Separate}) {
+      EdgeParams params;
+      params.op = EdgeOperator::Sobel;
+      params.alpha = alpha;
+      const FilterSpec spec = edge_spec(params);
+      for (const PixelFormat format : kFormats) {
+        ASSERT_EQ(applied_variant(spec, format, variant), variant);
+        if (format.channels != 4 && alpha == AlphaMode::Separate) continue;  // the same as Keep
+        for (BorderMode mode : all_border_modes())
+          for (const auto& [w, h] : sizes)
+            for (const Placement& p : placements(format)) {
+              const testing::Difference diff = run_vs_reference(w, h, format, spec, border_of(mode), variant, p);
+              EXPECT_TRUE(diff.within(u8_tolerance(format)))
+                  << to_string(variant) << " " << format.name() << " " << to_string(alpha) << " "
+                  << to_string(mode) << " " << w << "x" << h << " " << describe(p) << ": " << diff.describe();
+            }
+      }
+    }
 }
 
 }  // namespace
