@@ -20,7 +20,9 @@ TEST(FixedStripPlan, CoversTheImageWithinTheBounds) {
         EXPECT_LE(plan.rows, 64);
         EXPECT_EQ(plan.strips, ceil_div(height, plan.rows)) << columns << " " << height << " " << resident;
         EXPECT_LT(static_cast<long long>(plan.strips - 1) * plan.rows, height) << "no empty strip";
-        if (height >= 16) EXPECT_GE(plan.rows, 8) << "strips about min_rows long or longer";
+        if (height >= 16) {
+          EXPECT_GE(plan.rows, 8) << "strips about min_rows long or longer";
+        }
       }
 }
 
