@@ -43,12 +43,12 @@ __device__ __forceinline__ float sqrt_approx(float v) {
   return r;
 }
 
-// Registers that stay live through a row: three rows of differences and smoothings
-// (and centre bytes for kKeepAlpha) and the words loaded ahead.
+// Registers live through a row: three rows of differences and smoothings (and centre
+// bytes for kKeepAlpha), the words loaded ahead, the row's bytes and outputs.
 template <class Shape, int C, bool kKeepAlpha>
 constexpr int gradient_live_registers() {
   using Span = RowSpan<C, Shape::pixels_per_thread(C), 1>;
-  return 3 * (kKeepAlpha ? 3 : 2) * Span::kSamples + Shape::kPrefetchRows * Span::kWords;
+  return (3 * (kKeepAlpha ? 3 : 2) + 1) * Span::kSamples + Shape::kPrefetchRows * Span::kWords + Span::kBytes;
 }
 
 // kKeepAlpha: RGBA with AlphaMode::Keep, alpha copied from the input's centre pixel.

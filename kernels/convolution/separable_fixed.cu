@@ -37,11 +37,11 @@ struct FixedTaps {
   unsigned out_mul;
 };
 
-// Registers that stay live through a row: the window and the words loaded ahead.
+// Registers live through a row: the window, the words loaded ahead, the row's bytes and sums.
 template <class Shape, int C, int R>
 constexpr int live_registers() {
   using Span = RowSpan<C, Shape::pixels_per_thread(C), R>;
-  return (2 * R + 1) * Span::kSamples + Shape::kPrefetchRows * Span::kWords;
+  return (2 * R + 2) * Span::kSamples + Shape::kPrefetchRows * Span::kWords + Span::kBytes;
 }
 
 template <int C, int R, class Shape>

@@ -12,21 +12,26 @@ namespace gpufilter::kernels {
 //   kPrefetch     rows whose words are loaded before the math of the current row
 //                 (0: each row's loads wait for its own math to end).
 //   kGrayPixels   pixels a gray thread owns (4: one word; 8: two words).
+//   kRgbaPixels   pixels an RGBA thread owns (1: one word; 2: two words).
 //   kFillWaves    true: the strip length is chosen at launch so the grid is whole waves
 //                 of resident blocks (fixed_strip_plan.hpp); false: kFixedStripRows.
-template <int kBlock, int kMaxRegisters, int kPrefetch, int kGrayPixels, bool kFillWaves>
+template <int kBlock, int kMaxRegisters, int kPrefetch, int kGrayPixels, int kRgbaPixels, bool kFillWaves>
 struct FixedShape {
   static constexpr int kBlockThreads = kBlock;
   static constexpr int kPrefetchRows = kPrefetch;
   static constexpr bool kBalancedStrips = kFillWaves;
   // Pixels a thread owns in x: gray kGrayPixels, 4 RGB (three words: 4 RGB pixels are the
-  // smallest whole number of words), 2 RGBA (two words). More would amortise the halo
-  // (the horizontal pass reads P + 2R pixels for P outputs) but costs 2R+1 more
-  // registers per sample.
-  static constexpr int pixels_per_thread(int channels) { return channels == 1 ? kGrayPixels : channels == 3 ? 4 : 2; }
-  // __launch_bounds__' minimum blocks per SM for a kernel whose registers that must stay
-  // live (window and prefetched words) number `live`; kWorkRegisters is what the math
-  // of a row needs beside them (ptxas -v, sm_90, 5x5 RGBA at 64 registers: 0 spill bytes).
+  // smallest whole number of words), RGBA kRgbaPixels. More would amortise the halo (the
+  // horizontal pass reads P + 2R pixels for P outputs) but costs 2R+1 more registers
+  // per sample.
+  static constexpr int pixels_per_thread(int channels) {
+    return channels == 1 ? kGrayPixels : channels == 3 ? 4 : kRgbaPixels;
+  }
+  // __launch_bounds__' minimum blocks per SM for a kernel whose registers live through a
+  // row (the window, the words loaded ahead, the row's unpacked bytes and sums) number
+  // `live`; kWorkRegisters is what the rest needs (addresses, loop state). From ptxas -v
+  // on sm_90, 5x5: gray with 4 pixels (model 51) fits 64 registers without spilling; RGBA
+  // with 2 pixels one row ahead (model 94) spills at 72 and 80, RGB (model 119) at 96.
   static constexpr int kWorkRegisters = 16;
   static constexpr int min_blocks(int live) {
     if (kMaxRegisters == 0) return 1;
@@ -51,15 +56,20 @@ struct SeparableFixedTuning {
   // Session 3's shape, profiled on the H100 (5x5 blur u8x4: 85 registers, 31% theoretical
   // occupancy, issue slots 42% busy, 40% of stalls on L1TEX scoreboard): every row's
   // loads wait for the row's math; 32-row strips, 8 gray pixels a thread.
-  using SerialShape = FixedShape<128, 0, 0, 8, false>;
-  // The default: the next row's words are requested before the current row's math, 72
-  // registers (7 blocks of 128: 28 warps an SM, 44%), and strips cut so the grid is
-  // whole waves (the Sobel gray grid was 1.64 waves, the last 64% full).
-  using TunedShape = FixedShape<128, 72, 1, 4, true>;
-  // More warps, fewer registers: 64 (8 blocks: 32 warps, 50%), one row ahead.
-  using LeanShape = FixedShape<128, 64, 1, 4, true>;
-  // Fewer warps, more loads in flight each: two rows ahead, 80 registers (6 blocks).
-  using DeepShape = FixedShape<128, 80, 2, 4, true>;
+  using SerialShape = FixedShape<128, 0, 0, 8, 2, false>;
+  // The default: the next row's words are requested before the current row's math, at
+  // most 72 registers where the window allows (gray: 7 blocks of 128, 28 warps an SM;
+  // RGBA's 2-pixel window needs about 96: 5 blocks, as before; RGB 4 blocks), and strips
+  // cut so the grid is whole waves (the Sobel gray grid was 1.64 waves, the last 64%
+  // full).
+  using TunedShape = FixedShape<128, 72, 1, 4, 2, true>;
+  // More warps: 64 registers where the window allows (gray 8 blocks, 32 warps) and one
+  // RGBA pixel a thread (half the window: about 7 blocks instead of 5, for a third more
+  // halo bytes taken out per sample).
+  using LeanShape = FixedShape<128, 64, 1, 4, 1, true>;
+  // Fewer warps, more loads in flight each: two rows ahead, 80 registers where the
+  // window allows.
+  using DeepShape = FixedShape<128, 80, 2, 4, 2, true>;
   // Strip length bounds of the wave-filling shapes: at least kMinStripRows rows, so the
   // 2R warm-up rows stay a small share of the walk (2R / 16 = 25% more horizontal sums
   // at 5x5), at most kMaxStripRows rows.
