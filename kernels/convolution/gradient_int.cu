@@ -54,7 +54,7 @@ constexpr int gradient_live_registers() {
 // kKeepAlpha: RGBA with AlphaMode::Keep, alpha copied from the input's centre pixel.
 template <int C, bool kKeepAlpha, class Shape>
 __global__ void __launch_bounds__(Shape::kBlockThreads,
-                                  Shape::min_blocks(gradient_live_registers<Shape, C, kKeepAlpha>()))
+                                  Shape::min_blocks(gradient_live_registers<Shape, C, kKeepAlpha>(), 1))
     gradient_int_kernel(ByteImage src, unsigned char* __restrict__ dst, std::size_t dst_pitch, GradientTaps taps,
                         bool aligned, int strip_rows, int strips) {
   constexpr int P = Shape::pixels_per_thread(C);

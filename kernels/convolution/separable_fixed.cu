@@ -45,7 +45,7 @@ constexpr int live_registers() {
 }
 
 template <int C, int R, class Shape>
-__global__ void __launch_bounds__(Shape::kBlockThreads, Shape::min_blocks(live_registers<Shape, C, R>()))
+__global__ void __launch_bounds__(Shape::kBlockThreads, Shape::min_blocks(live_registers<Shape, C, R>(), R))
     separable_fixed_kernel(ByteImage src, unsigned char* __restrict__ dst, std::size_t dst_pitch, FixedTaps<R> taps,
                            bool aligned, int strip_rows, int strips) {
   constexpr int P = Shape::pixels_per_thread(C);

@@ -32,9 +32,13 @@ struct FixedShape {
   // `live`; kWorkRegisters is what the rest needs (addresses, loop state). From ptxas -v
   // on sm_90, 5x5: gray with 4 pixels (model 51) fits 64 registers without spilling; RGBA
   // with 2 pixels one row ahead (model 94) spills at 72 and 80, RGB (model 119) at 96.
+  // Radii above kMaxCappedRadius are left to the compiler: their windows are long and
+  // the compiler interleaves rows, so the model undercounts (ptxas spilled gray 7x7 and
+  // 9x9 at 72 registers); the speed targets are at 5x5.
   static constexpr int kWorkRegisters = 16;
-  static constexpr int min_blocks(int live) {
-    if (kMaxRegisters == 0) return 1;
+  static constexpr int kMaxCappedRadius = 2;
+  static constexpr int min_blocks(int live, int radius) {
+    if (kMaxRegisters == 0 || radius > kMaxCappedRadius) return 1;
     const int need = (live + kWorkRegisters + 7) / 8 * 8;
     const int budget = need > kMaxRegisters ? need : kMaxRegisters;
     const int blocks = 65536 / (kBlock * budget);
