@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "common/launch.cuh"
+#include "common/occupancy_cache.hpp"
 #include "convolution/fixed_strip_plan.hpp"
 #include "convolution/separable_fixed_launch.hpp"
 #include "convolution/separable_fixed_tuning.hpp"
@@ -40,12 +41,10 @@ StripPlan strip_plan_for(Kernel kernel, long long columns, int height) {
   if constexpr (!Shape::kBalancedStrips) {
     return fixed_strips(height, Tuning::kFixedStripRows);
   } else {
-    int device = 0, sms = 0, per_sm = 0;
-    GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
-    GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    GPUFILTER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Shape::kBlockThreads, 0));
-    return fixed_strip_plan(columns, height, static_cast<long long>(per_sm) * sms, Tuning::kMinStripRows,
-                            Tuning::kMaxStripRows);
+    const long long resident = static_cast<long long>(cached_blocks_per_sm(reinterpret_cast<const void*>(kernel),
+                                                                            Shape::kBlockThreads, 0)) *
+                               cached_sm_count();
+    return fixed_strip_plan(columns, height, resident, Tuning::kMinStripRows, Tuning::kMaxStripRows);
   }
 }
 
