@@ -59,7 +59,9 @@ struct SeparableFixedTuning {
   // so one bench run compares them (docs/techniques/convolution.md, "Launch shapes").
   // Session 3's shape, profiled on the H100 (5x5 blur u8x4: 85 registers, 31% theoretical
   // occupancy, issue slots 42% busy, 40% of stalls on L1TEX scoreboard): every row's
-  // loads wait for the row's math; 32-row strips, 8 gray pixels a thread.
+  // loads wait for the row's math; 32-row strips, 8 gray pixels a thread. (Its loads no
+  // longer sit behind the row's border test, so the compiler now hoists some itself: 126
+  // registers at 5x5 RGBA.)
   using SerialShape = FixedShape<128, 0, 0, 8, 2, false>;
   // The default: the next row's words are requested before the current row's math, at
   // most 72 registers where the window allows (gray: 7 blocks of 128, 28 warps an SM;
