@@ -336,9 +336,20 @@ TEST(GeometryRegistry, ResizeSizeScaleAndFilter) {
 }
 
 TEST(GeometryRegistry, EveryVariantHasAName) {
-  for (const char* op : {"transpose", "rotate"})
-    for (const std::string& variant : find_operation(op)->variants)
+  for (const std::string& variant : find_operation("transpose")->variants)
+    EXPECT_EQ(to_string(transpose_variant_from_name(variant)), variant);
+  // rotate: the transpose names, then the bilinear kernels' names.
+  std::size_t bilinear = 0;
+  for (const std::string& variant : find_operation("rotate")->variants)
+    if (variant.rfind("bilinear", 0) == 0) {
+      EXPECT_EQ(to_string(rotate_variant_from_name(variant)), variant);
+      ++bilinear;
+    } else {
       EXPECT_EQ(to_string(transpose_variant_from_name(variant)), variant);
+    }
+  EXPECT_EQ(bilinear, 4u);
+  EXPECT_THROW(rotate_variant_from_name("tiled"), Error);
+  EXPECT_EQ(rotate_variant_from_name("bilinear_texture"), RotateVariant::Texture);
   EXPECT_THROW(transpose_variant_from_name("copy_row"), Error);
   EXPECT_EQ(block_shape_from_name("8x32"), BlockShape::Thin8x32);
   EXPECT_EQ(flip_axis_from_name("both"), FlipAxis::Both);

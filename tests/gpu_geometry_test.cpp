@@ -202,10 +202,45 @@ TEST_P(GeometryGpu, ResizeEveryFilter) {
                                   ResizeFilter::Lanczos}) {
         Destination destination(source, c.to.width, c.to.height, sub_view,
                                 [&](auto s, auto d) { reference::resize(s, d, filter); });
-        const testing::Difference diff = destination.check([&](auto s, auto d) { resize(s, d, filter, kChecked); });
-        EXPECT_TRUE(diff.within(tolerance)) << "resize " << to_string(filter) << " " << size_name(c.from) << " to "
-                                            << size_name(c.to) << (sub_view ? " sub-view" : "") << ": "
-                                            << diff.describe();
+        for (ResizeVariant variant : {ResizeVariant::Direct, ResizeVariant::Fast}) {
+          const testing::Difference diff =
+              destination.check([&](auto s, auto d) { resize(s, d, filter, variant, kChecked); });
+          EXPECT_TRUE(diff.within(tolerance))
+              << "resize " << to_string(filter) << (variant == ResizeVariant::Fast ? " fast " : " direct ")
+              << size_name(c.from) << " to " << size_name(c.to) << (sub_view ? " sub-view" : "") << ": "
+              << diff.describe();
+        }
+      }
+    }
+}
+
+// Linear enlargement (the fast variant's shared-memory window kernel when the width does
+// not shrink): exactly 2x, whole-row multiples of 16 bytes and odd sizes, the same width,
+// a shrinking height, uneven ratios; whole images (16-byte stores) and sub-views at odd
+// byte offsets (pixel stores). At exactly 2x every weight is 1/4 or 3/4 and integer sums
+// are exact in float: 8- and 16-bit results equal the reference's.
+TEST_P(GeometryGpu, ResizeLinearEnlarging) {
+  const PixelFormat format = GetParam();
+  const Tolerance tolerance = find_operation("resize")->tolerance(format);
+  struct Case {
+    Size from, to;
+  };
+  const Case cases[] = {{{1921, 1079}, {3842, 2158}}, {{1920, 17}, {3840, 34}}, {{1, 1}, {7, 5}},
+                        {{17, 13}, {34, 26}},         {{17, 13}, {17, 40}},     {{517, 9}, {1600, 4}},
+                        {{600, 300}, {1000, 450}},    {{37, 1031}, {101, 2000}}, {{3, 2}, {1027, 3}}};
+  for (const Case& c : cases)
+    for (bool sub_view : {false, true}) {
+      const Source source(c.from, format, sub_view);
+      Destination destination(source, c.to.width, c.to.height, sub_view,
+                              [&](auto s, auto d) { reference::resize(s, d, ResizeFilter::Linear); });
+      const bool twice = c.to.width == 2 * c.from.width && c.to.height == 2 * c.from.height;
+      const Tolerance allowed = twice && format.type != ChannelType::F32 ? Tolerance(0.0) : tolerance;
+      for (ResizeVariant variant : {ResizeVariant::Direct, ResizeVariant::Fast}) {
+        const testing::Difference diff =
+            destination.check([&](auto s, auto d) { resize(s, d, ResizeFilter::Linear, variant, kChecked); });
+        EXPECT_TRUE(diff.within(allowed)) << "resize linear" << (variant == ResizeVariant::Fast ? " fast " : " direct ")
+                                          << size_name(c.from) << " to " << size_name(c.to)
+                                          << (sub_view ? " sub-view" : "") << ": " << diff.describe();
       }
     }
 }
@@ -216,23 +251,62 @@ TEST_P(GeometryGpu, RotateAnyAngle) {
   const Tolerance tolerance = find_operation("rotate")->tolerance(format);
   const std::array<double, 4> fill = format.type == ChannelType::F32 ? std::array<double, 4>{0.25, 0.5, 0.75, 1.0}
                                                                      : std::array<double, 4>{30, 300, 60, 255};
-  for (const Size size : {Size{1, 1}, Size{17, 13}, Size{37, 1031}, Size{1921, 1079}})
+  for (const Size size : {Size{1, 1}, Size{17, 13}, Size{48, 5}, Size{37, 1031}, Size{1921, 1079}})
     for (bool sub_view : {false, true}) {
       const Source source(size, format, sub_view);
-      for (double angle : {30.0, -45.0, 123.4, 1.0})
+      for (double angle : {30.0, -45.0, 123.4, 1.0, 200.0})
         for (bool expand : {false, true}) {
           const Rect out = rotated_size(size.width, size.height, angle, expand);
           Destination destination(source, out.width, out.height, sub_view,
                                   [&](auto s, auto d) { reference::rotate(s, d, angle, fill); });
-          const testing::Difference diff =
-              destination.check([&](auto s, auto d) { rotate(s, d, angle, fill, kChecked); });
-          // A share of rounding flips means nothing on a few pixels (a 1x1 source
-          // rotated and expanded is 2x2): there only the largest difference counts.
-          const Tolerance allowed = diff.samples >= 1000 ? tolerance : Tolerance(tolerance.max_abs);
-          EXPECT_TRUE(diff.within(allowed)) << "rotate " << angle << (expand ? " expand " : " ") << size_name(size)
+          for (RotateVariant variant :
+               {RotateVariant::Direct, RotateVariant::Tiled, RotateVariant::Wide, RotateVariant::Texture}) {
+            const testing::Difference diff =
+                destination.check([&](auto s, auto d) { rotate(s, d, angle, fill, variant, kChecked); });
+            // A share of rounding flips means nothing on a few pixels (a 1x1 source
+            // rotated and expanded is 2x2): there only the largest difference counts.
+            const Tolerance allowed = diff.samples >= 1000 ? tolerance : Tolerance(tolerance.max_abs);
+            EXPECT_TRUE(diff.within(allowed)) << "rotate " << to_string(variant) << " " << angle
+                                              << (expand ? " expand " : " ") << size_name(size)
                                               << (sub_view ? " sub-view" : "") << ": " << diff.describe();
+          }
         }
     }
+}
+
+// The texture kernel takes whole 1- and 4-channel images (cudaMallocPitch's start and
+// pitch suit the texture unit) and declines 3-channel pixels and sub-views starting at
+// an odd column; what it takes it computes right (the identity map copies exactly).
+TEST_P(GeometryGpu, RotateTextureTakesAlignedViews) {
+  const PixelFormat format = GetParam();
+  const double identity[6] = {1, 0, 0, 0, 1, 0};
+  const double fill[4] = {0, 0, 0, 0};
+  for (bool sub_view : {false, true}) {
+    const Source source(Size{301, 77}, format, sub_view);
+    Destination destination(source, 301, 77, sub_view,
+                            [](auto s, auto d) { reference::rotate(s, d, 0.0, {0, 0, 0, 0}); });
+    bool taken = false;
+    const testing::Difference diff = destination.check([&](auto s, auto d) {
+      taken = kernels::launch_rotate_bilinear_texture(s, d, identity, fill, kChecked);
+      if (!taken) copy(s, d, CopyVariant::Vectorized, kChecked);  // declined: nothing launched
+    });
+    // What the texture unit wants of a pitched 2-D resource (cudaMallocPitch's rows
+    // meet it; a sub-view starting at an odd column never does).
+    int device = 0, alignment = 0, pitch_alignment = 0;
+    GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
+    GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&alignment, cudaDevAttrTextureAlignment, device));
+    GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&pitch_alignment, cudaDevAttrTexturePitchAlignment, device));
+    const bool aligned = reinterpret_cast<std::uintptr_t>(source.device.data) % static_cast<unsigned>(alignment) == 0 &&
+                         source.device.pitch % static_cast<unsigned>(pitch_alignment) == 0;
+    EXPECT_EQ(taken, format.channels != 3 && aligned) << (sub_view ? "sub-view" : "whole image");
+    if (!sub_view && format.channels != 3) {
+      EXPECT_TRUE(aligned) << "cudaMallocPitch's rows suit the texture unit";
+    }
+    if (sub_view) {
+      EXPECT_FALSE(taken);
+    }
+    EXPECT_TRUE(diff.within(0.0)) << (sub_view ? "sub-view: " : "whole image: ") << diff.describe();
+  }
 }
 
 // The bench's bounds (copy_row, copy_col) copy exactly, with every block shape.

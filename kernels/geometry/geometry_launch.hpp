@@ -54,9 +54,26 @@ void launch_resize(const ImageView& src, const ImageView& dst, ResizeFilter filt
 // sizes, types, or rows not starting at 16-byte boundaries.
 bool launch_resize_half_area(const ImageView& src, const ImageView& dst, const ExecContext& ctx);
 
+// Linear resize when dst is at least as wide as src (any height): a warp's row of
+// output from a window of vertically blended source columns in shared memory, several
+// pixels a lane stored as 16-byte words; the same values as launch_resize's linear
+// kernel within float rounding. False (launching nothing) when dst is narrower.
+bool launch_resize_linear_up(const ImageView& src, const ImageView& dst, const ExecContext& ctx);
+
 // Bilinear rotation: dst(x, y) samples src at (m0 x + m1 y + m2, m3 x + m4 y + m5);
 // positions outside src take `fill` (per channel, already in the format's range).
+// A thread per pixel, positions in double (RotateVariant::Direct).
 void launch_rotate_bilinear(const ImageView& src, const ImageView& dst, const double inverse_map[6],
                             const double fill[4], const ExecContext& ctx);
+// The same from 2-D warp tiles with float steps and branch-free edges; wide: four
+// adjacent pixels a thread, 16-byte stores. False (launching nothing) for outputs
+// taller than the grid allows (about a million rows).
+bool launch_rotate_bilinear_tiled(const ImageView& src, const ImageView& dst, const double inverse_map[6],
+                                  const double fill[4], bool wide, const ExecContext& ctx);
+// The tiled kernel reading its taps through a texture object over the source view.
+// False (launching nothing) for 3-channel formats, views whose start or pitch the
+// texture unit cannot take, or outputs too tall for the grid.
+bool launch_rotate_bilinear_texture(const ImageView& src, const ImageView& dst, const double inverse_map[6],
+                                    const double fill[4], const ExecContext& ctx);
 
 }  // namespace gpufilter::kernels

@@ -23,6 +23,21 @@ struct GeometryTuning {
   static constexpr int kHalfThreadsX = 32;
   static constexpr int kHalfThreadsY = 8;
   static constexpr int kFlipNaiveY = 8;
+  // Linear enlargement (resize_linear_up.cu): warps per block, each its own output row
+  // and a window of up to 32 * 16 + 2 source columns in shared memory (24.7 KiB a
+  // block for 3-byte pixels); rows per warp before the grid runs out, so that the
+  // column taps (double arithmetic, once a thread) serve several rows.
+  static constexpr int kUpWarps = 4;
+  static constexpr int kUpRowsPerWarp = 4;
+  // Bilinear rotation (rotate_bilinear_tiled.cu): a warp covers 8 x 4 output pixels
+  // (kRotateLanesX lanes across) so that one load instruction's 32 source positions
+  // lie in a compact rotated patch (fewer L1 lines than a 32 x 1 row of them); a block
+  // is kRotateWarpsX warps across and kRotateSteps warp-heights down, a thread making
+  // kRotateSteps pixels (or 4 x kRotateSteps in the wide kernel), stepping its source
+  // position in fixed point from one double start.
+  static constexpr int kRotateLanesX = 8;
+  static constexpr int kRotateWarpsX = 4;
+  static constexpr int kRotateSteps = 4;
 };
 
 // The fast transpose's shape for a pixel of N bytes: P pixels per word, a block of

@@ -75,8 +75,19 @@ void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_
 // round and saturate it), as cv::warpAffine with INTER_LINEAR and BORDER_CONSTANT.
 // dst may have any size, in src's format. Error(InvalidArgument) also for an angle
 // that is not finite.
+enum class RotateVariant {
+  Direct,   // a thread per pixel, source positions in double
+  Tiled,    // a warp per 8x4 pixel patch, fixed-point steps from a double start per thread,
+            // edges without branches (the default)
+  Wide,     // Tiled with four adjacent pixels a thread, 16-byte stores where rows allow
+  Texture,  // Tiled reading its taps through a texture object (point sampling, the
+            // kernel's own weights); 3-channel formats and views the texture unit cannot
+            // take (start or pitch not aligned to its needs) run Tiled
+};
 void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill = {},
             const ExecContext& ctx = {});
+void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill,
+            RotateVariant variant, const ExecContext& ctx = {});
 // The output size: the input's, or with `expand` the rotated image's bounding box
 // (rounded up, at least 1x1). Arithmetic only: no GPU, no checks, no throw.
 Rect rotated_size(int width, int height, double angle_degrees, bool expand);
@@ -120,7 +131,10 @@ enum class ResizeFilter {
 enum class ResizeVariant {
   Direct,  // a thread per output pixel computes its taps
   Fast,    // Direct, but halving 8-bit images with area runs a kernel of 16-byte words
-           // (the same values); the default
+           // (the same values), and linear resizes that do not narrow the image run a
+           // kernel of several output pixels a thread from a shared-memory window of
+           // vertically blended source columns (the same values within float rounding);
+           // the default
 };
 // Resizes src to dst's size (any size, in src's format). Integer formats round to
 // nearest and saturate.
@@ -138,11 +152,13 @@ const char* to_string(BlockShape block);
 const char* to_string(FlipAxis axis);
 const char* to_string(FlipVariant variant);
 const char* to_string(ResizeFilter filter);
+const char* to_string(RotateVariant variant);
 // Each throws Error(InvalidArgument) naming the choices for an unknown name.
 TransposeVariant transpose_variant_from_name(const std::string& name);
 BlockShape block_shape_from_name(const std::string& name);
 FlipAxis flip_axis_from_name(const std::string& name);
 FlipVariant flip_variant_from_name(const std::string& name);
 ResizeFilter resize_filter_from_name(const std::string& name);
+RotateVariant rotate_variant_from_name(const std::string& name);
 
 }  // namespace gpufilter

@@ -27,6 +27,8 @@ constexpr FlipAxis kFlipAxes[] = {FlipAxis::Horizontal, FlipAxis::Vertical, Flip
 constexpr FlipVariant kFlipVariants[] = {FlipVariant::Naive, FlipVariant::Vectorized, FlipVariant::Wide};
 constexpr ResizeFilter kResizeFilters[] = {ResizeFilter::Nearest, ResizeFilter::Linear, ResizeFilter::Cubic,
                                            ResizeFilter::Area, ResizeFilter::Lanczos};
+constexpr RotateVariant kRotateVariants[] = {RotateVariant::Direct, RotateVariant::Tiled, RotateVariant::Wide,
+                                             RotateVariant::Texture};
 
 }  // namespace
 
@@ -84,6 +86,16 @@ const char* to_string(ResizeFilter filter) {
   return "?";
 }
 
+const char* to_string(RotateVariant variant) {
+  switch (variant) {
+    case RotateVariant::Direct: return "bilinear";
+    case RotateVariant::Tiled: return "bilinear_tiled";
+    case RotateVariant::Wide: return "bilinear_wide";
+    case RotateVariant::Texture: return "bilinear_texture";
+  }
+  return "?";
+}
+
 TransposeVariant transpose_variant_from_name(const std::string& name) {
   return from_name(name, kTransposeVariants, "transpose variant");
 }
@@ -92,6 +104,9 @@ FlipAxis flip_axis_from_name(const std::string& name) { return from_name(name, k
 FlipVariant flip_variant_from_name(const std::string& name) { return from_name(name, kFlipVariants, "flip variant"); }
 ResizeFilter resize_filter_from_name(const std::string& name) {
   return from_name(name, kResizeFilters, "resize filter");
+}
+RotateVariant rotate_variant_from_name(const std::string& name) {
+  return from_name(name, kRotateVariants, "rotate variant");
 }
 
 }  // namespace gpufilter

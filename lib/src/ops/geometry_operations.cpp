@@ -25,6 +25,22 @@ std::vector<std::string> transpose_variant_names() {
   return names;
 }
 
+constexpr RotateVariant kRotateVariants[] = {RotateVariant::Direct, RotateVariant::Tiled, RotateVariant::Wide,
+                                             RotateVariant::Texture};
+
+// The transpose names, then the bilinear kernels' names (any angle but quarter turns).
+std::vector<std::string> rotate_variant_names() {
+  std::vector<std::string> names = transpose_variant_names();
+  for (RotateVariant v : kRotateVariants) names.emplace_back(to_string(v));
+  return names;
+}
+
+bool is_rotate_variant_name(const std::string& name) {
+  for (RotateVariant v : kRotateVariants)
+    if (name == to_string(v)) return true;
+  return false;
+}
+
 ParamSpec block_param() {
   return choice_param("block",
                       "threads per block (x by y) of the naive, unroll4 and diagonal variants; the seed found thin "
@@ -105,8 +121,10 @@ Operation make_rotate_operation() {
   op.formats = all_pixel_formats();
   // Quarter turns run the transpose kernels; a half turn runs the flip kernels (the
   // naive-family variants the naive flip, the tiled ones the vectorized flip); other
-  // angles run the one bilinear kernel whichever variant is named.
-  op.variants = transpose_variant_names();
+  // angles run the bilinear kernels. Every name is valid for every angle: the bilinear
+  // names run the default transpose (with --block) for quarter turns, the transpose
+  // names the default bilinear kernel for other angles.
+  op.variants = rotate_variant_names();
   op.default_variant = "fast_wide";
   op.output_shape = [](const ImageShape& input, const ParamValues& values) {
     const double angle = values.number("angle");
@@ -116,12 +134,17 @@ Operation make_rotate_operation() {
   };
   op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
                   const std::string& variant, const ExecContext& ctx) {
-    const TransposeOptions options = transpose_options(values, variant);  // an unknown variant fails first
+    const bool bilinear = is_rotate_variant_name(variant);
+    // An unknown variant fails here, before any launch.
+    const TransposeOptions options =
+        bilinear ? TransposeOptions{TransposeOptions{}.variant, block_shape_from_name(values.text("block"))}
+                 : transpose_options(values, variant);
     const double angle = values.number("angle");
     if (is_quarter_turn(angle))
       rotate_quarter_turns(src, dst, quarter_turn_angle(values), options, ctx);
     else
-      rotate(src, dst, angle, fill_of(values), ctx);
+      rotate(src, dst, angle, fill_of(values), bilinear ? rotate_variant_from_name(variant) : RotateVariant::Tiled,
+             ctx);
   };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     const double angle = values.number("angle");

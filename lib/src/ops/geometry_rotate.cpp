@@ -22,6 +22,11 @@ Rect rotated_size(int width, int height, double angle_degrees, bool expand) {
 
 void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill,
             const ExecContext& ctx) {
+  rotate(src, dst, angle_degrees, fill, RotateVariant::Tiled, ctx);
+}
+
+void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill,
+            RotateVariant variant, const ExecContext& ctx) {
   validate_view(src, "source");
   validate_view(dst, "destination");
   if (!std::isfinite(angle_degrees))
@@ -42,7 +47,15 @@ void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, co
   const double inverse[6] = {c,  s, src_cx - c * dst_cx - s * dst_cy,
                              -s, c, src_cy + s * dst_cx - c * dst_cy};
   const Border representable = ops::representable_border(Border{BorderMode::Constant, fill}, src.format);
-  kernels::launch_rotate_bilinear(src, dst, inverse, representable.value.data(), ctx);
+  const double* colour = representable.value.data();
+  // Texture declines what the texture unit cannot read, the tiled kernels outputs too
+  // tall for their grid: each falls back to the next simpler kernel.
+  if (variant == RotateVariant::Texture && kernels::launch_rotate_bilinear_texture(src, dst, inverse, colour, ctx))
+    return;
+  if (variant != RotateVariant::Direct &&
+      kernels::launch_rotate_bilinear_tiled(src, dst, inverse, colour, variant == RotateVariant::Wide, ctx))
+    return;
+  kernels::launch_rotate_bilinear(src, dst, inverse, colour, ctx);
 }
 
 }  // namespace gpufilter
