@@ -1,8 +1,9 @@
 // Bilinear rotation through a texture object (seed 001: the read-only/texture path):
 // the tiled kernel's layout and arithmetic (rotate_tile.cuh) with its four taps read
 // by point-sampled tex2D fetches over the source view as pitched 2-D memory. The
-// texture unit does the addressing and answers 0 outside the image (border mode), so
-// the taps need no clamping; the weights stay the kernel's own float weights, because
+// texture unit does the addressing, answers 0 outside the image (border mode), so the
+// taps need no clamping, and returns 8- and 16-bit channels as normalised floats, so
+// they need no conversion; the weights stay the kernel's own float weights, because
 // the hardware's linear filter keeps only 8 bits of each fraction: a difference of 255
 // between neighbours would be off by up to half a level before rounding, and random
 // test images (and sharp edges) would leave the op's tolerance.
@@ -12,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
@@ -23,47 +25,61 @@
 namespace gpufilter::kernels {
 namespace {
 
+// The texel as stored (the resource's channel format) and as read: 8- and 16-bit
+// channels come back normalised to [0, 1] floats (the texture unit converts them for
+// free), floats as they are.
 template <class T, int C>
 struct Texel;
 template <>
 struct Texel<std::uint8_t, 1> {
-  using type = unsigned char;
+  using stored = unsigned char;
+  using read = float;
 };
 template <>
 struct Texel<std::uint8_t, 4> {
-  using type = uchar4;
+  using stored = uchar4;
+  using read = float4;
 };
 template <>
 struct Texel<std::uint16_t, 1> {
-  using type = unsigned short;
+  using stored = unsigned short;
+  using read = float;
 };
 template <>
 struct Texel<std::uint16_t, 4> {
-  using type = ushort4;
+  using stored = ushort4;
+  using read = float4;
 };
 template <>
 struct Texel<float, 1> {
-  using type = float;
+  using stored = float;
+  using read = float;
 };
 template <>
 struct Texel<float, 4> {
-  using type = float4;
+  using stored = float4;
+  using read = float4;
 };
 
 template <class T, int C>
 __device__ __forceinline__ Accum<C> fetch(cudaTextureObject_t texture, float u, float v) {
-  using Tx = typename Texel<T, C>::type;
-  const Tx t = tex2D<Tx>(texture, u, v);
+  const auto t = tex2D<typename Texel<T, C>::read>(texture, u, v);
   Accum<C> a;
   if constexpr (C == 1) {
-    a.c[0] = to_float(static_cast<T>(t));
+    a.c[0] = t;
   } else {
-    a.c[0] = to_float(static_cast<T>(t.x));
-    a.c[1] = to_float(static_cast<T>(t.y));
-    a.c[2] = to_float(static_cast<T>(t.z));
-    a.c[3] = to_float(static_cast<T>(t.w));
+    a.c[0] = t.x;
+    a.c[1] = t.y;
+    a.c[2] = t.z;
+    a.c[3] = t.w;
   }
   return a;
+}
+
+// What a normalised texel of T is multiplied by to be in T's units again.
+template <class T>
+constexpr float texel_scale() {
+  return std::is_same_v<T, std::uint8_t> ? 255.0f : std::is_same_v<T, std::uint16_t> ? 65535.0f : 1.0f;
 }
 
 template <class T, int C>
@@ -84,7 +100,14 @@ __global__ void __launch_bounds__(32 * RotateTile::kWarpsX)
     const float u = static_cast<float>(t.ix) + 0.5f, v = static_cast<float>(t.iy) + 0.5f;
     const Accum<C> p00 = fetch<T, C>(texture, u, v), p01 = fetch<T, C>(texture, u + 1.0f, v);
     const Accum<C> p10 = fetch<T, C>(texture, u, v + 1.0f), p11 = fetch<T, C>(texture, u + 1.0f, v + 1.0f);
-    dst.at(start.x, y) = to_pixel<T, C, false>(blend(t, p00, p01, p10, p11, fill));  // convex: in range
+    // fill is normalised too: the blend is in [0, 1] units, scaled back once (for 8-bit
+    // values the round trip is a few 1e-5 of a level off, for 16-bit below 0.01).
+    Accum<C> sum = blend(t, p00, p01, p10, p11, fill);
+    if constexpr (texel_scale<T>() != 1.0f) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) sum.c[c] *= texel_scale<T>();
+    }
+    dst.at(start.x, y) = to_pixel<T, C, false>(sum);  // convex: in range
   }
 }
 
@@ -118,18 +141,19 @@ bool launch_rotate_bilinear_texture(const ImageView& src, const ImageView& dst, 
     constexpr int C = decltype(channels)::value;
     if constexpr (C != 3) {
       Accum<C> fill_accum;
-      for (int c = 0; c < C; ++c) fill_accum.c[c] = static_cast<float>(fill[c]);
+      for (int c = 0; c < C; ++c) fill_accum.c[c] = static_cast<float>(fill[c] / texel_scale<T>());
       constexpr int kBlockWidth = RotateTile::kWarpsX * RotateTile::kLanesX;
       const dim3 grid(grid_x(blocks_for(dst.width, kBlockWidth), "rotate_bilinear_texture_kernel"),
                       static_cast<unsigned>(blocks_for(dst.height, RotateTile::kRows)));
       cudaResourceDesc resource{};
       resource.resType = cudaResourceTypePitch2D;
       resource.res.pitch2D.devPtr = const_cast<void*>(static_cast<const void*>(src.data));
-      resource.res.pitch2D.desc = cudaCreateChannelDesc<typename Texel<T, C>::type>();
+      resource.res.pitch2D.desc = cudaCreateChannelDesc<typename Texel<T, C>::stored>();
       resource.res.pitch2D.width = static_cast<std::size_t>(src.width);
       resource.res.pitch2D.height = static_cast<std::size_t>(src.height);
       resource.res.pitch2D.pitchInBytes = src.pitch;
-      with_texture(resource, ctx.stream, [&](cudaTextureObject_t texture) {
+      constexpr bool kNormalised = !std::is_same_v<T, float>;
+      with_texture(resource, kNormalised, ctx.stream, [&](cudaTextureObject_t texture) {
         rotate_bilinear_texture_kernel<T, C><<<grid, dim3(32, RotateTile::kWarpsX), 0, ctx.stream>>>(
             texture, src.width, src.height, pitched<T, C>(dst), map, fill_accum);
       });

@@ -15,9 +15,10 @@ struct TextureKey {
   void* data;
   std::size_t width, height, pitch;
   cudaChannelFormatDesc format;
+  bool normalised_read;
 
   bool operator==(const TextureKey& o) const {
-    return device == o.device && data == o.data && width == o.width && height == o.height && pitch == o.pitch &&
+    return device == o.device && normalised_read == o.normalised_read && data == o.data && width == o.width && height == o.height && pitch == o.pitch &&
            format.x == o.format.x && format.y == o.format.y && format.z == o.format.z && format.w == o.format.w &&
            format.f == o.format.f;
   }
@@ -32,17 +33,17 @@ struct CachedTexture {
 
 class TextureCache {
  public:
-  void run(const cudaResourceDesc& resource, cudaStream_t stream,
+  void run(const cudaResourceDesc& resource, bool normalised_read, cudaStream_t stream,
            const std::function<void(cudaTextureObject_t)>& launch) {
     std::lock_guard<std::mutex> lock(mutex_);
-    CachedTexture& entry = find_or_create(resource);
+    CachedTexture& entry = find_or_create(resource, normalised_read);
     entry.stamp = ++clock_;
     launch(entry.texture);
     GPUFILTER_CUDA_CHECK(cudaEventRecord(entry.last_use, stream));
   }
 
  private:
-  CachedTexture& find_or_create(const cudaResourceDesc& resource) {
+  CachedTexture& find_or_create(const cudaResourceDesc& resource, bool normalised_read) {
     int device = 0;
     GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
     const TextureKey key{device,
@@ -50,7 +51,8 @@ class TextureCache {
                          resource.res.pitch2D.width,
                          resource.res.pitch2D.height,
                          resource.res.pitch2D.pitchInBytes,
-                         resource.res.pitch2D.desc};
+                         resource.res.pitch2D.desc,
+                         normalised_read};
     for (CachedTexture& e : entries_)
       if (e.key == key) return e;
     if (static_cast<int>(entries_.size()) >= kTextureCacheSize) evict_oldest();
@@ -58,7 +60,7 @@ class TextureCache {
     description.addressMode[0] = cudaAddressModeBorder;
     description.addressMode[1] = cudaAddressModeBorder;
     description.filterMode = cudaFilterModePoint;
-    description.readMode = cudaReadModeElementType;
+    description.readMode = normalised_read ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
     description.normalizedCoords = 0;
     CachedTexture e{key, 0, nullptr, 0};
     GPUFILTER_CUDA_CHECK(cudaCreateTextureObject(&e.texture, &resource, &description, nullptr));
@@ -67,6 +69,7 @@ class TextureCache {
       cudaDestroyTextureObject(e.texture);
       GPUFILTER_CUDA_CHECK(made);
     }
+    entries_.reserve(kTextureCacheSize);
     entries_.push_back(e);
     return entries_.back();
   }
@@ -91,11 +94,11 @@ class TextureCache {
 
 }  // namespace
 
-void with_texture(const cudaResourceDesc& resource, cudaStream_t stream,
+void with_texture(const cudaResourceDesc& resource, bool normalised_read, cudaStream_t stream,
                   const std::function<void(cudaTextureObject_t)>& launch) {
   // Never destroyed: at exit the CUDA context may already be gone.
   static TextureCache* cache = new TextureCache;
-  cache->run(resource, stream, launch);
+  cache->run(resource, normalised_read, stream, launch);
 }
 
 }  // namespace gpufilter::kernels

@@ -14,11 +14,12 @@ namespace gpufilter::kernels {
 
 constexpr int kTextureCacheSize = 8;
 
-// Finds or creates the point-sampled, border-addressed, unnormalised texture object
-// for `resource` (a cudaResourceTypePitch2D) on the current device, calls launch(obj)
+// Finds or creates the point-sampled, border-addressed texture object (unnormalised
+// coordinates; integer texels read as normalised floats when `normalised_read`) for
+// `resource` (a cudaResourceTypePitch2D) on the current device, calls launch(obj)
 // (which queues kernels on `stream`), then records that use; serialised by a mutex.
 // Errors as gpufilter::Error.
-void with_texture(const cudaResourceDesc& resource, cudaStream_t stream,
+void with_texture(const cudaResourceDesc& resource, bool normalised_read, cudaStream_t stream,
                   const std::function<void(cudaTextureObject_t)>& launch);
 
 }  // namespace gpufilter::kernels
