@@ -18,7 +18,8 @@ struct TextureKey {
   bool normalised_read;
 
   bool operator==(const TextureKey& o) const {
-    return device == o.device && normalised_read == o.normalised_read && data == o.data && width == o.width && height == o.height && pitch == o.pitch &&
+    return device == o.device && normalised_read == o.normalised_read && data == o.data && width == o.width &&
+           height == o.height && pitch == o.pitch &&
            format.x == o.format.x && format.y == o.format.y && format.z == o.format.z && format.w == o.format.w &&
            format.f == o.format.f;
   }

@@ -27,7 +27,8 @@ void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, Res
   ops::check_no_overlap("resize", src, dst);
   if (variant == ResizeVariant::Fast && filter == ResizeFilter::Area && kernels::launch_resize_half_area(src, dst, ctx))
     return;
-  if (variant == ResizeVariant::Fast && filter == ResizeFilter::Linear && kernels::launch_resize_linear_up(src, dst, ctx))
+  if (variant == ResizeVariant::Fast && filter == ResizeFilter::Linear &&
+      kernels::launch_resize_linear_up(src, dst, ctx))
     return;
   kernels::launch_resize(src, dst, filter, ctx);
 }
