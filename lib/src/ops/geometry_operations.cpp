@@ -142,9 +142,10 @@ Operation make_rotate_operation() {
     const double angle = values.number("angle");
     if (is_quarter_turn(angle))
       rotate_quarter_turns(src, dst, quarter_turn_angle(values), options, ctx);
+    else if (bilinear)
+      rotate(src, dst, angle, fill_of(values), rotate_variant_from_name(variant), ctx);
     else
-      rotate(src, dst, angle, fill_of(values), bilinear ? rotate_variant_from_name(variant) : RotateVariant::Tiled,
-             ctx);
+      rotate(src, dst, angle, fill_of(values), ctx);  // the library's default kernel
   };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     const double angle = values.number("angle");
