@@ -27,10 +27,11 @@
 namespace gpufilter::cli {
 
 struct JpegBatchTuning {
-  // Files in one call. The H100's engine decodes ~7 files at once (32 x 12 MP took as long
-  // as five 12 MP files one after another), so 16 keeps it busy for two to three rounds
-  // while the next batch gathers. 0: no batched decoding (the per-file path of before).
-  int max_batch = 16;
+  // Files in one call. 500 12 MP JPEGs on an H100 (docs/gpu-results.md, session 4): 8 a
+  // call 2.94 s, 16 a call 3.26 s, the per-file path 6.65 s: smaller calls keep fewer
+  // workspaces waiting (20 rather than 24) and start the pipeline sooner. 0: no batched
+  // decoding (the per-file path of before).
+  int max_batch = 8;
   // How long the first file of a batch waits for others. While a batch decodes (~25 ms),
   // the next one fills up anyway; the wait matters when the engine is idle.
   double max_wait_ms = 4.0;

@@ -78,7 +78,11 @@ ImageShape swapped(const ImageShape& input) { return ImageShape{input.height, in
 // differ by float rounding.
 Tolerance interpolated_tolerance(PixelFormat format) {
   switch (format.type) {
-    case ChannelType::U8: return Tolerance{1.0, 0.01};
+    // One level where the exact value lies on or next to a half level: a scale whose
+    // weights are exactly 1/2 (e.g. 600 -> 1000 x 300 -> 450: every third row) makes
+    // such ties in up to a few percent of the samples, which float and double, or two
+    // orders of the same sums, round either way (3.3% there, for both kernels).
+    case ChannelType::U8: return Tolerance{1.0, 0.05};
     case ChannelType::U16: return Tolerance{1.0, 0.1};
     case ChannelType::F32: return Tolerance{1e-4};
   }
