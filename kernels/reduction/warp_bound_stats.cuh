@@ -31,6 +31,7 @@
 // more loads in flight per SM.
 #include <cstdint>
 
+#include "reduction/byte_lane_sums.cuh"
 #include "reduction/segment_walker.cuh"
 #include "reduction/stats_accumulator.cuh"
 
@@ -138,22 +139,9 @@ struct WarpBoundByteVisitor {
   template <int Phase>
   __device__ __forceinline__ void widen() {
     unsigned cs[C], cq[C];
+    byte_lane_sums_to_channels<Phase, C, P>(s_lo, s_hi, q_all, q_02, q_0, q_1, cs, cq);
 #pragma unroll
-    for (int c = 0; c < C; ++c) cs[c] = cq[c] = 0;
-#pragma unroll
-    for (int p = 0; p < P; ++p) {
-      const unsigned ls[4] = {s_lo[p] & 0xffffu, s_hi[p] & 0xffffu, s_lo[p] >> 16, s_hi[p] >> 16};
-#pragma unroll
-      for (int j = 0; j < 4; ++j) cs[(Phase + 4 * p + j) % C] += ls[j];
-      if constexpr (C == 1) {
-        cq[0] += q_all[p];
-      } else {
-        const unsigned lq[4] = {q_0[p], q_1[p], q_02[p] - q_0[p], q_all[p] - q_02[p] - q_1[p]};
-#pragma unroll
-        for (int j = 0; j < 4; ++j) cq[(Phase + 4 * p + j) % C] += lq[j];
-      }
-      s_lo[p] = s_hi[p] = q_all[p] = q_02[p] = q_0[p] = q_1[p] = 0;
-    }
+    for (int p = 0; p < P; ++p) s_lo[p] = s_hi[p] = q_all[p] = q_02[p] = q_0[p] = q_1[p] = 0;
 #pragma unroll
     for (int c = 0; c < C; ++c) {
       slots.sum[c][tid] += cs[c];
