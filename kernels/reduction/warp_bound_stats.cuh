@@ -64,7 +64,7 @@ struct WarpBoundByteVisitor {
   using T = std::uint8_t;
   using Shape = WalkShape<T, C>;
   static constexpr int P = C == 3 ? 3 : 1;
-  static constexpr unsigned kLaneBit = 0x01000100u;  // bit 8 of both 16-bit lanes
+  static constexpr unsigned kLaneBit = ByteLaneBounds<C, P>::kLaneBit;
   // Words added into one lane sum per step, and the steps a 16-bit lane can take (each
   // word adds at most 255; 256 * 255 < 65536).
   static constexpr int kWordsPerPattern = Shape::kGroups * Shape::kChunks * 4 / P;
@@ -76,14 +76,13 @@ struct WarpBoundByteVisitor {
   StatsShared<T, C, kThreads>& slots;
   int tid;
   int steps;
-  unsigned nmin_lo[P], nmin_hi[P], nmax_lo[P], nmax_hi[P];  // the warp's thresholds
-  unsigned s_lo[P], s_hi[P], q_all[P], q_02[P], q_0[P], q_1[P];  // lane sums since the last widening
+  ByteLaneBounds<C, P> bounds;  // the warp's thresholds
+  ByteLaneSums<C, P> sums;      // since the last widening
 
   __device__ explicit WarpBoundByteVisitor(StatsShared<T, C, kThreads>& shared)
       : slots(shared), tid(static_cast<int>(threadIdx.x)), steps(0) {
     slots.store(tid, StatsAcc<T, C>::identity());
-#pragma unroll
-    for (int p = 0; p < P; ++p) s_lo[p] = s_hi[p] = q_all[p] = q_02[p] = q_0[p] = q_1[p] = 0;
+    sums.clear();
   }
 
   // This thread's records, kept (value, first position) as StatsAcc::track does.
@@ -119,29 +118,15 @@ struct WarpBoundByteVisitor {
       tmin[c] = min(warp_min_int(slots.min[c][tid]), 256);  // no minimum yet (INT_MAX): every sample is below 256
       tmax[c] = warp_max_int(slots.max[c][tid]);            // no maximum yet: -1
     }
-#pragma unroll
-    for (int p = 0; p < P; ++p) {
-      unsigned nmin[4], nmax[4];
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int c = (Phase + 4 * p + j) % C;
-        nmin[j] = static_cast<unsigned>(256 - tmin[c]);  // lo + nmin: bit 8 clear iff the sample < tmin
-        nmax[j] = static_cast<unsigned>(256 + tmax[c]);  // nmax - lo: bit 8 clear iff the sample > tmax
-      }
-      nmin_lo[p] = nmin[0] | nmin[2] << 16;
-      nmin_hi[p] = nmin[1] | nmin[3] << 16;
-      nmax_lo[p] = nmax[0] | nmax[2] << 16;
-      nmax_hi[p] = nmax[1] | nmax[3] << 16;
-    }
+    bounds.template set<Phase>(tmin, tmax);
   }
 
   // The lane sums into the 64-bit sums (a lane's channel depends on the phase).
   template <int Phase>
   __device__ __forceinline__ void widen() {
     unsigned cs[C], cq[C];
-    byte_lane_sums_to_channels<Phase, C, P>(s_lo, s_hi, q_all, q_02, q_0, q_1, cs, cq);
-#pragma unroll
-    for (int p = 0; p < P; ++p) s_lo[p] = s_hi[p] = q_all[p] = q_02[p] = q_0[p] = q_1[p] = 0;
+    sums.template to_channels<Phase>(cs, cq);
+    sums.clear();
 #pragma unroll
     for (int c = 0; c < C; ++c) {
       slots.sum[c][tid] += cs[c];
@@ -167,27 +152,11 @@ struct WarpBoundByteVisitor {
     for (int k = 0; k < Shape::kGroups; ++k) {
       flags[k] = ~0u;
       if (!kFull && !info.valid(k)) continue;
-#pragma unroll
-      for (int g = 0; g < Shape::kChunks; ++g) {
-        const unsigned words[4] = {static_cast<unsigned>(d[k][g].x), static_cast<unsigned>(d[k][g].y),
-                                   static_cast<unsigned>(d[k][g].z), static_cast<unsigned>(d[k][g].w)};
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          const int p = (g * 4 + i) % P;
-          const unsigned w = words[i];
-          const unsigned lo = w & 0x00ff00ffu;
-          const unsigned hi = __byte_perm(w, 0u, 0x4341u);  // bytes 1 and 3 into the low byte of each 16-bit lane
-          s_lo[p] += lo;
-          s_hi[p] += hi;
-          q_all[p] = __dp4a(w, w, q_all[p]);
-          if constexpr (C != 1) {
-            q_02[p] = __dp4a(lo, lo, q_02[p]);
-            q_0[p] = __dp4a(w & 0xffu, w, q_0[p]);
-            q_1[p] = __dp4a(w & 0xff00u, w, q_1[p]);
-          }
-          flags[k] &= (lo + nmin_lo[p]) & (hi + nmin_hi[p]) & (nmax_lo[p] - lo) & (nmax_hi[p] - hi);
-        }
-      }
+      for_each_group_word<P>(d[k], [&](int p, unsigned w) {
+        const unsigned lo = even_bytes(w), hi = odd_bytes(w);
+        sums.add(p, w, lo, hi);
+        flags[k] &= bounds.test(p, lo, hi);
+      });
     }
     bool tripped = false;
 #pragma unroll
