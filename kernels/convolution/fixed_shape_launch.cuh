@@ -8,6 +8,7 @@
 
 #include "common/launch.cuh"
 #include "common/occupancy_cache.hpp"
+#include "convolution/fixed_point_rows.cuh"
 #include "convolution/fixed_strip_plan.hpp"
 #include "convolution/separable_fixed_launch.hpp"
 #include "convolution/separable_fixed_tuning.hpp"
@@ -46,6 +47,20 @@ StripPlan strip_plan_for(Kernel kernel, long long columns, int height) {
                                cached_sm_count();
     return fixed_strip_plan(columns, height, resident, Tuning::kMinStripRows, Tuning::kMaxStripRows);
   }
+}
+
+// Launches `kernel` (a register-window kernel made for Shape and C channels) over src in
+// Shape's blocks and strips, with the arguments every such kernel takes.
+template <class Shape, int C, class Kernel, class Taps>
+void launch_in_shape(Kernel kernel, const char* name, const ImageView& src, const ImageView& dst,
+                     const ByteImage& image, const Taps& taps, bool aligned, const ExecContext& ctx) {
+  const long long threads = blocks_for(src.width, Shape::pixels_per_thread(C));
+  const long long columns = blocks_for(threads, Shape::kBlockThreads);
+  const StripPlan plan = strip_plan_for<Shape>(kernel, columns, src.height);
+  const dim3 grid(grid_x(columns, name), grid_y(plan.strips));
+  kernel<<<grid, Shape::kBlockThreads, 0, ctx.stream>>>(image, static_cast<unsigned char*>(dst.data), dst.pitch, taps,
+                                                         aligned, plan.rows, plan.strips);
+  check_launch(name, ctx);
 }
 
 }  // namespace gpufilter::kernels

@@ -124,14 +124,8 @@ bool is_integer_smoothing(const std::vector<float>& f) {
 template <class Shape, int C, bool kKeepAlpha>
 void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& image, const GradientTaps& taps,
                   bool aligned, const ExecContext& ctx) {
-  const auto kernel = gradient_int_kernel<C, kKeepAlpha, Shape>;
-  const long long threads = blocks_for(src.width, Shape::pixels_per_thread(C));
-  const long long columns = blocks_for(threads, Shape::kBlockThreads);
-  const StripPlan plan = strip_plan_for<Shape>(kernel, columns, src.height);
-  const dim3 grid(grid_x(columns, "gradient_int_kernel"), grid_y(plan.strips));
-  kernel<<<grid, Shape::kBlockThreads, 0, ctx.stream>>>(image, static_cast<unsigned char*>(dst.data), dst.pitch, taps,
-                                                         aligned, plan.rows, plan.strips);
-  check_launch("gradient_int_kernel", ctx);
+  launch_in_shape<Shape, C>(gradient_int_kernel<C, kKeepAlpha, Shape>, "gradient_int_kernel", src, dst, image, taps,
+                            aligned, ctx);
 }
 
 }  // namespace

@@ -131,14 +131,8 @@ void visit_fixed_radius(int radius, F&& f) {
 template <class Shape, int C, int R>
 void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& image, const FixedTaps<R>& taps,
                   bool aligned, const ExecContext& ctx) {
-  const auto kernel = separable_fixed_kernel<C, R, Shape>;
-  const long long threads = blocks_for(src.width, Shape::pixels_per_thread(C));
-  const long long columns = blocks_for(threads, Shape::kBlockThreads);
-  const StripPlan plan = strip_plan_for<Shape>(kernel, columns, src.height);
-  const dim3 grid(grid_x(columns, "separable_fixed_kernel"), grid_y(plan.strips));
-  kernel<<<grid, Shape::kBlockThreads, 0, ctx.stream>>>(image, static_cast<unsigned char*>(dst.data), dst.pitch,
-                                                         taps, aligned, plan.rows, plan.strips);
-  check_launch("separable_fixed_kernel", ctx);
+  launch_in_shape<Shape, C>(separable_fixed_kernel<C, R, Shape>, "separable_fixed_kernel", src, dst, image, taps,
+                            aligned, ctx);
 }
 
 }  // namespace
