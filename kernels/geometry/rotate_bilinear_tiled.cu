@@ -30,6 +30,7 @@ __global__ void __launch_bounds__(32 * RotateTile::kWarpsX)
     rotate_bilinear_tiled_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, RotateMap map, Accum<C> fill) {
   const RotateStart start = rotate_start<PX>(map);
   if (start.x >= dst.width) return;
+  const Pixel<T, C> fill_pixel = to_pixel<T, C, false>(fill);  // what the edge path makes of all-outside taps
 #pragma unroll
   for (int s = 0; s < RotateTile::kSteps; ++s) {
     const int y = start.y + s * RotateTile::kLanesY;
@@ -37,9 +38,20 @@ __global__ void __launch_bounds__(32 * RotateTile::kWarpsX)
     RotatedPixels<T, C, PX> out;
 #pragma unroll
     for (int k = 0; k < PX; ++k) {
-      const BilinearTaps t =
-          bilinear_taps(step_position(start.fixed_x, map.row_step_x, map.down_step_x, k, s),
-                        step_position(start.fixed_y, map.row_step_y, map.down_step_y, k, s), src.width, src.height);
+      const long long px = step_position(start.fixed_x, map.row_step_x, map.down_step_x, k, s);
+      const long long py = step_position(start.fixed_y, map.row_step_y, map.down_step_y, k, s);
+      // Most pixels are inside the source or wholly outside it: their shortcuts skip the
+      // clamps, the edge weights and (outside) the loads. Warps diverge only along the edge.
+      const TapPlace place = tap_place(px, py, src.width, src.height);
+      if (place == TapPlace::Inside) {
+        out.pixel[k] = to_pixel<T, C, false>(blend_inside(src, px, py));  // convex: in range
+        continue;
+      }
+      if (place == TapPlace::Outside) {
+        out.pixel[k] = fill_pixel;
+        continue;
+      }
+      const BilinearTaps t = bilinear_taps(px, py, src.width, src.height);
       const int x0 = clamp_to(t.ix, src.width), x1 = clamp_to(t.ix + 1, src.width);
       const int y0 = clamp_to(t.iy, src.height), y1 = clamp_to(t.iy + 1, src.height);
       const Accum<C> p00 = to_accum(src.at(x0, y0)), p01 = to_accum(src.at(x1, y0));

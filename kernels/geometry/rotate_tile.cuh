@@ -112,6 +112,43 @@ __device__ __forceinline__ BilinearTaps bilinear_taps(long long px, long long py
   return t;
 }
 
+// Where a pixel's four taps lie: all inside the source (no clamps, no fill), all outside
+// (the fill alone), or across its edge (bilinear_taps and blend with the fill). The
+// first two are shortcuts of the third with identical results: inside, `outside` is 0
+// and the clamps change nothing; outside, every weight is 0 and `outside` is 1.
+enum class TapPlace { Inside, Outside, Edge };
+
+__device__ __forceinline__ TapPlace tap_place(long long px, long long py, int width, int height) {
+  const int ix = fixed_whole(px), iy = fixed_whole(py);
+  if (ix >= 0 && ix + 1 < width && iy >= 0 && iy + 1 < height) return TapPlace::Inside;
+  if (ix + 1 < 0 || ix >= width || iy + 1 < 0 || iy >= height) return TapPlace::Outside;
+  return TapPlace::Edge;
+}
+
+// The bilinear value of a pixel whose four taps are inside the source: the arithmetic of
+// bilinear_taps and blend with the edge terms dropped (the same float operations in the
+// same order, so the same result bit for bit).
+template <class T, int C>
+__device__ __forceinline__ Accum<C> blend_inside(const PitchedView<T, C>& src, long long px, long long py) {
+  const int ix = fixed_whole(px), iy = fixed_whole(py);
+  const float ax = fixed_fraction(px), ay = fixed_fraction(py);
+  const float left = 1.0f - ax, top = 1.0f - ay;
+  const float w00 = top * left, w01 = top * ax, w10 = ay * left, w11 = ay * ax;
+  const Pixel<T, C>* upper = &src.at(ix, iy);
+  const Pixel<T, C>* lower = &src.at(ix, iy + 1);
+  const Accum<C> p00 = to_accum(upper[0]), p01 = to_accum(upper[1]);
+  const Accum<C> p10 = to_accum(lower[0]), p11 = to_accum(lower[1]);
+  Accum<C> sum;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    float v = w00 * p00.c[c];
+    v = fmaf(w01, p01.c[c], v);
+    v = fmaf(w10, p10.c[c], v);
+    sum.c[c] = fmaf(w11, p11.c[c], v);
+  }
+  return sum;
+}
+
 // (w00 p00 + w01 p01 + w10 p10 + w11 p11) + outside * fill, channel by channel.
 template <int C>
 __device__ __forceinline__ Accum<C> blend(const BilinearTaps& t, const Accum<C>& p00, const Accum<C>& p01,
