@@ -78,6 +78,15 @@ DataResult run_on(const Operation& op, const std::string& variant, const HostIma
   return ::testing::AssertionSuccess();
 }
 
+// The stats variants with the segment walk (packed u8 arithmetic), and vectorized.
+const std::vector<std::string> kPackedStatsVariants = {"packed", "packed_warp", "packed_warp_prefetch",
+                                                       "packed_warp_deep", "packed_warp_async"};
+std::vector<std::string> packed_and_vectorized() {
+  std::vector<std::string> v = kPackedStatsVariants;
+  v.push_back("vectorized");
+  return v;
+}
+
 double stat(const DataResult& r, int channel, StatsColumn column) {
   return r.gpu[static_cast<std::size_t>(channel * kStatsColumns + static_cast<int>(column))];
 }
@@ -111,7 +120,7 @@ TEST(GpuReductionEdges, StatsU16TopOfRange) {
   const PixelFormat format{ChannelType::U16, 1};
   HostImage host(4097, 4097, format);
   fill_with(host.view(), [](int x, int y, int) { return (x + y) % 3 == 0 ? 0.0 : 65535.0; });
-  for (const std::string& variant : {std::string("packed"), std::string("packed_warp"), std::string("vectorized")}) {
+  for (const std::string& variant : packed_and_vectorized()) {
     const DataResult r = run_on(op, variant, host, 0, 0, 4097, 4097);
     EXPECT_TRUE(agrees(op, format, r)) << variant;
   }
@@ -139,7 +148,7 @@ TEST(GpuReductionEdges, PackedStatsAndLaneHistogramAtEveryOffset) {
       for (int x0 = 0; x0 < 48; ++x0)
         for (int width : {1, 5, 16, 17, 47, 48, 49, 131}) {
           if (x0 + width > 200) continue;
-          for (const char* variant : {"packed", "packed_warp"}) {
+          for (const std::string& variant : kPackedStatsVariants) {
             const DataResult s = run_on(stats, variant, host, x0, 1, width, 7);
             EXPECT_TRUE(agrees(stats, format, s))
                 << variant << " " << format.name() << " x0 " << x0 << " width " << width << " ramp " << ramp;
@@ -194,6 +203,44 @@ TEST(GpuReductionEdges, StatsFirstPositionsUnderWarpBounds) {
             << variant << " " << format.name() << " pattern " << static_cast<int>(pattern) << " sub-view";
       }
     }
+  }
+}
+
+// The walk's step loop at its ends: rows (a warp each) whose body is a whole number of
+// a warp's steps (32 lanes x groups per step) and one group more or less, for every
+// multiple of 32 groups up to 9, so that each walk shape (4 or 8 groups a step, 2 to 4
+// for three channels, loads one step ahead or not) meets rows of one step, of a part
+// step, of steps ending in a lane's last group, and a prefetch past the row's end;
+// with a falling ramp (the bounds fall at every step) and random data; and one such row
+// alone (a one-row view is one segment, walked by the grid's threads).
+TEST(GpuReductionEdges, PackedWarpWalksAtStepBoundaries) {
+  const Operation& op = *find_operation("stats");
+  for (const PixelFormat format :
+       {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U8, 4}}) {
+    const int group_samples = format.channels == 3 ? 48 : 16;
+    for (int lane_groups = 1; lane_groups <= 9; ++lane_groups)
+      for (int extra : {-1, 0, 1}) {
+        const int width = (32 * lane_groups + extra) * group_samples / format.channels;
+        for (bool ramp : {false, true}) {
+          HostImage host(width + 5, 6, format);
+          if (ramp) {
+            const double n = (width + 5) * 6.0;
+            fill_with(host.view(), [&](int x, int y, int c) {
+              return std::floor(255.0 * (1.0 - (y * (width + 5) + x) / n) * (c + 2) / 5.0);
+            });
+          } else {
+            testing::fill_random(host.view(), static_cast<std::uint64_t>(width));
+          }
+          for (const std::string& variant : kPackedStatsVariants) {
+            const DataResult rows = run_on(op, variant, host, 0, 1, width, 5);
+            EXPECT_TRUE(agrees(op, format, rows))
+                << variant << " " << format.name() << " width " << width << " ramp " << ramp;
+            const DataResult row = run_on(op, variant, host, 0, 2, width, 1);
+            EXPECT_TRUE(agrees(op, format, row))
+                << variant << " " << format.name() << " one row, width " << width << " ramp " << ramp;
+          }
+        }
+      }
   }
 }
 
@@ -253,7 +300,7 @@ TEST(GpuReductionEdges, WholeImagesAsOneSegment) {
   for (const Case& c : cases) {
     HostImage host(c.width, c.height, c.format);
     testing::fill_random(host.view(), 11);
-    for (const std::string& variant : {std::string("packed"), std::string("packed_warp"), std::string("vectorized")}) {
+    for (const std::string& variant : packed_and_vectorized()) {
       const DataResult s = run_on(stats, variant, host, 0, 0, c.width, c.height);
       EXPECT_TRUE(agrees(stats, c.format, s)) << variant << " " << c.format.name() << " " << c.width;
     }
@@ -278,6 +325,22 @@ TEST(GpuReductionEdges, HistogramConstantImagesAllVariants) {
         EXPECT_EQ(r.gpu[static_cast<std::size_t>((200 - c) * format.channels + c)], static_cast<double>(side) * side)
             << variant << " " << format.name();
     }
+  }
+}
+
+// packed_warp_async under sm_75's 64 KiB of shared memory per block: gray's ring fits
+// (10 + 32 KiB), RGB's and RGBA's do not and packed_warp runs; exact either way.
+TEST(GpuReductionEdges, PackedWarpAsyncUnderSmallSharedMemory) {
+  const Operation& op = *find_operation("stats");
+  const SharedMemoryCap cap(kSm75SharedMemory);
+  for (const PixelFormat format :
+       {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U8, 4}}) {
+    HostImage host(1031, 67, format);
+    testing::fill_random(host.view(), 5);
+    const DataResult rows = run_on(op, "packed_warp_async", host, 3, 1, 1021, 65);
+    EXPECT_TRUE(agrees(op, format, rows)) << format.name() << " sub-view";
+    const DataResult row = run_on(op, "packed_warp_async", host, 0, 5, 1031, 1);
+    EXPECT_TRUE(agrees(op, format, row)) << format.name() << " one row";
   }
 }
 

@@ -32,7 +32,7 @@ int cached_sm_count() {
   return it->second;
 }
 
-int cached_blocks_per_sm(const void* kernel, int threads, std::size_t shared_bytes) {
+int cached_blocks_per_sm(const void* kernel, int threads, std::size_t shared_bytes, std::size_t static_bytes) {
   using Key = std::tuple<const void*, int, int, std::size_t>;
   static std::map<Key, int> blocks;
   static std::map<std::tuple<const void*, int>, std::size_t> opted_in;  // the largest size set so far
@@ -42,7 +42,7 @@ int cached_blocks_per_sm(const void* kernel, int threads, std::size_t shared_byt
   const std::lock_guard<std::mutex> lock(cache_mutex());
   // The opt-in only ever grows, so a launch of any size seen before stays allowed.
   std::size_t& opted = opted_in[{kernel, device}];
-  if (shared_bytes > std::size_t{48} * 1024 && shared_bytes > opted) {
+  if (static_bytes + shared_bytes > std::size_t{48} * 1024 && shared_bytes > opted) {
     GPUFILTER_CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
     opted = shared_bytes;

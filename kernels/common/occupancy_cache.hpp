@@ -11,8 +11,9 @@ int cached_sm_count();
 
 // Resident blocks per SM of `kernel` (a __global__ function's address) with `threads`
 // threads and `shared_bytes` of dynamic shared memory on the current device, at least 1.
-// Dynamic shared memory above 48 KiB is opted in first (cudaFuncSetAttribute).
-int cached_blocks_per_sm(const void* kernel, int threads, std::size_t shared_bytes);
+// Where the dynamic and the kernel's `static_bytes` of static shared memory exceed
+// 48 KiB, the dynamic size is opted in first (cudaFuncSetAttribute).
+int cached_blocks_per_sm(const void* kernel, int threads, std::size_t shared_bytes, std::size_t static_bytes = 0);
 
 // Asks for the largest shared-memory carveout for `kernel` (once per device): kernels
 // that need several blocks' static shared memory per SM and stream their loads past L1.

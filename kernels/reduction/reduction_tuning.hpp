@@ -46,4 +46,68 @@ struct ReductionTuning {
   static constexpr int kLaneCopiesSmall = 8;
 };
 
+// Walk shapes of the segment walker (segment_walker.cuh): groups loaded per step by
+// channel count (kGroups4 also for two channels), and kPrefetch, the steps whose loads
+// are issued before a step's arithmetic (0: load, then compute). The packed_warp stats
+// kernel (stats_packed_warp.cu) is one template over these shapes, with kMinBlocks*
+// the blocks of ReductionTuning::kThreads per SM its registers must allow
+// (__launch_bounds__ min-blocks; each the most for which ptxas -v reports no spill on
+// sm_90).
+
+// packed stats and the lane_private histogram.
+struct SegmentWalk {
+  static constexpr int kGroups1 = ReductionTuning::kGroupsInFlight;
+  static constexpr int kGroups3 = ReductionTuning::kGroupsInFlight3;
+  static constexpr int kGroups4 = ReductionTuning::kGroupsInFlight;
+  static constexpr int kPrefetch = 0;
+  static constexpr bool kSharedRing = false;  // true: the steps ahead wait in shared memory
+};
+
+// `packed_warp`: the walk of SegmentWalk. Its loads are issued at the start of a step and
+// consumed at once: while a warp computes it has nothing in flight, and at 3 blocks of
+// 256 an SM (RGBA) the SM keeps 48 KiB in flight at best.
+struct PackedWarpWalk : SegmentWalk {
+  static constexpr int kMinBlocks1 = ReductionTuning::kPackedWarpMinBlocks1;
+  static constexpr int kMinBlocks3 = ReductionTuning::kPackedWarpMinBlocks3;
+  static constexpr int kMinBlocks4 = ReductionTuning::kPackedWarpMinBlocks4;
+};
+
+// `packed_warp_prefetch`: the same steps, software-pipelined in registers: step s + 1's
+// loads are issued before step s's arithmetic, so every thread has a step in flight
+// while it computes. Two steps of data live in registers. ptxas -v, sm_90: gray 3
+// blocks (78 registers; at 4, 64 registers, it spilled 64 bytes), three channels 2
+// (128), RGBA 2 (126; at 3, 80 registers, it spilled 40 bytes).
+struct PackedWarpPrefetchWalk : SegmentWalk {
+  static constexpr int kPrefetch = 1;
+  static constexpr int kMinBlocks1 = 3;
+  static constexpr int kMinBlocks3 = 2;
+  static constexpr int kMinBlocks4 = 2;
+};
+
+// `packed_warp_deep`: more groups per step (128 bytes per thread for gray and RGBA, 144
+// for three channels), no prefetch: more bytes in flight per load phase, the same gaps
+// while computing; for comparison with the prefetch. ptxas -v, sm_90: all 2 blocks (128
+// registers); at 3 (80 registers) gray spilled 24 bytes and RGBA 832; three channels
+// with four groups spilled 308 bytes at 128 registers, hence three.
+struct PackedWarpDeepWalk : SegmentWalk {
+  static constexpr int kGroups1 = 2 * ReductionTuning::kGroupsInFlight;
+  static constexpr int kGroups3 = 3;
+  static constexpr int kGroups4 = 2 * ReductionTuning::kGroupsInFlight;
+  static constexpr int kMinBlocks1 = 2;
+  static constexpr int kMinBlocks3 = 2;
+  static constexpr int kMinBlocks4 = 2;
+};
+
+// `packed_warp_async`: the steps of packed_warp, copied one step ahead into a per-warp
+// ring in shared memory with cp.async (sm_80+; a plain copy before): the data in flight
+// takes no registers, so the kernel keeps packed_warp's register budget and blocks per
+// SM while every warp has its next step in flight. Ring: 2 steps x 32 lanes x 64 bytes
+// = 4 KiB per warp for gray and RGBA (32 KiB a block, 72 KiB with RGBA's slots: 3
+// blocks an SM on sm_90), 6 KiB for three channels. Where the device's shared memory
+// per block is smaller (sm_75: 64 KiB), packed_warp runs instead.
+struct PackedWarpAsyncWalk : PackedWarpWalk {
+  static constexpr int kPrefetch = 1;
+  static constexpr bool kSharedRing = true;
+};
+
 }  // namespace gpufilter::kernels

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "reduction/async_copy.cuh"
 #include "reduction/chunk_samples.cuh"
 #include "reduction/reduction_tuning.hpp"
 
@@ -54,12 +55,19 @@ __device__ __forceinline__ Team make_team(const Segments& s) {
   return Team{thread / 32, threads / 32, thread % 32, 32};
 }
 
-template <class T, int C>
+// Steps: a walk shape of reduction_tuning.hpp (groups per step by channel count, steps
+// loaded ahead); SegmentWalk for packed stats and the histogram.
+template <class T, int C, class Steps = SegmentWalk>
 struct WalkShape {
   static constexpr int kPerChunk = 16 / static_cast<int>(sizeof(T));
   static constexpr int kChunks = C == 3 ? 3 : 1;  // chunks per group
   static constexpr int kGroupSamples = kChunks * kPerChunk;
-  static constexpr int kGroups = C == 3 ? ReductionTuning::kGroupsInFlight3 : ReductionTuning::kGroupsInFlight;
+  static constexpr int kGroups = C == 1 ? Steps::kGroups1 : C == 3 ? Steps::kGroups3 : Steps::kGroups4;
+  static constexpr int kPrefetch = Steps::kPrefetch;
+  static constexpr bool kSharedRing = Steps::kSharedRing;
+  // int4 of a warp's shared ring: kPrefetch + 1 steps of 32 lanes' groups.
+  static constexpr int kRingPerWarp = kSharedRing ? (kPrefetch + 1) * kGroups * kChunks * 32 : 0;
+  static_assert(kGroups >= 1 && kPrefetch >= 0, "a step loads at least one group");
 };
 
 // Where the groups of one step lie: group first + k * stride, k < kGroups.
@@ -85,42 +93,134 @@ __device__ __forceinline__ void with_phase(int phase, F&& f) {
   }
 }
 
-template <class T, int C, int Phase, class Visitor>
+// Whether every lane of the warp whose lane 0 is at `base` has all K groups of the step.
+template <int K>
+__device__ __forceinline__ bool full_step(long long base, long long lanes, long long groups) {
+  return base + 31 + (K - 1) * lanes < groups;
+}
+
+// The groups of the warp's step at `base` (zeros where a lane has none, nothing loaded).
+template <int K, int G>
+__device__ __forceinline__ void load_step(const int4* body, long long base, long long warp_lane, long long lanes,
+                                          long long groups, int4 (&d)[K][G]) {
+  const long long first = base + warp_lane;
+  if (full_step<K>(base, lanes, groups)) {
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+#pragma unroll
+      for (int g = 0; g < G; ++g) d[k][g] = __ldg(body + (first + k * lanes) * G + g);
+  } else {
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+#pragma unroll
+      for (int g = 0; g < G; ++g)
+        d[k][g] = first + k * lanes < groups ? __ldg(body + (first + k * lanes) * G + g) : int4{0, 0, 0, 0};
+  }
+}
+
+template <class T, int C, class Steps, int Phase, class Visitor>
 __device__ __forceinline__ void walk_body(const T* r, long long head, long long groups, unsigned long long pixel_base,
-                                          const Team& team, Visitor& v) {
-  using S = WalkShape<T, C>;
+                                          const Team& team, Visitor& v, int4* ring) {
+  using S = WalkShape<T, C, Steps>;
   constexpr int K = S::kGroups;
   constexpr int G = S::kChunks;
+  constexpr int D = S::kPrefetch;
   v.template begin_segment<Phase>();
   const int4* body = reinterpret_cast<const int4*>(r + head);
   const long long step = team.lanes * K;
   // Teams are whole warps (team.lanes is a multiple of 32, lanes of a warp adjacent):
   // `base` is the warp's lane 0, so every lane of the warp makes the same decisions.
   const long long warp_lane = team.lane % 32;
-  for (long long base = team.lane - warp_lane; base < groups; base += step) {
-    const long long first = base + warp_lane;
-    const StepInfo info{first, team.lanes, groups, head, pixel_base};
-    int4 d[K][G];
-    if (base + 31 + (K - 1) * team.lanes < groups) {
+  if constexpr (S::kSharedRing) {
+    // The warp's ring in shared memory, filled by asynchronous copies D steps ahead;
+    // lane l's chunk (stage, k, g) at ((stage * K + k) * G + g) * 32 + l: a warp's
+    // 16-byte accesses cover consecutive words, no bank conflict. Each lane reads only
+    // what it copied itself, so waiting for its own copies is enough (no barrier).
+    constexpr int R = D + 1;
+    int4* mine = ring + (threadIdx.x / 32) * S::kRingPerWarp + static_cast<int>(warp_lane);
+    const auto issue = [&](long long b, int stage) {
+      const long long first = b + warp_lane;
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (first + k * team.lanes < groups) {
+#pragma unroll
+          for (int g = 0; g < G; ++g)
+            copy16_async(mine + ((stage * K + k) * G + g) * 32, body + (first + k * team.lanes) * G + g);
+        }
+      commit_async_copies();  // one group per step, empty or not: the wait counts steps
+    };
+    const long long base0 = team.lane - warp_lane;
+#pragma unroll
+    for (int i = 0; i < D; ++i) issue(base0 + i * step, i);
+    int stage = 0;
+    for (long long base = base0; base < groups; base += step) {
+      issue(base + D * step, stage == 0 ? R - 1 : stage - 1);  // the stage read one step ago
+      wait_async_copies<D>();                                  // this step's copies are done
+      const StepInfo info{base + warp_lane, team.lanes, groups, head, pixel_base};
+      int4 d[K][G];
 #pragma unroll
       for (int k = 0; k < K; ++k)
 #pragma unroll
-        for (int g = 0; g < G; ++g) d[k][g] = __ldg(body + info.group(k) * G + g);
-      v.template step<Phase, true>(d, info);
-    } else {
+        for (int g = 0; g < G; ++g)
+          d[k][g] = info.valid(k) ? mine[((stage * K + k) * G + g) * 32] : int4{0, 0, 0, 0};
+      if (full_step<K>(base, team.lanes, groups))
+        v.template step<Phase, true>(d, info);
+      else
+        v.template step<Phase, false>(d, info);
+      stage = stage == R - 1 ? 0 : stage + 1;
+    }
+    wait_async_copies<0>();  // (only empty groups are left) before the next segment reuses the ring
+  } else if constexpr (D == 0) {
+    for (long long base = team.lane - warp_lane; base < groups; base += step) {
+      const long long first = base + warp_lane;
+      const StepInfo info{first, team.lanes, groups, head, pixel_base};
+      int4 d[K][G];
+      if (base + 31 + (K - 1) * team.lanes < groups) {
 #pragma unroll
-      for (int k = 0; k < K; ++k)
+        for (int k = 0; k < K; ++k)
 #pragma unroll
-        for (int g = 0; g < G; ++g) d[k][g] = info.valid(k) ? __ldg(body + info.group(k) * G + g) : int4{0, 0, 0, 0};
-      v.template step<Phase, false>(d, info);
+          for (int g = 0; g < G; ++g) d[k][g] = __ldg(body + info.group(k) * G + g);
+        v.template step<Phase, true>(d, info);
+      } else {
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+#pragma unroll
+          for (int g = 0; g < G; ++g)
+            d[k][g] = info.valid(k) ? __ldg(body + info.group(k) * G + g) : int4{0, 0, 0, 0};
+        v.template step<Phase, false>(d, info);
+      }
+    }
+  } else {
+    // Software pipeline: ahead[i] holds the step i steps ahead of the one visited. The
+    // loads of step s + D are issued before step s's arithmetic, so a thread always has
+    // loads in flight; the steps are still visited in order (the first-occurrence rule).
+    int4 ahead[D + 1][K][G];
+    const long long base0 = team.lane - warp_lane;
+#pragma unroll
+    for (int i = 0; i < D; ++i) load_step(body, base0 + i * step, warp_lane, team.lanes, groups, ahead[i]);
+    for (long long base = base0; base < groups; base += step) {
+      load_step(body, base + D * step, warp_lane, team.lanes, groups, ahead[D]);
+      const StepInfo info{base + warp_lane, team.lanes, groups, head, pixel_base};
+      if (full_step<K>(base, team.lanes, groups))
+        v.template step<Phase, true>(ahead[0], info);
+      else
+        v.template step<Phase, false>(ahead[0], info);
+#pragma unroll
+      for (int i = 0; i < D; ++i)
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+#pragma unroll
+          for (int g = 0; g < G; ++g) ahead[i][k][g] = ahead[i + 1][k][g];
     }
   }
   v.template end_segment<Phase>();
 }
 
-template <class T, int C, class Visitor>
-__device__ __forceinline__ void walk_segments(const Segments& s, Visitor& v) {
-  using S = WalkShape<T, C>;
+// ring: the block's shared ring (WalkShape::kRingPerWarp int4 per warp) for walks with
+// kSharedRing, else unused.
+template <class T, int C, class Visitor, class Steps = SegmentWalk>
+__device__ __forceinline__ void walk_segments(const Segments& s, Visitor& v, int4* ring = nullptr) {
+  using S = WalkShape<T, C, Steps>;
   const Team team = make_team(s);
   for (long long seg = team.first_segment; seg < s.count; seg += team.segment_step) {
     const unsigned char* bytes = s.base + static_cast<std::size_t>(seg) * s.pitch;
@@ -134,8 +234,9 @@ __device__ __forceinline__ void walk_segments(const Segments& s, Visitor& v) {
     const unsigned long long pixel_base = static_cast<unsigned long long>(seg) * static_cast<unsigned long long>(s.pixels);
     for (long long e = team.lane; e < head; e += team.lanes)
       v.sample(static_cast<int>(e % C), __ldg(r + e), pixel_base + static_cast<unsigned long long>(e / C));
-    with_phase<C>(static_cast<int>(head % C),
-                  [&](auto phase) { walk_body<T, C, decltype(phase)::value>(r, head, groups, pixel_base, team, v); });
+    with_phase<C>(static_cast<int>(head % C), [&](auto phase) {
+      walk_body<T, C, Steps, decltype(phase)::value>(r, head, groups, pixel_base, team, v, ring);
+    });
     for (long long e = body_end + team.lane; e < s.samples; e += team.lanes)
       v.sample(static_cast<int>(e % C), __ldg(r + e), pixel_base + static_cast<unsigned long long>(e / C));
   }

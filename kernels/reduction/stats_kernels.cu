@@ -235,9 +235,9 @@ void launch_packed(const ImageView& src, double* result, const ExecContext& ctx)
 }
 
 template <class T, int C>
-void launch_packed_warp(const ImageView& src, double* result, const ExecContext& ctx) {
+void launch_packed_warp(const ImageView& src, double* result, PackedWarpShape shape, const ExecContext& ctx) {
   if constexpr (std::is_same_v<T, std::uint8_t>) {
-    launch_stats_packed_warp(src, result, ctx);
+    launch_stats_packed_warp(src, result, shape, ctx);
   } else {
     launch_packed<T, C>(src, result, ctx);  // the warp-shared thresholds are a u8 technique
   }
@@ -270,7 +270,16 @@ void launch_variant(const ImageView& src, double* result, ReductionVariant varia
       launch_packed<T, C>(src, result, ctx);
       return;
     case ReductionVariant::PackedWarp:
-      launch_packed_warp<T, C>(src, result, ctx);
+      launch_packed_warp<T, C>(src, result, PackedWarpShape::Baseline, ctx);
+      return;
+    case ReductionVariant::PackedWarpPrefetch:
+      launch_packed_warp<T, C>(src, result, PackedWarpShape::Prefetch, ctx);
+      return;
+    case ReductionVariant::PackedWarpDeep:
+      launch_packed_warp<T, C>(src, result, PackedWarpShape::Deep, ctx);
+      return;
+    case ReductionVariant::PackedWarpAsync:
+      launch_packed_warp<T, C>(src, result, PackedWarpShape::Async, ctx);
       return;
   }
   throw Error(ErrorCode::InvalidArgument, "stats: unknown variant");

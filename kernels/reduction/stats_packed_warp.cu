@@ -1,12 +1,19 @@
-// The packed_warp stats kernel (warp_bound_stats.cuh), u8 only: one launch, the last
-// block to finish combines the blocks' partials (as the other stats kernels do).
+// The packed_warp stats kernels (warp_bound_stats.cuh), u8 only: one launch, the last
+// block to finish combines the blocks' partials (as the other stats kernels do). One
+// kernel template over the walk shapes of reduction_tuning.hpp (PackedWarpWalk,
+// PackedWarpPrefetchWalk, PackedWarpDeepWalk, PackedWarpAsyncWalk): groups per step,
+// steps loaded ahead (in registers or in a shared ring), and the blocks per SM the
+// registers must allow.
 #include "reduction/stats_packed_warp.hpp"
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <string>
 
+#include "common/device_limits.hpp"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
 #include "common/occupancy_cache.hpp"
@@ -25,10 +32,16 @@ constexpr int kWarps = ReductionTuning::kWarps;
 using T = std::uint8_t;
 using Channel = StatsAcc<T, 1>;
 
+template <class Walk, int C>
+constexpr int kMinBlocks = C == 1 ? Walk::kMinBlocks1 : C == 3 ? Walk::kMinBlocks3 : Walk::kMinBlocks4;
+
+// Shared memory of a block: the static slots (and the block's total), and the dynamic
+// ring of a walk with kSharedRing (else none).
 template <int C>
-constexpr int kMinBlocks = C == 1   ? ReductionTuning::kPackedWarpMinBlocks1
-                           : C == 3 ? ReductionTuning::kPackedWarpMinBlocks3
-                                    : ReductionTuning::kPackedWarpMinBlocks4;
+constexpr std::size_t kStaticSharedBytes = sizeof(StatsShared<T, C, kThreads>) + sizeof(StatsAcc<T, C>) + 16;
+template <class Walk, int C>
+constexpr std::size_t kRingBytes =
+    sizeof(int4) * kWarps * static_cast<std::size_t>(WalkShape<T, C, Walk>::kRingPerWarp);
 
 template <int C>
 __device__ __forceinline__ Channel slot_channel(const StatsShared<T, C, kThreads>& slots, int c, int i) {
@@ -68,8 +81,8 @@ __device__ __forceinline__ Channel load_partial_channel(const StatsAcc<T, C>* p,
 // The block's and the grid's combines go channel by channel (warp c merges channel c),
 // so no thread ever holds every channel's 64-bit fields: the kernel keeps the register
 // budget that lets kMinBlocks blocks share an SM.
-template <int C>
-__global__ void __launch_bounds__(kThreads, kMinBlocks<C>)
+template <int C, class Walk>
+__global__ void __launch_bounds__(kThreads, kMinBlocks<Walk, C>)
     stats_packed_warp_kernel(Segments segments, int width, int height, StatsAcc<T, C>* partials,
                              unsigned* blocks_done, double* result) {
   using Acc = StatsAcc<T, C>;
@@ -78,8 +91,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<C>)
   __shared__ Acc total;
   __shared__ bool last;
   {
-    WarpBoundByteVisitor<C, kThreads> visitor(slots);
-    walk_segments<T, C>(segments, visitor);
+    extern __shared__ int4 walk_ring[];  // PackedWarpAsyncWalk: the warps' rings
+    WarpBoundByteVisitor<C, kThreads, Walk> visitor(slots);
+    walk_segments<T, C, decltype(visitor), Walk>(segments, visitor, walk_ring);
   }
   __syncthreads();
   const int tid = static_cast<int>(threadIdx.x);
@@ -114,19 +128,21 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<C>)
   }
 }
 
-template <int C>
-void launch_channels(const ImageView& src, double* result, const ExecContext& ctx) {
+template <int C, class Walk>
+void launch_channels(const ImageView& src, double* result, const char* name, const ExecContext& ctx) {
   using Acc = StatsAcc<T, C>;
-  using Shape = WalkShape<T, C>;
+  using Shape = WalkShape<T, C, Walk>;
   const Segments segments = make_segments(src.data, src.pitch, src.width, src.height, C, sizeof(T));
-  auto kernel = stats_packed_warp_kernel<C>;
+  auto kernel = stats_packed_warp_kernel<C, Walk>;
   const void* key = reinterpret_cast<const void*>(kernel);
   prefer_shared_carveout(key);  // kMinBlocks blocks of 40 KiB shared memory each
+  constexpr std::size_t ring_bytes = kRingBytes<Walk, C>;
   // Enough blocks for every thread to have a few steps, at most one resident wave.
   const long long work_blocks = segments.whole
                                     ? blocks_for(segments.samples / (Shape::kGroupSamples * Shape::kGroups), kThreads)
                                     : blocks_for(segments.count, kWarps);
-  const int per_sm = std::min(cached_blocks_per_sm(key, kThreads, 0), ReductionTuning::kMaxBlocksPerSm);
+  const int per_sm = std::min(cached_blocks_per_sm(key, kThreads, ring_bytes, kStaticSharedBytes<C>),
+                              ReductionTuning::kMaxBlocksPerSm);
   const long long wave = static_cast<long long>(per_sm) * cached_sm_count();
   const unsigned grid = static_cast<unsigned>(std::clamp<long long>(work_blocks, 1, wave));
   const std::size_t partial_bytes = sizeof(Acc) * grid;
@@ -134,19 +150,47 @@ void launch_channels(const ImageView& src, double* result, const ExecContext& ct
   auto* partials = scratch.get<Acc>();
   auto* blocks_done = reinterpret_cast<unsigned*>(scratch.get<unsigned char>() + partial_bytes);
   GPUFILTER_CUDA_CHECK(cudaMemsetAsync(blocks_done, 0, sizeof(unsigned), ctx.stream));
-  kernel<<<grid, kThreads, 0, ctx.stream>>>(segments, src.width, src.height, partials, blocks_done, result);
-  check_launch("stats_packed_warp", ctx);
+  kernel<<<grid, kThreads, ring_bytes, ctx.stream>>>(segments, src.width, src.height, partials, blocks_done, result);
+  check_launch(name, ctx);
+}
+
+// Whether the device gives a block the static slots and the shared ring of the walk.
+template <int C, class Walk>
+bool fits_shared_memory() {
+  return kRingBytes<Walk, C> == 0 || kStaticSharedBytes<C> + kRingBytes<Walk, C> <= max_shared_memory_per_block();
+}
+
+template <int C, class Walk>
+void launch_or_baseline(const ImageView& src, double* result, const char* name, const ExecContext& ctx) {
+  if (fits_shared_memory<C, Walk>())
+    launch_channels<C, Walk>(src, result, name, ctx);
+  else
+    launch_channels<C, PackedWarpWalk>(src, result, "stats_packed_warp", ctx);
+}
+
+template <class Walk>
+void launch_walk(const ImageView& src, double* result, const char* name, const ExecContext& ctx) {
+  switch (src.format.channels) {
+    case 1: launch_or_baseline<1, Walk>(src, result, name, ctx); return;
+    case 3: launch_or_baseline<3, Walk>(src, result, name, ctx); return;
+    case 4: launch_or_baseline<4, Walk>(src, result, name, ctx); return;
+  }
+  throw Error(ErrorCode::UnsupportedFormat,
+              std::string(name) + ": unsupported channel count in " + src.format.name());
 }
 
 }  // namespace
 
-void launch_stats_packed_warp(const ImageView& src, double* result, const ExecContext& ctx) {
-  switch (src.format.channels) {
-    case 1: launch_channels<1>(src, result, ctx); return;
-    case 3: launch_channels<3>(src, result, ctx); return;
-    case 4: launch_channels<4>(src, result, ctx); return;
+void launch_stats_packed_warp(const ImageView& src, double* result, PackedWarpShape shape, const ExecContext& ctx) {
+  switch (shape) {
+    case PackedWarpShape::Baseline: launch_walk<PackedWarpWalk>(src, result, "stats_packed_warp", ctx); return;
+    case PackedWarpShape::Prefetch:
+      launch_walk<PackedWarpPrefetchWalk>(src, result, "stats_packed_warp_prefetch", ctx);
+      return;
+    case PackedWarpShape::Deep: launch_walk<PackedWarpDeepWalk>(src, result, "stats_packed_warp_deep", ctx); return;
+    case PackedWarpShape::Async: launch_walk<PackedWarpAsyncWalk>(src, result, "stats_packed_warp_async", ctx); return;
   }
-  throw Error(ErrorCode::UnsupportedFormat, "stats packed_warp: unsupported channel count in " + src.format.name());
+  throw Error(ErrorCode::InvalidArgument, "stats packed_warp: unknown walk shape");
 }
 
 }  // namespace gpufilter::kernels

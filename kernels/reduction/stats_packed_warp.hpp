@@ -6,6 +6,11 @@
 
 namespace gpufilter::kernels {
 
-void launch_stats_packed_warp(const ImageView& src, double* result, const ExecContext& ctx);
+// The walk shapes (reduction_tuning.hpp): PackedWarpWalk, PackedWarpPrefetchWalk,
+// PackedWarpDeepWalk, PackedWarpAsyncWalk (packed_warp's where the device's shared
+// memory per block is too small for its ring).
+enum class PackedWarpShape { Baseline, Prefetch, Deep, Async };
+
+void launch_stats_packed_warp(const ImageView& src, double* result, PackedWarpShape shape, const ExecContext& ctx);
 
 }  // namespace gpufilter::kernels

@@ -58,11 +58,12 @@ __device__ __forceinline__ int warp_max_int(int v) {
 }
 
 // kThreads: the block size. `slots` holds, per channel and thread (slot threadIdx.x),
-// the thread's records and 64-bit sums; each thread touches only its own slot.
-template <int C, int kThreads>
+// the thread's records and 64-bit sums; each thread touches only its own slot. Steps:
+// the walk shape (reduction_tuning.hpp) the visitor is walked with.
+template <int C, int kThreads, class Steps = SegmentWalk>
 struct WarpBoundByteVisitor {
   using T = std::uint8_t;
-  using Shape = WalkShape<T, C>;
+  using Shape = WalkShape<T, C, Steps>;
   static constexpr int P = C == 3 ? 3 : 1;
   static constexpr unsigned kLaneBit = ByteLaneBounds<C, P>::kLaneBit;
   // Words added into one lane sum per step, and the steps a 16-bit lane can take (each

@@ -41,9 +41,12 @@ enum class ReductionVariant {
   Vectorized,   // grid-stride 16-byte loads, per-thread accumulators, shuffles
   Packed,       // vectorized over whole images or warp rows, u8 in packed SIMD words
   PackedWarp,   // packed, u8 minima/maxima tested against the warp's bounds, lean registers (default)
+  PackedWarpPrefetch,  // packed_warp, the next step's loads issued before this step's arithmetic
+  PackedWarpDeep,      // packed_warp, twice the groups loaded per step
+  PackedWarpAsync,     // packed_warp, the next step copied ahead into shared memory (cp.async)
 };
-// "interleaved", "sequential", "first_add", "warp_shuffle", "vectorized", "packed" or
-// "packed_warp"; throws
+// "interleaved", "sequential", "first_add", "warp_shuffle", "vectorized", "packed",
+// "packed_warp", "packed_warp_prefetch", "packed_warp_deep" or "packed_warp_async"; throws
 // Error(InvalidArgument) naming the choices otherwise.
 ReductionVariant reduction_variant_from_name(const std::string& name);
 const char* to_string(ReductionVariant variant);

@@ -19,6 +19,9 @@ constexpr VariantName kReductionVariants[] = {
     {ReductionVariant::FirstAdd, "first_add"},      {ReductionVariant::WarpShuffle, "warp_shuffle"},
     {ReductionVariant::Vectorized, "vectorized"},   {ReductionVariant::Packed, "packed"},
     {ReductionVariant::PackedWarp, "packed_warp"},
+    {ReductionVariant::PackedWarpPrefetch, "packed_warp_prefetch"},
+    {ReductionVariant::PackedWarpDeep, "packed_warp_deep"},
+    {ReductionVariant::PackedWarpAsync, "packed_warp_async"},
 };
 }  // namespace
 
@@ -27,7 +30,8 @@ ReductionVariant reduction_variant_from_name(const std::string& name) {
     if (name == v.name) return v.variant;
   throw Error(ErrorCode::InvalidArgument,
               "stats: unknown variant '" + name +
-                  "'; use interleaved, sequential, first_add, warp_shuffle, vectorized, packed or packed_warp");
+                  "'; use interleaved, sequential, first_add, warp_shuffle, vectorized, packed, packed_warp, "
+                  "packed_warp_prefetch, packed_warp_deep or packed_warp_async");
 }
 
 const char* to_string(ReductionVariant variant) {
@@ -83,7 +87,9 @@ Operation make_stats_operation() {
   op.name = "stats";
   op.summary = "Per-channel min, max, sum, mean, standard deviation and min/max positions, in one pass";
   op.formats = all_pixel_formats();
-  op.variants = {"interleaved", "sequential", "first_add", "warp_shuffle", "vectorized", "packed", "packed_warp"};
+  op.variants = {"interleaved",      "sequential",           "first_add",        "warp_shuffle",
+                 "vectorized",       "packed",               "packed_warp",      "packed_warp_prefetch",
+                 "packed_warp_deep", "packed_warp_async"};
   // packed_warp: one read at 16 bytes a load, u8 summed four samples a word, minima and
   // maxima tested against the warp's bounds, 64 registers a thread (docs/techniques/reduction.md).
   // u16 and f32 run packed's sample-by-sample path.
