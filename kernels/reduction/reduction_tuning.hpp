@@ -104,7 +104,8 @@ struct PackedWarpDeepWalk : SegmentWalk {
 // SM while every warp has its next step in flight. Ring: 2 steps x 32 lanes x 64 bytes
 // = 4 KiB per warp for gray and RGBA (32 KiB a block, 72 KiB with RGBA's slots: 3
 // blocks an SM on sm_90), 6 KiB for three channels. Where the device's shared memory
-// per block is smaller (sm_75: 64 KiB), packed_warp runs instead.
+// per block is smaller (sm_75: 64 KiB), packed_warp runs instead. ptxas -v, sm_90:
+// 64 / 128 / 80 registers for gray / RGB / RGBA, as packed_warp, no spill.
 struct PackedWarpAsyncWalk : PackedWarpWalk {
   static constexpr int kPrefetch = 1;
   static constexpr bool kSharedRing = true;
