@@ -208,9 +208,9 @@ TEST(GpuReductionEdges, StatsFirstPositionsUnderWarpBounds) {
 
 // The walk's step loop at its ends: rows (a warp each) whose body is a whole number of
 // a warp's steps (32 lanes x groups per step) and one group more or less, for every
-// multiple of 32 groups up to 9, so that each walk shape (4 or 8 groups a step, 2 to 4
-// for three channels, loads one step ahead or not) meets rows of one step, of a part
-// step, of steps ending in a lane's last group, and a prefetch past the row's end;
+// multiple of 32 groups up to 9, so that each walk shape (2, 4 or 8 groups a step, 1 to
+// 3 for three channels; loads 0, 1 or 3 steps ahead) meets rows of one step, of a part
+// step, of steps ending in a lane's last group, and loads ahead past the row's end;
 // with a falling ramp (the bounds fall at every step) and random data; and one such row
 // alone (a one-row view is one segment, walked by the grid's threads).
 TEST(GpuReductionEdges, PackedWarpWalksAtStepBoundaries) {

@@ -98,16 +98,22 @@ struct PackedWarpDeepWalk : SegmentWalk {
   static constexpr int kMinBlocks4 = 2;
 };
 
-// `packed_warp_async`: the steps of packed_warp, copied one step ahead into a per-warp
-// ring in shared memory with cp.async (sm_80+; a plain copy before): the data in flight
-// takes no registers, so the kernel keeps packed_warp's register budget and blocks per
-// SM while every warp has its next step in flight. Ring: 2 steps x 32 lanes x 64 bytes
-// = 4 KiB per warp for gray and RGBA (32 KiB a block, 72 KiB with RGBA's slots: 3
-// blocks an SM on sm_90), 6 KiB for three channels. Where the device's shared memory
-// per block is smaller (sm_75: 64 KiB), packed_warp runs instead. ptxas -v, sm_90:
-// 64 / 128 / 80 registers for gray / RGB / RGBA, as packed_warp, no spill.
+// `packed_warp_async`: packed_warp's steps, copied 3 steps ahead into a per-warp ring of
+// 4 steps in shared memory with cp.async (sm_80+; a plain copy before). The data in
+// flight takes no registers, so the kernel keeps packed_warp's register budget and
+// blocks per SM, and 3 of the ring's 4 steps are in flight while a warp computes (a
+// ring of 2 larger steps keeps only half of it in flight for the same memory): steps
+// of 2 chunks for gray and RGBA, one 48-byte group for three channels. Ring: 4 steps x
+// 32 lanes x 32 bytes = 4 KiB per warp for gray and RGBA (32 KiB a block, 72 KiB with
+// RGBA's slots: 3 blocks an SM on sm_90), 6 KiB for three channels. Where the device's
+// shared memory per block is smaller (sm_75: 64 KiB), packed_warp runs instead.
+// ptxas -v, sm_90, at packed_warp's blocks per SM: 63 / 96 / 80 registers for gray /
+// RGB / RGBA, no spill (RGB's 2 blocks are also what its 78 KiB of shared memory allow).
 struct PackedWarpAsyncWalk : PackedWarpWalk {
-  static constexpr int kPrefetch = 1;
+  static constexpr int kGroups1 = 2;
+  static constexpr int kGroups3 = 1;
+  static constexpr int kGroups4 = 2;
+  static constexpr int kPrefetch = 3;
   static constexpr bool kSharedRing = true;
 };
 
