@@ -6,6 +6,8 @@
 #include <opencv2/core.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <atomic>
 #include <cstdlib>
 #include <cstdio>
@@ -21,6 +23,8 @@
 #include <vector>
 
 #include "batch_inputs.hpp"
+#include "cpu_decoders.hpp"
+#include "host_memory.hpp"
 #include "codecs.hpp"
 #include "execute.hpp"
 #include "gpu_jpeg.hpp"
@@ -31,6 +35,7 @@
 #include "process_file.hpp"
 #include "progress.hpp"
 #include "quiet_stderr.hpp"
+#include "timing.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -62,18 +67,25 @@ struct BatchedJpegPlan {
 // Batched decoding where the run is on GPUs, the build has nvJPEG, OpenCV's codecs were
 // not asked for (--codec cpu), the inputs start with a JPEG (the first few are looked at)
 // and GPUFILTER_JPEG_BATCH is not 0.
-BatchedJpegPlan plan_batched_jpeg(const RunRequest& request, const std::vector<BatchItem>& items) {
-  BatchedJpegPlan plan;
-  const JpegBatchTuning tuning = jpeg_batch_tuning();
-  if (tuning.max_batch <= 0 || request.codec == CodecChoice::Cpu || !gpu_jpeg_built()) return plan;
+bool batched_jpeg_wanted(const RunRequest& request, const std::vector<BatchItem>& items) {
+  if (jpeg_batch_tuning().max_batch <= 0 || request.codec == CodecChoice::Cpu || !gpu_jpeg_built()) return false;
   const std::size_t looked_at = std::min<std::size_t>(items.size(), 8);
   bool jpeg = false;
   for (std::size_t i = 0; i < looked_at && !jpeg; ++i) jpeg = starts_like_jpeg(items[i].input);
-  if (!jpeg) return plan;
+  return jpeg;
+}
+
+// `cpu_decoders`: CPU decoders run beside the engine; their files need workspaces too
+// (~20 ms each for upload, op and encode: a few more cover ~100 files/s).
+BatchedJpegPlan plan_batched_jpeg(const RunRequest& request, const std::vector<BatchItem>& items,
+                                  bool cpu_decoders) {
+  BatchedJpegPlan plan;
+  if (!batched_jpeg_wanted(request, items)) return plan;
+  const JpegBatchTuning tuning = jpeg_batch_tuning();
   plan.tuning = tuning;
   // One batch gathering while one decodes is 2 x max_batch files in flight at most; a
   // GPU needs fewer (Little's law: ~300 files/s x ~55 ms in a workspace), hence the cap.
-  plan.workspaces = std::min(2 * tuning.max_batch + 4, 24);
+  plan.workspaces = std::min(2 * tuning.max_batch + 4, 24) + (cpu_decoders ? 4 : 0);
   return plan;
 }
 
@@ -127,20 +139,93 @@ std::string one_line(std::string text) {
   return text;
 }
 
+// "gpufilter: decoders: hardware engine 380 files (ready 1015 ms into the batch), CPU 120
+// files (OpenCV, 8 threads, 14 while the engine started; 95 before it was ready), one by
+// one 0", for --timing.
+std::string decoder_summary(std::size_t files, const GpuPool* pool, const CpuDecoders* decoders,
+                            const Stopwatch& batch_clock) {
+  const long engine = pool ? pool->jpeg_engine_files() : 0;
+  const long cpu = decoders ? decoders->decoded() : 0;
+  std::string text = "gpufilter: decoders: hardware engine " + std::to_string(engine) + " files";
+  const auto ready_at = pool ? pool->jpeg_engines_ready_at() : std::nullopt;
+  if (ready_at && engine > 0) {
+    char ready[96];
+    const double since_start =
+        batch_clock.elapsed_ms() - std::chrono::duration<double, std::milli>(CpuDecoders::Clock::now() - *ready_at).count();
+    std::snprintf(ready, sizeof ready, " (ready %.0f ms into the batch)", since_start);
+    text += ready;
+  }
+  if (decoders) {
+    char line[192];
+    std::snprintf(line, sizeof line,
+                  ", CPU %ld files (OpenCV, %d threads, %d while the engine started, %.0f MiB for decoded images; "
+                  "%ld before it was ready)",
+                  cpu, decoders->tuning().steady_threads, decoders->tuning().startup_threads,
+                  static_cast<double>(decoders->tuning().byte_budget) / (1024.0 * 1024.0),
+                  decoders->decoded_before_engine());
+    text += line;
+  } else {
+    text += ", CPU 0 files (no CPU decoders)";
+  }
+  const long others = static_cast<long>(files) - engine - cpu;
+  return text + ", one by one (nvJPEG or OpenCV) " + std::to_string(std::max(0L, others));
+}
+
+// "gpufilter: throughput: 170.1 files/s overall; 260.5 files/s steady (401 files between the
+// 10th and 90th percentiles of completion, 1.54 s)", for --timing.
+std::string throughput_summary(const std::vector<double>& completion_ms, double wall_ms) {
+  char line[256];
+  const double overall = wall_ms > 0 ? static_cast<double>(completion_ms.size()) * 1e3 / wall_ms : 0.0;
+  const std::optional<SteadyRate> steady = steady_rate(completion_ms);
+  if (!steady) {
+    std::snprintf(line, sizeof line, "gpufilter: throughput: %.1f files/s overall", overall);
+    return line;
+  }
+  std::snprintf(line, sizeof line,
+                "gpufilter: throughput: %.1f files/s overall; %.1f files/s steady (%zu files between the 10th and "
+                "90th percentiles of completion, %.2f s)",
+                overall, steady->files_per_s, steady->files, steady->seconds);
+  return line;
+}
+
 }  // namespace
 
 ExitCode run_batch(const RunRequest& request) {
+  const Stopwatch batch_clock;
   const BatchOptions& options = *request.batch;
   const std::vector<BatchItem> items = plan_batch(request);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  FileQueue files(items.size());
+
+  // The CPU decoders start first, before CUDA is even looked for: where the GPU turns out
+  // unusable (--device auto), their files go to the CPU runner as any others would. Not
+  // by default with --codec gpu, which asks for nvJPEG's decoding.
+  const CpuDecodeTuning cpu_tuning = cpu_decode_tuning(
+      cores,
+      request.device != DeviceChoice::Cpu && request.codec == CodecChoice::Auto && batched_jpeg_wanted(request, items),
+      available_host_memory());
+  struct CpuDecodedFile {
+    std::optional<DecodedInput> input;
+    StageTimes times;
+  };
+  std::vector<CpuDecodedFile> cpu_files(cpu_tuning.on() ? items.size() : 0);
+  std::optional<CpuDecoders> decoders;
+  if (cpu_tuning.on()) {
+    decoders.emplace(files, cpu_tuning, [&request, &items, &cpu_files](std::size_t i) -> std::uint64_t {
+      check_output_path(request, items[i].input, items[i].output);
+      CpuDecodedFile& file = cpu_files[i];
+      file.input = decode_on_cpu(request, items[i].input, file.times);
+      return file.input->host_bytes();
+    });
+  }
+
   const DeviceSelection selection = select_device(request.device);
   if (!selection.notice.empty()) std::cerr << selection.notice << '\n';
-
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   std::vector<int> devices;
   BatchedJpegPlan batched;
   if (selection.device == Device::Gpu) {
     devices = batch_devices(request);
-    batched = plan_batched_jpeg(request, items);
+    batched = plan_batched_jpeg(request, items, cpu_tuning.on());
   }
   // With batched decoding most threads wait for their batch, holding a workspace: one
   // thread for each workspace, and a few reading and writing files beside them.
@@ -160,31 +245,89 @@ ExitCode run_batch(const RunRequest& request) {
     runner = std::make_unique<CpuRunner>();
   }
   Progress progress(items.size(), !options.quiet && ::isatty(STDERR_FILENO));
-  std::atomic<std::size_t> next{0};
   std::mutex failure_mutex;
   std::optional<ExitCode> first_failure;
   StageTotals totals;
+  std::mutex completion_mutex;
+  std::vector<double> completion_ms;
+  completion_ms.reserve(items.size());
 
-  auto work = [&] {
-    for (std::size_t i = next++; i < items.size(); i = next++) {
-      const BatchItem& item = items[i];
-      bool ok = false;
-      try {
+  // --codec gpu on the CPU fails each JPEG file as the per-file path says: a CPU-decoded
+  // file is then read again that way (the CPU decoders run there only where asked for).
+  const bool cpu_decoded_usable = !(request.codec == CodecChoice::Gpu && selection.device == Device::Cpu);
+  // One file: from its name (the engine's path or per file), or decoded by a CPU decoder.
+  auto run_file = [&](std::size_t i, const std::optional<CpuDecoders::Ready>& ready) {
+    const BatchItem& item = items[i];
+    bool ok = false;
+    try {
+      StageTimes times;
+      std::string notes;
+      if (ready && cpu_decoded_usable) {
+        if (ready->failure) std::rethrow_exception(ready->failure);
+        CpuDecodedFile& file = cpu_files[i];
+        times = std::move(file.times);
+        times.add("decoded wait", Stopwatch(ready->at).elapsed_ms());
+        process_decoded_file(request, item.input, item.output, std::move(*file.input), *runner, times, notes);
+      } else {
         check_output_path(request, item.input, item.output);
-        StageTimes times;
-        std::string notes;
         process_image_file(request, item.input, item.output, *runner, times, notes);
-        if (request.timing) totals.add(times);
-        if (!notes.empty()) progress.message(notes);
-        ok = true;
-      } catch (...) {
-        const Failure failure = failure_of(std::current_exception());
-        progress.message("gpufilter: error: " + item.input.string() + ": " + one_line(failure.message) + "\n");
-        const std::lock_guard<std::mutex> lock(failure_mutex);
-        if (!first_failure) first_failure = failure.code;
       }
-      progress.file_done(file_bytes(item.input), ok);
+      if (request.timing) totals.add(times);
+      if (!notes.empty()) progress.message(notes);
+      ok = true;
+    } catch (...) {
+      const Failure failure = failure_of(std::current_exception());
+      progress.message("gpufilter: error: " + item.input.string() + ": " + one_line(failure.message) + "\n");
+      const std::lock_guard<std::mutex> lock(failure_mutex);
+      if (!first_failure) first_failure = failure.code;
     }
+    if (ready) {
+      cpu_files[i].input.reset();
+      decoders->release(ready->bytes);
+    }
+    progress.file_done(file_bytes(item.input), ok);
+    const std::lock_guard<std::mutex> lock(completion_mutex);
+    completion_ms.push_back(batch_clock.elapsed_ms());
+  };
+
+  // While the hardware engines start, at most one batch per GPU waits for them (holding
+  // workspaces); the other threads run the CPU decoders' files meanwhile.
+  const std::size_t engine_waiting_cap =
+      batched.tuning ? devices.size() * static_cast<std::size_t>(std::max(1, batched.tuning->max_batch)) : 0;
+  std::atomic<std::size_t> taken_while_starting{0};
+  // The next piece of work: a CPU-decoded file first (it holds host memory), else a file
+  // from the queue; false when nothing is left.
+  auto next_work = [&](std::size_t& index, std::optional<CpuDecoders::Ready>& ready) {
+    ready.reset();
+    while (true) {
+      if (!decoders) {
+        const std::optional<std::size_t> taken = files.take();
+        if (taken) index = *taken;
+        return taken.has_value();
+      }
+      if ((ready = decoders->take())) {
+        index = ready->index;
+        return true;
+      }
+      const bool engine_starting = pool && pool->jpeg_engines_starting();
+      if (!engine_starting) decoders->engine_ready();
+      if (!engine_starting || taken_while_starting++ < engine_waiting_cap) {
+        if (const std::optional<std::size_t> taken = files.take()) {
+          index = *taken;
+          return true;
+        }
+      }
+      if (decoders->done()) return false;
+      if ((ready = decoders->wait_for(std::chrono::milliseconds(2)))) {
+        index = ready->index;
+        return true;
+      }
+    }
+  };
+  auto work = [&] {
+    std::size_t index = 0;
+    std::optional<CpuDecoders::Ready> ready;
+    while (next_work(index, ready)) run_file(index, ready);
   };
   std::vector<std::thread> workers;
   for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(work);
@@ -212,9 +355,14 @@ ExitCode run_batch(const RunRequest& request) {
     write_stderr(summary + "\n");
   }
   if (request.timing) {
+    const double wall_ms = batch_clock.elapsed_ms();
     write_stderr(totals.summary(threads, progress.elapsed_s() * 1e3) + "\n");
     if (pool)
       for (const std::string& line : pool->batch_decoding_summaries()) write_stderr(line + "\n");
+    write_stderr(decoder_summary(items.size(), pool ? &*pool : nullptr, decoders ? &*decoders : nullptr,
+                                 batch_clock) +
+                 "\n");
+    write_stderr(throughput_summary(completion_ms, wall_ms) + "\n");
   }
   return first_failure.value_or(ExitCode::Ok);
 }

@@ -200,9 +200,7 @@ bool GpuWorkspace::run_jpeg(const RunRequest& request, const GpuJpegInput& input
   fit_device_image(decoded, input.stored_width, input.stored_height, input.format);
   if (!steps.empty()) fit_device_image(src_, upright.width, upright.height, upright.format);
   if (steps.size() > 1) fit_device_image(turned_half_, upright.width, upright.height, upright.format);
-  ImageShape out = request.op->output_shape_for(upright, request.params);
-  for (const RunRequest& step : request.chain) out = step.op->output_shape_for(out, step.params);
-  fit_device_image(dst_, out.width, out.height, out.format);
+  fit_result(request, upright);
   times.add("setup", setup.elapsed_ms());
 
   if (!decode_jpeg(*codec, input, decoded.view(), times)) return false;
@@ -228,12 +226,50 @@ bool GpuWorkspace::run_jpeg(const RunRequest& request, const GpuJpegInput& input
     times.add("download", downloaded.ms_since(computed));
     return true;
   }
+  encode_result(*codec, output.quality, *output.encoded, times);
+  return true;
+}
+
+ImageShape GpuWorkspace::fit_result(const RunRequest& request, const ImageShape& input) {
+  ImageShape out = request.op->output_shape_for(input, request.params);
+  for (const RunRequest& step : request.chain) out = step.op->output_shape_for(out, step.params);
+  fit_device_image(dst_, out.width, out.height, out.format);
+  return out;
+}
+
+void GpuWorkspace::encode_result(GpuJpegCodec& codec, int quality, std::vector<unsigned char>& encoded,
+                                 StageTimes& times) {
   Stopwatch encoding;
-  if (!codec->encode(dst_.view(), output.quality, *output.encoded)) {
-    throw CliError(ExitCode::Runtime, "nvJPEG could not encode the " + std::to_string(out.width) + "x" +
-                                          std::to_string(out.height) + " " + out.format.name() + " result");
+  if (!codec.encode(dst_.view(), quality, encoded)) {
+    throw CliError(ExitCode::Runtime, "nvJPEG could not encode the " + std::to_string(dst_.width()) + "x" +
+                                          std::to_string(dst_.height()) + " " + dst_.format().name() + " result");
   }
   times.add("gpu encode", encoding.elapsed_ms());
+}
+
+// A host image (decoded by OpenCV on the CPU beside the GPU's decoders) uploaded, the op
+// chain run, and the result encoded by nvJPEG: only the file's bytes come back.
+bool GpuWorkspace::run_image_to_jpeg(const RunRequest& request, const ImageView& src, int quality,
+                                     std::vector<unsigned char>& encoded, StageTimes& times) {
+  const OnDevice on(device_);
+  Stopwatch setup;
+  GpuJpegCodec* codec = jpeg_codec();
+  if (codec == nullptr) return false;
+  fit_device_image(src_, src.width, src.height, src.format);
+  fit_result(request, ImageShape{src.width, src.height, src.format});
+  times.add("setup", setup.elapsed_ms());
+  ExecContext context;
+  context.stream = stream_.get();
+  CudaEvent start, uploaded, computed;
+  start.record(stream_.get());
+  copy_image_async(src, src_.view(), stream_.get());
+  uploaded.record(stream_.get());
+  run_chain(request, src_.view(), context);
+  computed.record(stream_.get());
+  stream_.synchronize();
+  times.add("upload", uploaded.ms_since(start));
+  times.add("kernel", computed.ms_since(uploaded));
+  encode_result(*codec, quality, encoded, times);
   return true;
 }
 

@@ -69,6 +69,14 @@ class Runner {
                         const GpuJpegOutput& /*output*/, StageTimes& /*times*/) {
     return false;
   }
+  // Runs request.op (and its chain) on the host image `src` and encodes the result with
+  // nvJPEG at `quality` into `encoded` (u8x3 R, G, B or u8x1 results only). False, with
+  // nothing done, where this runner has no nvJPEG: the caller runs run_image instead.
+  // Throws as run_image, and CliError(Runtime) when nvJPEG could not encode the result.
+  virtual bool run_image_to_jpeg(const RunRequest& /*request*/, const ImageView& /*src*/, int /*quality*/,
+                                 std::vector<unsigned char>& /*encoded*/, StageTimes& /*times*/) {
+    return false;
+  }
 };
 
 // The CPU reference: the --device cpu path. `notice` (why --device auto fell back to the
@@ -99,8 +107,14 @@ class GpuWorkspace final : public Runner {
   bool takes_gpu_jpeg(StageTimes& times, const char* overlapped) override;
   bool run_jpeg(const RunRequest& request, const GpuJpegInput& input, const GpuJpegOutput& output,
                 StageTimes& times) override;
+  bool run_image_to_jpeg(const RunRequest& request, const ImageView& src, int quality,
+                         std::vector<unsigned char>& encoded, StageTimes& times) override;
 
  private:
+  // Fits dst_ to request.op's (and its chain's) output for an `input`-shaped image.
+  ImageShape fit_result(const RunRequest& request, const ImageShape& input);
+  // Encodes dst_ with `codec` into `encoded` (the stream is idle), recording "gpu encode".
+  void encode_result(GpuJpegCodec& codec, int quality, std::vector<unsigned char>& encoded, StageTimes& times);
   // Runs request.op and its chain from `input` (device) into dst_, sized by the caller.
   void run_chain(const RunRequest& request, const ImageView& input, const ExecContext& context);
   // The workspace's nvJPEG codec, made on first use; null where there is none.

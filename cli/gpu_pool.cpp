@@ -1,5 +1,6 @@
 #include "gpu_pool.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -77,6 +78,25 @@ std::vector<std::string> GpuPool::batch_decoding_summaries() const {
   return lines;
 }
 
+bool GpuPool::jpeg_engines_starting() const {
+  for (const auto& decoder : decoders_)
+    if (decoder->starting()) return true;
+  return false;
+}
+
+long GpuPool::jpeg_engine_files() const {
+  long files = 0;
+  for (const auto& decoder : decoders_) files += decoder->decoded_files();
+  return files;
+}
+
+std::optional<JpegBatchDecoder::Clock::time_point> GpuPool::jpeg_engines_ready_at() const {
+  if (decoders_.empty() || jpeg_engines_starting()) return std::nullopt;
+  JpegBatchDecoder::Clock::time_point last = decoders_.front()->ready_at();
+  for (const auto& decoder : decoders_) last = std::max(last, decoder->ready_at());
+  return last;
+}
+
 void PooledGpuRunner::run_image(const RunRequest& request, const ImageView& src, const ImageView& dst,
                                 StageTimes& times) {
   const GpuPool::Lease lease = pool_.borrow();
@@ -93,6 +113,12 @@ bool PooledGpuRunner::run_jpeg(const RunRequest& request, const GpuJpegInput& in
                                StageTimes& times) {
   const GpuPool::Lease lease = pool_.borrow();
   return lease.workspace().run_jpeg(request, input, output, times);
+}
+
+bool PooledGpuRunner::run_image_to_jpeg(const RunRequest& request, const ImageView& src, int quality,
+                                        std::vector<unsigned char>& encoded, StageTimes& times) {
+  const GpuPool::Lease lease = pool_.borrow();
+  return lease.workspace().run_image_to_jpeg(request, src, quality, encoded, times);
 }
 
 }  // namespace gpufilter::cli

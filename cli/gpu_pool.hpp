@@ -43,6 +43,13 @@ class GpuPool {
   std::vector<long> runs_per_device() const;
   // One line per GPU on its batched JPEG decoding (none without), for --timing.
   std::vector<std::string> batch_decoding_summaries() const;
+  // Whether any GPU's hardware JPEG engine is still being made.
+  bool jpeg_engines_starting() const;
+  // Files the hardware JPEG engines decoded, all GPUs together.
+  long jpeg_engine_files() const;
+  // When the last GPU's engine became ready; nullopt without batched decoding or while
+  // one is starting.
+  std::optional<JpegBatchDecoder::Clock::time_point> jpeg_engines_ready_at() const;
 
  private:
   struct Slot {
@@ -74,6 +81,8 @@ class PooledGpuRunner final : public Runner {
   // Each workspace keeps its own nvJPEG states, so files decode side by side on the pool.
   bool run_jpeg(const RunRequest& request, const GpuJpegInput& input, const GpuJpegOutput& output,
                 StageTimes& times) override;
+  bool run_image_to_jpeg(const RunRequest& request, const ImageView& src, int quality,
+                         std::vector<unsigned char>& encoded, StageTimes& times) override;
 
  private:
   GpuPool& pool_;

@@ -2,22 +2,13 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <utility>
 
+#include "environment_number.hpp"
+
 namespace gpufilter::cli {
 namespace {
-
-// `name`'s value as a number in [low, high]; `fallback` when unset or not such a number.
-double environment_number(const char* name, double low, double high, double fallback) {
-  const char* text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return fallback;
-  char* end = nullptr;
-  const double value = std::strtod(text, &end);
-  if (*end != '\0' || !(value >= low && value <= high)) return fallback;
-  return value;
-}
 
 double ms_between(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
   return std::chrono::duration<double, std::milli>(to - from).count();
@@ -71,7 +62,9 @@ void JpegBatchDecoder::serve() {
   }
   std::unique_lock<std::mutex> lock(mutex_);
   engine_ = std::move(engine);
-  engine_start_ms_ = ms_between(started, Clock::now());
+  const Clock::time_point made = Clock::now();
+  engine_start_ms_ = ms_between(started, made);
+  if (engine_) ready_at_ = made;
   state_ = engine_ ? EngineState::Ready : EngineState::Absent;
   while (true) {
     std::vector<Request*> batch = next_batch(lock);
@@ -164,6 +157,21 @@ void JpegBatchDecoder::decode_group(const std::vector<Request*>& group) {
   const auto half = group.begin() + static_cast<std::ptrdiff_t>(group.size() / 2);
   decode_group(std::vector<Request*>(group.begin(), half));
   decode_group(std::vector<Request*>(half, group.end()));
+}
+
+bool JpegBatchDecoder::starting() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return state_ == EngineState::Starting;
+}
+
+long JpegBatchDecoder::decoded_files() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return decoded_;
+}
+
+JpegBatchDecoder::Clock::time_point JpegBatchDecoder::ready_at() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return ready_at_;
 }
 
 std::string JpegBatchDecoder::summary() const {

@@ -91,8 +91,15 @@ class JpegBatchDecoder {
   // 0 calls failed; engine ready after 640 ms", for --timing.
   std::string summary() const;
 
- private:
   using Clock = std::chrono::steady_clock;
+  // Whether the engine is still being made (files queue for it meanwhile).
+  bool starting() const;
+  // Files the engine has decoded so far.
+  long decoded_files() const;
+  // When the engine became ready; the decoder's start while it is starting or absent.
+  Clock::time_point ready_at() const;
+
+ private:
   struct Request {
     JpegBytes file;
     ImageView into;
@@ -124,6 +131,7 @@ class JpegBatchDecoder {
   bool stopping_ = false;
   // For summary().
   double engine_start_ms_ = 0.0;
+  Clock::time_point ready_at_ = Clock::now();
   long files_ = 0;
   long decoded_ = 0;
   long calls_ = 0;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <utility>
 
 #include "border_value.hpp"
 #include "channel_layout.hpp"
@@ -28,17 +29,6 @@ std::string dimensions(std::uint64_t width, std::uint64_t height) {
 }
 
 std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
-
-// The input, decoded, with what was learnt while reading it; or, for nvJPEG, still the
-// file's bytes, with the shape its header gives.
-struct DecodedInput {
-  cv::Mat image;
-  PixelFormat format;
-  ChannelLayout layout = ChannelLayout::AsDecoded;
-  std::vector<JpegSegment> jpeg_metadata;  // EXIF and ICC segments of a JPEG input
-  std::optional<GpuJpegFile> gpu_jpeg;
-  ImageShape shape() const { return gpu_jpeg ? gpu_jpeg->upright_shape() : ImageShape{image.cols, image.rows, format}; }
-};
 
 // A JPEG for nvJPEG where the run is on a GPU of a build that has it ("read": the file
 // into memory; the wait for CUDA's start is shown beside it).
@@ -157,15 +147,29 @@ void write_result(const RunRequest& request, const std::filesystem::path& output
   times.add("encode", stage.elapsed_ms());
 }
 
+// Whether the result may be encoded by nvJPEG: OUT is a JPEG that holds it as it is.
+bool jpeg_encodes_on_gpu(const RunRequest& request, const std::filesystem::path& output, const ImageShape& out,
+                         OutputFit fit) {
+  return fit == OutputFit::AsIs && is_jpeg_output(output) && out.format.type == ChannelType::U8 &&
+         (out.format.channels == 1 || out.format.channels == 3) && request.codec != CodecChoice::Cpu;
+}
+
+// `encoded` (a JPEG from nvJPEG) with the input's metadata, written to OUT.
+void write_gpu_encoded(const std::filesystem::path& output, std::vector<unsigned char>& encoded,
+                       const std::vector<JpegSegment>& jpeg_metadata, StageTimes& times) {
+  Stopwatch stage;
+  insert_jpeg_segments(encoded, jpeg_metadata);
+  write_encoded_atomically(output, encoded, "JPEG");
+  times.add("write", stage.elapsed_ms());
+}
+
 // A JPEG decoded by nvJPEG; the result encoded by nvJPEG too where OUT is a JPEG that
 // holds it as it is (only the file's bytes come back from the GPU), else downloaded and
 // written as any result. False where nvJPEG refused the file.
 bool run_gpu_jpeg(const RunRequest& request, const GpuJpegFile& jpeg, const std::filesystem::path& output,
                   const ImageShape& out, OutputFit fit, ChannelLayout layout,
                   const std::vector<JpegSegment>& jpeg_metadata, Runner& runner, StageTimes& times) {
-  const bool encode_on_gpu = fit == OutputFit::AsIs && is_jpeg_output(output) && out.format.type == ChannelType::U8 &&
-                             (out.format.channels == 1 || out.format.channels == 3) &&
-                             request.codec != CodecChoice::Cpu;
+  const bool encode_on_gpu = jpeg_encodes_on_gpu(request, output, out, fit);
   GpuJpegOutput sink;
   sink.quality = request.encode.jpeg_quality;
   std::vector<unsigned char> encoded;
@@ -181,29 +185,17 @@ bool run_gpu_jpeg(const RunRequest& request, const GpuJpegFile& jpeg, const std:
     write_result(request, output, result, out, fit, layout, jpeg_metadata, times);
     return true;
   }
-  Stopwatch stage;
-  insert_jpeg_segments(encoded, jpeg_metadata);
-  write_encoded_atomically(output, encoded, "JPEG");
-  times.add("write", stage.elapsed_ms());
+  write_gpu_encoded(output, encoded, jpeg_metadata, times);
   return true;
 }
 
-}  // namespace
-
-void check_output_path(const RunRequest& request, const std::filesystem::path& input,
-                       const std::filesystem::path& output) {
-  check_output_target(output_destination(output));
-  if (!request.overwrite && same_file(input, output_destination(output))) {
-    throw CliError(ExitCode::Usage, "OUT is the same file as IN (" + quoted(input) + "); pass --overwrite to replace IN");
-  }
-}
-
-void process_image_file(const RunRequest& given, const std::filesystem::path& input,
-                        const std::filesystem::path& output_name, Runner& runner, StageTimes& times,
-                        std::string& notes) {
+// The rest of a file once decoded: the output's shape and checks, the op on `runner`,
+// OUT written. `host_to_gpu_jpeg`: a host image whose JPEG result may be encoded on the
+// GPU (the CPU decoders' files, which stand for files the GPU would have decoded).
+void finish_image_file(const RunRequest& given, const std::filesystem::path& input,
+                       const std::filesystem::path& output, DecodedInput decoded, Runner& runner, StageTimes& times,
+                       std::string& notes, bool host_to_gpu_jpeg) {
   RunRequest request = given;
-  const std::filesystem::path output = output_destination(output_name);
-  DecodedInput decoded = decode_input(request, input, times, &runner);
   const PixelFormat format = decoded.format;
   ImageShape out = output_shape_of(request, decoded.shape(), input);
   request.border = border_for_input(request, format, decoded.layout, input);
@@ -229,6 +221,14 @@ void process_image_file(const RunRequest& given, const std::filesystem::path& in
     if (run_gpu_jpeg(request, *decoded.gpu_jpeg, output, out, fit, layout, decoded.jpeg_metadata, runner, times))
       return;
     decoded = decode_input(request, input, times);  // nvJPEG refused the file: OpenCV reads it
+  } else if (host_to_gpu_jpeg && jpeg_encodes_on_gpu(request, output, out, fit)) {
+    std::vector<unsigned char> encoded;
+    if (runner.run_image_to_jpeg(request, host_view(decoded.image, format), request.encode.jpeg_quality, encoded,
+                                 times)) {
+      decoded.image.release();
+      write_gpu_encoded(output, encoded, decoded.jpeg_metadata, times);
+      return;
+    }
   }
 
   // Host memory stays near one input and one output image: both devices read the
@@ -237,6 +237,34 @@ void process_image_file(const RunRequest& given, const std::filesystem::path& in
   runner.run_image(request, host_view(decoded.image, format), host_view(result, out.format), times);
   decoded.image.release();  // the encoder's buffer can take its place
   write_result(request, output, result, out, fit, layout, decoded.jpeg_metadata, times);
+}
+
+}  // namespace
+
+void check_output_path(const RunRequest& request, const std::filesystem::path& input,
+                       const std::filesystem::path& output) {
+  check_output_target(output_destination(output));
+  if (!request.overwrite && same_file(input, output_destination(output))) {
+    throw CliError(ExitCode::Usage, "OUT is the same file as IN (" + quoted(input) + "); pass --overwrite to replace IN");
+  }
+}
+
+void process_image_file(const RunRequest& request, const std::filesystem::path& input,
+                        const std::filesystem::path& output_name, Runner& runner, StageTimes& times,
+                        std::string& notes) {
+  const std::filesystem::path output = output_destination(output_name);
+  DecodedInput decoded = decode_input(request, input, times, &runner);
+  finish_image_file(request, input, output, std::move(decoded), runner, times, notes, false);
+}
+
+DecodedInput decode_on_cpu(const RunRequest& request, const std::filesystem::path& input, StageTimes& times) {
+  return decode_input(request, input, times);
+}
+
+void process_decoded_file(const RunRequest& request, const std::filesystem::path& input,
+                          const std::filesystem::path& output_name, DecodedInput decoded, Runner& runner,
+                          StageTimes& times, std::string& notes) {
+  finish_image_file(request, input, output_destination(output_name), std::move(decoded), runner, times, notes, true);
 }
 
 DataFileResult process_data_file(const RunRequest& request, const std::filesystem::path& input, Runner& runner,

@@ -3,12 +3,18 @@
 // IN, run the op on a Runner, then write OUT atomically (image ops) or return the table
 // (data ops).
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <opencv2/core/mat.hpp>
+
 #include "arguments.hpp"
+#include "channel_layout.hpp"
 #include "data_output.hpp"
 #include "execute.hpp"
+#include "gpu_jpeg_file.hpp"
+#include "jpeg_markers.hpp"
 #include "timing.hpp"
 
 namespace gpufilter::cli {
@@ -17,6 +23,33 @@ namespace gpufilter::cli {
 // existing writable directory, not IN itself unless request.overwrite. Throws CliError.
 void check_output_path(const RunRequest& request, const std::filesystem::path& input,
                        const std::filesystem::path& output);
+
+// An input file decoded, with what was learnt while reading it; or, for nvJPEG, still
+// the file's bytes, with the shape its header gives.
+struct DecodedInput {
+  cv::Mat image;
+  PixelFormat format;
+  ChannelLayout layout = ChannelLayout::AsDecoded;
+  std::vector<JpegSegment> jpeg_metadata;  // EXIF and ICC segments of a JPEG input
+  std::optional<GpuJpegFile> gpu_jpeg;
+  ImageShape shape() const { return gpu_jpeg ? gpu_jpeg->upright_shape() : ImageShape{image.cols, image.rows, format}; }
+  // The decoded image's bytes in host memory.
+  std::uint64_t host_bytes() const { return static_cast<std::uint64_t>(image.total() * image.elemSize()); }
+};
+
+// The first half of process_image_file with OpenCV's decoders alone (as for a file
+// nvJPEG declines): IN checked against the pixel limit and host memory, decoded, turned
+// upright and checked against request.op. Throws as process_image_file. For the CPU
+// decoders beside the GPU's (cpu_decoders.hpp).
+DecodedInput decode_on_cpu(const RunRequest& request, const std::filesystem::path& input, StageTimes& times);
+
+// The second half of process_image_file for an input from decode_on_cpu: the op runs on
+// `runner`; where OUT is a JPEG that holds the result as it is, the runner may encode
+// it on the GPU (Runner::run_image_to_jpeg), as the files it decodes itself are; else
+// OpenCV writes it as any downloaded result. `decoded`'s image is released once uploaded.
+void process_decoded_file(const RunRequest& request, const std::filesystem::path& input,
+                          const std::filesystem::path& output, DecodedInput decoded, Runner& runner,
+                          StageTimes& times, std::string& notes);
 
 // Decodes `input`, runs request.op on `runner` and writes `output` atomically. One-line
 // notes (an alpha channel flattened) go to `notes`. Throws CliError, gpufilter::Error or

@@ -1025,6 +1025,63 @@ void expect_jpeg_close(const cv::Mat& gpu, const cv::Mat& cpu, const std::string
   EXPECT_LE(max, kJpegMaxTolerance) << what;
 }
 
+// The CPU decoders (GPUFILTER_JPEG_CPU_DECODERS, on by default beside a GPU's hardware
+// JPEG engine) forced on a batch on the CPU: files decoded ahead by OpenCV on threads of
+// their own, taken from the same queue as the batch's threads, give the same bytes as the
+// batch without them; EXIF orientation applied and metadata kept; a corrupt and a
+// missing file named and skipped, with the input exit code.
+TEST_F(CliTest, BatchCpuDecodersMatchThePlainBatch) {
+  std::vector<std::string> args{"blur", "--sigma", "1.5"};
+  std::vector<std::string> names;
+  for (int i = 0; i < 14; ++i) {
+    const std::string name = "d" + std::to_string(i);
+    args.push_back(write_input(name + ".jpg", photo_like(40 + 3 * i, 57 + 2 * i, i % 5 == 4 ? 1 : 3,
+                                                         70u + static_cast<unsigned>(i))));
+    names.push_back(name);
+  }
+  write_bytes(path("turned.jpg"), jpeg_with_orientation(photo_like(30, 50, 3, 90), 6));
+  args.push_back(path("turned.jpg"));
+  names.push_back("turned");
+  args.push_back(write_input("plain.png", random_image(21, 19, CV_8UC3, 91)));
+  names.push_back("plain");
+  write_bytes(path("corrupt.jpg"), read_bytes(path("d0.jpg")).substr(0, 150));
+  args.push_back(path("corrupt.jpg"));
+  args.push_back(path("missing.jpg"));
+  const std::size_t total = names.size() + 2;
+  const auto run_into = [&](const std::string& dir, const std::vector<std::string>& env) {
+    fs::create_directory(path(dir));
+    std::vector<std::string> command = args;
+    command.insert(command.end(), {"--out-dir", path(dir), "--suffix", "_b", "--device", "cpu", "--jobs", "2",
+                                   "--timing"});
+    ProcessOptions options;
+    options.env = env;
+    const ProcessResult run = gpufilter(command, options);
+    EXPECT_EQ(run.exit_code, kInput) << run.err;
+    EXPECT_TRUE(contains(run.err, "corrupt.jpg")) << run.err;
+    EXPECT_TRUE(contains(run.err, "missing.jpg")) << run.err;
+    EXPECT_TRUE(contains(run.err, std::to_string(names.size()) + " of " + std::to_string(total) + " files written"))
+        << run.err;
+    EXPECT_TRUE(contains(run.err, "gpufilter: throughput: ")) << run.err;
+    return run.err;
+  };
+  const std::string ahead = run_into("ahead", {"GPUFILTER_JPEG_CPU_DECODERS=2"});
+  // A budget below one image: one file at a time is still decoded.
+  const std::string tight = run_into("tight", {"GPUFILTER_JPEG_CPU_DECODERS=3", "GPUFILTER_JPEG_CPU_DECODERS_STARTUP=5",
+                                               "GPUFILTER_JPEG_CPU_DECODE_MB=64"});
+  const std::string plain = run_into("plain", {"GPUFILTER_JPEG_CPU_DECODERS=0"});
+  std::cout << "[ CPU decoders ] " << ahead;
+  EXPECT_FALSE(contains(ahead, "no CPU decoders")) << ahead;
+  EXPECT_TRUE(contains(ahead, "(OpenCV, 2 threads")) << ahead;
+  EXPECT_TRUE(contains(tight, "(OpenCV, 3 threads, 5 while the engine started, 64 MiB")) << tight;
+  EXPECT_TRUE(contains(plain, "CPU 0 files (no CPU decoders)")) << plain;
+  for (const std::string& name : names) {
+    const std::string file = name + "_b." + (name == "plain" ? "png" : "jpg");
+    EXPECT_EQ(read_bytes(path("ahead/" + file)), read_bytes(path("plain/" + file))) << file;
+    EXPECT_EQ(read_bytes(path("tight/" + file)), read_bytes(path("plain/" + file))) << file;
+  }
+  EXPECT_EQ(read_unchanged(path("ahead/turned_b.jpg")).rows, 50) << "turned upright";
+}
+
 class CliGpuJpegTest : public CliTest {
  protected:
   void SetUp() override {
@@ -1179,7 +1236,12 @@ TEST_F(CliGpuJpegTest, BatchedHardwareDecodeMatchesOpenCv) {
   run_into("cpu", "cpu", {});
   // Every GPU with its own engine: the same outputs (the GPUs of a machine are alike).
   const std::string all_devices = run_into("all", "gpu", {}, {"--devices", "all"});
-  std::cout << "[ batched run ] " << batched << "[ --devices all ] " << all_devices;
+  // --codec auto: the CPU decoders beside the engine (on by default there; two threads
+  // here), each file decoded by one or the other.
+  const std::string mixed = run_into("mixed", "auto", {"GPUFILTER_JPEG_CPU_DECODERS=2"});
+  std::cout << "[ batched run ] " << batched << "[ --devices all ] " << all_devices << "[ CPU decoders ] " << mixed;
+  EXPECT_TRUE(contains(batched, "CPU 0 files (no CPU decoders)")) << "--codec gpu: nvJPEG decodes " << batched;
+  EXPECT_TRUE(contains(mixed, "(OpenCV, 2 threads")) << mixed;
   EXPECT_TRUE(contains(batched, "hardware JPEG decoding (GPU 0)")) << batched;
   EXPECT_FALSE(contains(per_file, "hardware JPEG decoding")) << per_file;
   if (!contains(batched, "no hardware JPEG engine")) {
@@ -1199,6 +1261,7 @@ TEST_F(CliGpuJpegTest, BatchedHardwareDecodeMatchesOpenCv) {
     const cv::Mat cpu = read_unchanged(path("cpu/" + name + ".jpg"));
     expect_jpeg_close(read_unchanged(path("batched/" + name + ".jpg")), cpu, "batched " + name);
     expect_jpeg_close(read_unchanged(path("per_file/" + name + ".jpg")), cpu, "per-file " + name);
+    expect_jpeg_close(read_unchanged(path("mixed/" + name + ".jpg")), cpu, "CPU decoders beside the engine " + name);
     EXPECT_EQ(read_bytes(path("all/" + name + ".jpg")), read_bytes(path("batched/" + name + ".jpg")))
         << name << ": --devices all and one GPU differ";
   }

@@ -15,11 +15,13 @@ if(TARGET gpufilter_cli)
   gpufilter_warnings(cli_test)
   gtest_discover_tests(cli_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cli)
 
-  # The tool's JPEG header reader, metadata and orientation steps, and the batched JPEG
-  # decoder's gathering (with a stand-in engine), on the CPU.
+  # The tool's JPEG header reader, metadata and orientation steps, the batched JPEG
+  # decoder's gathering (with a stand-in engine) and the CPU decoders' queue, on the CPU.
   add_executable(cli_unit_test
     ${CMAKE_CURRENT_LIST_DIR}/jpeg_markers_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/jpeg_batch_decoder_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/cpu_decoders_test.cpp
+    ${PROJECT_SOURCE_DIR}/cli/cpu_decoders.cpp
     ${PROJECT_SOURCE_DIR}/cli/jpeg_batch_decoder.cpp
     ${PROJECT_SOURCE_DIR}/cli/jpeg_markers.cpp
     ${PROJECT_SOURCE_DIR}/cli/jpeg_metadata.cpp
