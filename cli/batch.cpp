@@ -156,12 +156,12 @@ std::string decoder_summary(std::size_t files, const GpuPool* pool, const CpuDec
     text += ready;
   }
   if (decoders) {
-    char line[192];
+    char line[256];
     std::snprintf(line, sizeof line,
-                  ", CPU %ld files (OpenCV, %d threads, %d while the engine started, %.0f MiB for decoded images; "
-                  "%ld before it was ready)",
+                  ", CPU %ld files (OpenCV, %d threads, %d while the engine started, %.0f MiB for decoded images, "
+                  "nice %d; %ld before it was ready)",
                   cpu, decoders->tuning().steady_threads, decoders->tuning().startup_threads,
-                  static_cast<double>(decoders->tuning().byte_budget) / (1024.0 * 1024.0),
+                  static_cast<double>(decoders->tuning().byte_budget) / (1024.0 * 1024.0), decoders->tuning().nice,
                   decoders->decoded_before_engine());
     text += line;
   } else {

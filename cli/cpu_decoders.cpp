@@ -1,12 +1,37 @@
 #include "cpu_decoders.hpp"
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <system_error>
 
 #include "environment_number.hpp"
 
 namespace gpufilter::cli {
+namespace {
+
+// Raises the calling thread's nice value by `by` (Linux gives each thread its own);
+// elsewhere, or where refused, the thread keeps its priority.
+void make_this_thread_nicer(int by) {
+#if defined(__linux__)
+  if (by <= 0) return;
+  const auto thread = static_cast<id_t>(::syscall(SYS_gettid));
+  errno = 0;
+  const int current = ::getpriority(PRIO_PROCESS, thread);
+  if (errno != 0) return;
+  ::setpriority(PRIO_PROCESS, thread, std::min(19, current + by));
+#else
+  (void)by;
+#endif
+}
+
+}  // namespace
 
 CpuDecodeTuning cpu_decode_tuning(unsigned cores, bool for_hardware_engine,
                                   std::optional<std::uint64_t> available_memory) {
@@ -27,6 +52,7 @@ CpuDecodeTuning cpu_decode_tuning(unsigned cores, bool for_hardware_engine,
   const double budget_mib = environment_number("GPUFILTER_JPEG_CPU_DECODE_MB", 64, 1048576,
                                                static_cast<double>(budget / kMiB));
   tuning.byte_budget = static_cast<std::uint64_t>(budget_mib) * kMiB;
+  tuning.nice = static_cast<int>(environment_number("GPUFILTER_JPEG_CPU_DECODE_NICE", 0, 19, tuning.nice));
   return tuning;
 }
 
@@ -50,6 +76,7 @@ CpuDecoders::~CpuDecoders() {
 }
 
 void CpuDecoders::serve(int thread_index) {
+  make_this_thread_nicer(tuning_.nice);
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
     if (stopping_ || (engine_ready_ && thread_index >= tuning_.steady_threads)) break;

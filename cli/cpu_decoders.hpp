@@ -55,6 +55,11 @@ struct CpuDecodeTuning {
   // Decoded images held at once, waiting for a GPU or being uploaded (12 MP RGB is 36 MB):
   // the decoders run ~0.4 s ahead of the CUDA context, ~14 threads x 6 images, 3 GB.
   std::uint64_t byte_budget = 0;
+  // How much nicer than the rest of the process the decoding threads run (Linux: per
+  // thread): the critical path is the CUDA context and the engine's start, on threads of
+  // their own, then the engine's files (read, encode, write); the CPU decoders take the
+  // cores those leave idle rather than slowing them down.
+  int nice = 5;
 
   bool on() const { return startup_threads > 0; }
 };
@@ -64,7 +69,8 @@ struct CpuDecodeTuning {
 // `available_memory` (bytes; unknown: none) and 4 GiB. For tuning and timing, and in
 // any batch once set: GPUFILTER_JPEG_CPU_DECODERS=N (0..256 steady threads; 0 turns the
 // CPU decoders off), GPUFILTER_JPEG_CPU_DECODERS_STARTUP=M (0..256; never below N),
-// GPUFILTER_JPEG_CPU_DECODE_MB=X (64..1048576, the byte budget in MiB).
+// GPUFILTER_JPEG_CPU_DECODE_MB=X (64..1048576, the byte budget in MiB),
+// GPUFILTER_JPEG_CPU_DECODE_NICE=K (0..19, 0: the priority of the rest).
 CpuDecodeTuning cpu_decode_tuning(unsigned cores, bool for_hardware_engine,
                                   std::optional<std::uint64_t> available_memory);
 
