@@ -139,6 +139,15 @@ std::string one_line(std::string text) {
   return text;
 }
 
+// When the last GPU's hardware engine was ready, in ms since `batch_clock` started;
+// nullopt without one.
+std::optional<double> engine_ready_ms(const GpuPool* pool, const Stopwatch& batch_clock) {
+  const auto ready_at = pool ? pool->jpeg_engines_ready_at() : std::nullopt;
+  if (!ready_at || pool->jpeg_engine_files() == 0) return std::nullopt;
+  return batch_clock.elapsed_ms() -
+         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - *ready_at).count();
+}
+
 // "gpufilter: decoders: hardware engine 380 files (ready 1015 ms into the batch), CPU 120
 // files (OpenCV, 8 threads, 14 while the engine started; 95 before it was ready), one by
 // one 0", for --timing.
@@ -147,12 +156,9 @@ std::string decoder_summary(std::size_t files, const GpuPool* pool, const CpuDec
   const long engine = pool ? pool->jpeg_engine_files() : 0;
   const long cpu = decoders ? decoders->decoded() : 0;
   std::string text = "gpufilter: decoders: hardware engine " + std::to_string(engine) + " files";
-  const auto ready_at = pool ? pool->jpeg_engines_ready_at() : std::nullopt;
-  if (ready_at && engine > 0) {
+  if (const std::optional<double> ready_ms = engine_ready_ms(pool, batch_clock)) {
     char ready[96];
-    const double since_start =
-        batch_clock.elapsed_ms() - std::chrono::duration<double, std::milli>(CpuDecoders::Clock::now() - *ready_at).count();
-    std::snprintf(ready, sizeof ready, " (ready %.0f ms into the batch)", since_start);
+    std::snprintf(ready, sizeof ready, " (ready %.0f ms into the batch)", *ready_ms);
     text += ready;
   }
   if (decoders) {
@@ -173,19 +179,27 @@ std::string decoder_summary(std::size_t files, const GpuPool* pool, const CpuDec
 
 // "gpufilter: throughput: 170.1 files/s overall; 260.5 files/s steady (401 files between the
 // 10th and 90th percentiles of completion, 1.54 s)", for --timing.
-std::string throughput_summary(const std::vector<double>& completion_ms, double wall_ms) {
+// `engine_ready_ms`: when the hardware engine was ready, into the batch (nullopt: none).
+std::string throughput_summary(const std::vector<double>& completion_ms, double wall_ms,
+                               std::optional<double> engine_ready_ms) {
   char line[256];
   const double overall = wall_ms > 0 ? static_cast<double>(completion_ms.size()) * 1e3 / wall_ms : 0.0;
-  const std::optional<SteadyRate> steady = steady_rate(completion_ms);
-  if (!steady) {
-    std::snprintf(line, sizeof line, "gpufilter: throughput: %.1f files/s overall", overall);
-    return line;
+  std::snprintf(line, sizeof line, "gpufilter: throughput: %.1f files/s overall", overall);
+  std::string text = line;
+  if (const std::optional<SteadyRate> steady = steady_rate(completion_ms)) {
+    std::snprintf(line, sizeof line,
+                  "; %.1f files/s steady (%zu files between the 10th and 90th percentiles of completion, %.2f s)",
+                  steady->files_per_s, steady->files, steady->seconds);
+    text += line;
   }
-  std::snprintf(line, sizeof line,
-                "gpufilter: throughput: %.1f files/s overall; %.1f files/s steady (%zu files between the 10th and "
-                "90th percentiles of completion, %.2f s)",
-                overall, steady->files_per_s, steady->files, steady->seconds);
-  return line;
+  if (engine_ready_ms) {
+    if (const std::optional<SteadyRate> after = rate_after(completion_ms, *engine_ready_ms)) {
+      std::snprintf(line, sizeof line, "; %.1f files/s from the engine's start to the 90th percentile (%zu files, %.2f s)",
+                    after->files_per_s, after->files, after->seconds);
+      text += line;
+    }
+  }
+  return text;
 }
 
 }  // namespace
@@ -362,7 +376,8 @@ ExitCode run_batch(const RunRequest& request) {
     write_stderr(decoder_summary(items.size(), pool ? &*pool : nullptr, decoders ? &*decoders : nullptr,
                                  batch_clock) +
                  "\n");
-    write_stderr(throughput_summary(completion_ms, wall_ms) + "\n");
+    write_stderr(throughput_summary(completion_ms, wall_ms, engine_ready_ms(pool ? &*pool : nullptr, batch_clock)) +
+                 "\n");
   }
   return first_failure.value_or(ExitCode::Ok);
 }

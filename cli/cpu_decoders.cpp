@@ -182,4 +182,18 @@ std::optional<SteadyRate> steady_rate(std::vector<double> completion_ms, double 
   return rate;
 }
 
+std::optional<SteadyRate> rate_after(std::vector<double> completion_ms, double from_ms, double high) {
+  if (completion_ms.size() < 10 || !(high > 0.0 && high <= 1.0)) return std::nullopt;
+  std::sort(completion_ms.begin(), completion_ms.end());
+  const auto to = static_cast<std::size_t>(std::ceil(high * static_cast<double>(completion_ms.size() - 1)));
+  const double seconds = (completion_ms[to] - from_ms) / 1e3;
+  if (!(seconds > 0.0)) return std::nullopt;
+  const auto first_after = std::upper_bound(completion_ms.begin(), completion_ms.end(), from_ms) - completion_ms.begin();
+  SteadyRate rate;
+  rate.files = to + 1 - static_cast<std::size_t>(first_after);
+  rate.seconds = seconds;
+  rate.files_per_s = static_cast<double>(rate.files) / seconds;
+  return rate;
+}
+
 }  // namespace gpufilter::cli

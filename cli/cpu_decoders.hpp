@@ -144,5 +144,9 @@ struct SteadyRate {
   double seconds = 0.0;
 };
 std::optional<SteadyRate> steady_rate(std::vector<double> completion_ms, double low = 0.1, double high = 0.9);
+// Files per second from `from_ms` (the engine ready) to the completion at fraction `high`
+// of the batch: the rate with every decoder running. nullopt where no completion at
+// `high` comes after `from_ms` or fewer than 10 files.
+std::optional<SteadyRate> rate_after(std::vector<double> completion_ms, double from_ms, double high = 0.9);
 
 }  // namespace gpufilter::cli

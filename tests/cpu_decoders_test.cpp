@@ -162,6 +162,12 @@ TEST(SteadyRateTest, RateBetweenPercentiles) {
   EXPECT_NEAR(rate->seconds, 0.8, 1e-9);
   EXPECT_NEAR(rate->files_per_s, 100.0, 1e-6);
   EXPECT_FALSE(steady_rate(std::vector<double>(20, 5.0)).has_value()) << "no time between";
+  // From 1500 ms (file 50 done) to the 90th percentile (file 90 at 1900 ms): 40 files in 0.4 s.
+  const auto after = rate_after(times, 1500.0);
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ(after->files, 40u);
+  EXPECT_NEAR(after->files_per_s, 100.0, 1e-6);
+  EXPECT_FALSE(rate_after(times, 1950.0).has_value()) << "ready after the 90th percentile";
 }
 
 }  // namespace
