@@ -165,11 +165,12 @@ std::string decoder_summary(std::size_t files, const GpuPool* pool, const CpuDec
     char line[256];
     std::snprintf(line, sizeof line,
                   ", CPU %ld files (OpenCV, %d threads, %d while the engine started, %.0f MiB for decoded images, "
-                  "nice %d; %ld before it was ready)",
+                  "nice %d",
                   cpu, decoders->tuning().steady_threads, decoders->tuning().startup_threads,
-                  static_cast<double>(decoders->tuning().byte_budget) / (1024.0 * 1024.0), decoders->tuning().nice,
-                  decoders->decoded_before_engine());
+                  static_cast<double>(decoders->tuning().byte_budget) / (1024.0 * 1024.0), decoders->tuning().nice);
     text += line;
+    if (engine > 0) text += "; " + std::to_string(decoders->decoded_before_engine()) + " before it was ready";
+    text += ")";
   } else {
     text += ", CPU 0 files (no CPU decoders)";
   }
@@ -258,6 +259,8 @@ ExitCode run_batch(const RunRequest& request) {
   } else {
     runner = std::make_unique<CpuRunner>();
   }
+  // Without a hardware engine starting, the CPU decoders are at their steady count now.
+  if (decoders && !(pool && pool->jpeg_engines_starting())) decoders->engine_ready();
   Progress progress(items.size(), !options.quiet && ::isatty(STDERR_FILENO));
   std::mutex failure_mutex;
   std::optional<ExitCode> first_failure;
