@@ -135,5 +135,6 @@ void run_flat(Context& context);
 void run_block_sizes(Context& context);
 void run_uploads(Context& context);
 void run_layouts(Context& context);
+void run_transpose_bounds(Context& context);
 
 }  // namespace bench::memory
