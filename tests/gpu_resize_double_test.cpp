@@ -22,10 +22,12 @@ namespace {
 struct Size {
   int width, height;
 };
-// One pixel, a partial group only (fewer than 8 source bytes a row), whole groups
-// only (8 and 1920 pixels), odd sizes with a partial last group, a tall narrow strip.
+// One pixel, a partial group only, whole groups only (8 and 1920 pixels: groups are
+// 8 gray, 4 RGB or 2 RGBA pixels), odd sizes with a partial last group, a tall narrow
+// strip.
 const Size kSizes[] = {{1, 1}, {2, 1}, {3, 40}, {8, 8}, {17, 13}, {33, 7}, {1920, 17}, {1921, 1079}, {5, 300}};
-// Sub-view origins in pixels (rows at byte offsets 0, 1, 3 for u8x1; 0, 4, 12 for u8x4)
+// Sub-view origins in pixels (rows at byte offsets 0, 1, 3 for u8x1; 0, 3, 9 for u8x3;
+// 0, 4, 12 for u8x4)
 // and the guard band around them.
 const int kOffsets[] = {0, 1, 3};
 constexpr int kGuard = 5;
@@ -115,7 +117,8 @@ TEST(ResizeDoubleGpuChecks, DeclinesOtherFormatsAndSizes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, ResizeDoubleGpu,
-                         ::testing::Values(PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 4}),
+                         ::testing::Values(PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 3},
+                                           PixelFormat{ChannelType::U8, 4}),
                          [](const ::testing::TestParamInfo<PixelFormat>& param_info) { return param_info.param.name(); });
 
 }  // namespace

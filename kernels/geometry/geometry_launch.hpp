@@ -59,7 +59,7 @@ bool launch_resize_half_area(const ImageView& src, const ImageView& dst, const E
 // pixels a lane stored as 16-byte words; the same values as launch_resize's linear
 // kernel within float rounding. False (launching nothing) when dst is narrower.
 bool launch_resize_linear_up(const ImageView& src, const ImageView& dst, const ExecContext& ctx);
-// Linear enlargement by exactly 2 in both axes of u8x1 and u8x4 images, in integers
+// Linear enlargement by exactly 2 in both axes of 8-bit images, in integers
 // (16-bit lanes, each source row blended horizontally once for two output rows): the
 // same values as launch_resize's linear kernel and the reference. False (launching
 // nothing) for other formats or sizes.
