@@ -57,7 +57,9 @@ void run_transpose_bounds(Context& context) {
       poison(context, dst.view());
       const auto ms = context.measure(
           "transpose_bounds/" + name, moved,
-          [&] { gpufilter::kernels::launch_copy_bound(src.view(), dst.view(), cell.columns, cell.shape, context.exec); },
+          [&] {
+            gpufilter::kernels::launch_copy_bound(src.view(), dst.view(), cell.columns, cell.shape, context.exec);
+          },
           [&] {
             download(context, dst.view(), host_dst);
             return compare_bytes(host_dst.view(), 0, host_src.view(), 0, src.view().row_bytes(), false);

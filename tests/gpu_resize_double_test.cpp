@@ -119,7 +119,9 @@ TEST(ResizeDoubleGpuChecks, DeclinesOtherFormatsAndSizes) {
 INSTANTIATE_TEST_SUITE_P(Formats, ResizeDoubleGpu,
                          ::testing::Values(PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 3},
                                            PixelFormat{ChannelType::U8, 4}),
-                         [](const ::testing::TestParamInfo<PixelFormat>& param_info) { return param_info.param.name(); });
+                         [](const ::testing::TestParamInfo<PixelFormat>& param_info) {
+                           return param_info.param.name();
+                         });
 
 }  // namespace
 }  // namespace gpufilter

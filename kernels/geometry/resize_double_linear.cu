@@ -103,9 +103,10 @@ __device__ __forceinline__ SourceGroup<C> load_group(const unsigned char* row, i
   // The neighbours: whole words inside the row, else the clamped pixel's bytes.
   if (words && x0 > 0) s.word[0] = reinterpret_cast<const unsigned*>(first)[-1];
   else s.word[0] = pixel_bytes<C>(row, x0 > 0 ? x0 - 1 : 0, 8 * (4 - C));
-  const bool right_inside = x0 + G::kPixels < width;
-  if (words && (x0 + G::kPixels) * C + 4 <= width * C) s.word[G::kWords + 1] = reinterpret_cast<const unsigned*>(first)[G::kWords];
-  else s.word[G::kWords + 1] = pixel_bytes<C>(row, right_inside ? x0 + G::kPixels : width - 1, 0);
+  const int right = x0 + G::kPixels;  // the right neighbour, if inside the row
+  const bool word_inside = static_cast<long long>(right) * C + 4 <= static_cast<long long>(width) * C;
+  if (words && word_inside) s.word[G::kWords + 1] = reinterpret_cast<const unsigned*>(first)[G::kWords];
+  else s.word[G::kWords + 1] = pixel_bytes<C>(row, right < width ? right : width - 1, 0);
   return s;
 }
 
@@ -216,14 +217,16 @@ __device__ __forceinline__ void store_group(unsigned char* row, int x0, int out_
     if constexpr (G::kOutWords % 4 == 0) {
 #pragma unroll
       for (int k = 0; k < G::kOutWords / 4; ++k)
-        reinterpret_cast<uint4*>(p)[k] = make_uint4(v.word[4 * k], v.word[4 * k + 1], v.word[4 * k + 2], v.word[4 * k + 3]);
+        reinterpret_cast<uint4*>(p)[k] =
+            make_uint4(v.word[4 * k], v.word[4 * k + 1], v.word[4 * k + 2], v.word[4 * k + 3]);
     } else {
 #pragma unroll
-      for (int k = 0; k < G::kOutWords / 2; ++k) reinterpret_cast<uint2*>(p)[k] = make_uint2(v.word[2 * k], v.word[2 * k + 1]);
+      for (int k = 0; k < G::kOutWords / 2; ++k)
+        reinterpret_cast<uint2*>(p)[k] = make_uint2(v.word[2 * k], v.word[2 * k + 1]);
     }
     return;
   }
-  const int bytes = min(4 * G::kOutWords, (out_width - 2 * x0) * C);
+  const int bytes = min(2 * G::kPixels, out_width - 2 * x0) * C;  // 4 kOutWords at most
 #pragma unroll
   for (int j = 0; j < 4 * G::kOutWords; ++j)
     if (j < bytes) p[j] = static_cast<unsigned char>(v.word[j / 4] >> (8 * (j % 4)));
@@ -251,7 +254,8 @@ __global__ void __launch_bounds__(32 * GeometryTuning::kDoubleWarps)
   RowSums<C> current = horizontal<C>(load_group<C>(source_row(r0), x0, width, load_words));
   for (int r = r0; r < r1; ++r) {
     // The next row's load is in flight while row 2r is made and stored.
-    const SourceGroup<C> next_bytes = load_group<C>(source_row(r + 1 < height ? r + 1 : height - 1), x0, width, load_words);
+    const SourceGroup<C> next_bytes =
+        load_group<C>(source_row(r + 1 < height ? r + 1 : height - 1), x0, width, load_words);
     store_group<C>(output_row(2 * r), x0, 2 * width, pack_row<C>(current, previous), store_words);
     const RowSums<C> next = horizontal<C>(next_bytes);
     store_group<C>(output_row(2 * r + 1), x0, 2 * width, pack_row<C>(current, next), store_words);
@@ -286,7 +290,8 @@ void launch_double(const ImageView& src, const ImageView& dst, const ExecContext
 }  // namespace
 
 bool launch_resize_double_linear(const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
-  if (src.format.type != ChannelType::U8 || dst.width != 2LL * src.width || dst.height != 2LL * src.height) return false;
+  if (src.format.type != ChannelType::U8 || dst.width != 2LL * src.width || dst.height != 2LL * src.height)
+    return false;
   switch (src.format.channels) {
     case 1: launch_double<1>(src, dst, ctx); break;
     case 3: launch_double<3>(src, dst, ctx); break;
