@@ -26,10 +26,11 @@ struct Size {
 // 8 gray, 4 RGB or 2 RGBA pixels), odd sizes with a partial last group, a tall narrow
 // strip.
 const Size kSizes[] = {{1, 1}, {2, 1}, {3, 40}, {8, 8}, {17, 13}, {33, 7}, {1920, 17}, {1921, 1079}, {5, 300}};
-// Sub-view origins in pixels (rows at byte offsets 0, 1, 3 for u8x1; 0, 3, 9 for u8x3;
-// 0, 4, 12 for u8x4)
-// and the guard band around them.
-const int kOffsets[] = {0, 1, 3};
+// Sub-view origins in pixels and the guard band around them: rows at byte offsets that
+// allow every mix of word and byte paths (the source's words need 8-byte rows, or 4 for
+// u8x3; the destination's 16, or 8 for u8x3): u8x1 0, 1, 2, 4; u8x3 0, 3, 6, 12; u8x4
+// 0, 4, 8, 16. The largest image takes only equal source and destination offsets.
+const int kOffsets[] = {0, 1, 2, 4};
 constexpr int kGuard = 5;
 
 const ExecContext kChecked{nullptr, true};
@@ -65,6 +66,7 @@ TEST_P(ResizeDoubleGpu, EqualsWindowKernelAndReference) {
   for (const Size size : kSizes)
     for (const int src_offset : kOffsets)
       for (const int dst_offset : kOffsets) {
+        if (size.width * size.height > 1000000 && dst_offset != src_offset) continue;
         const std::string where = format.name() + " " + size_name(size) + " src at " + std::to_string(src_offset) +
                                   " dst at " + std::to_string(dst_offset);
         Framed src(size.width, size.height, format, src_offset);
