@@ -214,6 +214,7 @@ constexpr Experiment kExperiments[] = {
     {"layouts", run_layouts, "invert on interleaved (AoS) vs planar (SoA) 8K RGBA"},
     {"blocks", run_block_sizes, "threads per block for the int4, unroll4 and grid_stride copies"},
     {"transpose_bounds", run_transpose_bounds, "copy_row and copy_col, the naive transpose's bounds, 8K"},
+    {"resize_double", run_resize_double, "resize 2x linear, 8K 8-bit: integer vs float window kernel"},
 };
 
 void print_help() {
