@@ -234,9 +234,9 @@ __device__ __forceinline__ void store_group(unsigned char* row, int x0, int out_
 
 template <int C>
 __global__ void __launch_bounds__(32 * GeometryTuning::kDoubleWarps)
-    resize_double_linear_kernel(const unsigned char* src, std::size_t src_pitch, unsigned char* dst,
-                                std::size_t dst_pitch, int width, int height, int groups, int strip_rows,
-                                bool src_words, bool dst_words) {
+    resize_double_linear_kernel(const unsigned char* __restrict__ src, std::size_t src_pitch,
+                                unsigned char* __restrict__ dst, std::size_t dst_pitch, int width, int height,
+                                int groups, int strip_rows, bool src_words, bool dst_words) {
   constexpr int G = Group<C>::kPixels;
   const int g = static_cast<int>(blockIdx.x) * 32 + static_cast<int>(threadIdx.x);
   if (g >= groups) return;
