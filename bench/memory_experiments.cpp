@@ -213,6 +213,8 @@ constexpr Experiment kExperiments[] = {
     {"uploads", run_uploads, "pinned + cudaMemcpyAsync vs managed memory, then invert"},
     {"layouts", run_layouts, "invert on interleaved (AoS) vs planar (SoA) 8K RGBA"},
     {"blocks", run_block_sizes, "threads per block for the int4, unroll4 and grid_stride copies"},
+    {"transpose_bounds", run_transpose_bounds, "copy_row and copy_col, the naive transpose's bounds, 8K"},
+    {"resize_double", run_resize_double, "resize 2x linear, 8K 8-bit: integer vs float window kernel"},
 };
 
 void print_help() {
@@ -222,7 +224,7 @@ void print_help() {
       "  --iterations=N   timed launches per case (default 20; 1 GiB cases at most 5)\n"
       "  --warmup=N       untimed launches before timing (default 3)\n"
       "experiments:\n");
-  for (const Experiment& e : kExperiments) std::printf("  %-8s %s\n", e.name, e.what);
+  for (const Experiment& e : kExperiments) std::printf("  %-16s %s\n", e.name, e.what);
 }
 
 int positive(const std::string& flag, const std::string& text) {

@@ -135,5 +135,7 @@ void run_flat(Context& context);
 void run_block_sizes(Context& context);
 void run_uploads(Context& context);
 void run_layouts(Context& context);
+void run_transpose_bounds(Context& context);
+void run_resize_double(Context& context);
 
 }  // namespace bench::memory

@@ -215,7 +215,7 @@ TEST_P(GeometryGpu, ResizeEveryFilter) {
 }
 
 // Linear enlargement (the fast variant's shared-memory window kernel when the width does
-// not shrink): exactly 2x, whole-row multiples of 16 bytes and odd sizes, the same width,
+// not shrink, the integer kernel for 8-bit images at exactly 2x): exactly 2x, whole-row multiples of 16 bytes and odd sizes, the same width,
 // a shrinking height, uneven ratios; whole images (16-byte stores) and sub-views at odd
 // byte offsets (pixel stores). At exactly 2x every weight is 1/4 or 3/4 and integer sums
 // are exact in float: 8- and 16-bit results equal the reference's.

@@ -59,6 +59,11 @@ bool launch_resize_half_area(const ImageView& src, const ImageView& dst, const E
 // pixels a lane stored as 16-byte words; the same values as launch_resize's linear
 // kernel within float rounding. False (launching nothing) when dst is narrower.
 bool launch_resize_linear_up(const ImageView& src, const ImageView& dst, const ExecContext& ctx);
+// Linear enlargement by exactly 2 in both axes of 8-bit images, in integers
+// (16-bit lanes, each source row blended horizontally once for two output rows): the
+// same values as launch_resize's linear kernel and the reference. False (launching
+// nothing) for other formats or sizes.
+bool launch_resize_double_linear(const ImageView& src, const ImageView& dst, const ExecContext& ctx);
 
 // Bilinear rotation: dst(x, y) samples src at (m0 x + m1 y + m2, m3 x + m4 y + m5);
 // positions outside src take `fill` (per channel, already in the format's range).

@@ -29,6 +29,17 @@ struct GeometryTuning {
   // column taps (double arithmetic, once a thread) serve several rows.
   static constexpr int kUpWarps = 4;
   static constexpr int kUpRowsPerWarp = 4;
+  // Enlargement by exactly 2 of 8-bit images (resize_double_linear.cu): a thread owns 8
+  // source bytes of each row of a strip and walks down it. kDoubleStripRows source rows
+  // a strip (two rows more are read for the strip's edges, mostly from L2: the
+  // neighbouring strips are the block's other warps), halved down to
+  // kDoubleMinStripRows while the grid has fewer than kDoubleMinWarps warps (an 8K
+  // RGBA image has 120 warps across, an 8K gray one 30), so that enough loads are in
+  // flight; kDoubleWarps strips a block. Figures: docs/techniques/transpose.md (resize).
+  static constexpr int kDoubleWarps = 4;
+  static constexpr int kDoubleStripRows = 16;
+  static constexpr int kDoubleMinStripRows = 4;
+  static constexpr long long kDoubleMinWarps = 8192;
   // Bilinear rotation (rotate_bilinear_tiled.cu): a warp covers 8 x 4 output pixels
   // (kRotateLanesX lanes across) so that one load instruction's 32 source positions
   // lie in a compact rotated patch (fewer L1 lines than a 32 x 1 row of them); a block

@@ -28,7 +28,7 @@ void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, Res
   if (variant == ResizeVariant::Fast && filter == ResizeFilter::Area && kernels::launch_resize_half_area(src, dst, ctx))
     return;
   if (variant == ResizeVariant::Fast && filter == ResizeFilter::Linear &&
-      kernels::launch_resize_linear_up(src, dst, ctx))
+      (kernels::launch_resize_double_linear(src, dst, ctx) || kernels::launch_resize_linear_up(src, dst, ctx)))
     return;
   kernels::launch_resize(src, dst, filter, ctx);
 }
