@@ -1,0 +1,27 @@
+#pragma once
+namespace gpufilter::kernels {
+
+// The vertical-first 8-bit kernel (separable_packed.cu; docs/techniques/convolution.md,
+// "8-bit filters: separable_packed"). A thread owns whole 32-bit words of a row, walks
+// down a strip of rows and takes the horizontal neighbours' vertical sums from the
+// adjacent lanes of its warp, so no halo bytes are loaded or unpacked twice.
+struct SeparablePackedTuning {
+  // Largest radius: the window keeps 2R+1 rows of bytes, one register per sample.
+  static constexpr int kMaxRadius = 4;
+  // Threads a block (4 warps: each warp's edge lanes only feed their neighbours).
+  static constexpr int kBlockThreads = 128;
+  // Words a thread owns: gray 1 (4 pixels, so one lane each side covers R <= 4);
+  // RGBA 2 (2 pixels): the neighbours' sums cost 8R shuffles a thread whatever the
+  // thread's width, so 2 pixels halve the shuffles a sample against 1, for a window
+  // of 8 samples instead of 4.
+  static constexpr int kGrayWords = 1;
+  static constexpr int kRgbaWords = 2;
+  // Strip lengths (fixed_strip_plan.hpp: the grid is cut into whole waves): at least
+  // 16 rows so the 2R warm-up rows stay a small share, at most 64.
+  static constexpr int kMinStripRows = 16;
+  static constexpr int kMaxStripRows = 64;
+  // Not measured yet: auto leaves it to an explicit --variant separable_packed.
+  static constexpr bool kAutoPicks = false;
+};
+
+}  // namespace gpufilter::kernels
