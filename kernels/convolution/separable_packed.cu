@@ -3,7 +3,7 @@
 // multiply-add per tap pair and channel sample, no shared memory, no barrier.
 // Each thread owns whole 32-bit words of a row (4 gray pixels, or 2 RGBA pixels) and
 // walks down a strip of rows:
-//   1. each row it reaches is loaded one row ahead (one word load per word) and its
+//   1. each row it reaches is loaded rows ahead (one word load per word) and its
 //      bytes taken out once into the vertical window, 2R+1 rows of one register per
 //      sample (the loop is unrolled 2R+1 times: the window rotates by renaming);
 //   2. the vertical sums of the thread's own samples (taps at +-d summed before one
@@ -106,8 +106,14 @@ __device__ __forceinline__ unsigned pack_bytes(unsigned a0, unsigned a1, unsigne
   return __byte_perm(lo, hi, 0x5410u);
 }
 
+// __launch_bounds__' minimum blocks an SM (SeparablePackedTuning::kRgbaMinBlocks).
+template <int C, int R>
+constexpr int min_blocks() {
+  return C == 4 && R <= 2 ? Tuning::kRgbaMinBlocks : 1;
+}
+
 template <int C, int R, Arith A>
-__global__ void __launch_bounds__(Tuning::kBlockThreads)
+__global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R>())
     separable_packed_kernel(ByteImage src, unsigned char* __restrict__ dst, std::size_t dst_pitch, PackedTaps<R> taps,
                             bool src_aligned, bool dst_aligned, int strip_rows, int strips) {
   using G = PackedGeometry<C>;
@@ -133,16 +139,23 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads)
     const int y_end = min(y_begin + strip_rows, src.height);
     // The window: image row r's bytes sit in slot (r - y_begin + R) % kWin.
     unsigned window[kWin][S];
-    unsigned ahead[G::kWords];
+    // Rows loaded ahead: ahead[k] holds image row next_row + k.
+    constexpr int kAhead = Tuning::kRowsAhead;
+    unsigned ahead[kAhead][G::kWords];
     int next_row = y_begin - R;
-    fetch_words<C>(src, x0, next_row, word_loads, const_word, ahead);
-    // Takes the next row's bytes into `slot` and requests the row after it.
+#pragma unroll
+    for (int k = 0; k < kAhead; ++k) fetch_words<C>(src, x0, next_row + k, word_loads, const_word, ahead[k]);
+    // Takes row next_row's bytes into `slot` and requests row next_row + kAhead.
     const auto take = [&](unsigned (&slot)[S]) {
       unsigned w[G::kWords];
 #pragma unroll
-      for (int k = 0; k < G::kWords; ++k) w[k] = ahead[k];
+      for (int i = 0; i < G::kWords; ++i) w[i] = ahead[0][i];
+#pragma unroll
+      for (int k = 0; k + 1 < kAhead; ++k)
+#pragma unroll
+        for (int i = 0; i < G::kWords; ++i) ahead[k][i] = ahead[k + 1][i];
+      fetch_words<C>(src, x0, next_row + kAhead, word_loads, const_word, ahead[kAhead - 1]);
       ++next_row;
-      fetch_words<C>(src, x0, next_row, word_loads, const_word, ahead);
 #pragma unroll
       for (int s = 0; s < S; ++s) slot[s] = __byte_perm(w[s / 4], 0u, 0x4440u | static_cast<unsigned>(s % 4));
     };

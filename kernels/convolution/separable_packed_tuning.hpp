@@ -16,6 +16,18 @@ struct SeparablePackedTuning {
   // of 8 samples instead of 4.
   static constexpr int kGrayWords = 1;
   static constexpr int kRgbaWords = 2;
+  // Rows whose words are requested before the current row's math. A row of 128
+  // threads moves only 512 (gray) or 1024 (RGBA) bytes, and the register window keeps
+  // 40 (gray, 48 registers) or 28 (RGBA, 72) warps an SM: one row ahead keeps about
+  // 5-7 KB of loads in flight an SM, less than the DRAM latency needs at 60% of the
+  // copy roofline (about 8 KB: 11 bytes/ns of reads an SM times ~700 ns); two rows
+  // ahead double it for 1 (gray) or 2 (RGBA) registers more.
+  static constexpr int kRowsAhead = 2;
+  // Blocks an SM that RGBA kernels up to 5x5 are compiled for (__launch_bounds__):
+  // left alone, ptxas gives the 5x5 RGBA Gaussian 95 registers with two rows ahead
+  // (5 blocks, 20 warps); 7 blocks cap it at 72. Gray (56 registers at 5x5: 9 blocks)
+  // and larger radii are left to the compiler.
+  static constexpr int kRgbaMinBlocks = 7;
   // Strip lengths (fixed_strip_plan.hpp: the grid is cut into whole waves): at least
   // 16 rows so the 2R warm-up rows stay a small share, at most 64.
   static constexpr int kMinStripRows = 16;
