@@ -106,10 +106,11 @@ __device__ __forceinline__ unsigned pack_bytes(unsigned a0, unsigned a1, unsigne
   return __byte_perm(lo, hi, 0x5410u);
 }
 
-// __launch_bounds__' minimum blocks an SM (SeparablePackedTuning::kRgbaMinBlocks).
+// __launch_bounds__' minimum blocks an SM (SeparablePackedTuning::kGrayMinBlocks, kRgbaMinBlocks).
 template <int C, int R>
 constexpr int min_blocks() {
-  return C == 4 && R <= 2 ? Tuning::kRgbaMinBlocks : 1;
+  if (R > 2) return 1;
+  return C == 1 ? Tuning::kGrayMinBlocks : Tuning::kRgbaMinBlocks;
 }
 
 template <int C, int R, Arith A>

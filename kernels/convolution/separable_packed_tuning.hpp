@@ -23,10 +23,12 @@ struct SeparablePackedTuning {
   // copy roofline (about 8 KB: 11 bytes/ns of reads an SM times ~700 ns); two rows
   // ahead double it for 1 (gray) or 2 (RGBA) registers more.
   static constexpr int kRowsAhead = 2;
-  // Blocks an SM that RGBA kernels up to 5x5 are compiled for (__launch_bounds__):
-  // left alone, ptxas gives the 5x5 RGBA Gaussian 95 registers with two rows ahead
-  // (5 blocks, 20 warps); 7 blocks cap it at 72. Gray (56 registers at 5x5: 9 blocks)
-  // and larger radii are left to the compiler.
+  // Blocks an SM that the kernels up to 5x5 are compiled for (__launch_bounds__; ptxas
+  // -v on sm_90, two rows ahead). With a minimum of 1, ptxas gives the 5x5 Gaussian 69
+  // registers on gray (7 blocks, 28 warps) and 95 on RGBA (5 blocks); 9 blocks cap gray
+  // at 56 and 7 blocks RGBA at 72, neither spilling. Larger radii are left to the
+  // compiler (up to 92 registers gray, 148 RGBA at 9x9; no spills).
+  static constexpr int kGrayMinBlocks = 9;
   static constexpr int kRgbaMinBlocks = 7;
   // Strip lengths (fixed_strip_plan.hpp: the grid is cut into whole waves): at least
   // 16 rows so the 2R warm-up rows stay a small share, at most 64.
