@@ -107,6 +107,9 @@ __device__ __forceinline__ unsigned pack_bytes(unsigned a0, unsigned a1, unsigne
 }
 
 // __launch_bounds__' minimum blocks an SM (SeparablePackedTuning::kGrayMinBlocks, kRgbaMinBlocks).
+static_assert(Tuning::kGrayMinBlocks * Tuning::kBlockThreads <= 1024 &&
+                  Tuning::kRgbaMinBlocks * Tuning::kBlockThreads <= 1024,
+              "sm_75 keeps at most 1024 threads an SM");
 template <int C, int R>
 constexpr int min_blocks() {
   if (R > 2) return 1;

@@ -25,10 +25,11 @@ struct SeparablePackedTuning {
   static constexpr int kRowsAhead = 2;
   // Blocks an SM that the kernels up to 5x5 are compiled for (__launch_bounds__; ptxas
   // -v on sm_90, two rows ahead). With a minimum of 1, ptxas gives the 5x5 Gaussian 69
-  // registers on gray (7 blocks, 28 warps) and 95 on RGBA (5 blocks); 9 blocks cap gray
-  // at 56 and 7 blocks RGBA at 72, neither spilling. Larger radii are left to the
-  // compiler (up to 92 registers gray, 148 RGBA at 9x9; no spills).
-  static constexpr int kGrayMinBlocks = 9;
+  // registers on gray (7 blocks, 28 warps) and 95 on RGBA (5 blocks); 8 blocks cap gray
+  // at 64 and 7 blocks RGBA at 72, neither spilling. At most 8: sm_75 keeps at most
+  // 1024 threads an SM and ptxas rejects a minimum it cannot hold. Larger radii are left
+  // to the compiler (up to 92 registers gray, 148 RGBA at 9x9; no spills).
+  static constexpr int kGrayMinBlocks = 8;
   static constexpr int kRgbaMinBlocks = 7;
   // Strip lengths (fixed_strip_plan.hpp: the grid is cut into whole waves): at least
   // 16 rows so the 2R warm-up rows stay a small share, at most 64.
