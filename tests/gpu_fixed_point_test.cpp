@@ -1,4 +1,4 @@
-// The 8-bit integer kernels (separable_fixed, gradient_int) beyond the registry matrix:
+// The 8-bit integer kernels (separable_fixed, separable_packed, gradient_int) beyond the registry matrix:
 // every radius of the register window, images narrower and shorter than the halo and
 // than a thread's pixels, strips that end within the window, rows that start at every
 // byte offset and odd pitches, against the CPU reference.
@@ -146,6 +146,62 @@ TEST(FixedPointKernel, WideImage) {
         run_vs_reference(7680, 40, format, gaussian_spec(g), Border{BorderMode::Reflect101}, FilterVariant::Auto, {});
     EXPECT_TRUE(diff.within(u8_tolerance(format))) << format.name() << ": " << diff.describe();
   }
+}
+
+// separable_packed (1- and 4-channel images): every radius and arithmetic (Gaussians:
+// shifted; square boxes: plain sums; other boxes: divided), every border, size and
+// placement, plus gray sub-views whose rows start on a word (the word path at an offset)
+// and a tall image cut into many strips.
+TEST(PackedKernel, EveryRadiusFormatBorderAndPlacement) {
+  std::vector<FilterSpec> specs;
+  for (int r = 0; r <= kernels::SeparableFixedTuning::kMaxRadius; ++r) {
+    GaussianParams g{0.4 + 0.5 * r, r == 0 ? 1 : r};
+    g.alpha = AlphaMode::Separate;
+    specs.push_back(gaussian_spec(g));
+    specs.push_back(box_spec(BoxParams{2 * r + 1, 2 * r + 1, AlphaMode::Separate}));
+  }
+  GaussianParams anisotropic{1.3, 3};
+  anisotropic.sigma_y = 0.6;
+  anisotropic.radius_y = 1;
+  anisotropic.alpha = AlphaMode::Separate;
+  specs.push_back(gaussian_spec(anisotropic));
+  GaussianParams tiny{0.1, 1};  // a 1x1 mask in effect
+  tiny.alpha = AlphaMode::Separate;
+  specs.push_back(gaussian_spec(tiny));
+  specs.push_back(box_spec(BoxParams{1, 7, AlphaMode::Separate}));
+  specs.push_back(box_spec(BoxParams{9, 3, AlphaMode::Separate}));
+  specs.push_back(box_spec(BoxParams{5, 3, AlphaMode::Separate}));
+  std::vector<std::pair<int, int>> sizes(std::begin(kSizes), std::end(kSizes));
+  sizes.emplace_back(70, 1000);
+  sizes.emplace_back(256, 3);
+  for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 4}})
+    for (const FilterSpec& spec : specs) {
+      ASSERT_EQ(applied_variant(spec, format, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked)
+          << spec.width() << "x" << spec.height();
+      std::vector<Placement> where = placements(format);
+      if (format.channels == 1) where.insert(where.end(), {{4, 8}, {8, 4}});
+      for (BorderMode mode : all_border_modes())
+        for (const auto& [w, h] : sizes)
+          for (const Placement& p : where) {
+            const testing::Difference diff =
+                run_vs_reference(w, h, format, spec, border_of(mode), FilterVariant::SeparablePacked, p);
+            EXPECT_TRUE(diff.within(u8_tolerance(format)))
+                << "separable_packed " << format.name() << " mask " << spec.width() << "x" << spec.height() << " "
+                << to_string(mode) << " " << w << "x" << h << " " << describe(p) << ": " << diff.describe();
+          }
+    }
+}
+
+// 8K wide: many blocks and warps, the word path across whole rows, as the bench runs it.
+TEST(PackedKernel, WideImage) {
+  GaussianParams g{1.0, 2};
+  g.alpha = AlphaMode::Separate;
+  for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 4}})
+    for (const FilterSpec& spec : {gaussian_spec(g), box_spec(BoxParams{5, 5, AlphaMode::Separate})}) {
+      const testing::Difference diff = run_vs_reference(7680, 70, format, spec, Border{BorderMode::Reflect101},
+                                                        FilterVariant::SeparablePacked, {});
+      EXPECT_TRUE(diff.within(u8_tolerance(format))) << format.name() << ": " << diff.describe();
+    }
 }
 
 TEST(GradientIntKernel, EveryOperatorFormatBorderAndPlacement) {

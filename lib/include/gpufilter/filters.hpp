@@ -49,10 +49,15 @@ enum class FilterVariant {
   // sums, the same cost at any sigma, within a looser accuracy contract than the exact
   // variants (docs/techniques/convolution.md, "Large sigma"); other specs run separable.
   BoxStack,
+  // 8-bit, 1 and 4 channels: separable_fixed's integer mask run vertical pass first, the
+  // neighbours' sums taken from adjacent threads (docs/techniques/convolution.md, "8-bit
+  // filters: separable_packed"); symmetric convex rank-1 masks up to 9x9 (blur, box).
+  SeparablePacked,
 };
 // "auto", "naive", "constant", "tiled", "tiled_l2", "separable", "separable_fixed",
 // "gradient_int", "separable_fixed_lean", "separable_fixed_deep", "separable_fixed_serial",
-// "gradient_int_lean", "gradient_int_deep", "gradient_int_serial", "box_stack".
+// "gradient_int_lean", "gradient_int_deep", "gradient_int_serial", "box_stack",
+// "separable_packed".
 const char* to_string(FilterVariant variant);
 // Throws Error(InvalidArgument) naming the choices on an unknown name.
 FilterVariant filter_variant_from_name(const std::string& name);
@@ -154,8 +159,8 @@ void convolve(const ImageView& src, const ImageView& dst, const ConvolveParams& 
 // Runs any FilterSpec (validated first) with the given variant. An explicit variant
 // that cannot run the spec on this GPU (masks beyond __constant__, a tile beyond
 // shared memory, a mask that is not rank 1) falls back to the next simpler one
-// (box_stack -> separable; gradient_int -> separable_fixed -> separable -> tiled ->
-// tiled_l2 -> constant -> naive); applied_variant() says which.
+// (box_stack -> separable; gradient_int -> separable_packed -> separable_fixed ->
+// separable -> tiled -> tiled_l2 -> constant -> naive); applied_variant() says which.
 void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border = {},
                   FilterVariant variant = FilterVariant::Auto, const ExecContext& ctx = {});
 // The variant apply_filter runs for this spec, format and request on the current device.

@@ -11,6 +11,9 @@
 #include "kernels/convolution/separable_fixed_tuning.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
 #include "kernels/convolution/separable_launch.hpp"
+#include "kernels/convolution/separable_packed_launch.hpp"
+#include "kernels/convolution/separable_packed_tuning.hpp"
+#include "kernels/convolution/separable_packed_weights.hpp"
 #include "kernels/convolution/separable_tuning.hpp"
 #include "ops/op_checks.hpp"
 
@@ -54,6 +57,7 @@ bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) 
       return one_rank1_mask(spec) && spec.width() <= kernels::SeparableTuning::kMaxTaps &&
              spec.height() <= kernels::SeparableTuning::kMaxTaps;
     case FilterVariant::SeparableFixed: return kernels::separable_fixed_fits(format, spec);
+    case FilterVariant::SeparablePacked: return kernels::separable_packed_fits(format, spec);
     case FilterVariant::GradientInt: return kernels::gradient_int_fits(format, spec);
     case FilterVariant::BoxStack: return kernels::box_stack_fits(spec);
     case FilterVariant::Auto: return true;
@@ -63,15 +67,18 @@ bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) 
 }
 
 // Simplest last: each variant falls back to the one after it. The 8-bit integer
-// kernels come first: where they run, Auto takes them (SeparableFixedTuning says why).
-const FilterVariant kFallbackOrder[] = {FilterVariant::GradientInt, FilterVariant::SeparableFixed,
-                                        FilterVariant::Separable, FilterVariant::Tiled, FilterVariant::TiledL2,
+// kernels come first: where they run, Auto takes them (SeparableFixedTuning and
+// SeparablePackedTuning say why).
+const FilterVariant kFallbackOrder[] = {FilterVariant::GradientInt, FilterVariant::SeparablePacked,
+                                        FilterVariant::SeparableFixed, FilterVariant::Separable,
+                                        FilterVariant::Tiled, FilterVariant::TiledL2,
                                         FilterVariant::Constant, FilterVariant::Naive};
 
 // Whether Auto may pick this variant (the 8-bit integer kernels by the tuning's measured choice).
 bool auto_takes(FilterVariant variant) {
   if (variant == FilterVariant::GradientInt) return kernels::SeparableFixedTuning::kAutoPicksGradientInt;
   if (variant == FilterVariant::SeparableFixed) return kernels::SeparableFixedTuning::kAutoPicksSeparableFixed;
+  if (variant == FilterVariant::SeparablePacked) return kernels::SeparablePackedTuning::kAutoPicks;
   return true;
 }
 
@@ -94,6 +101,7 @@ const char* to_string(FilterVariant variant) {
     case FilterVariant::GradientIntDeep: return "gradient_int_deep";
     case FilterVariant::GradientIntSerial: return "gradient_int_serial";
     case FilterVariant::BoxStack: return "box_stack";
+    case FilterVariant::SeparablePacked: return "separable_packed";
   }
   return "?";
 }
@@ -107,7 +115,7 @@ const std::vector<FilterVariant>& all_filter_variants() {
       FilterVariant::SeparableFixedLean, FilterVariant::SeparableFixedDeep,
       FilterVariant::SeparableFixedSerial, FilterVariant::GradientIntLean,
       FilterVariant::GradientIntDeep, FilterVariant::GradientIntSerial,
-      FilterVariant::BoxStack};
+      FilterVariant::BoxStack,       FilterVariant::SeparablePacked};
   return all;
 }
 
@@ -118,7 +126,7 @@ FilterVariant filter_variant_from_name(const std::string& name) {
               "unknown variant '" + name +
                   "'; use auto, naive, constant, tiled, tiled_l2, separable, separable_fixed, gradient_int, "
                   "separable_fixed_lean, separable_fixed_deep, separable_fixed_serial, gradient_int_lean, "
-                  "gradient_int_deep, gradient_int_serial or box_stack");
+                  "gradient_int_deep, gradient_int_serial, box_stack or separable_packed");
 }
 
 FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, FilterVariant requested) {
@@ -160,6 +168,7 @@ void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& 
     case FilterVariant::SeparableFixed:
       kernels::launch_separable_fixed(src, dst, spec, representable, shape_of(applied), ctx);
       return;
+    case FilterVariant::SeparablePacked: kernels::launch_separable_packed(src, dst, spec, representable, ctx); return;
     case FilterVariant::Separable:
       if (kernels::separable_tiled_fits(src.format, spec))
         kernels::launch_separable_tiled(src, dst, spec, representable, ctx);

@@ -36,7 +36,8 @@ std::vector<std::string> variant_names(VariantSet set) {
   for (FilterVariant variant : all_filter_variants()) {
     if (variant == FilterVariant::Separable && !set.rank1_masks) continue;
     const bool fixed = variant == FilterVariant::SeparableFixed || variant == FilterVariant::SeparableFixedLean ||
-                       variant == FilterVariant::SeparableFixedDeep || variant == FilterVariant::SeparableFixedSerial;
+                       variant == FilterVariant::SeparableFixedDeep || variant == FilterVariant::SeparableFixedSerial ||
+                       variant == FilterVariant::SeparablePacked;
     const bool gradient = variant == FilterVariant::GradientInt || variant == FilterVariant::GradientIntLean ||
                           variant == FilterVariant::GradientIntDeep || variant == FilterVariant::GradientIntSerial;
     if (fixed && !set.convex_rank1) continue;

@@ -1,0 +1,326 @@
+// The vertical-first 8-bit separable filter (docs/techniques/convolution.md, "8-bit
+// filters: separable_packed"): the integer mask of separable_fixed, one 32-bit
+// multiply-add per tap pair and channel sample, no shared memory, no barrier.
+// Each thread owns whole 32-bit words of a row (4 gray pixels, or 2 RGBA pixels) and
+// walks down a strip of rows:
+//   1. each row it reaches is loaded rows ahead (one word load per word) and its
+//      bytes taken out once into the vertical window, 2R+1 rows of one register per
+//      sample (the loop is unrolled 2R+1 times: the window rotates by renaming);
+//   2. the vertical sums of the thread's own samples (taps at +-d summed before one
+//      multiply: the factors are symmetric);
+//   3. the horizontal pass over the vertical sums, the neighbours' sums taken from the
+//      adjacent lanes by warp shuffles. A warp's edge lanes (H each side) compute sums
+//      for their neighbours but store nothing, so warps overlap by 2H lanes.
+// Against horizontal-first (separable_fixed) no halo word is loaded and no halo byte is
+// taken out: each byte is loaded and unpacked once.
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "common/launch.cuh"
+#include "common/occupancy_cache.hpp"
+#include "convolution/fixed_point_rows.cuh"
+#include "convolution/fixed_strip_plan.hpp"
+#include "convolution/separable_packed_launch.hpp"
+#include "convolution/separable_packed_tuning.hpp"
+#include "convolution/separable_packed_weights.hpp"
+
+namespace gpufilter::kernels {
+namespace {
+
+using Tuning = SeparablePackedTuning;
+static_assert(Tuning::kMaxRadius <= SeparableFixedTuning::kMaxRadius, "the masks come from fixed_point_mask()");
+
+// How the two passes combine their taps:
+//   Shifted: weighted taps, out = acc >> 24 (out_mul 256: Gaussians), taken as byte 3;
+//   Divided: weighted taps, out = umulhi(acc, out_mul) (boxes that are not square);
+//   BoxSum:  square boxes, all taps 1: plain sums, out = umulhi(acc, out_mul).
+enum class Arith { Shifted, Divided, BoxSum };
+
+// The symmetric integer mask as a kernel argument: q[d] is the weight at distance d.
+template <int R>
+struct PackedTaps {
+  unsigned qv[R + 1];
+  unsigned qh[R + 1];
+  unsigned h_round;
+  unsigned h_shift;
+  unsigned v_round;
+  unsigned out_mul;
+};
+
+template <int C>
+struct PackedGeometry {
+  static constexpr int kWords = C == 1 ? Tuning::kGrayWords : Tuning::kRgbaWords;  // words a thread
+  static constexpr int kSamples = 4 * kWords;
+  static constexpr int kPixels = kSamples / C;
+  static_assert(C == 1 || C == 4, "whole pixels in whole words");
+};
+
+// Lanes each side of a warp that only feed their neighbours: enough pixels for R.
+template <int C, int R>
+constexpr int halo_lanes() {
+  return (R + PackedGeometry<C>::kPixels - 1) / PackedGeometry<C>::kPixels;
+}
+
+// The words of image row y (any integer: mapped through the border mode) at pixel x0:
+// whole words where `words` (aligned rows, all pixels inside), else byte by byte
+// through the border mode. A row of the constant is the constant's bytes.
+template <int C>
+__device__ __forceinline__ void fetch_words(const ByteImage& img, int x0, int y, bool words, unsigned const_word,
+                                            unsigned (&w)[PackedGeometry<C>::kWords]) {
+  using G = PackedGeometry<C>;
+  const int sy = border_map(y, img.height, img.mode);
+  if (sy < 0) {
+#pragma unroll
+    for (int k = 0; k < G::kWords; ++k) w[k] = const_word;
+    return;
+  }
+  const unsigned char* row = img.data + static_cast<std::size_t>(sy) * img.pitch;
+  if (words) {
+    const unsigned* first = reinterpret_cast<const unsigned*>(row + static_cast<std::size_t>(x0) * C);
+#pragma unroll
+    for (int k = 0; k < G::kWords; ++k) w[k] = __ldg(first + k);
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < G::kWords; ++k) w[k] = 0;
+#pragma unroll
+  for (int p = 0; p < G::kPixels; ++p) {
+    const int sx = border_map(x0 + p, img.width, img.mode);
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int s = p * C + c;
+      const unsigned b = sx < 0 ? (const_word >> (8 * (s % 4))) & 0xffu
+                                : static_cast<unsigned>(__ldg(row + static_cast<std::size_t>(sx) * C + c));
+      w[s / 4] |= b << (8 * (s % 4));
+    }
+  }
+}
+
+// Packs byte `sel` (0 or 3) of each of 4 values into one word, value 0 in byte 0.
+template <int kByte>
+__device__ __forceinline__ unsigned pack_bytes(unsigned a0, unsigned a1, unsigned a2, unsigned a3) {
+  constexpr unsigned kSel = static_cast<unsigned>(kByte) | (static_cast<unsigned>(4 + kByte) << 4);
+  const unsigned lo = __byte_perm(a0, a1, kSel);
+  const unsigned hi = __byte_perm(a2, a3, kSel);
+  return __byte_perm(lo, hi, 0x5410u);
+}
+
+// __launch_bounds__' minimum blocks an SM (SeparablePackedTuning::kGrayMinBlocks, kRgbaMinBlocks).
+static_assert(Tuning::kGrayMinBlocks * Tuning::kBlockThreads <= 1024 &&
+                  Tuning::kRgbaMinBlocks * Tuning::kBlockThreads <= 1024,
+              "sm_75 keeps at most 1024 threads an SM");
+template <int C, int R>
+constexpr int min_blocks() {
+  if (R > 2) return 1;
+  return C == 1 ? Tuning::kGrayMinBlocks : Tuning::kRgbaMinBlocks;
+}
+
+template <int C, int R, Arith A>
+__global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R>())
+    separable_packed_kernel(ByteImage src, unsigned char* __restrict__ dst, std::size_t dst_pitch, PackedTaps<R> taps,
+                            bool src_aligned, bool dst_aligned, int strip_rows, int strips) {
+  using G = PackedGeometry<C>;
+  constexpr int S = G::kSamples;
+  constexpr int P = G::kPixels;
+  constexpr int H = halo_lanes<C, R>();
+  constexpr int kOut = 32 - 2 * H;  // lanes of a warp that store
+  constexpr int kWarps = Tuning::kBlockThreads / 32;
+  constexpr int kWin = 2 * R + 1;
+  constexpr int kExt = (P + 2 * R) * C;  // the thread's samples and R pixels either side
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const int warp = static_cast<int>(blockIdx.x) * kWarps + static_cast<int>(threadIdx.x) / 32;
+  // The whole warp leaves together (the shuffles need every lane) when it stores nothing.
+  if (static_cast<long long>(warp) * kOut * P >= src.width) return;
+  const int x0 = (warp * kOut + lane - H) * P;
+  const bool stores = lane >= H && lane < 32 - H;
+  const bool word_loads = src_aligned && x0 >= 0 && x0 + P <= src.width;
+  const bool word_stores = dst_aligned && x0 + P <= src.width;
+  const unsigned const_word = C == 1 ? (src.constant & 0xffu) * 0x01010101u : src.constant;
+
+  for (int strip = static_cast<int>(blockIdx.y); strip < strips; strip += static_cast<int>(gridDim.y)) {
+    const int y_begin = strip * strip_rows;
+    const int y_end = min(y_begin + strip_rows, src.height);
+    // The window: image row r's bytes sit in slot (r - y_begin + R) % kWin.
+    unsigned window[kWin][S];
+    // Rows loaded ahead: ahead[k] holds image row next_row + k.
+    constexpr int kAhead = Tuning::kRowsAhead;
+    unsigned ahead[kAhead][G::kWords];
+    int next_row = y_begin - R;
+#pragma unroll
+    for (int k = 0; k < kAhead; ++k) fetch_words<C>(src, x0, next_row + k, word_loads, const_word, ahead[k]);
+    // Takes row next_row's bytes into `slot` and requests row next_row + kAhead.
+    const auto take = [&](unsigned (&slot)[S]) {
+      unsigned w[G::kWords];
+#pragma unroll
+      for (int i = 0; i < G::kWords; ++i) w[i] = ahead[0][i];
+#pragma unroll
+      for (int k = 0; k + 1 < kAhead; ++k)
+#pragma unroll
+        for (int i = 0; i < G::kWords; ++i) ahead[k][i] = ahead[k + 1][i];
+      fetch_words<C>(src, x0, next_row + kAhead, word_loads, const_word, ahead[kAhead - 1]);
+      ++next_row;
+#pragma unroll
+      for (int s = 0; s < S; ++s) slot[s] = __byte_perm(w[s / 4], 0u, 0x4440u | static_cast<unsigned>(s % 4));
+    };
+#pragma unroll
+    for (int k = 0; k < 2 * R; ++k) take(window[k]);
+
+    for (int y = y_begin; y < y_end; y += kWin) {
+#pragma unroll
+      for (int u = 0; u < kWin; ++u) {
+        if (y + u < y_end) {
+          // Row y + u + R enters the slot that row y + u - R - 1 leaves.
+          take(window[(u + 2 * R) % kWin]);
+          // Vertical sums of the thread's samples; window row j is image row y + u + j - R.
+          unsigned h[S];
+#pragma unroll
+          for (int s = 0; s < S; ++s) {
+            if constexpr (A == Arith::BoxSum) {
+              unsigned acc = window[(u + R) % kWin][s];
+#pragma unroll
+              for (int d = 1; d <= R; ++d) acc += window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s];
+              h[s] = acc;
+            } else {
+              unsigned acc = taps.h_round + taps.qv[0] * window[(u + R) % kWin][s];
+#pragma unroll
+              for (int d = 1; d <= R; ++d)
+                acc += taps.qv[d] * (window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s]);
+              h[s] = acc >> taps.h_shift;
+            }
+          }
+          // The sums of pixels x0 - R .. x0 + P + R - 1: own, or from the lanes either side.
+          unsigned ext[kExt];
+#pragma unroll
+          for (int p = -R; p < P + R; ++p) {
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+              unsigned& e = ext[(p + R) * C + c];
+              if (p >= 0 && p < P) {
+                e = h[p * C + c];
+              } else if (p < 0) {
+                const int lanes = (-p + P - 1) / P;  // lanes to the left
+                const int local = p + lanes * P;
+                e = __shfl_up_sync(0xffffffffu, h[local * C + c], static_cast<unsigned>(lanes));
+              } else {
+                const int lanes = p / P;  // lanes to the right
+                const int local = p - lanes * P;
+                e = __shfl_down_sync(0xffffffffu, h[local * C + c], static_cast<unsigned>(lanes));
+              }
+            }
+          }
+          unsigned out[S];
+#pragma unroll
+          for (int s = 0; s < S; ++s) {
+            const int e0 = (s / C + R) * C + s % C;  // sample s in ext
+            if constexpr (A == Arith::BoxSum) {
+              unsigned acc = taps.v_round + ext[e0];
+#pragma unroll
+              for (int d = 1; d <= R; ++d) acc += ext[e0 - d * C] + ext[e0 + d * C];
+              out[s] = __umulhi(acc, taps.out_mul);
+            } else {
+              unsigned acc = taps.v_round + taps.qh[0] * ext[e0];
+#pragma unroll
+              for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * C] + ext[e0 + d * C]);
+              out[s] = A == Arith::Shifted ? acc : __umulhi(acc, taps.out_mul);
+            }
+          }
+          if (stores) {
+            unsigned char* row = dst + static_cast<std::size_t>(y + u) * dst_pitch + static_cast<std::size_t>(x0) * C;
+            constexpr int kByte = A == Arith::Shifted ? 3 : 0;
+            if (word_stores) {
+#pragma unroll
+              for (int k = 0; k < G::kWords; ++k)
+                reinterpret_cast<unsigned*>(row)[k] =
+                    pack_bytes<kByte>(out[4 * k], out[4 * k + 1], out[4 * k + 2], out[4 * k + 3]);
+            } else {
+#pragma unroll
+              for (int s = 0; s < S; ++s)
+                if (x0 + s / C < src.width) row[s] = static_cast<unsigned char>(out[s] >> (8 * kByte));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+template <int R>
+PackedTaps<R> taps_of(const FixedPointMask& mask) {
+  PackedTaps<R> taps{};
+  // The mask's window is 2 * mask.radius + 1 wide; the kernel's R may be larger (a 1x1
+  // mask in the radius-1 window): its outer weights stay 0.
+  for (int d = 0; d <= mask.radius; ++d) {
+    taps.qv[d] = mask.qy[static_cast<std::size_t>(mask.radius + d)];
+    taps.qh[d] = mask.qx[static_cast<std::size_t>(mask.radius + d)];
+  }
+  taps.h_round = mask.h_round;
+  taps.h_shift = mask.h_shift;
+  taps.v_round = mask.v_round;
+  taps.out_mul = mask.out_mul;
+  return taps;
+}
+
+// Calls f(std::integral_constant<int, R>) for R = 1 .. kMaxRadius (radius 0 runs in the
+// radius-1 window).
+template <class F>
+void visit_packed_radius(int radius, F&& f) {
+  static_assert(Tuning::kMaxRadius == 4, "add the cases below");
+  switch (radius) {
+    case 0:
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    default: return f(std::integral_constant<int, 4>{});
+  }
+}
+
+template <int C, int R, Arith A>
+void launch_packed(const ImageView& src, const ImageView& dst, const ByteImage& image, const PackedTaps<R>& taps,
+                   const ExecContext& ctx) {
+  using G = PackedGeometry<C>;
+  const auto kernel = separable_packed_kernel<C, R, A>;
+  const char* name = "separable_packed_kernel";
+  constexpr int kPixelsPerBlock = (32 - 2 * halo_lanes<C, R>()) * (Tuning::kBlockThreads / 32) * G::kPixels;
+  const long long columns = blocks_for(src.width, kPixelsPerBlock);
+  const long long resident =
+      static_cast<long long>(cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), Tuning::kBlockThreads, 0)) *
+      cached_sm_count();
+  const StripPlan plan =
+      fixed_strip_plan(columns, src.height, resident, Tuning::kMinStripRows, Tuning::kMaxStripRows);
+  const dim3 grid(grid_x(columns, name), grid_y(plan.strips));
+  kernel<<<grid, Tuning::kBlockThreads, 0, ctx.stream>>>(
+      image, static_cast<unsigned char*>(dst.data), dst.pitch, taps, word_aligned(src.data, src.pitch),
+      word_aligned(dst.data, dst.pitch), plan.rows, plan.strips);
+  check_launch(name, ctx);
+}
+
+template <int C, int R>
+void launch_arith(const ImageView& src, const ImageView& dst, const ByteImage& image, const FixedPointMask& mask,
+                  const ExecContext& ctx) {
+  const PackedTaps<R> taps = taps_of<R>(mask);
+  const bool square = mask.qx == mask.qy && mask.radius == R;
+  if (mask.box && square) launch_packed<C, R, Arith::BoxSum>(src, dst, image, taps, ctx);
+  else if (mask.out_mul == 256) launch_packed<C, R, Arith::Shifted>(src, dst, image, taps, ctx);
+  else launch_packed<C, R, Arith::Divided>(src, dst, image, taps, ctx);
+}
+
+}  // namespace
+
+void launch_separable_packed(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                             const ExecContext& ctx) {
+  if (!separable_packed_fits(src.format, spec))
+    throw Error(ErrorCode::UnsupportedFormat,
+                "separable_packed: runs 1- and 4-channel 8-bit images with one symmetric convex rank-1 mask of radius "
+                "up to " +
+                    std::to_string(Tuning::kMaxRadius) + ", the Linear rule without bias, channels separate");
+  const FixedPointMask mask = fixed_point_mask(spec);
+  const ByteImage image = byte_image_of(src, border);
+  visit_packed_radius(mask.radius, [&](auto radius) {
+    constexpr int R = decltype(radius)::value;
+    if (src.format.channels == 1) launch_arith<1, R>(src, dst, image, mask, ctx);
+    else launch_arith<4, R>(src, dst, image, mask, ctx);
+  });
+}
+
+}  // namespace gpufilter::kernels

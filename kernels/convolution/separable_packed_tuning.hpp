@@ -1,0 +1,42 @@
+#pragma once
+namespace gpufilter::kernels {
+
+// The vertical-first 8-bit kernel (separable_packed.cu; docs/techniques/convolution.md,
+// "8-bit filters: separable_packed"). A thread owns whole 32-bit words of a row, walks
+// down a strip of rows and takes the horizontal neighbours' vertical sums from the
+// adjacent lanes of its warp, so no halo bytes are loaded or unpacked twice.
+struct SeparablePackedTuning {
+  // Largest radius: the window keeps 2R+1 rows of bytes, one register per sample.
+  static constexpr int kMaxRadius = 4;
+  // Threads a block (4 warps: each warp's edge lanes only feed their neighbours).
+  static constexpr int kBlockThreads = 128;
+  // Words a thread owns: gray 1 (4 pixels, so one lane each side covers R <= 4);
+  // RGBA 2 (2 pixels): the neighbours' sums cost 8R shuffles a thread whatever the
+  // thread's width, so 2 pixels halve the shuffles a sample against 1, for a window
+  // of 8 samples instead of 4.
+  static constexpr int kGrayWords = 1;
+  static constexpr int kRgbaWords = 2;
+  // Rows whose words are requested before the current row's math. A row of 128
+  // threads moves only 512 (gray) or 1024 (RGBA) bytes, and the register window keeps
+  // 40 (gray, 48 registers) or 28 (RGBA, 72) warps an SM: one row ahead keeps about
+  // 5-7 KB of loads in flight an SM, less than the DRAM latency needs at 60% of the
+  // copy roofline (about 8 KB: 11 bytes/ns of reads an SM times ~700 ns); two rows
+  // ahead double it for 1 (gray) or 2 (RGBA) registers more.
+  static constexpr int kRowsAhead = 2;
+  // Blocks an SM that the kernels up to 5x5 are compiled for (__launch_bounds__; ptxas
+  // -v on sm_90, two rows ahead). With a minimum of 1, ptxas gives the 5x5 Gaussian 69
+  // registers on gray (7 blocks, 28 warps) and 95 on RGBA (5 blocks); 8 blocks cap gray
+  // at 64 and 7 blocks RGBA at 72, neither spilling. At most 8: sm_75 keeps at most
+  // 1024 threads an SM and ptxas rejects a minimum it cannot hold. Larger radii are left
+  // to the compiler (up to 92 registers gray, 148 RGBA at 9x9; no spills).
+  static constexpr int kGrayMinBlocks = 8;
+  static constexpr int kRgbaMinBlocks = 7;
+  // Strip lengths (fixed_strip_plan.hpp: the grid is cut into whole waves): at least
+  // 16 rows so the 2R warm-up rows stay a small share, at most 64.
+  static constexpr int kMinStripRows = 16;
+  static constexpr int kMaxStripRows = 64;
+  // Not measured yet: auto leaves it to an explicit --variant separable_packed.
+  static constexpr bool kAutoPicks = false;
+};
+
+}  // namespace gpufilter::kernels
