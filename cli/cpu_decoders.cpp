@@ -40,7 +40,13 @@ CpuDecodeTuning cpu_decode_tuning(unsigned cores, bool for_hardware_engine,
   const int core_count = static_cast<int>(std::max(1u, cores));
   const bool asked = environment_has("GPUFILTER_JPEG_CPU_DECODERS");
   CpuDecodeTuning tuning;
-  if (!for_hardware_engine && !asked) return tuning;
+  // Off unless asked: on an H100 (docs/gpu-results.md, session 5), 500 12 MP JPEGs took
+  // 3.40 s without them and 4.18 s with 8 (4.82 s with 4, 4.38 s with 12): beside the
+  // decoding threads the hardware engine became ready at ~2.3 s instead of 1.3 s (the
+  // CUDA context and nvJPEG's start share the CPU and the kernel's memory map with them)
+  // and its rate once ready fell from 321 to 264 files/s.
+  constexpr bool kOnBesideTheEngine = false;
+  if (!asked && !(for_hardware_engine && kOnBesideTheEngine)) return tuning;
   tuning.steady_threads =
       static_cast<int>(environment_number("GPUFILTER_JPEG_CPU_DECODERS", 0, 256, core_count / 2));
   if (tuning.steady_threads == 0 && asked) return CpuDecodeTuning{};  // 0: off altogether

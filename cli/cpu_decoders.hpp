@@ -47,7 +47,7 @@ struct CpuDecodeTuning {
   // JPEG takes one core ~70 ms with OpenCV (decode and R/B swap), so 8 threads add ~110
   // images/s to the engine's ~300, and the other 8 cores read files, drive nvJPEG's
   // encoder, upload the CPU-decoded images from pageable memory and write the results
-  // (~10 ms of CPU per file). Default: half the cores. 0: none once the engine is ready.
+  // (~10 ms of CPU per file). Default where on: half the cores. 0: none once the engine is ready.
   int steady_threads = 0;
   // Threads while the engine starts, when the cores have nothing else to do: all but two
   // (which make the CUDA context and nvJPEG's engine). At least steady_threads.
@@ -64,8 +64,9 @@ struct CpuDecodeTuning {
   bool on() const { return startup_threads > 0; }
 };
 
-// The defaults for `cores` where `for_hardware_engine` (the batch's JPEG files go to a
-// GPU's hardware engine); otherwise off. The budget is at most a quarter of
+// Off unless GPUFILTER_JPEG_CPU_DECODERS asks for them (measured slower beside the
+// engine: cpu_decoders.cpp says by how much); `for_hardware_engine` says the batch's JPEG
+// files go to a GPU's hardware engine, where a default could turn them on. The budget is at most a quarter of
 // `available_memory` (bytes; unknown: none) and 4 GiB. For tuning and timing, and in
 // any batch once set: GPUFILTER_JPEG_CPU_DECODERS=N (0..256 steady threads; 0 turns the
 // CPU decoders off), GPUFILTER_JPEG_CPU_DECODERS_STARTUP=M (0..256; never below N),

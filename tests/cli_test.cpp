@@ -1025,8 +1025,7 @@ void expect_jpeg_close(const cv::Mat& gpu, const cv::Mat& cpu, const std::string
   EXPECT_LE(max, kJpegMaxTolerance) << what;
 }
 
-// The CPU decoders (GPUFILTER_JPEG_CPU_DECODERS, on by default beside a GPU's hardware
-// JPEG engine) forced on a batch on the CPU: files decoded ahead by OpenCV on threads of
+// The CPU decoders (GPUFILTER_JPEG_CPU_DECODERS, off by default) forced on a batch on the CPU: files decoded ahead by OpenCV on threads of
 // their own, taken from the same queue as the batch's threads, give the same bytes as the
 // batch without them; EXIF orientation applied and metadata kept; a corrupt and a
 // missing file named and skipped, with the input exit code.

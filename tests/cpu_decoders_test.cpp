@@ -130,6 +130,8 @@ TEST(CpuDecodeTuningTest, DefaultsAndEnvironment) {
   ::unsetenv("GPUFILTER_JPEG_CPU_DECODERS_STARTUP");
   ::unsetenv("GPUFILTER_JPEG_CPU_DECODE_MB");
   EXPECT_FALSE(cpu_decode_tuning(16, false, std::nullopt).on());
+  EXPECT_FALSE(cpu_decode_tuning(16, true, std::nullopt).on());  // off unless asked (measured slower)
+  ::setenv("GPUFILTER_JPEG_CPU_DECODERS", "8", 1);
   const CpuDecodeTuning engine = cpu_decode_tuning(16, true, std::uint64_t{128} << 30);
   EXPECT_EQ(engine.steady_threads, 8);
   EXPECT_EQ(engine.startup_threads, 14);

@@ -40,8 +40,8 @@ enum class ReductionVariant {
   WarpShuffle,  // first add, then the tree in registers with warp shuffles
   Vectorized,   // grid-stride 16-byte loads, per-thread accumulators, shuffles
   Packed,       // vectorized over whole images or warp rows, u8 in packed SIMD words
-  PackedWarp,   // packed, u8 minima/maxima tested against the warp's bounds, lean registers (default)
-  PackedWarpPrefetch,  // packed_warp, the next step's loads issued before this step's arithmetic
+  PackedWarp,   // packed, u8 minima/maxima tested against the warp's bounds, lean registers
+  PackedWarpPrefetch,  // packed_warp, the next step's loads issued before this step's arithmetic (default)
   PackedWarpDeep,      // packed_warp, twice the groups loaded per step
   PackedWarpAsync,     // packed_warp, the next step copied ahead into shared memory (cp.async)
 };
@@ -65,7 +65,7 @@ const std::vector<std::string>& stats_column_names();  // "min", "max", "sum", "
 // (channel c, column k at c * kStatsColumns + k). Scratch memory is stream-ordered
 // (the library's pool); nothing synchronizes. Images of more than 2^32 pixels:
 // Error(InvalidArgument).
-void image_stats(const ImageView& src, double* device_result, ReductionVariant variant = ReductionVariant::PackedWarp,
+void image_stats(const ImageView& src, double* device_result, ReductionVariant variant = ReductionVariant::PackedWarpPrefetch,
                  const ExecContext& ctx = {});
 
 struct ChannelStats {
