@@ -15,6 +15,7 @@
 #include "kernels/convolution/separable_fixed_launch.hpp"
 #include "kernels/convolution/separable_fixed_tuning.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
+#include "kernels/convolution/separable_packed_tuning.hpp"
 
 namespace gpufilter {
 namespace {
@@ -108,6 +109,14 @@ TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
       << "auto follows the tuning's measured choice";
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{1.0, 2}), kGray, FilterVariant::SeparableFixed),
             FilterVariant::SeparableFixed);
+  GaussianParams separate{1.0, 2};
+  separate.alpha = AlphaMode::Separate;
+  EXPECT_EQ(applied_variant(gaussian_spec(separate), rgba, FilterVariant::Auto),
+            kernels::SeparablePackedTuning::kAutoPicksRgba ? FilterVariant::SeparablePacked : FilterVariant::Separable)
+      << "auto follows the packed kernel's measured choice for RGBA";
+  separate.alpha = AlphaMode::Premultiply;
+  EXPECT_EQ(applied_variant(gaussian_spec(separate), rgba, FilterVariant::Auto), FilterVariant::Separable)
+      << "premultiplied RGBA takes the float path";
 
   for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Prewitt}) {
     EdgeParams edge;

@@ -35,8 +35,11 @@ struct SeparablePackedTuning {
   // 16 rows so the 2R warm-up rows stay a small share, at most 64.
   static constexpr int kMinStripRows = 16;
   static constexpr int kMaxStripRows = 64;
-  // Not measured yet: auto leaves it to an explicit --variant separable_packed.
-  static constexpr bool kAutoPicks = false;
+  // Whether auto takes it, per format, from the bench (H100, 8K, 5x5, alpha separate,
+  // session 5, docs/gpu-results.md): RGBA blur 207.0 µs and box 205.7 against the float
+  // `separable`'s 244.1 (1.18x): taken; gray 92.0 / 93.1 against 78.3 / 78.6: not.
+  static constexpr bool kAutoPicksGray = false;
+  static constexpr bool kAutoPicksRgba = true;
 };
 
 }  // namespace gpufilter::kernels

@@ -74,11 +74,14 @@ const FilterVariant kFallbackOrder[] = {FilterVariant::GradientInt, FilterVarian
                                         FilterVariant::Tiled, FilterVariant::TiledL2,
                                         FilterVariant::Constant, FilterVariant::Naive};
 
-// Whether Auto may pick this variant (the 8-bit integer kernels by the tuning's measured choice).
-bool auto_takes(FilterVariant variant) {
+// Whether Auto may pick this variant for this format (the 8-bit integer kernels by the
+// tuning's measured choice).
+bool auto_takes(FilterVariant variant, PixelFormat format) {
   if (variant == FilterVariant::GradientInt) return kernels::SeparableFixedTuning::kAutoPicksGradientInt;
   if (variant == FilterVariant::SeparableFixed) return kernels::SeparableFixedTuning::kAutoPicksSeparableFixed;
-  if (variant == FilterVariant::SeparablePacked) return kernels::SeparablePackedTuning::kAutoPicks;
+  if (variant == FilterVariant::SeparablePacked)
+    return format.channels == 1 ? kernels::SeparablePackedTuning::kAutoPicksGray
+                                : kernels::SeparablePackedTuning::kAutoPicksRgba;
   return true;
 }
 
@@ -146,7 +149,7 @@ FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, Filter
   bool reached = requested == FilterVariant::Auto;
   for (FilterVariant variant : kFallbackOrder) {
     reached = reached || variant == requested;
-    if (requested == FilterVariant::Auto && !auto_takes(variant)) continue;
+    if (requested == FilterVariant::Auto && !auto_takes(variant, format)) continue;
     if (reached && can_run(variant, spec, format)) return variant;
   }
   return FilterVariant::Naive;
