@@ -76,7 +76,9 @@ std::vector<Placement> placements(PixelFormat format) {
 
 Border border_of(BorderMode mode) { return Border{mode, {17.0, 130.0, 240.0, 99.0}}; }
 
-TEST(FixedPointKernel, EveryRadiusFormatBorderAndPlacement) {
+// The masks both 8-bit window kernels are checked with: a Gaussian and a square box of
+// every radius, an anisotropic Gaussian and two oblong boxes.
+std::vector<FilterSpec> window_kernel_specs() {
   std::vector<FilterSpec> specs;
   for (int r = 0; r <= kernels::SeparableFixedTuning::kMaxRadius; ++r) {
     GaussianParams g{0.4 + 0.5 * r, r == 0 ? 1 : r};
@@ -91,6 +93,11 @@ TEST(FixedPointKernel, EveryRadiusFormatBorderAndPlacement) {
   specs.push_back(gaussian_spec(anisotropic));
   specs.push_back(box_spec(BoxParams{1, 7, AlphaMode::Separate}));
   specs.push_back(box_spec(BoxParams{9, 3, AlphaMode::Separate}));
+  return specs;
+}
+
+TEST(FixedPointKernel, EveryRadiusFormatBorderAndPlacement) {
+  const std::vector<FilterSpec> specs = window_kernel_specs();
   for (const PixelFormat format : kFormats)
     for (const FilterSpec& spec : specs) {
       ASSERT_EQ(applied_variant(spec, format, FilterVariant::SeparableFixed), FilterVariant::SeparableFixed)
@@ -153,23 +160,10 @@ TEST(FixedPointKernel, WideImage) {
 // placement, plus gray sub-views whose rows start on a word (the word path at an offset)
 // and a tall image cut into many strips.
 TEST(PackedKernel, EveryRadiusFormatBorderAndPlacement) {
-  std::vector<FilterSpec> specs;
-  for (int r = 0; r <= kernels::SeparableFixedTuning::kMaxRadius; ++r) {
-    GaussianParams g{0.4 + 0.5 * r, r == 0 ? 1 : r};
-    g.alpha = AlphaMode::Separate;
-    specs.push_back(gaussian_spec(g));
-    specs.push_back(box_spec(BoxParams{2 * r + 1, 2 * r + 1, AlphaMode::Separate}));
-  }
-  GaussianParams anisotropic{1.3, 3};
-  anisotropic.sigma_y = 0.6;
-  anisotropic.radius_y = 1;
-  anisotropic.alpha = AlphaMode::Separate;
-  specs.push_back(gaussian_spec(anisotropic));
+  std::vector<FilterSpec> specs = window_kernel_specs();
   GaussianParams tiny{0.1, 1};  // a 1x1 mask in effect
   tiny.alpha = AlphaMode::Separate;
   specs.push_back(gaussian_spec(tiny));
-  specs.push_back(box_spec(BoxParams{1, 7, AlphaMode::Separate}));
-  specs.push_back(box_spec(BoxParams{9, 3, AlphaMode::Separate}));
   specs.push_back(box_spec(BoxParams{5, 3, AlphaMode::Separate}));
   std::vector<std::pair<int, int>> sizes(std::begin(kSizes), std::end(kSizes));
   sizes.emplace_back(70, 1000);

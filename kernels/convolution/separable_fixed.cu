@@ -17,6 +17,7 @@
 
 #include "common/launch.cuh"
 #include "convolution/fixed_point_rows.cuh"
+#include "convolution/fixed_radius.hpp"
 #include "convolution/fixed_shape_launch.cuh"
 #include "convolution/separable_fixed_launch.hpp"
 #include "convolution/separable_fixed_weights.hpp"
@@ -114,19 +115,7 @@ FixedTaps<R> taps_of(const FixedPointMask& mask) {
   return taps;
 }
 
-// Calls f(std::integral_constant<int, R>) for R = 1 .. kMaxRadius (radius 0, a 1x1
-// mask, runs in the radius-1 window with zero outer taps).
-template <class F>
-void visit_fixed_radius(int radius, F&& f) {
-  static_assert(Tuning::kMaxRadius == 4, "add the cases below");
-  switch (radius) {
-    case 0:
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    default: return f(std::integral_constant<int, 4>{});
-  }
-}
+static_assert(Tuning::kMaxRadius == kLargestCompiledRadius, "visit_window_radius compiles radii 1 .. 4");
 
 template <class Shape, int C, int R>
 void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& image, const FixedTaps<R>& taps,
@@ -147,7 +136,7 @@ void launch_separable_fixed(const ImageView& src, const ImageView& dst, const Fi
   const int channels = src.format.channels;
   const ByteImage image = byte_image_of(src, border);
   const bool aligned = word_aligned(src.data, src.pitch) && word_aligned(dst.data, dst.pitch);
-  visit_fixed_radius(mask.radius, [&](auto radius) {
+  visit_window_radius(mask.radius, [&](auto radius) {
     constexpr int R = decltype(radius)::value;
     if (mask.radius < R) {  // a 1x1 mask in the radius-1 window: centre taps only
       mask.qx[1] = mask.qx[0];

@@ -20,6 +20,7 @@
 #include "common/launch.cuh"
 #include "common/occupancy_cache.hpp"
 #include "convolution/fixed_point_rows.cuh"
+#include "convolution/fixed_radius.hpp"
 #include "convolution/fixed_strip_plan.hpp"
 #include "convolution/separable_packed_launch.hpp"
 #include "convolution/separable_packed_tuning.hpp"
@@ -261,19 +262,7 @@ PackedTaps<R> taps_of(const FixedPointMask& mask) {
   return taps;
 }
 
-// Calls f(std::integral_constant<int, R>) for R = 1 .. kMaxRadius (radius 0 runs in the
-// radius-1 window).
-template <class F>
-void visit_packed_radius(int radius, F&& f) {
-  static_assert(Tuning::kMaxRadius == 4, "add the cases below");
-  switch (radius) {
-    case 0:
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    default: return f(std::integral_constant<int, 4>{});
-  }
-}
+static_assert(Tuning::kMaxRadius == kLargestCompiledRadius, "visit_window_radius compiles radii 1 .. 4");
 
 template <int C, int R, Arith A>
 void launch_packed(const ImageView& src, const ImageView& dst, const ByteImage& image, const PackedTaps<R>& taps,
@@ -316,7 +305,7 @@ void launch_separable_packed(const ImageView& src, const ImageView& dst, const F
                     std::to_string(Tuning::kMaxRadius) + ", the Linear rule without bias, channels separate");
   const FixedPointMask mask = fixed_point_mask(spec);
   const ByteImage image = byte_image_of(src, border);
-  visit_packed_radius(mask.radius, [&](auto radius) {
+  visit_window_radius(mask.radius, [&](auto radius) {
     constexpr int R = decltype(radius)::value;
     if (src.format.channels == 1) launch_arith<1, R>(src, dst, image, mask, ctx);
     else launch_arith<4, R>(src, dst, image, mask, ctx);
