@@ -77,10 +77,10 @@ bool batched_jpeg_wanted(const RunRequest& request, const std::vector<BatchItem>
 
 // `cpu_decoders`: CPU decoders run beside the engine; their files need workspaces too
 // (~20 ms each for upload, op and encode: a few more cover ~100 files/s).
-BatchedJpegPlan plan_batched_jpeg(const RunRequest& request, const std::vector<BatchItem>& items,
-                                  bool cpu_decoders) {
+// `wanted`: batched_jpeg_wanted() for this run.
+BatchedJpegPlan plan_batched_jpeg(bool wanted, bool cpu_decoders) {
   BatchedJpegPlan plan;
-  if (!batched_jpeg_wanted(request, items)) return plan;
+  if (!wanted) return plan;
   const JpegBatchTuning tuning = jpeg_batch_tuning();
   plan.tuning = tuning;
   // One batch gathering while one decodes is 2 x max_batch files in flight at most; a
@@ -152,13 +152,13 @@ std::optional<double> engine_ready_ms(const GpuPool* pool, const Stopwatch& batc
 // files (OpenCV, 8 threads, 14 while the engine started, 4096 MiB for decoded images,
 // nice 5; 95 before it was ready), one by one (nvJPEG or OpenCV) 0", for --timing.
 std::string decoder_summary(std::size_t files, const GpuPool* pool, const CpuDecoders* decoders,
-                            const Stopwatch& batch_clock) {
+                            std::optional<double> engine_ready_ms) {
   const long engine = pool ? pool->jpeg_engine_files() : 0;
   const long cpu = decoders ? decoders->decoded() : 0;
   std::string text = "gpufilter: decoders: hardware engine " + std::to_string(engine) + " files";
-  if (const std::optional<double> ready_ms = engine_ready_ms(pool, batch_clock)) {
+  if (engine_ready_ms) {
     char ready[96];
-    std::snprintf(ready, sizeof ready, " (ready %.0f ms into the batch)", *ready_ms);
+    std::snprintf(ready, sizeof ready, " (ready %.0f ms into the batch)", *engine_ready_ms);
     text += ready;
   }
   if (decoders) {
@@ -216,10 +216,11 @@ ExitCode run_batch(const RunRequest& request) {
   // The CPU decoders start first, before CUDA is even looked for: where the GPU turns out
   // unusable (--device auto), their files go to the CPU runner as any others would. Not
   // by default with --codec gpu, which asks for nvJPEG's decoding.
+  // Looked at once (it reads the first files' headers): for the CPU decoders' default and
+  // for the GPUs' plan below.
+  const bool batched_jpeg = request.device != DeviceChoice::Cpu && batched_jpeg_wanted(request, items);
   const CpuDecodeTuning cpu_tuning = cpu_decode_tuning(
-      cores,
-      request.device != DeviceChoice::Cpu && request.codec == CodecChoice::Auto && batched_jpeg_wanted(request, items),
-      available_host_memory());
+      cores, batched_jpeg && request.codec == CodecChoice::Auto, available_host_memory());
   struct CpuDecodedFile {
     std::optional<DecodedInput> input;
     StageTimes times;
@@ -241,7 +242,7 @@ ExitCode run_batch(const RunRequest& request) {
   BatchedJpegPlan batched;
   if (selection.device == Device::Gpu) {
     devices = batch_devices(request);
-    batched = plan_batched_jpeg(request, items, cpu_tuning.on());
+    batched = plan_batched_jpeg(batched_jpeg, cpu_tuning.on());
   }
   // With batched decoding most threads wait for their batch, holding a workspace: one
   // thread for each workspace, and a few reading and writing files beside them.
@@ -377,11 +378,10 @@ ExitCode run_batch(const RunRequest& request) {
     write_stderr(totals.summary(threads, progress.elapsed_s() * 1e3) + "\n");
     if (pool)
       for (const std::string& line : pool->batch_decoding_summaries()) write_stderr(line + "\n");
-    write_stderr(decoder_summary(items.size(), pool ? &*pool : nullptr, decoders ? &*decoders : nullptr,
-                                 batch_clock) +
+    const std::optional<double> ready_ms = engine_ready_ms(pool ? &*pool : nullptr, batch_clock);
+    write_stderr(decoder_summary(items.size(), pool ? &*pool : nullptr, decoders ? &*decoders : nullptr, ready_ms) +
                  "\n");
-    write_stderr(throughput_summary(completion_ms, wall_ms, engine_ready_ms(pool ? &*pool : nullptr, batch_clock)) +
-                 "\n");
+    write_stderr(throughput_summary(completion_ms, wall_ms, ready_ms) + "\n");
   }
   return first_failure.value_or(ExitCode::Ok);
 }
