@@ -172,23 +172,13 @@ __device__ __forceinline__ void walk_body(const T* r, long long head, long long 
     wait_async_copies<0>();  // (only empty groups are left) before the next segment reuses the ring
   } else if constexpr (D == 0) {
     for (long long base = team.lane - warp_lane; base < groups; base += step) {
-      const long long first = base + warp_lane;
-      const StepInfo info{first, team.lanes, groups, head, pixel_base};
+      const StepInfo info{base + warp_lane, team.lanes, groups, head, pixel_base};
       int4 d[K][G];
-      if (base + 31 + (K - 1) * team.lanes < groups) {
-#pragma unroll
-        for (int k = 0; k < K; ++k)
-#pragma unroll
-          for (int g = 0; g < G; ++g) d[k][g] = __ldg(body + info.group(k) * G + g);
+      load_step(body, base, warp_lane, team.lanes, groups, d);
+      if (full_step<K>(base, team.lanes, groups))
         v.template step<Phase, true>(d, info);
-      } else {
-#pragma unroll
-        for (int k = 0; k < K; ++k)
-#pragma unroll
-          for (int g = 0; g < G; ++g)
-            d[k][g] = info.valid(k) ? __ldg(body + info.group(k) * G + g) : int4{0, 0, 0, 0};
+      else
         v.template step<Phase, false>(d, info);
-      }
     }
   } else {
     // Software pipeline: ahead[i] holds the step i steps ahead of the one visited. The
