@@ -13,6 +13,7 @@
 
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "convolution/box_stack_launch.hpp"
 
 namespace gpufilter {
 namespace {
@@ -77,6 +78,9 @@ testing::Difference blur_vs_reference(const BlurRun& run, Fill&& fill_input) {
   return testing::compare(actual.view(), expected.view());
 }
 
+// box_stack (one pass where it fits) and box_stack_two_pass: the same contract.
+const FilterVariant kShapes[] = {FilterVariant::BoxStack, FilterVariant::BoxStackTwoPass};
+
 auto random_input(std::uint64_t seed) {
   return [seed](const ImageView& view) { testing::fill_random(view, seed); };
 }
@@ -114,42 +118,59 @@ TEST(BoxStackVariant, RunsLargeGaussiansAndFallsBackOtherwise) {
   EXPECT_NE(applied_variant(gaussian_spec(gaussian(2.0)), format, FilterVariant::Auto), FilterVariant::BoxStack);
 }
 
+// The one-pass kernel takes the targets' sigmas on every format; the stack's reach
+// leaves it no strip from sigma ~75 on, where box_stack runs in two passes.
+TEST(BoxStackVariant, OnePassUpToItsReach) {
+  for (const PixelFormat& format : all_pixel_formats()) {
+    EXPECT_TRUE(kernels::box_stack_fused_fits(format, gaussian_spec(gaussian(8.0)))) << format.name();
+    EXPECT_TRUE(kernels::box_stack_fused_fits(format, gaussian_spec(gaussian(30.0)))) << format.name();
+    EXPECT_FALSE(kernels::box_stack_fused_fits(format, gaussian_spec(gaussian(100.0)))) << format.name();
+    EXPECT_FALSE(kernels::box_stack_fused_fits(format, gaussian_spec(gaussian(2.0)))) << format.name();
+  }
+}
+
 // Noise, every format and border, sigma 3 to 100 on one odd size; sigmas below 6 also
 // on a taller image, so the column walk runs several segments (256 rows each).
 TEST(BoxStackContract, EveryFormatBorderAndSigma) {
-  for (double sigma : {3.0, 4.7, 8.0, 17.5, 30.0, 64.0, 100.0})
-    for (const PixelFormat& format : all_pixel_formats())
-      for (BorderMode mode : all_border_modes()) {
-        const int height = sigma < 6.0 ? 613 : 45;
-        BlurRun run{67, height, format, gaussian(sigma), border_of(mode, format)};
-        const testing::Difference diff = blur_vs_reference(run, random_input(17));
-        EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
-      }
+  for (FilterVariant variant : kShapes)
+    for (double sigma : {3.0, 4.7, 8.0, 17.5, 30.0, 64.0, 100.0})
+      for (const PixelFormat& format : all_pixel_formats())
+        for (BorderMode mode : all_border_modes()) {
+          const int height = sigma < 6.0 ? 613 : 45;
+          BlurRun run{67, height, format, gaussian(sigma), border_of(mode, format)};
+          run.variant = variant;
+          const testing::Difference diff = blur_vs_reference(run, random_input(17));
+          EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+        }
 }
 
 // Several segments in both walks (sigma 8: 256-row segments after 2R = 48 rows of
 // warm-up; sigma 30: 384-row segments), on the formats the targets name.
 TEST(BoxStackContract, ManySegments) {
-  for (double sigma : {8.0, 30.0})
-    for (const PixelFormat format : {PixelFormat{ChannelType::U8, 4}, PixelFormat{ChannelType::U8, 1},
-                                     PixelFormat{ChannelType::F32, 3}})
-      for (BorderMode mode : {BorderMode::Reflect101, BorderMode::Constant}) {
-        BlurRun run{1100, 901, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
-        const testing::Difference diff = blur_vs_reference(run, random_input(5));
-        EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
-      }
+  for (FilterVariant variant : kShapes)
+    for (double sigma : {8.0, 30.0})
+      for (const PixelFormat format :
+           {PixelFormat{ChannelType::U8, 4}, PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::F32, 3}})
+        for (BorderMode mode : {BorderMode::Reflect101, BorderMode::Constant}) {
+          BlurRun run{1100, 901, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
+          run.variant = variant;
+          const testing::Difference diff = blur_vs_reference(run, random_input(5));
+          EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+        }
 }
 
 TEST(BoxStackContract, ImagesSmallerThanTheRadius) {
-  for (double sigma : {5.0, 30.0, 100.0})
-    for (const auto& size : std::vector<std::pair<int, int>>{{1, 1}, {3, 2}, {1, 40}, {33, 1}, {7, 5}})
-      for (const PixelFormat format : {PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U16, 1},
-                                       PixelFormat{ChannelType::F32, 4}})
-        for (BorderMode mode : all_border_modes()) {
-          BlurRun run{size.first, size.second, format, gaussian(sigma), border_of(mode, format)};
-          const testing::Difference diff = blur_vs_reference(run, random_input(3));
-          EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
-        }
+  for (FilterVariant variant : kShapes)
+    for (double sigma : {5.0, 30.0, 100.0})
+      for (const auto& size : std::vector<std::pair<int, int>>{{1, 1}, {3, 2}, {1, 40}, {33, 1}, {7, 5}})
+        for (const PixelFormat format :
+             {PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U16, 1}, PixelFormat{ChannelType::F32, 4}})
+          for (BorderMode mode : all_border_modes()) {
+            BlurRun run{size.first, size.second, format, gaussian(sigma), border_of(mode, format)};
+            run.variant = variant;
+            const testing::Difference diff = blur_vs_reference(run, random_input(3));
+            EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+          }
 }
 
 // Rows starting at any byte offset (u8 gray at odd x), pitches that are no multiple of
@@ -158,16 +179,18 @@ TEST(BoxStackContract, SubViewsAndAnisotropicSigmas) {
   struct Case {
     double sigma, sigma_y;
   };
-  for (const Case& c : {Case{8.0, 40.0}, Case{30.0, 3.0}, Case{3.5, 12.0}})
-    for (const PixelFormat& format : all_pixel_formats()) {
-      BlurRun run{301, 77, format, gaussian(c.sigma, c.sigma_y), border_of(BorderMode::Reflect, format)};
-      run.src_x = 3;
-      run.src_y = 1;
-      run.dst_x = 1;
-      run.dst_y = 2;
-      const testing::Difference diff = blur_vs_reference(run, random_input(11));
-      EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
-    }
+  for (FilterVariant variant : kShapes)
+    for (const Case& c : {Case{8.0, 40.0}, Case{30.0, 3.0}, Case{3.5, 12.0}})
+      for (const PixelFormat& format : all_pixel_formats()) {
+        BlurRun run{301, 77, format, gaussian(c.sigma, c.sigma_y), border_of(BorderMode::Reflect, format)};
+        run.variant = variant;
+        run.src_x = 3;
+        run.src_y = 1;
+        run.dst_x = 1;
+        run.dst_y = 2;
+        const testing::Difference diff = blur_vs_reference(run, random_input(11));
+        EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+      }
 }
 
 // The case the contract is written for: straight edges between flat areas, across and
@@ -175,31 +198,35 @@ TEST(BoxStackContract, SubViewsAndAnisotropicSigmas) {
 // Borders that add no corner (a constant border around the image adds four, where
 // the two axes' step errors add up: docs/techniques/convolution.md).
 TEST(BoxStackContract, StraightEdges) {
-  for (double sigma : {3.0, 8.0, 30.0, 100.0})
-    for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 4},
-                                     PixelFormat{ChannelType::U16, 3}, PixelFormat{ChannelType::F32, 1}})
-      for (BorderMode mode : {BorderMode::Replicate, BorderMode::Reflect101, BorderMode::Wrap})
-        for (bool vertical : {true, false}) {
-          // Wrapping an image narrower than the mask sums the cut Gaussian's tails around
-          // it several times, where the stack's smoother tails differ (4 levels at sigma
-          // 100 on 257 pixels): outside the contract (docs/techniques/convolution.md).
-          if (mode == BorderMode::Wrap && 3.0 * sigma > 251) continue;
-          BlurRun run{257, 251, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
-          const testing::Difference diff = blur_vs_reference(run, [&](const ImageView& view) {
-            fill(view, [&](int x, int y, int c) { return ((vertical ? x : y) < 128 ? 0.1 : 0.9) - 0.05 * c; });
-          });
-          EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << (vertical ? "vertical " : "horizontal ")
-                                                                << describe(run, diff);
-        }
+  for (FilterVariant variant : kShapes)
+    for (double sigma : {3.0, 8.0, 30.0, 100.0})
+      for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 4},
+                                       PixelFormat{ChannelType::U16, 3}, PixelFormat{ChannelType::F32, 1}})
+        for (BorderMode mode : {BorderMode::Replicate, BorderMode::Reflect101, BorderMode::Wrap})
+          for (bool vertical : {true, false}) {
+            // Wrapping an image narrower than the mask sums the cut Gaussian's tails around
+            // it several times, where the stack's smoother tails differ (4 levels at sigma
+            // 100 on 257 pixels): outside the contract (docs/techniques/convolution.md).
+            if (mode == BorderMode::Wrap && 3.0 * sigma > 251) continue;
+            BlurRun run{257, 251, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
+            run.variant = variant;
+            const testing::Difference diff = blur_vs_reference(run, [&](const ImageView& view) {
+              fill(view, [&](int x, int y, int c) { return ((vertical ? x : y) < 128 ? 0.1 : 0.9) - 0.05 * c; });
+            });
+            EXPECT_TRUE(diff.within(box_stack_tolerance(format)))
+                << (vertical ? "vertical " : "horizontal ") << describe(run, diff);
+          }
 }
 
 TEST(BoxStackContract, AlphaModes) {
   const PixelFormat format{ChannelType::U8, 4};
-  for (AlphaMode alpha : {AlphaMode::Premultiply, AlphaMode::Separate, AlphaMode::Keep}) {
-    BlurRun run{129, 97, format, gaussian(8.0, 0.0, alpha), border_of(BorderMode::Replicate, format)};
-    const testing::Difference diff = blur_vs_reference(run, random_input(23));
-    EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
-  }
+  for (FilterVariant variant : kShapes)
+    for (AlphaMode alpha : {AlphaMode::Premultiply, AlphaMode::Separate, AlphaMode::Keep}) {
+      BlurRun run{129, 97, format, gaussian(8.0, 0.0, alpha), border_of(BorderMode::Replicate, format)};
+      run.variant = variant;
+      const testing::Difference diff = blur_vs_reference(run, random_input(23));
+      EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+    }
 }
 
 // Auto picks box_stack from the crossover radius on, within the same contract.

@@ -1,6 +1,7 @@
 // Gaussian blur at any sigma for the same cost: three stacked box filters on each axis,
 // each box a running sum (box_stack_plan.hpp), so a pixel costs 2^K reads and 2^K - 1
-// additions per channel and axis whatever the radius.
+// additions per channel and axis whatever the radius. The two-pass form, for radii the
+// one-pass kernel (box_stack_fused.cu) does not take and for comparison with it.
 //
 // Both passes are one kernel: each thread walks down one column of a segment of rows,
 // keeping the running sums in registers, and the warp stages 16 or 32 steps of its 32
@@ -13,7 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <mutex>
 #include <type_traits>
 #include <vector>
 
@@ -24,26 +24,18 @@
 #include "convolution/box_stack_launch.hpp"
 #include "convolution/box_stack_plan.hpp"
 #include "convolution/box_stack_tuning.hpp"
+#include "convolution/box_stack_walk.cuh"
 #include "convolution/filter2d_output.cuh"
 
 namespace gpufilter::kernels {
 namespace {
 
 using Tuning = BoxStackTuning;
-constexpr int kReads = kBoxStackReads;
 constexpr int kWarp = 32;
-
-// One pass's walk: the read offsets and scale of its plan, and its segment length.
-struct PassArgs {
-  int offsets[kReads];
-  float scale;
-  int total_radius;
-  int segment_rows;  // a multiple of Tuning::kMaxTileSteps
-};
 
 // The scratch image between the passes: u8 images keep 8 fraction bits in u16 (the
 // vertical pass's result is within [0, 255]); u16 and f32 images keep f32. The scale is
-// folded into the passes' sums (PassArgs::scale) and the constant border value, so the
+// folded into the passes' sums (BoxStackWalkArgs::scale) and the constant border value, so the
 // kernels convert without multiplying: u16 to and from float through the 2^23 magic
 // number (common/pixel.cuh), at full rate, where the hardware's conversions run at 16
 // a clock per SM.
@@ -88,7 +80,7 @@ template <class T, int C, class B, bool kFirst>
 __global__ void __launch_bounds__(kWarp * Tuning::kWarpsPerBlock)
     box_stack_pass_kernel(PitchedView<std::conditional_t<kFirst, T, typename Scratch<T>::type>, C> src,
                           PitchedView<std::conditional_t<kFirst, typename Scratch<T>::type, T>, C> dst,
-                          PitchedView<T, C> image, PassArgs args, Accum<C> constant, Filter2dOutput out) {
+                          PitchedView<T, C> image, BoxStackWalkArgs args, Accum<C> constant, Filter2dOutput out) {
   using Out = std::conditional_t<kFirst, typename Scratch<T>::type, T>;
   constexpr int kSteps = Tuning::tile_steps(sizeof(Pixel<Out, C>));
   __shared__ Pixel<Out, C> tile[Tuning::kWarpsPerBlock][kSteps][kWarp + 1];
@@ -108,35 +100,13 @@ __global__ void __launch_bounds__(kWarp * Tuning::kWarpsPerBlock)
     const int end = min(begin + args.segment_rows, rows);
     const int first_input = begin - reach;  // rows before it read as zero
 
-    BoxStackSums<float> sums[C];
-#pragma unroll
-    for (int c = 0; c < C; ++c) sums[c].clear();
-
-    // Advances the sums to row y and returns the stack's value there (once y >= begin).
+    BoxStackColumnWalk<C> walk;
+    walk.clear();
     auto advance = [&](int y) {
-      float x[C][kReads];
-#pragma unroll
-      for (int i = 0; i < kReads; ++i) {
-        const int q = y + args.offsets[i];  // the same q across the warp: no divergence
-        Accum<C> v;
-        if (q < first_input) {
-          v = zero_accum<C>();
-        } else if (q < rows && q >= 0) {
-          if constexpr (kFirst) v = input_value(src.at(column, q), out);
-          else v = from_scratch<T, C>(src.at(column, q));
-        } else if constexpr (B::kConstant) {
-          v = constant;
-        } else {
-          if constexpr (kFirst) v = input_value(src.at(column, B::map(q, rows)), out);
-          else v = from_scratch<T, C>(src.at(column, B::map(q, rows)));
-        }
-#pragma unroll
-        for (int c = 0; c < C; ++c) x[c][i] = v.c[c];
-      }
-      Accum<C> result;
-#pragma unroll
-      for (int c = 0; c < C; ++c) result.c[c] = sums[c].step(x[c]) * args.scale;
-      return result;
+      return walk.template advance<B>(y, rows, first_input, args, constant, [&](int q) {
+        if constexpr (kFirst) return input_value(src.at(column, q), out);
+        else return from_scratch<T, C>(src.at(column, q));
+      });
     };
 
     for (int y = begin - 2 * reach; y < begin; ++y) advance(y);
@@ -168,51 +138,15 @@ __global__ void __launch_bounds__(kWarp * Tuning::kWarpsPerBlock)
 std::size_t round_up(std::size_t value, std::size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
 // `scale`: what the pass multiplies its normalised sums by (into or out of scratch units).
-PassArgs pass_args(const BoxStackPlan& plan, int rows, float scale) {
-  PassArgs args{};
-  for (int i = 0; i < kReads; ++i) args.offsets[i] = plan.offsets[i];
-  args.scale = plan.scale * scale;
-  args.total_radius = plan.total_radius;
+BoxStackWalkArgs pass_args(const BoxStackPlan& plan, int rows, float scale) {
   const int wanted = std::max(Tuning::kMinSegmentRows, Tuning::kSegmentPerRadius * plan.total_radius);
-  args.segment_rows = static_cast<int>(round_up(static_cast<std::size_t>(std::min(wanted, std::max(rows, 1))),
-                                                static_cast<std::size_t>(Tuning::kMaxTileSteps)));
-  return args;
-}
-
-// Plans cost tens of microseconds of host time (a few candidate stacks each): the last
-// few factors seen are remembered.
-BoxStackPlan cached_plan(const std::vector<float>& factor) {
-  struct Entry {
-    std::vector<float> factor;
-    BoxStackPlan plan;
-  };
-  static std::mutex mutex;
-  static std::vector<Entry> entries;
-  constexpr std::size_t kEntries = 8;
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    for (const Entry& e : entries)
-      if (e.factor == factor) return e.plan;
-  }
-  const BoxStackPlan plan = box_stack_plan(factor);
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (entries.size() == kEntries) entries.erase(entries.begin());
-  entries.push_back(Entry{factor, plan});
-  return plan;
-}
-
-double variance_of(const std::vector<float>& factor) {
-  const int r = static_cast<int>(factor.size()) / 2;
-  double moment = 0.0, sum = 0.0;
-  for (int i = -r; i <= r; ++i) {
-    sum += factor[static_cast<std::size_t>(i + r)];
-    moment += factor[static_cast<std::size_t>(i + r)] * static_cast<double>(i) * i;
-  }
-  return sum > 0.0 ? moment / sum : 0.0;
+  const auto segment_rows = round_up(static_cast<std::size_t>(std::min(wanted, std::max(rows, 1))),
+                                     static_cast<std::size_t>(Tuning::kMaxTileSteps));
+  return box_stack_walk_args(plan, scale, static_cast<int>(segment_rows));
 }
 
 bool gaussian_factor_fits(const std::vector<float>& factor) {
-  const double variance = variance_of(factor);
+  const double variance = box_stack_factor_variance(factor);
   const int radius = static_cast<int>(factor.size()) / 2;
   // A Gaussian cut at 3 sigma keeps 97.3% of its variance: sigma 3 itself must pass.
   constexpr double kTruncatedVariance = 0.97;
@@ -232,33 +166,29 @@ bool box_stack_preferred(const FilterSpec& spec) {
 }
 
 void launch_box_stack(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
-                      const ExecContext& ctx) {
+                      BoxStackShape shape, const ExecContext& ctx) {
   if (!box_stack_fits(spec))
     throw Error(ErrorCode::InvalidArgument,
                 "box_stack: runs Gaussian blurs of sigma >= 3 (masks reaching at least 3 sigma) only");
-  const BoxStackPlan column_plan = cached_plan(spec.separable[0].y);
-  const BoxStackPlan row_plan = cached_plan(spec.separable[0].x);
+  if (shape == BoxStackShape::Fused && box_stack_fused_fits(src.format, spec)) {
+    launch_box_stack_fused(src, dst, spec, border, ctx);
+    return;
+  }
+  const BoxStackPlan column_plan = cached_box_stack_plan(spec.separable[0].y);
+  const BoxStackPlan row_plan = cached_box_stack_plan(spec.separable[0].x);
 
   visit_format(src.format, [&](auto tag, auto channels) {
     using T = typename decltype(tag)::type;
     constexpr int C = decltype(channels)::value;
     using S = typename Scratch<T>::type;
-    const PassArgs columns = pass_args(column_plan, src.height, Scratch<T>::kScale);
-    const PassArgs rows = pass_args(row_plan, src.width, 1.0f / Scratch<T>::kScale);
+    const BoxStackWalkArgs columns = pass_args(column_plan, src.height, Scratch<T>::kScale);
+    const BoxStackWalkArgs rows = pass_args(row_plan, src.width, 1.0f / Scratch<T>::kScale);
     const Filter2dOutput out = make_filter2d_output<T, C>(spec);
     // Outside the image under Constant: the constant pixel as the first pass sees it
     // (premultiplied); the first pass maps a constant column to itself, so the second
     // sees the same value in scratch units.
-    Accum<C> constant{}, scratch_constant{};
-    {
-      const Pixel<T, C> pixel = constant_pixel<T, C>(border);
-      for (int c = 0; c < C; ++c) {
-        double v = static_cast<double>(pixel.c[c]);
-        if (out.premultiply && c < 3) v *= static_cast<double>(pixel.c[3]) / out.max_value;
-        constant.c[c] = static_cast<float>(v);
-        scratch_constant.c[c] = static_cast<float>(v * Scratch<T>::kScale);
-      }
-    }
+    const Accum<C> constant = box_stack_constant<T, C>(border, out, 1.0);
+    const Accum<C> scratch_constant = box_stack_constant<T, C>(border, out, Scratch<T>::kScale);
     // The scratch image is src transposed: src.height wide, src.width tall.
     const std::size_t scratch_pitch = round_up(sizeof(Pixel<S, C>) * static_cast<std::size_t>(src.height), 256);
     const StreamBuffer scratch(scratch_pitch * static_cast<std::size_t>(src.width), ctx.stream);

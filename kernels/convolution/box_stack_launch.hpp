@@ -18,11 +18,24 @@ bool box_stack_fits(const FilterSpec& spec);
 // estimated crossover with the separable kernel (BoxStackTuning::kAutoMinRadius).
 bool box_stack_preferred(const FilterSpec& spec);
 
-// Two passes, each a walk down columns that writes its result transposed: the columns
-// of src into a scratch image on the stream (u16 fixed point for u8 images, else f32),
-// then the columns of that (the rows of src) into dst. Throws Error(InvalidArgument)
-// where box_stack_fits() is false, Error(OutOfMemory) without scratch memory.
+// How box_stack runs: Fused (the default) in one pass where box_stack_fused_fits(), else
+// in two; TwoPass always in two.
+enum class BoxStackShape { Fused, TwoPass };
+
+// Whether the one-pass kernel runs this spec on this format: box_stack_fits(), a row
+// stack that leaves a strip of at least BoxStackTuning::kFusedMinStripWidth columns a
+// block (sigma up to about 75), and row buffers that fit the GPU's shared memory.
+bool box_stack_fused_fits(PixelFormat format, const FilterSpec& spec);
+
+// TwoPass, or Fused where it does not fit: two passes, each a walk down columns that
+// writes its result transposed: the columns of src into a scratch image on the stream
+// (u16 fixed point for u8 images, else f32), then the columns of that (the rows of src)
+// into dst. Fused: one pass (box_stack_fused.cu). Throws Error(InvalidArgument) where
+// box_stack_fits() is false, Error(OutOfMemory) without scratch memory.
 void launch_box_stack(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
-                      const ExecContext& ctx);
+                      BoxStackShape shape, const ExecContext& ctx);
+// The one-pass kernel alone; throws Error(InvalidArgument) where it does not fit.
+void launch_box_stack_fused(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                            const ExecContext& ctx);
 
 }  // namespace gpufilter::kernels

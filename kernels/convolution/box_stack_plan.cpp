@@ -4,22 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <mutex>
 
 namespace gpufilter::kernels {
 namespace {
 
 constexpr int K = BoxStackTuning::kBoxes;
-
-double variance_of(const std::vector<float>& factor) {
-  const int r = static_cast<int>(factor.size()) / 2;
-  double sum = 0.0, moment = 0.0;
-  for (int i = -r; i <= r; ++i) {
-    const double w = factor[static_cast<std::size_t>(i + r)];
-    sum += w;
-    moment += w * i * i;
-  }
-  return sum > 0.0 ? moment / sum : 0.0;
-}
 
 BoxStackPlan make_plan(const int (&radius)[K]) {
   BoxStackPlan plan{};
@@ -53,6 +43,17 @@ void for_each_stack(int low, int high, int (&radius)[K], int k, F&& f) {
 }
 
 }  // namespace
+
+double box_stack_factor_variance(const std::vector<float>& factor) {
+  const int r = static_cast<int>(factor.size()) / 2;
+  double sum = 0.0, moment = 0.0;
+  for (int i = -r; i <= r; ++i) {
+    const double w = factor[static_cast<std::size_t>(i + r)];
+    sum += w;
+    moment += w * i * i;
+  }
+  return sum > 0.0 ? moment / sum : 0.0;
+}
 
 std::vector<double> box_stack_weights(const BoxStackPlan& plan) {
   std::vector<double> weights{1.0};
@@ -88,7 +89,7 @@ BoxStackPlan box_stack_plan(const std::vector<float>& factor) {
   // Box k of radius r has variance r(r+1)/3; K equal boxes of the factor's variance v
   // have r = (sqrt(12v/K + 1) - 1) / 2. Integer radii around it, within 10% of the
   // variance, are the candidates (at most 20 for K = 3).
-  const double v = variance_of(factor);
+  const double v = box_stack_factor_variance(factor);
   const int ideal = static_cast<int>(std::floor((std::sqrt(12.0 * v / K + 1.0) - 1.0) / 2.0));
   int radius[K] = {};
   BoxStackPlan best = make_plan(radius);
@@ -105,6 +106,41 @@ BoxStackPlan box_stack_plan(const std::vector<float>& factor) {
     }
   });
   return best;
+}
+
+BoxStackPlan cached_box_stack_plan(const std::vector<float>& factor) {
+  struct Entry {
+    std::vector<float> factor;
+    BoxStackPlan plan;
+  };
+  static std::mutex mutex;
+  static std::vector<Entry> entries;
+  constexpr std::size_t kEntries = 8;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (const Entry& e : entries)
+      if (e.factor == factor) return e.plan;
+  }
+  const BoxStackPlan plan = box_stack_plan(factor);
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (entries.size() == kEntries) entries.erase(entries.begin());
+  entries.push_back(Entry{factor, plan});
+  return plan;
+}
+
+BoxStackWalkArgs box_stack_walk_args(const BoxStackPlan& plan, float scale, int segment_rows) {
+  BoxStackWalkArgs args{};
+  args.lowest_offset = plan.offsets[0];
+  args.highest_offset = plan.offsets[0];
+  for (int i = 0; i < kBoxStackReads; ++i) {
+    args.offsets[i] = plan.offsets[i];
+    args.lowest_offset = std::min(args.lowest_offset, plan.offsets[i]);
+    args.highest_offset = std::max(args.highest_offset, plan.offsets[i]);
+  }
+  args.scale = plan.scale * scale;
+  args.total_radius = plan.total_radius;
+  args.segment_rows = segment_rows;
+  return args;
 }
 
 }  // namespace gpufilter::kernels

@@ -38,11 +38,30 @@ struct BoxStackPlan {
   float scale;  // 1 / prod(2 r_k + 1): the running sums hold unnormalised sums
 };
 
+// One axis's walk down its lines (box_stack_walk.cuh): the read offsets and scale of a
+// plan, and the length of the segments the lines are cut into.
+struct BoxStackWalkArgs {
+  int offsets[kBoxStackReads];
+  int lowest_offset;   // the smallest of offsets, -(R + K)
+  int highest_offset;  // the largest, +R
+  float scale;         // the plan's normalisation times the caller's scale
+  int total_radius;    // R
+  int segment_rows;
+};
+
 // The plan for one axis of a sampled Gaussian `factor` (odd length, centred, summing to
 // 1): integer box radii whose stack has about the factor's variance, chosen among the
 // few such stacks as the one whose step response (running sum) strays least from the
 // factor's. Throws nothing; expects a non-empty factor.
 BoxStackPlan box_stack_plan(const std::vector<float>& factor);
+// The walk of `plan` in segments of `segment_rows`, its sums multiplied by `scale` on
+// the way out (into or out of a scratch image's units).
+BoxStackWalkArgs box_stack_walk_args(const BoxStackPlan& plan, float scale, int segment_rows);
+// box_stack_plan() as the kernels' launchers call it: plans cost tens of microseconds of
+// host time (a few candidate stacks each), so the last few factors' plans are kept.
+BoxStackPlan cached_box_stack_plan(const std::vector<float>& factor);
+// The variance of a 1-D mask (weights over offsets -r..r), normalised by its sum.
+double box_stack_factor_variance(const std::vector<float>& factor);
 // The stack of `plan` as one 1-D filter (2R + 1 weights), for tests and error bounds.
 std::vector<double> box_stack_weights(const BoxStackPlan& plan);
 // The largest |step response difference| between `plan` and `factor`: an upper bound,

@@ -34,6 +34,20 @@ struct BoxStackTuning {
   // Two warps per block keep the largest tile (f32x4: 2 x 16 x 33 x 16 bytes) far within
   // static shared memory.
   static constexpr int kWarpsPerBlock = 2;
+
+  // The fused kernel (box_stack_fused.cu): a block of kFusedThreads threads walks as many
+  // columns, the strip of output columns it writes plus the row stack's reach R on each
+  // side, so a strip is kFusedThreads - 2R wide; from a strip narrower than
+  // kFusedMinStripWidth on (R > 224, sigma above about 75) the halo would cost more than
+  // the scratch image saves, and the two-pass kernel runs.
+  static constexpr int kFusedThreads = 512;
+  static constexpr int kFusedMinStripWidth = 64;
+  // Rows the block hands from the column walk to the row scans at a time: one warp a
+  // row and channel (16 warps).
+  static constexpr int fused_batch_rows(int channels) { return 16 / channels; }
+  // Segments a column is cut into are chosen so that the grid fills this many blocks an
+  // SM (each segment costs its 2R rows of warm-up again).
+  static constexpr int kFusedBlocksPerSm = 2;
 };
 
 }  // namespace gpufilter::kernels

@@ -49,6 +49,9 @@ enum class FilterVariant {
   // sums, the same cost at any sigma, within a looser accuracy contract than the exact
   // variants (docs/techniques/convolution.md, "Large sigma"); other specs run separable.
   BoxStack,
+  // box_stack always in two passes through a scratch image (box_stack runs one where
+  // the stack's reach leaves a strip wide enough, sigma up to about 75): same results.
+  BoxStackTwoPass,
   // 8-bit, 1 and 4 channels: separable_fixed's integer mask run vertical pass first, the
   // neighbours' sums taken from adjacent threads (docs/techniques/convolution.md, "8-bit
   // filters: separable_packed"); symmetric convex rank-1 masks up to 9x9 (blur, box).
@@ -57,7 +60,7 @@ enum class FilterVariant {
 // "auto", "naive", "constant", "tiled", "tiled_l2", "separable", "separable_fixed",
 // "gradient_int", "separable_fixed_lean", "separable_fixed_deep", "separable_fixed_serial",
 // "gradient_int_lean", "gradient_int_deep", "gradient_int_serial", "box_stack",
-// "separable_packed".
+// "box_stack_two_pass", "separable_packed".
 const char* to_string(FilterVariant variant);
 // Throws Error(InvalidArgument) naming the choices on an unknown name.
 FilterVariant filter_variant_from_name(const std::string& name);

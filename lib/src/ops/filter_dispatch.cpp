@@ -31,6 +31,7 @@ FilterVariant kernel_of(FilterVariant variant) {
     case FilterVariant::GradientIntLean:
     case FilterVariant::GradientIntDeep:
     case FilterVariant::GradientIntSerial: return FilterVariant::GradientInt;
+    case FilterVariant::BoxStackTwoPass: return FilterVariant::BoxStack;
     default: return variant;
   }
 }
@@ -104,6 +105,7 @@ const char* to_string(FilterVariant variant) {
     case FilterVariant::GradientIntDeep: return "gradient_int_deep";
     case FilterVariant::GradientIntSerial: return "gradient_int_serial";
     case FilterVariant::BoxStack: return "box_stack";
+    case FilterVariant::BoxStackTwoPass: return "box_stack_two_pass";
     case FilterVariant::SeparablePacked: return "separable_packed";
   }
   return "?";
@@ -118,7 +120,8 @@ const std::vector<FilterVariant>& all_filter_variants() {
       FilterVariant::SeparableFixedLean, FilterVariant::SeparableFixedDeep,
       FilterVariant::SeparableFixedSerial, FilterVariant::GradientIntLean,
       FilterVariant::GradientIntDeep, FilterVariant::GradientIntSerial,
-      FilterVariant::BoxStack,       FilterVariant::SeparablePacked};
+      FilterVariant::BoxStack,       FilterVariant::BoxStackTwoPass,
+      FilterVariant::SeparablePacked};
   return all;
 }
 
@@ -129,7 +132,7 @@ FilterVariant filter_variant_from_name(const std::string& name) {
               "unknown variant '" + name +
                   "'; use auto, naive, constant, tiled, tiled_l2, separable, separable_fixed, gradient_int, "
                   "separable_fixed_lean, separable_fixed_deep, separable_fixed_serial, gradient_int_lean, "
-                  "gradient_int_deep, gradient_int_serial, box_stack or separable_packed");
+                  "gradient_int_deep, gradient_int_serial, box_stack, box_stack_two_pass or separable_packed");
 }
 
 FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, FilterVariant requested) {
@@ -137,8 +140,8 @@ FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, Filter
   // tile with its halo in shared memory beats reading taps through the cache.
   // Large Gaussians: box_stack's cost does not grow with the radius (BoxStackTuning).
   if (requested == FilterVariant::Auto && kernels::box_stack_preferred(spec)) return FilterVariant::BoxStack;
-  if (requested == FilterVariant::BoxStack) {
-    if (can_run(FilterVariant::BoxStack, spec, format)) return FilterVariant::BoxStack;
+  if (kernel_of(requested) == FilterVariant::BoxStack) {
+    if (can_run(requested, spec, format)) return requested;
     requested = FilterVariant::Separable;
   }
   // A launch shape of an 8-bit kernel runs where its kernel runs, else falls back as that kernel.
@@ -164,7 +167,12 @@ void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& 
   const Border representable = ops::representable_border(border, src.format);
   const FilterVariant applied = applied_variant(spec, src.format, variant);
   switch (kernel_of(applied)) {
-    case FilterVariant::BoxStack: kernels::launch_box_stack(src, dst, spec, representable, ctx); return;
+    case FilterVariant::BoxStack:
+      kernels::launch_box_stack(src, dst, spec, representable,
+                                applied == FilterVariant::BoxStackTwoPass ? kernels::BoxStackShape::TwoPass
+                                                                          : kernels::BoxStackShape::Fused,
+                                ctx);
+      return;
     case FilterVariant::GradientInt:
       kernels::launch_gradient_int(src, dst, spec, representable, shape_of(applied), ctx);
       return;

@@ -42,7 +42,8 @@ std::vector<std::string> variant_names(VariantSet set) {
                           variant == FilterVariant::GradientIntDeep || variant == FilterVariant::GradientIntSerial;
     if (fixed && !set.convex_rank1) continue;
     if (gradient && !set.gradients) continue;
-    if (variant == FilterVariant::BoxStack) continue;  // blur alone: add_box_stack_variant
+    if (variant == FilterVariant::BoxStack || variant == FilterVariant::BoxStackTwoPass)
+      continue;  // blur alone: add_box_stack_variant
     names.emplace_back(to_string(variant));
   }
   return names;
@@ -197,8 +198,10 @@ void add_box_stack_variant(Operation& op) {
     }
     return Tolerance{0.012};
   };
-  op.variants.emplace_back(to_string(FilterVariant::BoxStack));
-  op.variant_tolerance[to_string(FilterVariant::BoxStack)] = box_stack_tolerance;
+  for (FilterVariant variant : {FilterVariant::BoxStack, FilterVariant::BoxStackTwoPass}) {
+    op.variants.emplace_back(to_string(variant));
+    op.variant_tolerance[to_string(variant)] = box_stack_tolerance;
+  }
   op.variant_tolerance[to_string(FilterVariant::Auto)] = box_stack_tolerance;
 }
 
