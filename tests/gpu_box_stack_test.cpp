@@ -116,6 +116,11 @@ TEST(BoxStackVariant, RunsLargeGaussiansAndFallsBackOtherwise) {
   EXPECT_NE(applied_variant(sharpen_spec(SharpenParams{10.0}), format, FilterVariant::BoxStack),
             FilterVariant::BoxStack);
   EXPECT_NE(applied_variant(gaussian_spec(gaussian(2.0)), format, FilterVariant::Auto), FilterVariant::BoxStack);
+  // Auto's crossover (BoxStackTuning): colour images from sigma 3, gray from radius 20.
+  EXPECT_EQ(applied_variant(gaussian_spec(gaussian(3.0)), format, FilterVariant::Auto), FilterVariant::BoxStack);
+  const PixelFormat gray{ChannelType::U8, 1};
+  EXPECT_NE(applied_variant(gaussian_spec(gaussian(3.0)), gray, FilterVariant::Auto), FilterVariant::BoxStack);
+  EXPECT_EQ(applied_variant(gaussian_spec(gaussian(8.0)), gray, FilterVariant::Auto), FilterVariant::BoxStack);
 }
 
 // The one-pass kernel takes the targets' sigmas on every format; the stack's reach
@@ -157,6 +162,19 @@ TEST(BoxStackContract, ManySegments) {
           const testing::Difference diff = blur_vs_reference(run, random_input(5));
           EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
         }
+}
+
+// Wide images: many strips a row, so few segments a column and long walks, where the
+// row buffers are reused batch after batch (the small cases above cut every column
+// into segments of a few rows).
+TEST(BoxStackContract, LongWalks) {
+  for (double sigma : {3.0, 8.0, 30.0})
+    for (const PixelFormat format : {PixelFormat{ChannelType::U8, 4}, PixelFormat{ChannelType::U8, 1}}) {
+      BlurRun run{7680, 720, format, gaussian(sigma, 0.0, AlphaMode::Separate),
+                  border_of(BorderMode::Reflect101, format)};
+      const testing::Difference diff = blur_vs_reference(run, random_input(31));
+      EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+    }
 }
 
 TEST(BoxStackContract, ImagesSmallerThanTheRadius) {

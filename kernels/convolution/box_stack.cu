@@ -81,6 +81,7 @@ __global__ void __launch_bounds__(kWarp * Tuning::kWarpsPerBlock)
     box_stack_pass_kernel(PitchedView<std::conditional_t<kFirst, T, typename Scratch<T>::type>, C> src,
                           PitchedView<std::conditional_t<kFirst, typename Scratch<T>::type, T>, C> dst,
                           PitchedView<T, C> image, BoxStackWalkArgs args, Accum<C> constant, Filter2dOutput out) {
+  using In = std::conditional_t<kFirst, T, typename Scratch<T>::type>;
   using Out = std::conditional_t<kFirst, typename Scratch<T>::type, T>;
   constexpr int kSteps = Tuning::tile_steps(sizeof(Pixel<Out, C>));
   __shared__ Pixel<Out, C> tile[Tuning::kWarpsPerBlock][kSteps][kWarp + 1];
@@ -90,6 +91,7 @@ __global__ void __launch_bounds__(kWarp * Tuning::kWarpsPerBlock)
   const int first_column = (static_cast<int>(blockIdx.x) * Tuning::kWarpsPerBlock + warp) * kWarp;
   if (first_column >= src.width) return;  // the whole warp: only __syncwarp below
   const int column = min(first_column + lane, src.width - 1);  // lanes past the edge walk the last column
+  const unsigned char* column_base = src.data + sizeof(Pixel<In, C>) * static_cast<std::size_t>(column);
   const int rows = src.height;
   const int reach = args.total_radius;
   (void)image;  // the first pass has no use for it
@@ -103,10 +105,12 @@ __global__ void __launch_bounds__(kWarp * Tuning::kWarpsPerBlock)
     BoxStackColumnWalk<C> walk;
     walk.clear();
     auto advance = [&](int y) {
-      return walk.template advance<B>(y, rows, first_input, args, constant, [&](int q) {
-        if constexpr (kFirst) return input_value(src.at(column, q), out);
-        else return from_scratch<T, C>(src.at(column, q));
-      });
+      return walk.template advance<B, Pixel<In, C>>(y, rows, first_input, args, zero_accum<C>(), constant,
+                                                    column_base, src.pitch,
+                                                    [&](const Pixel<In, C>& p) {
+                                                      if constexpr (kFirst) return input_value(p, out);
+                                                      else return from_scratch<T, C>(p);
+                                                    });
     };
 
     for (int y = begin - 2 * reach; y < begin; ++y) advance(y);
@@ -138,11 +142,11 @@ __global__ void __launch_bounds__(kWarp * Tuning::kWarpsPerBlock)
 std::size_t round_up(std::size_t value, std::size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
 // `scale`: what the pass multiplies its normalised sums by (into or out of scratch units).
-BoxStackWalkArgs pass_args(const BoxStackPlan& plan, int rows, float scale) {
+BoxStackWalkArgs pass_args(const BoxStackPlan& plan, int rows, float scale, std::size_t pitch) {
   const int wanted = std::max(Tuning::kMinSegmentRows, Tuning::kSegmentPerRadius * plan.total_radius);
   const auto segment_rows = round_up(static_cast<std::size_t>(std::min(wanted, std::max(rows, 1))),
                                      static_cast<std::size_t>(Tuning::kMaxTileSteps));
-  return box_stack_walk_args(plan, scale, static_cast<int>(segment_rows));
+  return box_stack_walk_args(plan, scale, static_cast<int>(segment_rows), pitch);
 }
 
 bool gaussian_factor_fits(const std::vector<float>& factor) {
@@ -161,8 +165,9 @@ bool box_stack_fits(const FilterSpec& spec) {
          gaussian_factor_fits(spec.separable[0].y);
 }
 
-bool box_stack_preferred(const FilterSpec& spec) {
-  return box_stack_fits(spec) && spec.width() / 2 + spec.height() / 2 >= 2 * Tuning::kAutoMinRadius;
+bool box_stack_preferred(const FilterSpec& spec, PixelFormat format) {
+  const int crossover = format.channels == 1 ? Tuning::kAutoMinRadiusGray : Tuning::kAutoMinRadius;
+  return box_stack_fits(spec) && spec.width() / 2 + spec.height() / 2 >= 2 * crossover;
 }
 
 void launch_box_stack(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
@@ -181,16 +186,16 @@ void launch_box_stack(const ImageView& src, const ImageView& dst, const FilterSp
     using T = typename decltype(tag)::type;
     constexpr int C = decltype(channels)::value;
     using S = typename Scratch<T>::type;
-    const BoxStackWalkArgs columns = pass_args(column_plan, src.height, Scratch<T>::kScale);
-    const BoxStackWalkArgs rows = pass_args(row_plan, src.width, 1.0f / Scratch<T>::kScale);
+    // The scratch image is src transposed: src.height wide, src.width tall.
+    const std::size_t scratch_pitch = round_up(sizeof(Pixel<S, C>) * static_cast<std::size_t>(src.height), 256);
+    const BoxStackWalkArgs columns = pass_args(column_plan, src.height, Scratch<T>::kScale, src.pitch);
+    const BoxStackWalkArgs rows = pass_args(row_plan, src.width, 1.0f / Scratch<T>::kScale, scratch_pitch);
     const Filter2dOutput out = make_filter2d_output<T, C>(spec);
     // Outside the image under Constant: the constant pixel as the first pass sees it
     // (premultiplied); the first pass maps a constant column to itself, so the second
     // sees the same value in scratch units.
     const Accum<C> constant = box_stack_constant<T, C>(border, out, 1.0);
     const Accum<C> scratch_constant = box_stack_constant<T, C>(border, out, Scratch<T>::kScale);
-    // The scratch image is src transposed: src.height wide, src.width tall.
-    const std::size_t scratch_pitch = round_up(sizeof(Pixel<S, C>) * static_cast<std::size_t>(src.height), 256);
     const StreamBuffer scratch(scratch_pitch * static_cast<std::size_t>(src.width), ctx.stream);
     const PitchedView<S, C> scratch_view{scratch.get<unsigned char>(), src.height, src.width, scratch_pitch};
     const dim3 block(kWarp, Tuning::kWarpsPerBlock);

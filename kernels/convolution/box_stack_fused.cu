@@ -14,7 +14,9 @@
 // columns are walked by every strip that needs them (2R of kFusedThreads per block),
 // and every segment starts with its 2R rows of warm-up.
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "common/border.cuh"
 #include "common/device_limits.hpp"
@@ -34,12 +36,16 @@ using Tuning = BoxStackTuning;
 constexpr int kThreads = Tuning::kFusedThreads;
 constexpr int kWarp = 32;
 constexpr int kWarps = kThreads / kWarp;
-constexpr int kChunk = kThreads / kWarp;                  // row elements one lane scans
-constexpr int kRowFloats = kThreads + kThreads / kWarp;  // one channel of one row, padded
-constexpr int kBuffers = 3;                               // batches in flight
-
-// One float of padding every 32: a lane's chunk and its neighbours' fall in distinct banks.
-__device__ __forceinline__ int padded(int e) { return e + (e >> 5); }
+// A row of one channel in shared memory: kGuard zeros (the prefix sums before element
+// 0), then 32 chunks of kChunk elements, one per lane. An odd chunk puts the 32 lanes'
+// elements i, or any shifted window of them, in 32 distinct banks, so every access of
+// the row stack is an immediate offset from one address per lane.
+constexpr int kChunk = 17;
+constexpr int kRowElements = kWarp * kChunk;  // >= kThreads: the elements past the walked columns are zero
+constexpr int kGuard = Tuning::kFusedGuard;   // > the largest box radius
+constexpr int kLineFloats = kGuard + kRowElements;
+constexpr int kBuffers = 3;  // batches in flight
+static_assert(kRowElements >= kThreads, "every walked column needs an element");
 
 struct RowStack {
   int radius[Tuning::kBoxes];
@@ -53,62 +59,90 @@ struct FusedArgs {
   int strip_width;  // output columns a block writes
 };
 
+// The batches, plus kGuard floats after the last line: the row stack reads up to the
+// largest radius past a line's end (values it then discards), so they must be there.
 template <int C>
-constexpr std::size_t fused_shared_bytes() {
-  return sizeof(float) * kBuffers * Tuning::fused_batch_rows(C) * C * kRowFloats;
+constexpr std::size_t fused_shared_floats() {
+  return static_cast<std::size_t>(kBuffers) * Tuning::fused_batch_rows(C) * C * kLineFloats + kGuard;
 }
 
 // The row stack over one channel of one row, in place, by one warp. On entry `row`
-// holds the column walk's values at [0, used) and zeros after; on return [R, used - R)
-// holds the stack's unnormalised sums. Each box is a difference of prefix sums: every
-// stage's values outside where they are defined are zero, so a prefix sum taken from
-// element 0 holds exactly the sums a box needs (floats: a prefix over a row of 512
-// values of at most M stays within 2^-16 of M relative, far inside the contract).
-__device__ __forceinline__ void stack_row(float* row, const RowStack& stack, int used, int lane) {
+// (element 0, after its guard) holds the column walk's values at [0, used) and zeros
+// or values of no use after; on return [R, used - R) holds the stack's unnormalised
+// sums. Each box is the difference of two prefix sums. Elements a box cannot compute
+// (within its radius of the row's ends) come out as partial sums, not zeros: the next
+// prefix sum carries them, and every difference that is kept cancels them, to within
+// float rounding relative to sums of the same size as the kept ones (a prefix over 544
+// values of at most M stays within 2^-14 of M, far inside the contract). Elements past
+// `used` only ever reach elements after them and within R before them.
+__device__ __forceinline__ void stack_row(float* row, const RowStack& stack, int lane) {
+  float* mine = row + lane * kChunk;
   float v[kChunk];
-  const int first = lane * kChunk;
 #pragma unroll
-  for (int i = 0; i < kChunk; ++i) v[i] = row[padded(first + i)];
-  int low = 0, high = used;  // where this stage's values are defined
+  for (int i = 0; i < kChunk; ++i) v[i] = mine[i];
 #pragma unroll 1
   for (int b = 0; b < Tuning::kBoxes; ++b) {
-    const int r = stack.radius[b];
 #pragma unroll
     for (int i = 1; i < kChunk; ++i) v[i] += v[i - 1];
-    const float total = v[kChunk - 1];
-    float inclusive = total;
+    float inclusive = v[kChunk - 1];
 #pragma unroll
     for (int d = 1; d < kWarp; d *= 2) {
       const float n = __shfl_up_sync(0xffffffffu, inclusive, d);
       if (lane >= d) inclusive += n;
     }
-    const float before = inclusive - total;
-    __syncwarp();  // every lane has read the previous stage
+    // The lanes before this one, shifted in rather than this lane's total taken back
+    // out: the elements past the kept ones may be large, and must not leak leftwards.
+    float before = __shfl_up_sync(0xffffffffu, inclusive, 1);
+    if (lane == 0) before = 0.0f;
 #pragma unroll
-    for (int i = 0; i < kChunk; ++i) row[padded(first + i)] = v[i] + before;
+    for (int i = 0; i < kChunk; ++i) mine[i] = v[i] + before;
     __syncwarp();
-    low += r;
-    high -= r;
+    const int r = stack.radius[b];
+    const float* upper = mine + r;
+    const float* lower = mine - r - 1;  // before element 0: the guard's zeros
 #pragma unroll
-    for (int i = 0; i < kChunk; ++i) {
-      const int e = first + i;
-      const float upper = row[padded(min(e + r, kThreads - 1))];
-      const float lower = e - r - 1 >= 0 ? row[padded(e - r - 1)] : 0.0f;
-      v[i] = e >= low && e < high ? upper - lower : 0.0f;
-    }
+    for (int i = 0; i < kChunk; ++i) v[i] = upper[i] - lower[i];
+    __syncwarp();  // every lane has read this stage before the next one writes
   }
-  __syncwarp();
 #pragma unroll
-  for (int i = 0; i < kChunk; ++i) row[padded(first + i)] = v[i];
+  for (int i = 0; i < kChunk; ++i) mine[i] = v[i];
 }
 
-template <class T, int C, class B>
+// A u8 pixel as 2^23 + each byte, one instruction a channel (the walk's sums cancel the
+// offset, box_stack_walk.cuh).
+template <int C>
+__device__ __forceinline__ Accum<C> offset_bytes(const Pixel<std::uint8_t, C>& p) {
+  Accum<C> a;
+  if constexpr (C == 4) {
+    const unsigned word = reinterpret_cast<const unsigned&>(p);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) a.c[i] = __uint_as_float(__byte_perm(word, kMagicBits, 0x7540u + i));
+  } else {
+#pragma unroll
+    for (int i = 0; i < C; ++i) a.c[i] = __uint_as_float(kMagicBits | p.c[i]);
+  }
+  return a;
+}
+
+// kOffsetBytes: u8 images without premultiplied alpha, read through offset_bytes().
+template <class T, int C, class B, bool kOffsetBytes>
 __global__ void __launch_bounds__(kThreads, 1)
     box_stack_fused_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, FusedArgs args, Accum<C> constant,
                            Filter2dOutput out) {
   constexpr int kRows = Tuning::fused_batch_rows(C);
-  constexpr int kBatchFloats = kRows * C * kRowFloats;  // [row][channel][column]
-  extern __shared__ float batches[];                    // kBuffers batches
+  // Registers a loaded pixel takes: whole words, or one a channel where the pixel is no
+  // whole number of words (loaded a channel at a time).
+  constexpr int kPixelRegisters =
+      sizeof(Pixel<T, C>) % 4 == 0 ? static_cast<int>(sizeof(Pixel<T, C>) / 4) : C;
+  constexpr int kAhead = std::min(kRows, std::max(1, Tuning::kFusedRowsAhead / kPixelRegisters));
+  using Walk = BoxStackColumnWalk<C>;
+  constexpr int kBatchFloats = kRows * C * kLineFloats;  // [row][channel][guard, elements]
+  extern __shared__ float batches[];                     // kBuffers batches
+
+  // Zero once: the guards are never written.
+  for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(fused_shared_floats<C>()); i += kThreads)
+    batches[i] = 0.0f;
+  __syncthreads();
 
   const int slot = static_cast<int>(threadIdx.x);
   const int lane = slot % kWarp;
@@ -120,10 +154,19 @@ __global__ void __launch_bounds__(kThreads, 1)
   const bool inside = image_column >= 0 && image_column < src.width;
   // Halo columns outside the image are the columns the border maps them to, or under
   // Constant the constant itself (a constant column blurs to itself); slots past `used`
-  // hold zeros, which the row stack expects.
+  // hold zeros.
   const bool walks = slot < used && (inside || !B::kConstant);
   const int column = inside ? image_column : B::map(image_column, src.width);
+  const unsigned char* column_base = src.data + sizeof(Pixel<T, C>) * static_cast<std::size_t>(walks ? column : 0);
   const Accum<C> fixed_value = slot < used ? constant : zero_accum<C>();
+  Accum<C> zero_read = zero_accum<C>(), constant_read = constant;  // as convert() gives them
+  if constexpr (kOffsetBytes) {
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      zero_read.c[c] = kMagic;
+      constant_read.c[c] += kMagic;
+    }
+  }
   const int rows = src.height;
   const BoxStackWalkArgs& walk_args = args.columns;
   const int column_reach = walk_args.total_radius;
@@ -134,43 +177,72 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int begin = static_cast<int>(segment * walk_args.segment_rows);
     const int end = min(begin + walk_args.segment_rows, rows);
     const int first_input = begin - column_reach;
-    BoxStackColumnWalk<C> walk;
+    Walk walk;
     walk.clear();
+    auto convert = [&](const Pixel<T, C>& p) {
+      if constexpr (kOffsetBytes) return offset_bytes(p);
+      else return input_value(p, out);
+    };
     auto column_value = [&](int y) {
       if (!walks) return fixed_value;
-      return walk.template advance<B>(y, rows, first_input, walk_args, constant,
-                                      [&](int q) { return input_value(src.at(column, q), out); });
+      return walk.template advance<B, Pixel<T, C>>(y, rows, first_input, walk_args, zero_read, constant_read,
+                                                   column_base, src.pitch, convert);
     };
     if (walks)
       for (int y = begin - 2 * column_reach; y < begin; ++y) column_value(y);
 
     const int batch_count = (end - begin + kRows - 1) / kRows;
     auto batch_rows = [&](int b) { return min(kRows, end - (begin + b * kRows)); };
-    auto batch_buffer = [&](int b) { return batches + (b % kBuffers) * kBatchFloats; };
+    auto batch_buffer = [&](int b) { return batches + (b % kBuffers) * kBatchFloats + kGuard; };
+    auto store = [&](float* buffer, int t, const Accum<C>& v) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        buffer[(t * C + c) * kLineFloats] = v.c[c];
+        // The elements past the walked columns start every batch at zero too: the row
+        // stack leaves sums there that would grow from batch to batch.
+        if (slot < kRowElements - kThreads) buffer[(t * C + c) * kLineFloats + kThreads] = 0.0f;
+      }
+    };
+    // The first kAhead rows' reads of each batch, issued before the previous batch's row
+    // stack and output: every warp reaches the column walk together after the barrier,
+    // and would otherwise all wait on their first loads at once.
+    typename Walk::template Loaded<Pixel<T, C>, kAhead> ahead;
+    bool ahead_loaded = false;
     for (int i = 0; i < batch_count + 2; ++i) {
       if (i < batch_count) {  // the column walk of batch i
-        float* buffer = batch_buffer(i);
+        float* buffer = batch_buffer(i) + slot;
         const int first_row = begin + i * kRows;
-        for (int t = 0; t < batch_rows(i); ++t) {
-          const Accum<C> v = column_value(first_row + t);
+        const int steps = batch_rows(i);
+        int t = 0;
+        if (ahead_loaded) {
 #pragma unroll
-          for (int c = 0; c < C; ++c) buffer[(t * C + c) * kRowFloats + padded(slot)] = v.c[c];
+          for (int a = 0; a < kAhead; ++a)
+            if (a < steps) store(buffer, a, walk.advance_loaded(ahead.pixel[a], walk_args, convert));
+          t = min(kAhead, steps);
+        }
+        for (; t < steps; ++t) store(buffer, t, column_value(first_row + t));
+      }
+      ahead_loaded = false;
+      if (walks && i + 1 < batch_count) {
+        const int next_row = begin + (i + 1) * kRows;
+        if (Walk::inside(next_row, kAhead, rows, first_input, walk_args)) {
+          Walk::load(ahead, next_row, walk_args, column_base, src.pitch);
+          ahead_loaded = true;
         }
       }
       if (i >= 1 && i - 1 < batch_count) {  // the row stack of batch i - 1
         float* buffer = batch_buffer(i - 1);
         for (int line = warp; line < batch_rows(i - 1) * C; line += kWarps)
-          stack_row(buffer + line * kRowFloats, args.rows, used, lane);
+          stack_row(buffer + line * kLineFloats, args.rows, lane);
       }
       if (i >= 2 && writes) {  // the output of batch i - 2
-        const float* buffer = batch_buffer(i - 2);
+        const float* buffer = batch_buffer(i - 2) + reach + slot;
         const int first_row = begin + (i - 2) * kRows;
         for (int t = 0; t < batch_rows(i - 2); ++t) {
           const int y = first_row + t;
           Accum<C> sums[1];
 #pragma unroll
-          for (int c = 0; c < C; ++c)
-            sums[0].c[c] = buffer[(t * C + c) * kRowFloats + padded(reach + slot)] * args.rows.scale;
+          for (int c = 0; c < C; ++c) sums[0].c[c] = buffer[(t * C + c) * kLineFloats] * args.rows.scale;
           const Accum<C> centre = out.keep_alpha ? input_value(src.at(output_x, y), out) : zero_accum<C>();
           dst.at(output_x, y) = filter2d_pixel<T, C, 1>(sums, centre, out);
         }
@@ -190,11 +262,11 @@ RowStack row_stack(const BoxStackPlan& plan) {
 
 std::size_t shared_bytes_for(int channels) {
   switch (channels) {
-    case 1: return fused_shared_bytes<1>();
-    case 3: return fused_shared_bytes<3>();
+    case 1: return sizeof(float) * fused_shared_floats<1>();
+    case 3: return sizeof(float) * fused_shared_floats<3>();
     default: break;
   }
-  return fused_shared_bytes<4>();
+  return sizeof(float) * fused_shared_floats<4>();
 }
 
 }  // namespace
@@ -202,7 +274,8 @@ std::size_t shared_bytes_for(int channels) {
 bool box_stack_fused_fits(PixelFormat format, const FilterSpec& spec) {
   if (!box_stack_fits(spec)) return false;
   const BoxStackPlan row_plan = cached_box_stack_plan(spec.separable[0].x);
-  return kThreads - 2 * row_plan.total_radius >= Tuning::kFusedMinStripWidth &&
+  const int widest_box = *std::max_element(row_plan.radius, row_plan.radius + Tuning::kBoxes);
+  return kThreads - 2 * row_plan.total_radius >= Tuning::kFusedMinStripWidth && widest_box < kGuard &&
          shared_bytes_for(format.channels) <= max_shared_memory_per_block();
 }
 
@@ -222,10 +295,12 @@ void launch_box_stack_fused(const ImageView& src, const ImageView& dst, const Fi
     constexpr int C = decltype(channels)::value;
     const Filter2dOutput out = make_filter2d_output<T, C>(spec);
     const Accum<C> constant = box_stack_constant<T, C>(border, out, 1.0);
-    const std::size_t shared_bytes = fused_shared_bytes<C>();
+    const std::size_t shared_bytes = sizeof(float) * fused_shared_floats<C>();
     visit_border(border.mode, [&](auto policy) {
       using B = decltype(policy);
-      auto kernel = box_stack_fused_kernel<T, C, B>;
+      auto kernel = box_stack_fused_kernel<T, C, B, false>;
+      if constexpr (std::is_same_v<T, std::uint8_t>)
+        if (!out.premultiply) kernel = box_stack_fused_kernel<T, C, B, true>;
       // One wave: as many segments per strip as the resident blocks allow, each of them
       // as long as that makes it (a segment's warm-up is paid once).
       const int resident = cached_sm_count() * cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), kThreads,
@@ -234,7 +309,7 @@ void launch_box_stack_fused(const ImageView& src, const ImageView& dst, const Fi
       const int segment_rows = static_cast<int>(blocks_for(src.height, static_cast<int>(std::min<long long>(
                                                                            segments, std::max(src.height, 1)))));
       FusedArgs args{};
-      args.columns = box_stack_walk_args(column_plan, 1.0f, std::max(segment_rows, 1));
+      args.columns = box_stack_walk_args(column_plan, 1.0f, std::max(segment_rows, 1), src.pitch);
       args.rows = row_stack(row_plan);
       args.strip_width = strip_width;
       const dim3 grid(grid_x(strips, "box_stack_fused_kernel"),

@@ -128,12 +128,13 @@ BoxStackPlan cached_box_stack_plan(const std::vector<float>& factor) {
   return plan;
 }
 
-BoxStackWalkArgs box_stack_walk_args(const BoxStackPlan& plan, float scale, int segment_rows) {
+BoxStackWalkArgs box_stack_walk_args(const BoxStackPlan& plan, float scale, int segment_rows, std::size_t pitch) {
   BoxStackWalkArgs args{};
   args.lowest_offset = plan.offsets[0];
   args.highest_offset = plan.offsets[0];
   for (int i = 0; i < kBoxStackReads; ++i) {
     args.offsets[i] = plan.offsets[i];
+    args.offset_bytes[i] = static_cast<long long>(plan.offsets[i]) * static_cast<long long>(pitch);
     args.lowest_offset = std::min(args.lowest_offset, plan.offsets[i]);
     args.highest_offset = std::max(args.highest_offset, plan.offsets[i]);
   }

@@ -10,6 +10,7 @@
 // the input read at 2^K offsets (BoxStackPlan::offsets) feed 2^(K-1) sums of the first
 // box, which feed 2^(K-2) of the second, down to the one sum of the last. Registers
 // hold the whole state; no delay line is needed.
+#include <cstddef>
 #include <vector>
 
 #include "convolution/box_stack_tuning.hpp"
@@ -42,6 +43,7 @@ struct BoxStackPlan {
 // plan, and the length of the segments the lines are cut into.
 struct BoxStackWalkArgs {
   int offsets[kBoxStackReads];
+  long long offset_bytes[kBoxStackReads];  // offsets times the pitch of the image walked
   int lowest_offset;   // the smallest of offsets, -(R + K)
   int highest_offset;  // the largest, +R
   float scale;         // the plan's normalisation times the caller's scale
@@ -54,9 +56,10 @@ struct BoxStackWalkArgs {
 // few such stacks as the one whose step response (running sum) strays least from the
 // factor's. Throws nothing; expects a non-empty factor.
 BoxStackPlan box_stack_plan(const std::vector<float>& factor);
-// The walk of `plan` in segments of `segment_rows`, its sums multiplied by `scale` on
-// the way out (into or out of a scratch image's units).
-BoxStackWalkArgs box_stack_walk_args(const BoxStackPlan& plan, float scale, int segment_rows);
+// The walk of `plan` down an image of `pitch` bytes a row in segments of
+// `segment_rows`, its sums multiplied by `scale` on the way out (into or out of a
+// scratch image's units).
+BoxStackWalkArgs box_stack_walk_args(const BoxStackPlan& plan, float scale, int segment_rows, std::size_t pitch);
 // box_stack_plan() as the kernels' launchers call it: plans cost tens of microseconds of
 // host time (a few candidate stacks each), so the last few factors' plans are kept.
 BoxStackPlan cached_box_stack_plan(const std::vector<float>& factor);

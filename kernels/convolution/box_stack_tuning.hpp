@@ -13,11 +13,14 @@ struct BoxStackTuning {
   // closely (4 levels off at sigma 2.4) and the exact separable kernel is cheap anyway:
   // an explicit request falls back to it.
   static constexpr double kMinSigma = 3.0;
-  // Auto picks box_stack from this radius (3 sigma) on. Measured on an H100 at 8K RGBA u8
-  // (session 3): box_stack 2.55 ms at sigma 8 and 2.73 ms at sigma 30; separable 3.53 ms
-  // at sigma 8 (radius 24), growing about linearly with the radius (1.57 ms at radius 16
-  // from the 4K sweep, x4), so they cross near radius 20.
-  static constexpr int kAutoMinRadius = 20;
+  // Auto picks box_stack from this radius (3 sigma) on. Measured on an H100 at 8K u8
+  // (session 6), one-pass box_stack against separable: RGBA 591 / 818 us at sigma 3
+  // (radius 9), 601 / 1135 at sigma 4, 733 / 3532 at sigma 8, so from the smallest
+  // sigma it runs (3); gray stays with the earlier two-pass crossover near radius 20
+  // (box_stack 344 us at sigma 3, 427 at sigma 8 against 459 for two passes, the
+  // separable kernel not measured there yet).
+  static constexpr int kAutoMinRadius = 9;
+  static constexpr int kAutoMinRadiusGray = 20;
   // A thread walks one column of a segment of rows, after 2R rows of warm-up (R: the
   // stack's total radius). Segments of at least kSegmentPerRadius * R rows keep the
   // warm-up under half of the walk at any sigma; kMinSegmentRows keeps the short-radius
@@ -42,9 +45,17 @@ struct BoxStackTuning {
   // the scratch image saves, and the two-pass kernel runs.
   static constexpr int kFusedThreads = 512;
   static constexpr int kFusedMinStripWidth = 64;
+  // Zeros before each row in the row buffers, read as the prefix sums before its first
+  // element: more than the widest box radius (R <= 224 keeps each of three boxes below
+  // about 80).
+  static constexpr int kFusedGuard = 96;
   // Rows the block hands from the column walk to the row scans at a time: one warp a
   // row and channel (16 warps).
   static constexpr int fused_batch_rows(int channels) { return 16 / channels; }
+  // Rows of a batch whose column reads are issued a phase early, for pixels of one
+  // register (8 reads a row: 32 registers); fewer for wider pixels, whose registers
+  // would spill (ptxas -v, sm_90: 4 rows of f32x4 spilled 336 bytes, of u8x3 140).
+  static constexpr int kFusedRowsAhead = 4;
   // Segments a column is cut into are chosen so that the grid fills this many blocks an
   // SM (each segment costs its 2R rows of warm-up again).
   static constexpr int kFusedBlocksPerSm = 2;

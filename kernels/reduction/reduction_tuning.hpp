@@ -74,12 +74,17 @@ struct PackedWarpWalk : SegmentWalk {
 
 // `packed_warp_prefetch`: the same steps, software-pipelined in registers: step s + 1's
 // loads are issued before step s's arithmetic, so every thread has a step in flight
-// while it computes. Two steps of data live in registers. ptxas -v, sm_90: gray 3
-// blocks (78 registers; at 4, 64 registers, it spilled 64 bytes), three channels 2
-// (128), RGBA 2 (126; at 3, 80 registers, it spilled 40 bytes).
+// while it computes. Two steps of data live in registers. ptxas -v, sm_90: gray 4
+// blocks of two groups a step (with four groups at 4 blocks, 64 registers, it spilled
+// 64 bytes), three channels 2 (128), RGBA 2 (126; at 3, 80 registers, it spilled 40
+// bytes). Gray's shape, measured on the H100 (session 6, 8K, CUB's Sum 27.2 us): four
+// groups at 3 blocks 30.6 us, two groups at 4 blocks 28.0 us; for RGBA two groups at
+// 3 or 4 blocks and three at 2 were slower than four at 2 (78.8 / 78.5 / 74.8 against
+// 73.7 us).
 struct PackedWarpPrefetchWalk : SegmentWalk {
   static constexpr int kPrefetch = 1;
-  static constexpr int kMinBlocks1 = 3;
+  static constexpr int kGroups1 = ReductionTuning::kGroupsInFlight / 2;
+  static constexpr int kMinBlocks1 = 4;
   static constexpr int kMinBlocks3 = 2;
   static constexpr int kMinBlocks4 = 2;
 };

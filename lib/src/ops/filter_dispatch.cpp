@@ -139,7 +139,7 @@ FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, Filter
   // Auto: rank-1 masks cost 2(2r+1) taps a pixel separably instead of (2r+1)^2, and the
   // tile with its halo in shared memory beats reading taps through the cache.
   // Large Gaussians: box_stack's cost does not grow with the radius (BoxStackTuning).
-  if (requested == FilterVariant::Auto && kernels::box_stack_preferred(spec)) return FilterVariant::BoxStack;
+  if (requested == FilterVariant::Auto && kernels::box_stack_preferred(spec, format)) return FilterVariant::BoxStack;
   if (kernel_of(requested) == FilterVariant::BoxStack) {
     if (can_run(requested, spec, format)) return requested;
     requested = FilterVariant::Separable;

@@ -187,7 +187,8 @@ FilterSpec convolve_spec_of(const ParamValues& values) {
 // sample may differ; 3 levels on u8 and 1.2% of the range on u16 and f32 hold at edges
 // and on noise. Images with fine periodic detail can stray further (the docs give the
 // worst case).
-// Auto takes box_stack for large sigmas (BoxStackTuning::kAutoMinRadius), so its
+// Auto takes box_stack from sigma 3 on colour images and from radius 20 on gray
+// (BoxStackTuning::kAutoMinRadius, kAutoMinRadiusGray), so its
 // contract is box_stack's.
 void add_box_stack_variant(Operation& op) {
   const auto box_stack_tolerance = [](PixelFormat format) {
