@@ -9,7 +9,8 @@
 // - Errors: Error(InvalidArgument) for views or parameters that break these rules (the
 //   message names the op, the parameter and the accepted range), Error(Cuda) when a
 //   launch fails, Error(OutOfMemory) when the two-pass blur (radius above 32), box_stack
-//   or the naive variant cannot get its scratch memory. After an error dst is unspecified.
+//   in two passes (box_stack_two_pass, or sigma above about 75) or the naive variant
+//   cannot get its scratch memory. After an error dst is unspecified.
 // - Synchronisation: none. The work is enqueued on ctx.stream and the call returns;
 //   it is ordered after the stream's earlier work and before its later work. Only
 //   ExecContext::sync_after_launch (or GPUFILTER_SYNC_LAUNCHES=1) makes it wait, to report
