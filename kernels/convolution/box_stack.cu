@@ -175,12 +175,12 @@ void launch_box_stack(const ImageView& src, const ImageView& dst, const FilterSp
   if (!box_stack_fits(spec))
     throw Error(ErrorCode::InvalidArgument,
                 "box_stack: runs Gaussian blurs of sigma >= 3 (masks reaching at least 3 sigma) only");
-  if (shape == BoxStackShape::Fused && box_stack_fused_fits(src.format, spec)) {
-    launch_box_stack_fused(src, dst, spec, border, ctx);
-    return;
-  }
   const BoxStackPlan column_plan = cached_box_stack_plan(spec.separable[0].y);
   const BoxStackPlan row_plan = cached_box_stack_plan(spec.separable[0].x);
+  if (shape == BoxStackShape::Fused && box_stack_fused_fits(src.format, row_plan)) {
+    launch_box_stack_fused(src, dst, column_plan, row_plan, spec, border, ctx);
+    return;
+  }
 
   visit_format(src.format, [&](auto tag, auto channels) {
     using T = typename decltype(tag)::type;

@@ -15,7 +15,6 @@
 // and every segment starts with its 2R rows of warm-up.
 #include <algorithm>
 #include <cstdint>
-#include <string>
 #include <type_traits>
 
 #include "common/border.cuh"
@@ -47,23 +46,16 @@ constexpr int kLineFloats = kGuard + kRowElements;
 constexpr int kBuffers = 3;  // batches in flight
 static_assert(kRowElements >= kThreads, "every walked column needs an element");
 
-struct RowStack {
-  int radius[Tuning::kBoxes];
-  int reach;    // R, the sum of the radii
-  float scale;  // 1 / prod(2 r + 1)
-};
-
 struct FusedArgs {
   BoxStackWalkArgs columns;
-  RowStack rows;
-  int strip_width;  // output columns a block writes
+  BoxStackPlan rows;  // the row stack's radii, reach and scale
+  int strip_width;    // output columns a block writes
 };
 
 // The batches, plus kGuard floats after the last line: the row stack reads up to the
 // largest radius past a line's end (values it then discards), so they must be there.
-template <int C>
-constexpr std::size_t fused_shared_floats() {
-  return static_cast<std::size_t>(kBuffers) * Tuning::fused_batch_rows(C) * C * kLineFloats + kGuard;
+constexpr std::size_t fused_shared_floats(int channels) {
+  return static_cast<std::size_t>(kBuffers) * Tuning::fused_batch_rows(channels) * channels * kLineFloats + kGuard;
 }
 
 // The row stack over one channel of one row, in place, by one warp. On entry `row`
@@ -75,7 +67,7 @@ constexpr std::size_t fused_shared_floats() {
 // float rounding relative to sums of the same size as the kept ones (a prefix over 544
 // values of at most M stays within 2^-14 of M, far inside the contract). Elements past
 // `used` only ever reach elements after them and within R before them.
-__device__ __forceinline__ void stack_row(float* row, const RowStack& stack, int lane) {
+__device__ __forceinline__ void stack_row(float* row, const BoxStackPlan& stack, int lane) {
   float* mine = row + lane * kChunk;
   float v[kChunk];
 #pragma unroll
@@ -140,14 +132,14 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ float batches[];                     // kBuffers batches
 
   // Zero once: the guards are never written.
-  for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(fused_shared_floats<C>()); i += kThreads)
+  for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(fused_shared_floats(C)); i += kThreads)
     batches[i] = 0.0f;
   __syncthreads();
 
   const int slot = static_cast<int>(threadIdx.x);
   const int lane = slot % kWarp;
   const int warp = slot / kWarp;
-  const int reach = args.rows.reach;
+  const int reach = args.rows.total_radius;
   const int strip_begin = static_cast<int>(blockIdx.x) * args.strip_width;
   const int used = args.strip_width + 2 * reach;  // columns walked: the strip and its halo
   const int image_column = strip_begin - reach + slot;
@@ -252,40 +244,21 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-RowStack row_stack(const BoxStackPlan& plan) {
-  RowStack stack{};
-  for (int k = 0; k < Tuning::kBoxes; ++k) stack.radius[k] = plan.radius[k];
-  stack.reach = plan.total_radius;
-  stack.scale = plan.scale;
-  return stack;
-}
-
-std::size_t shared_bytes_for(int channels) {
-  switch (channels) {
-    case 1: return sizeof(float) * fused_shared_floats<1>();
-    case 3: return sizeof(float) * fused_shared_floats<3>();
-    default: break;
-  }
-  return sizeof(float) * fused_shared_floats<4>();
-}
-
 }  // namespace
 
-bool box_stack_fused_fits(PixelFormat format, const FilterSpec& spec) {
-  if (!box_stack_fits(spec)) return false;
-  const BoxStackPlan row_plan = cached_box_stack_plan(spec.separable[0].x);
+bool box_stack_fused_fits(PixelFormat format, const BoxStackPlan& row_plan) {
   const int widest_box = *std::max_element(row_plan.radius, row_plan.radius + Tuning::kBoxes);
   return kThreads - 2 * row_plan.total_radius >= Tuning::kFusedMinStripWidth && widest_box < kGuard &&
-         shared_bytes_for(format.channels) <= max_shared_memory_per_block();
+         sizeof(float) * fused_shared_floats(format.channels) <= max_shared_memory_per_block();
 }
 
-void launch_box_stack_fused(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+bool box_stack_fused_fits(PixelFormat format, const FilterSpec& spec) {
+  return box_stack_fits(spec) && box_stack_fused_fits(format, cached_box_stack_plan(spec.separable[0].x));
+}
+
+void launch_box_stack_fused(const ImageView& src, const ImageView& dst, const BoxStackPlan& column_plan,
+                            const BoxStackPlan& row_plan, const FilterSpec& spec, const Border& border,
                             const ExecContext& ctx) {
-  if (!box_stack_fused_fits(src.format, spec))
-    throw Error(ErrorCode::InvalidArgument, "box_stack (fused): the row stack's reach leaves no strip, or the "
-                                            "row buffers do not fit this GPU's shared memory");
-  const BoxStackPlan column_plan = cached_box_stack_plan(spec.separable[0].y);
-  const BoxStackPlan row_plan = cached_box_stack_plan(spec.separable[0].x);
   const int widest_strip = kThreads - 2 * row_plan.total_radius;
   const long long strips = blocks_for(src.width, widest_strip);
   const int strip_width = static_cast<int>(blocks_for(src.width, static_cast<int>(strips)));  // balanced
@@ -295,7 +268,7 @@ void launch_box_stack_fused(const ImageView& src, const ImageView& dst, const Fi
     constexpr int C = decltype(channels)::value;
     const Filter2dOutput out = make_filter2d_output<T, C>(spec);
     const Accum<C> constant = box_stack_constant<T, C>(border, out, 1.0);
-    const std::size_t shared_bytes = sizeof(float) * fused_shared_floats<C>();
+    const std::size_t shared_bytes = sizeof(float) * fused_shared_floats(C);
     visit_border(border.mode, [&](auto policy) {
       using B = decltype(policy);
       auto kernel = box_stack_fused_kernel<T, C, B, false>;
@@ -310,7 +283,7 @@ void launch_box_stack_fused(const ImageView& src, const ImageView& dst, const Fi
                                                                            segments, std::max(src.height, 1)))));
       FusedArgs args{};
       args.columns = box_stack_walk_args(column_plan, 1.0f, std::max(segment_rows, 1), src.pitch);
-      args.rows = row_stack(row_plan);
+      args.rows = row_plan;
       args.strip_width = strip_width;
       const dim3 grid(grid_x(strips, "box_stack_fused_kernel"),
                       grid_y(blocks_for(src.height, args.columns.segment_rows)));

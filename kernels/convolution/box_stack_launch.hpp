@@ -9,6 +9,8 @@
 
 namespace gpufilter::kernels {
 
+struct BoxStackPlan;  // box_stack_plan.hpp
+
 // Whether box_stack runs this spec: one sampled Gaussian (FilterSpec::gaussian) with the
 // Linear output and no bias, each axis of sigma >= BoxStackTuning::kMinSigma and
 // truncated no closer than 3 sigma (a mask cut shorter is no longer a Gaussian the boxes
@@ -27,6 +29,8 @@ enum class BoxStackShape { Fused, TwoPass };
 // stack that leaves a strip of at least BoxStackTuning::kFusedMinStripWidth columns a
 // block (sigma up to about 75), and row buffers that fit the GPU's shared memory.
 bool box_stack_fused_fits(PixelFormat format, const FilterSpec& spec);
+// The same for a spec that fits box_stack, given its row plan (cached_box_stack_plan).
+bool box_stack_fused_fits(PixelFormat format, const BoxStackPlan& row_plan);
 
 // TwoPass, or Fused where it does not fit: two passes, each a walk down columns that
 // writes its result transposed: the columns of src into a scratch image on the stream
@@ -35,8 +39,9 @@ bool box_stack_fused_fits(PixelFormat format, const FilterSpec& spec);
 // box_stack_fits() is false, Error(OutOfMemory) without scratch memory.
 void launch_box_stack(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                       BoxStackShape shape, const ExecContext& ctx);
-// The one-pass kernel alone; throws Error(InvalidArgument) where it does not fit.
-void launch_box_stack_fused(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+// The one-pass kernel alone, for a spec that box_stack_fused_fits() with its two plans.
+void launch_box_stack_fused(const ImageView& src, const ImageView& dst, const BoxStackPlan& column_plan,
+                            const BoxStackPlan& row_plan, const FilterSpec& spec, const Border& border,
                             const ExecContext& ctx);
 
 }  // namespace gpufilter::kernels

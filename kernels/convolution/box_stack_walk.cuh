@@ -37,19 +37,14 @@ struct BoxStackColumnWalk {
                                               const Accum<C>& zero, const Accum<C>& constant,
                                               const unsigned char* column_base, std::size_t pitch,
                                               Convert&& convert) {
-    float x[C][kBoxStackReads];
     if (inside(y, 1, rows, first_input, args)) {
       // Every read inside the image and the segment (most steps): no checks, and each
       // read's address is the row's plus a byte offset the kernel argument holds.
-      const unsigned char* row = column_base + static_cast<long long>(y) * static_cast<long long>(pitch);
-#pragma unroll
-      for (int i = 0; i < kBoxStackReads; ++i) {
-        const Accum<C> v = convert(*reinterpret_cast<const P*>(row + args.offset_bytes[i]));
-#pragma unroll
-        for (int c = 0; c < C; ++c) x[c][i] = v.c[c];
-      }
-      return step(x, args.scale);
+      Loaded<P, 1> loaded;
+      load(loaded, y, args, column_base, pitch);
+      return advance_loaded(loaded.pixel[0], args, convert);
     }
+    float x[C][kBoxStackReads];
 #pragma unroll
     for (int i = 0; i < kBoxStackReads; ++i) {
       const int q = y + args.offsets[i];
