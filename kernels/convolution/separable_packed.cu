@@ -12,7 +12,10 @@
 //      adjacent lanes by warp shuffles. A warp's edge lanes (H each side) compute sums
 //      for their neighbours but store nothing, so warps overlap by 2H lanes.
 // Against horizontal-first (separable_fixed) no halo word is loaded and no halo byte is
-// taken out: each byte is loaded and unpacked once.
+// taken out: each byte is loaded and unpacked once. Square boxes run both passes on
+// two samples a register (16-bit lanes: plain sums of bytes cannot carry into the next
+// lane). An RGBA thread's two words move in one 8-byte access, and rows a little
+// further down are prefetched into L2 (SeparablePackedTuning::kL2RowsAhead).
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -63,12 +66,42 @@ constexpr int halo_lanes() {
   return (R + PackedGeometry<C>::kPixels - 1) / PackedGeometry<C>::kPixels;
 }
 
+template <int C>
+struct RowWords {
+  unsigned w[PackedGeometry<C>::kWords];
+};
+
+// The slow path of fetch_words (threads at the image's left and right edges, rows that
+// do not start on a word): byte by byte, each pixel through the border mode. Out of
+// line: inlined into each of the kernel's unrolled row steps it made the 5x5 kernels
+// 80-120 KB of code, and the warps stalled on instruction fetch.
+template <int C>
+__device__ __noinline__ RowWords<C> fetch_bytes(const unsigned char* row, int x0, int width, BorderMode mode,
+                                                unsigned const_word) {
+  using G = PackedGeometry<C>;
+  RowWords<C> r;
+#pragma unroll
+  for (int k = 0; k < G::kWords; ++k) r.w[k] = 0;
+#pragma unroll
+  for (int p = 0; p < G::kPixels; ++p) {
+    const int sx = border_map(x0 + p, width, mode);
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int s = p * C + c;
+      const unsigned b = sx < 0 ? (const_word >> (8 * (s % 4))) & 0xffu
+                                : static_cast<unsigned>(__ldg(row + static_cast<std::size_t>(sx) * C + c));
+      r.w[s / 4] |= b << (8 * (s % 4));
+    }
+  }
+  return r;
+}
+
 // The words of image row y (any integer: mapped through the border mode) at pixel x0:
 // whole words where `words` (aligned rows, all pixels inside), else byte by byte
 // through the border mode. A row of the constant is the constant's bytes.
 template <int C>
-__device__ __forceinline__ void fetch_words(const ByteImage& img, int x0, int y, bool words, unsigned const_word,
-                                            unsigned (&w)[PackedGeometry<C>::kWords]) {
+__device__ __forceinline__ void fetch_words(const ByteImage& img, int x0, int y, bool words, bool vector,
+                                            unsigned const_word, unsigned (&w)[PackedGeometry<C>::kWords]) {
   using G = PackedGeometry<C>;
   const int sy = border_map(y, img.height, img.mode);
   if (sy < 0) {
@@ -78,25 +111,16 @@ __device__ __forceinline__ void fetch_words(const ByteImage& img, int x0, int y,
   }
   const unsigned char* row = img.data + static_cast<std::size_t>(sy) * img.pitch;
   if (words) {
-    const unsigned* first = reinterpret_cast<const unsigned*>(row + static_cast<std::size_t>(x0) * C);
-#pragma unroll
-    for (int k = 0; k < G::kWords; ++k) w[k] = __ldg(first + k);
+    load_words(reinterpret_cast<const unsigned*>(row + static_cast<std::size_t>(x0) * C), vector, w);
     return;
   }
+  const RowWords<C> slow = fetch_bytes<C>(row, x0, img.width, img.mode, const_word);
 #pragma unroll
-  for (int k = 0; k < G::kWords; ++k) w[k] = 0;
-#pragma unroll
-  for (int p = 0; p < G::kPixels; ++p) {
-    const int sx = border_map(x0 + p, img.width, img.mode);
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-      const int s = p * C + c;
-      const unsigned b = sx < 0 ? (const_word >> (8 * (s % 4))) & 0xffu
-                                : static_cast<unsigned>(__ldg(row + static_cast<std::size_t>(sx) * C + c));
-      w[s / 4] |= b << (8 * (s % 4));
-    }
-  }
+  for (int k = 0; k < G::kWords; ++k) w[k] = slow.w[k];
 }
+
+// Asks L2 for the line holding p (no register waits for it: a later load finds it there).
+__device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 
 // Packs byte `sel` (0 or 3) of each of 4 values into one word, value 0 in byte 0.
 template <int kByte>
@@ -107,20 +131,66 @@ __device__ __forceinline__ unsigned pack_bytes(unsigned a0, unsigned a1, unsigne
   return __byte_perm(lo, hi, 0x5410u);
 }
 
-// __launch_bounds__' minimum blocks an SM (SeparablePackedTuning::kGrayMinBlocks, kRgbaMinBlocks).
+// Square boxes on gray images, both passes two pixels a register: a thread's four
+// pixels' vertical sums v0..v3 sit in h = {[v0, v2], [v1, v3]} (low and high 16-bit
+// lanes). With Q(k) = [v_k, v_{k+2}] the box sums are [o0, o2] = sum of Q(k) over
+// k = -R..R and [o1, o3] = that - Q(-R) + Q(R+1) (a lane never borrows: Q(-R)'s lanes are
+// terms of the sum's). The Q(k) outside the thread are its neighbours' pairs (k = -4,
+// -3, 4, 5) or one lane of each (k = -2, -1, 2, 3: one byte permute).
+template <int R>
+struct GrayBoxPairs {
+  static_assert(R >= 1 && R <= 4, "the neighbours' pairs reach 4 pixels either side");
+  unsigned own[2], prev[2], next[2];
+
+  // Q(k) for a compile-time k in -R .. R + 1.
+  template <int k>
+  __device__ __forceinline__ unsigned at() const {
+    constexpr int j = ((k % 2) + 2) % 2;  // E (0) or O (1)
+    if constexpr (k >= 0 && k <= 1) return own[j];
+    else if constexpr (k >= -2 && k <= -1) return __byte_perm(prev[j], own[j], 0x5432u);
+    else if constexpr (k >= 2 && k <= 3) return __byte_perm(own[j], next[j], 0x5432u);
+    else if constexpr (k < 0) return prev[j];
+    else return next[j];
+  }
+
+  template <int k>
+  __device__ __forceinline__ unsigned sum_from() const {
+    if constexpr (k > R) return 0u;
+    else return at<k>() + sum_from<k + 1>();
+  }
+};
+
+template <int R>
+__device__ __forceinline__ void gray_box_row(const unsigned (&h)[2], unsigned v_round, unsigned out_mul,
+                                             unsigned (&out)[4]) {
+  GrayBoxPairs<R> pairs{{h[0], h[1]},
+                        {__shfl_up_sync(0xffffffffu, h[0], 1), __shfl_up_sync(0xffffffffu, h[1], 1)},
+                        {__shfl_down_sync(0xffffffffu, h[0], 1), __shfl_down_sync(0xffffffffu, h[1], 1)}};
+  const unsigned even = pairs.template sum_from<-R>();
+  const unsigned odd = even - pairs.template at<-R>() + pairs.template at<R + 1>();
+  out[0] = __umulhi(v_round + (even & 0xffffu), out_mul);
+  out[2] = __umulhi(v_round + (even >> 16), out_mul);
+  out[1] = __umulhi(v_round + (odd & 0xffffu), out_mul);
+  out[3] = __umulhi(v_round + (odd >> 16), out_mul);
+}
+
+// __launch_bounds__' minimum blocks an SM (SeparablePackedTuning::kGrayMinBlocks, kRgbaMinBlocks, kBoxMinBlocks).
 static_assert(Tuning::kGrayMinBlocks * Tuning::kBlockThreads <= 1024 &&
-                  Tuning::kRgbaMinBlocks * Tuning::kBlockThreads <= 1024,
+                  Tuning::kRgbaMinBlocks * Tuning::kBlockThreads <= 1024 &&
+                  Tuning::kBoxMinBlocks * Tuning::kBlockThreads <= 1024,
               "sm_75 keeps at most 1024 threads an SM");
-template <int C, int R>
+template <int C, int R, Arith A>
 constexpr int min_blocks() {
   if (R > 2) return 1;
+  if (A == Arith::BoxSum) return Tuning::kBoxMinBlocks;
   return C == 1 ? Tuning::kGrayMinBlocks : Tuning::kRgbaMinBlocks;
 }
 
 template <int C, int R, Arith A>
-__global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R>())
+__global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
     separable_packed_kernel(ByteImage src, unsigned char* __restrict__ dst, std::size_t dst_pitch, PackedTaps<R> taps,
-                            bool src_aligned, bool dst_aligned, int strip_rows, int strips) {
+                            bool src_aligned, bool dst_aligned, bool src_vector, bool dst_vector, int strip_rows,
+                            int strips) {
   using G = PackedGeometry<C>;
   constexpr int S = G::kSamples;
   constexpr int P = G::kPixels;
@@ -128,7 +198,16 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R>())
   constexpr int kOut = 32 - 2 * H;  // lanes of a warp that store
   constexpr int kWarps = Tuning::kBlockThreads / 32;
   constexpr int kWin = 2 * R + 1;
-  constexpr int kExt = (P + 2 * R) * C;  // the thread's samples and R pixels either side
+  // Square boxes add plain bytes: a 9x9 sum (at most 81 * 255) fits a 16-bit lane, so
+  // a register carries two samples through both passes: on RGBA two channels of a
+  // pixel (R and B, or G and A: the neighbours' sums of a pixel are again two
+  // registers), on gray pixels 0 and 2 or 1 and 3 of the thread's word (gray_box_row).
+  // Slots: registers a row per thread; SC: slots a pixel (RGBA).
+  constexpr int kLanes = A == Arith::BoxSum ? 2 : 1;
+  constexpr int kSlots = S / kLanes;
+  constexpr int SC = C == 1 ? 1 : C / kLanes;  // (gray boxes do not use it)
+  static_assert(kLanes == 1 || (2 * R + 1) * (2 * R + 1) * 255 < 65536, "a box sum fits a 16-bit lane");
+  constexpr int kExt = (P + 2 * R) * SC;  // the thread's slots and R pixels' either side
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int warp = static_cast<int>(blockIdx.x) * kWarps + static_cast<int>(threadIdx.x) / 32;
   // The whole warp leaves together (the shuffles need every lane) when it stores nothing.
@@ -143,15 +222,15 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R>())
     const int y_begin = strip * strip_rows;
     const int y_end = min(y_begin + strip_rows, src.height);
     // The window: image row r's bytes sit in slot (r - y_begin + R) % kWin.
-    unsigned window[kWin][S];
+    unsigned window[kWin][kSlots];
     // Rows loaded ahead: ahead[k] holds image row next_row + k.
     constexpr int kAhead = Tuning::kRowsAhead;
     unsigned ahead[kAhead][G::kWords];
     int next_row = y_begin - R;
 #pragma unroll
-    for (int k = 0; k < kAhead; ++k) fetch_words<C>(src, x0, next_row + k, word_loads, const_word, ahead[k]);
+    for (int k = 0; k < kAhead; ++k) fetch_words<C>(src, x0, next_row + k, word_loads, src_vector, const_word, ahead[k]);
     // Takes row next_row's bytes into `slot` and requests row next_row + kAhead.
-    const auto take = [&](unsigned (&slot)[S]) {
+    const auto take = [&](unsigned (&slot)[kSlots]) {
       unsigned w[G::kWords];
 #pragma unroll
       for (int i = 0; i < G::kWords; ++i) w[i] = ahead[0][i];
@@ -159,10 +238,22 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R>())
       for (int k = 0; k + 1 < kAhead; ++k)
 #pragma unroll
         for (int i = 0; i < G::kWords; ++i) ahead[k][i] = ahead[k + 1][i];
-      fetch_words<C>(src, x0, next_row + kAhead, word_loads, const_word, ahead[kAhead - 1]);
+      fetch_words<C>(src, x0, next_row + kAhead, word_loads, src_vector, const_word, ahead[kAhead - 1]);
+      if constexpr (Tuning::kL2RowsAhead > 0) {
+        const int py = next_row + kAhead + Tuning::kL2RowsAhead;
+        if (word_loads && py >= 0 && py < src.height)
+          prefetch_l2(src.data + static_cast<std::size_t>(py) * src.pitch + static_cast<std::size_t>(x0) * C);
+      }
       ++next_row;
 #pragma unroll
-      for (int s = 0; s < S; ++s) slot[s] = __byte_perm(w[s / 4], 0u, 0x4440u | static_cast<unsigned>(s % 4));
+      for (int q = 0; q < kSlots; ++q) {
+        if constexpr (kLanes == 2) {
+          // Pixel q / 2's channels q % 2 and q % 2 + 2 in the low and high 16-bit lanes.
+          slot[q] = __byte_perm(w[q / 2], 0u, 0x4240u | static_cast<unsigned>(q % 2) * 0x0101u);
+        } else {
+          slot[q] = __byte_perm(w[q / 4], 0u, 0x4440u | static_cast<unsigned>(q % 4));
+        }
+      }
     };
 #pragma unroll
     for (int k = 0; k < 2 * R; ++k) take(window[k]);
@@ -174,9 +265,9 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R>())
           // Row y + u + R enters the slot that row y + u - R - 1 leaves.
           take(window[(u + 2 * R) % kWin]);
           // Vertical sums of the thread's samples; window row j is image row y + u + j - R.
-          unsigned h[S];
+          unsigned h[kSlots];
 #pragma unroll
-          for (int s = 0; s < S; ++s) {
+          for (int s = 0; s < kSlots; ++s) {
             if constexpr (A == Arith::BoxSum) {
               unsigned acc = window[(u + R) % kWin][s];
 #pragma unroll
@@ -190,50 +281,62 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R>())
               h[s] = acc >> taps.h_shift;
             }
           }
+          unsigned out[S];
+          if constexpr (kLanes == 2 && C == 1) {
+            static_assert(P == 4, "gray_box_row takes one word's pixels");
+            gray_box_row<R>(h, taps.v_round, taps.out_mul, out);
+          } else {
           // The sums of pixels x0 - R .. x0 + P + R - 1: own, or from the lanes either side.
           unsigned ext[kExt];
 #pragma unroll
           for (int p = -R; p < P + R; ++p) {
 #pragma unroll
-            for (int c = 0; c < C; ++c) {
-              unsigned& e = ext[(p + R) * C + c];
+            for (int c = 0; c < SC; ++c) {
+              unsigned& e = ext[(p + R) * SC + c];
               if (p >= 0 && p < P) {
-                e = h[p * C + c];
+                e = h[p * SC + c];
               } else if (p < 0) {
                 const int lanes = (-p + P - 1) / P;  // lanes to the left
                 const int local = p + lanes * P;
-                e = __shfl_up_sync(0xffffffffu, h[local * C + c], static_cast<unsigned>(lanes));
+                e = __shfl_up_sync(0xffffffffu, h[local * SC + c], static_cast<unsigned>(lanes));
               } else {
                 const int lanes = p / P;  // lanes to the right
                 const int local = p - lanes * P;
-                e = __shfl_down_sync(0xffffffffu, h[local * C + c], static_cast<unsigned>(lanes));
+                e = __shfl_down_sync(0xffffffffu, h[local * SC + c], static_cast<unsigned>(lanes));
               }
             }
           }
-          unsigned out[S];
 #pragma unroll
-          for (int s = 0; s < S; ++s) {
-            const int e0 = (s / C + R) * C + s % C;  // sample s in ext
+          for (int s = 0; s < kSlots; ++s) {
+            const int e0 = (s / SC + R) * SC + s % SC;  // slot s in ext
             if constexpr (A == Arith::BoxSum) {
-              unsigned acc = taps.v_round + ext[e0];
+              unsigned acc = ext[e0];
 #pragma unroll
-              for (int d = 1; d <= R; ++d) acc += ext[e0 - d * C] + ext[e0 + d * C];
-              out[s] = __umulhi(acc, taps.out_mul);
+              for (int d = 1; d <= R; ++d) acc += ext[e0 - d * SC] + ext[e0 + d * SC];
+              if constexpr (kLanes == 2) {
+                const int first = (s / SC) * C + s % SC;  // the low lane's sample
+                out[first] = __umulhi(taps.v_round + (acc & 0xffffu), taps.out_mul);
+                out[first + 2] = __umulhi(taps.v_round + (acc >> 16), taps.out_mul);
+              } else {
+                out[s] = __umulhi(taps.v_round + acc, taps.out_mul);
+              }
             } else {
               unsigned acc = taps.v_round + taps.qh[0] * ext[e0];
 #pragma unroll
-              for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * C] + ext[e0 + d * C]);
+              for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * SC] + ext[e0 + d * SC]);
               out[s] = A == Arith::Shifted ? acc : __umulhi(acc, taps.out_mul);
             }
+          }
           }
           if (stores) {
             unsigned char* row = dst + static_cast<std::size_t>(y + u) * dst_pitch + static_cast<std::size_t>(x0) * C;
             constexpr int kByte = A == Arith::Shifted ? 3 : 0;
             if (word_stores) {
+              unsigned words[G::kWords];
 #pragma unroll
               for (int k = 0; k < G::kWords; ++k)
-                reinterpret_cast<unsigned*>(row)[k] =
-                    pack_bytes<kByte>(out[4 * k], out[4 * k + 1], out[4 * k + 2], out[4 * k + 3]);
+                words[k] = pack_bytes<kByte>(out[4 * k], out[4 * k + 1], out[4 * k + 2], out[4 * k + 3]);
+              store_words(reinterpret_cast<unsigned*>(row), dst_vector, words);
             } else {
 #pragma unroll
               for (int s = 0; s < S; ++s)
@@ -280,7 +383,8 @@ void launch_packed(const ImageView& src, const ImageView& dst, const ByteImage& 
   const dim3 grid(grid_x(columns, name), grid_y(plan.strips));
   kernel<<<grid, Tuning::kBlockThreads, 0, ctx.stream>>>(
       image, static_cast<unsigned char*>(dst.data), dst.pitch, taps, word_aligned(src.data, src.pitch),
-      word_aligned(dst.data, dst.pitch), plan.rows, plan.strips);
+      word_aligned(dst.data, dst.pitch), rows_aligned(src.data, src.pitch, 4 * G::kWords),
+      rows_aligned(dst.data, dst.pitch, 4 * G::kWords), plan.rows, plan.strips);
   check_launch(name, ctx);
 }
 

@@ -23,6 +23,13 @@ struct SeparablePackedTuning {
   // copy roofline (about 8 KB: 11 bytes/ns of reads an SM times ~700 ns); two rows
   // ahead double it for 1 (gray) or 2 (RGBA) registers more.
   static constexpr int kRowsAhead = 2;
+  // Rows past those whose words are prefetched into L2 (prefetch.global.L2: no register
+  // holds them), so the loads above find them there. More rows in registers made every
+  // shape slower (3, 4 and 6 rows: gray 5x5 Gaussian 95.7, 100.8 and 110.1 us against
+  // 91.7 at 2), the L2 prefetch faster (H100, 8K, session 7): RGBA 5x5 box 196.3 ->
+  // 155.5 us and Gaussian 207.4 -> 188.7 at 2 rows, 156.2 / 189.6 at 3, 159.0 / 192.4 at
+  // 4, 162.4 / 191.9 at 6; gray Gaussian 88.8 -> 83.3 (gray box 89.0 -> 93.9).
+  static constexpr int kL2RowsAhead = 2;
   // Blocks an SM that the kernels up to 5x5 are compiled for (__launch_bounds__; ptxas
   // -v on sm_90, two rows ahead). With a minimum of 1, ptxas gives the 5x5 Gaussian 69
   // registers on gray (7 blocks, 28 warps) and 95 on RGBA (5 blocks); 8 blocks cap gray
@@ -31,6 +38,9 @@ struct SeparablePackedTuning {
   // to the compiler (up to 92 registers gray, 148 RGBA at 9x9; no spills).
   static constexpr int kGrayMinBlocks = 8;
   static constexpr int kRgbaMinBlocks = 7;
+  // Square boxes carry two samples a register (half the window's registers): 8 blocks
+  // an SM, 64 registers, for both formats.
+  static constexpr int kBoxMinBlocks = 8;
   // Strip lengths (fixed_strip_plan.hpp: the grid is cut into whole waves): at least
   // 16 rows so the 2R warm-up rows stay a small share, at most 64.
   static constexpr int kMinStripRows = 16;
