@@ -22,6 +22,7 @@
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
 #include "common/occupancy_cache.hpp"
+#include "common/prefetch.cuh"
 #include "convolution/box_stack_launch.hpp"
 #include "convolution/box_stack_plan.hpp"
 #include "convolution/box_stack_tuning.hpp"
@@ -122,6 +123,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     box_stack_fused_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, FusedArgs args, Accum<C> constant,
                            Filter2dOutput out) {
   constexpr int kRows = Tuning::fused_batch_rows(C);
+  constexpr int kL2BatchesAhead = Tuning::fused_l2_batches_ahead(C);
   // Registers a loaded pixel takes: whole words, or one a channel where the pixel is no
   // whole number of words (loaded a channel at a time).
   constexpr int kPixelRegisters =
@@ -202,6 +204,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     bool ahead_loaded = false;
     for (int i = 0; i < batch_count + 2; ++i) {
       if (i < batch_count) {  // the column walk of batch i
+        if constexpr (kL2BatchesAhead > 0) {
+          // The rows this column's walk will first read kL2BatchesAhead batches on.
+          const int lead = begin + (i + kL2BatchesAhead) * kRows + walk_args.highest_offset;
+          if (walks)
+            for (int r = 0; r < kRows; ++r)
+              if (lead + r >= 0 && lead + r < rows)
+                prefetch_l2(column_base + static_cast<std::size_t>(lead + r) * src.pitch);
+        }
         float* buffer = batch_buffer(i) + slot;
         const int first_row = begin + i * kRows;
         const int steps = batch_rows(i);

@@ -22,6 +22,7 @@
 
 #include "common/launch.cuh"
 #include "common/occupancy_cache.hpp"
+#include "common/prefetch.cuh"
 #include "convolution/fixed_point_rows.cuh"
 #include "convolution/fixed_radius.hpp"
 #include "convolution/fixed_strip_plan.hpp"
@@ -118,9 +119,6 @@ __device__ __forceinline__ void fetch_words(const ByteImage& img, int x0, int y,
 #pragma unroll
   for (int k = 0; k < G::kWords; ++k) w[k] = slow.w[k];
 }
-
-// Asks L2 for the line holding p (no register waits for it: a later load finds it there).
-__device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 
 // Packs byte `sel` (0 or 3) of each of 4 values into one word, value 0 in byte 0.
 template <int kByte>
