@@ -21,7 +21,8 @@ struct SeparablePackedTuning {
   // 40 (gray, 48 registers) or 28 (RGBA, 72) warps an SM: one row ahead keeps about
   // 5-7 KB of loads in flight an SM, less than the DRAM latency needs at 60% of the
   // copy roofline (about 8 KB: 11 bytes/ns of reads an SM times ~700 ns); two rows
-  // ahead double it for 1 (gray) or 2 (RGBA) registers more.
+  // ahead double it for 1 (gray) or 2 (RGBA) registers more. Further rows did not
+  // help (below): the rest of the latency is covered from L2.
   static constexpr int kRowsAhead = 2;
   // Rows past those whose words are prefetched into L2 (prefetch.global.L2: no register
   // holds them), so the loads above find them there. More rows in registers made every
@@ -46,8 +47,9 @@ struct SeparablePackedTuning {
   static constexpr int kMinStripRows = 16;
   static constexpr int kMaxStripRows = 64;
   // Whether auto takes it, per format, from the bench (H100, 8K, 5x5, alpha separate,
-  // session 5, docs/gpu-results.md): RGBA blur 207.0 µs and box 205.7 against the float
-  // `separable`'s 244.1 (1.18x): taken; gray 92.0 / 93.1 against 78.3 / 78.6: not.
+  // session 7, docs/gpu-results.md): RGBA blur 188.6 µs and box 153.1 against the float
+  // `separable`'s 245.8 / 246.0 (1.30x, 1.61x): taken; gray 84.0 / 94.1 against 79.4 /
+  // 79.1: not.
   static constexpr bool kAutoPicksGray = false;
   static constexpr bool kAutoPicksRgba = true;
 };
