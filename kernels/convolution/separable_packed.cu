@@ -284,47 +284,47 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
             static_assert(P == 4, "gray_box_row takes one word's pixels");
             gray_box_row<R>(h, taps.v_round, taps.out_mul, out);
           } else {
-          // The sums of pixels x0 - R .. x0 + P + R - 1: own, or from the lanes either side.
-          unsigned ext[kExt];
+            // The sums of pixels x0 - R .. x0 + P + R - 1: own, or from the lanes either side.
+            unsigned ext[kExt];
 #pragma unroll
-          for (int p = -R; p < P + R; ++p) {
+            for (int p = -R; p < P + R; ++p) {
 #pragma unroll
-            for (int c = 0; c < SC; ++c) {
-              unsigned& e = ext[(p + R) * SC + c];
-              if (p >= 0 && p < P) {
-                e = h[p * SC + c];
-              } else if (p < 0) {
-                const int lanes = (-p + P - 1) / P;  // lanes to the left
-                const int local = p + lanes * P;
-                e = __shfl_up_sync(0xffffffffu, h[local * SC + c], static_cast<unsigned>(lanes));
-              } else {
-                const int lanes = p / P;  // lanes to the right
-                const int local = p - lanes * P;
-                e = __shfl_down_sync(0xffffffffu, h[local * SC + c], static_cast<unsigned>(lanes));
+              for (int c = 0; c < SC; ++c) {
+                unsigned& e = ext[(p + R) * SC + c];
+                if (p >= 0 && p < P) {
+                  e = h[p * SC + c];
+                } else if (p < 0) {
+                  const int lanes = (-p + P - 1) / P;  // lanes to the left
+                  const int local = p + lanes * P;
+                  e = __shfl_up_sync(0xffffffffu, h[local * SC + c], static_cast<unsigned>(lanes));
+                } else {
+                  const int lanes = p / P;  // lanes to the right
+                  const int local = p - lanes * P;
+                  e = __shfl_down_sync(0xffffffffu, h[local * SC + c], static_cast<unsigned>(lanes));
+                }
               }
             }
-          }
 #pragma unroll
-          for (int s = 0; s < kSlots; ++s) {
-            const int e0 = (s / SC + R) * SC + s % SC;  // slot s in ext
-            if constexpr (A == Arith::BoxSum) {
-              unsigned acc = ext[e0];
+            for (int s = 0; s < kSlots; ++s) {
+              const int e0 = (s / SC + R) * SC + s % SC;  // slot s in ext
+              if constexpr (A == Arith::BoxSum) {
+                unsigned acc = ext[e0];
 #pragma unroll
-              for (int d = 1; d <= R; ++d) acc += ext[e0 - d * SC] + ext[e0 + d * SC];
-              if constexpr (kLanes == 2) {
-                const int first = (s / SC) * C + s % SC;  // the low lane's sample
-                out[first] = __umulhi(taps.v_round + (acc & 0xffffu), taps.out_mul);
-                out[first + 2] = __umulhi(taps.v_round + (acc >> 16), taps.out_mul);
+                for (int d = 1; d <= R; ++d) acc += ext[e0 - d * SC] + ext[e0 + d * SC];
+                if constexpr (kLanes == 2) {
+                  const int first = (s / SC) * C + s % SC;  // the low lane's sample
+                  out[first] = __umulhi(taps.v_round + (acc & 0xffffu), taps.out_mul);
+                  out[first + 2] = __umulhi(taps.v_round + (acc >> 16), taps.out_mul);
+                } else {
+                  out[s] = __umulhi(taps.v_round + acc, taps.out_mul);
+                }
               } else {
-                out[s] = __umulhi(taps.v_round + acc, taps.out_mul);
-              }
-            } else {
-              unsigned acc = taps.v_round + taps.qh[0] * ext[e0];
+                unsigned acc = taps.v_round + taps.qh[0] * ext[e0];
 #pragma unroll
-              for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * SC] + ext[e0 + d * SC]);
-              out[s] = A == Arith::Shifted ? acc : __umulhi(acc, taps.out_mul);
+                for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * SC] + ext[e0 + d * SC]);
+                out[s] = A == Arith::Shifted ? acc : __umulhi(acc, taps.out_mul);
+              }
             }
-          }
           }
           if (stores) {
             unsigned char* row = dst + static_cast<std::size_t>(y + u) * dst_pitch + static_cast<std::size_t>(x0) * C;
