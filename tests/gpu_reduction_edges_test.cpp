@@ -80,7 +80,8 @@ DataResult run_on(const Operation& op, const std::string& variant, const HostIma
 
 // The stats variants with the segment walk (packed u8 arithmetic), and vectorized.
 const std::vector<std::string> kPackedStatsVariants = {"packed", "packed_warp", "packed_warp_prefetch",
-                                                       "packed_warp_deep", "packed_warp_async"};
+                                                       "packed_warp_deep", "packed_warp_async",
+                                                       "packed_warp_bulk"};
 std::vector<std::string> packed_and_vectorized() {
   std::vector<std::string> v = kPackedStatsVariants;
   v.push_back("vectorized");

@@ -193,7 +193,8 @@ TEST(GpuReduction, StatsLibraryApi) {
                                    ReductionVariant::FirstAdd, ReductionVariant::WarpShuffle,
                                    ReductionVariant::Vectorized, ReductionVariant::Packed,
                                    ReductionVariant::PackedWarp, ReductionVariant::PackedWarpPrefetch,
-                                   ReductionVariant::PackedWarpDeep, ReductionVariant::PackedWarpAsync}) {
+                                   ReductionVariant::PackedWarpDeep, ReductionVariant::PackedWarpAsync,
+                                   ReductionVariant::PackedWarpBulk}) {
     image_stats(device.view(), result, variant);
     double raw[kStatsColumns];
     GPUFILTER_CUDA_CHECK(cudaMemcpy(raw, result, sizeof(raw), cudaMemcpyDeviceToHost));
@@ -216,7 +217,7 @@ TEST(GpuReductionLarge, Stats16KGrayU8) {
   const Operation& op = *find_operation("stats");
   for (const std::string& variant :
        {std::string("packed_warp"), std::string("packed_warp_prefetch"), std::string("packed_warp_deep"),
-        std::string("packed_warp_async"), std::string("packed"), std::string("vectorized"),
+        std::string("packed_warp_async"), std::string("packed_warp_bulk"), std::string("packed"), std::string("vectorized"),
         std::string("warp_shuffle")}) {
     const DataRun run = run_data_op(op, variant, PixelFormat{ChannelType::U8, 1}, 16384, 16384, false, Fill::Random);
     EXPECT_TRUE(agrees(op, PixelFormat{ChannelType::U8, 1}, run)) << variant;

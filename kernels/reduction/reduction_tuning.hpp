@@ -61,6 +61,7 @@ struct SegmentWalk {
   static constexpr int kGroups4 = ReductionTuning::kGroupsInFlight;
   static constexpr int kPrefetch = 0;
   static constexpr bool kSharedRing = false;  // true: the steps ahead wait in shared memory
+  static constexpr bool kBlockStages = false;  // true: whole images in block stages of bulk copies
 };
 
 // `packed_warp`: the walk of SegmentWalk. Its loads are issued at the start of a step and
@@ -120,6 +121,16 @@ struct PackedWarpAsyncWalk : PackedWarpWalk {
   static constexpr int kGroups4 = 2;
   static constexpr int kPrefetch = 3;
   static constexpr bool kSharedRing = true;
+};
+
+// `packed_warp_bulk`: packed_warp_async's ring, but for whole images filled by the block
+// rather than by each lane: a stage is K groups per thread of the block (8 KiB for gray
+// and RGBA, 12 KiB for three channels), copied by one thread with one bulk copy
+// (cp.async.bulk, sm_90 and later), 3 stages ahead. Nothing in flight costs registers
+// or an instruction per lane. Rows of sub-views and GPUs before sm_90 walk as
+// packed_warp_async.
+struct PackedWarpBulkWalk : PackedWarpAsyncWalk {
+  static constexpr bool kBlockStages = true;
 };
 
 }  // namespace gpufilter::kernels

@@ -24,10 +24,16 @@
 // The 32 lanes of a warp call begin_segment, step and end_segment together, the same
 // number of times (the step loop runs while any lane of the warp has groups left), so
 // visitors may use warp-wide intrinsics there.
+//
+// Walks with kBlockStages (sm_90 and later, whole images only) load the body in block
+// stages instead: stage j of block b is the (j * gridDim.x + b)-th run of K groups per
+// thread, copied into the block's shared ring by one bulk copy (bulk_copy.cuh); thread t
+// visits groups t, t + blockDim.x, ... of the stage, so its positions still increase.
 #include <cstdint>
 #include <type_traits>
 
 #include "reduction/async_copy.cuh"
+#include "reduction/bulk_copy.cuh"
 #include "reduction/chunk_samples.cuh"
 #include "reduction/reduction_tuning.hpp"
 
@@ -65,6 +71,7 @@ struct WalkShape {
   static constexpr int kGroups = C == 1 ? Steps::kGroups1 : C == 3 ? Steps::kGroups3 : Steps::kGroups4;
   static constexpr int kPrefetch = Steps::kPrefetch;
   static constexpr bool kSharedRing = Steps::kSharedRing;
+  static constexpr bool kBlockStages = Steps::kBlockStages;  // whole images in block stages (sm_90+)
   // int4 of a warp's shared ring: kPrefetch + 1 steps of 32 lanes' groups.
   static constexpr int kRingPerWarp = kSharedRing ? (kPrefetch + 1) * kGroups * kChunks * 32 : 0;
   static_assert(kGroups >= 1 && kPrefetch >= 0, "a step loads at least one group");
@@ -206,6 +213,77 @@ __device__ __forceinline__ void walk_body(const T* r, long long head, long long 
   v.template end_segment<Phase>();
 }
 
+#ifdef GPUFILTER_BULK_COPIES
+// The body of a whole image in block stages: a ring of kPrefetch + 1 stages of K groups
+// per thread (the same bytes as the warps' rings of kSharedRing), each filled by one bulk
+// copy. The last warp to finish with a stage (a counter per slot) starts the copy of the
+// stage kPrefetch + 1 ahead into it, so no warp waits for another except on data.
+template <class T, int C, class Steps, int Phase, class Visitor>
+__device__ __forceinline__ void walk_stages(const T* r, long long head, long long groups,
+                                            unsigned long long pixel_base, Visitor& v, int4* ring) {
+  using S = WalkShape<T, C, Steps>;
+  constexpr int K = S::kGroups;
+  constexpr int G = S::kChunks;
+  constexpr int R = S::kPrefetch + 1;
+  __shared__ unsigned long long landed[R];  // a slot's barrier: its stage's bytes have landed
+  __shared__ unsigned finished[R];          // warps done with a slot, counted up forever
+  const int threads = static_cast<int>(blockDim.x);
+  const int tid = static_cast<int>(threadIdx.x);
+  const unsigned warps = blockDim.x / 32;
+  const long long stage_groups = static_cast<long long>(K) * threads;
+  const long long stages = (groups + stage_groups - 1) / stage_groups;
+  const int stage_int4 = K * G * threads;
+  const int4* body = reinterpret_cast<const int4*>(r + head);
+  const auto stage_of = [&](long long j) { return j * gridDim.x + blockIdx.x; };
+  const auto start_copy = [&](long long j, int slot) {
+    const long long stage = stage_of(j);
+    if (stage >= stages) return;
+    const long long first = stage * stage_groups;
+    const long long n = groups - first < stage_groups ? groups - first : stage_groups;
+    bulk_copy_to_shared(ring + slot * stage_int4, body + first * G, static_cast<unsigned>(n * G * 16), &landed[slot]);
+  };
+  v.template begin_segment<Phase>();
+  if (tid == 0) {
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+      init_copy_barrier(&landed[i]);
+      finished[i] = 0;
+    }
+    fence_copy_barrier_init();
+  }
+  __syncthreads();
+  if (tid == 0) {
+    for (int i = 0; i < R; ++i) start_copy(i, i);
+  }
+  int slot = 0;
+  for (long long j = 0; stage_of(j) < stages; ++j) {
+    wait_copy_barrier(&landed[slot], static_cast<unsigned>((j / R) & 1));
+    const long long first = stage_of(j) * stage_groups;
+    const StepInfo info{first + tid, threads, groups, head, pixel_base};
+    const int4* stage = ring + slot * stage_int4;
+    int4 d[K][G];
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+#pragma unroll
+      for (int g = 0; g < G; ++g) d[k][g] = info.valid(k) ? stage[(tid + k * threads) * G + g] : int4{0, 0, 0, 0};
+    if (full_step<K>(first + (tid - tid % 32), threads, groups))
+      v.template step<Phase, true>(d, info);
+    else
+      v.template step<Phase, false>(d, info);
+    __syncwarp();  // the warp's reads of the slot are done
+    if (tid % 32 == 0) {
+      __threadfence_block();
+      if (atomicAdd(&finished[slot], 1u) % warps == warps - 1) {
+        __threadfence_block();
+        start_copy(j + R, slot);
+      }
+    }
+    slot = slot == R - 1 ? 0 : slot + 1;
+  }
+  v.template end_segment<Phase>();
+}
+#endif
+
 // ring: the block's shared ring (WalkShape::kRingPerWarp int4 per warp) for walks with
 // kSharedRing, else unused.
 template <class T, int C, class Visitor, class Steps = SegmentWalk>
@@ -225,6 +303,14 @@ __device__ __forceinline__ void walk_segments(const Segments& s, Visitor& v, int
     for (long long e = team.lane; e < head; e += team.lanes)
       v.sample(static_cast<int>(e % C), __ldg(r + e), pixel_base + static_cast<unsigned long long>(e / C));
     with_phase<C>(static_cast<int>(head % C), [&](auto phase) {
+#ifdef GPUFILTER_BULK_COPIES
+      if constexpr (S::kBlockStages) {
+        if (s.whole) {
+          walk_stages<T, C, Steps, decltype(phase)::value>(r, head, groups, pixel_base, v, ring);
+          return;
+        }
+      }
+#endif
       walk_body<T, C, Steps, decltype(phase)::value>(r, head, groups, pixel_base, team, v, ring);
     });
     for (long long e = body_end + team.lane; e < s.samples; e += team.lanes)

@@ -281,6 +281,9 @@ void launch_variant(const ImageView& src, double* result, ReductionVariant varia
     case ReductionVariant::PackedWarpAsync:
       launch_packed_warp<T, C>(src, result, PackedWarpShape::Async, ctx);
       return;
+    case ReductionVariant::PackedWarpBulk:
+      launch_packed_warp<T, C>(src, result, PackedWarpShape::Bulk, ctx);
+      return;
   }
   throw Error(ErrorCode::InvalidArgument, "stats: unknown variant");
 }

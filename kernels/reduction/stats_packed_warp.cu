@@ -1,9 +1,9 @@
 // The packed_warp stats kernels (warp_bound_stats.cuh), u8 only: one launch, the last
 // block to finish combines the blocks' partials (as the other stats kernels do). One
 // kernel template over the walk shapes of reduction_tuning.hpp (PackedWarpWalk,
-// PackedWarpPrefetchWalk, PackedWarpDeepWalk, PackedWarpAsyncWalk): groups per step,
-// steps loaded ahead (in registers or in a shared ring), and the blocks per SM the
-// registers must allow.
+// PackedWarpPrefetchWalk, PackedWarpDeepWalk, PackedWarpAsyncWalk, PackedWarpBulkWalk):
+// groups per step, steps loaded ahead (in registers or in a shared ring, filled per warp
+// or per block), and the blocks per SM the registers must allow.
 #include "reduction/stats_packed_warp.hpp"
 
 #include <cuda_runtime.h>
@@ -91,7 +91,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Walk, C>)
   __shared__ Acc total;
   __shared__ bool last;
   {
-    extern __shared__ int4 walk_ring[];  // PackedWarpAsyncWalk: the warps' rings
+    extern __shared__ int4 walk_ring[];  // PackedWarpAsyncWalk, PackedWarpBulkWalk: the rings
     WarpBoundByteVisitor<C, kThreads, Walk> visitor(slots);
     walk_segments<T, C, decltype(visitor), Walk>(segments, visitor, walk_ring);
   }
@@ -189,6 +189,7 @@ void launch_stats_packed_warp(const ImageView& src, double* result, PackedWarpSh
       return;
     case PackedWarpShape::Deep: launch_walk<PackedWarpDeepWalk>(src, result, "stats_packed_warp_deep", ctx); return;
     case PackedWarpShape::Async: launch_walk<PackedWarpAsyncWalk>(src, result, "stats_packed_warp_async", ctx); return;
+    case PackedWarpShape::Bulk: launch_walk<PackedWarpBulkWalk>(src, result, "stats_packed_warp_bulk", ctx); return;
   }
   throw Error(ErrorCode::InvalidArgument, "stats packed_warp: unknown walk shape");
 }

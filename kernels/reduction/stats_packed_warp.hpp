@@ -7,9 +7,9 @@
 namespace gpufilter::kernels {
 
 // The walk shapes (reduction_tuning.hpp): PackedWarpWalk, PackedWarpPrefetchWalk,
-// PackedWarpDeepWalk, PackedWarpAsyncWalk (packed_warp's where the device's shared
-// memory per block is too small for its ring).
-enum class PackedWarpShape { Baseline, Prefetch, Deep, Async };
+// PackedWarpDeepWalk, PackedWarpAsyncWalk, PackedWarpBulkWalk (the last two run
+// packed_warp's where the device's shared memory per block is too small for their ring).
+enum class PackedWarpShape { Baseline, Prefetch, Deep, Async, Bulk };
 
 void launch_stats_packed_warp(const ImageView& src, double* result, PackedWarpShape shape, const ExecContext& ctx);
 

@@ -44,9 +44,11 @@ enum class ReductionVariant {
   PackedWarpPrefetch,  // packed_warp, the next step's loads issued before this step's arithmetic (default)
   PackedWarpDeep,      // packed_warp, twice the groups loaded per step
   PackedWarpAsync,     // packed_warp, the next step copied ahead into shared memory (cp.async)
+  PackedWarpBulk,      // packed_warp_async, whole images copied ahead a block stage at a time (sm_90 bulk copies)
 };
 // "interleaved", "sequential", "first_add", "warp_shuffle", "vectorized", "packed",
-// "packed_warp", "packed_warp_prefetch", "packed_warp_deep" or "packed_warp_async"; throws
+// "packed_warp", "packed_warp_prefetch", "packed_warp_deep", "packed_warp_async" or
+// "packed_warp_bulk"; throws
 // Error(InvalidArgument) naming the choices otherwise.
 ReductionVariant reduction_variant_from_name(const std::string& name);
 const char* to_string(ReductionVariant variant);

@@ -22,6 +22,7 @@ constexpr VariantName kReductionVariants[] = {
     {ReductionVariant::PackedWarpPrefetch, "packed_warp_prefetch"},
     {ReductionVariant::PackedWarpDeep, "packed_warp_deep"},
     {ReductionVariant::PackedWarpAsync, "packed_warp_async"},
+    {ReductionVariant::PackedWarpBulk, "packed_warp_bulk"},
 };
 }  // namespace
 
@@ -31,7 +32,7 @@ ReductionVariant reduction_variant_from_name(const std::string& name) {
   throw Error(ErrorCode::InvalidArgument,
               "stats: unknown variant '" + name +
                   "'; use interleaved, sequential, first_add, warp_shuffle, vectorized, packed, packed_warp, "
-                  "packed_warp_prefetch, packed_warp_deep or packed_warp_async");
+                  "packed_warp_prefetch, packed_warp_deep, packed_warp_async or packed_warp_bulk");
 }
 
 const char* to_string(ReductionVariant variant) {
@@ -87,9 +88,7 @@ Operation make_stats_operation() {
   op.name = "stats";
   op.summary = "Per-channel min, max, sum, mean, standard deviation and min/max positions, in one pass";
   op.formats = all_pixel_formats();
-  op.variants = {"interleaved",      "sequential",           "first_add",        "warp_shuffle",
-                 "vectorized",       "packed",               "packed_warp",      "packed_warp_prefetch",
-                 "packed_warp_deep", "packed_warp_async"};
+  for (const VariantName& v : kReductionVariants) op.variants.emplace_back(v.name);
   // packed_warp_prefetch: packed_warp (one read at 16 bytes a load, u8 summed four samples
   // a word, minima and maxima tested against the warp's bounds) with the next step's loads
   // issued before this step's arithmetic: the fastest measured on every u8 format (H100,
