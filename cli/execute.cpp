@@ -7,6 +7,7 @@
 
 #include "exit_codes.hpp"
 #include "jpeg_orientation.hpp"
+#include "resident_gpus.hpp"
 #include "gpufilter/device.hpp"
 #include "gpufilter/error.hpp"
 
@@ -314,13 +315,18 @@ void GpuWorkspace::run_data(const RunRequest& request, const ImageView& src, std
 
 Runner& SingleFileRunner::resolve(StageTimes& times, const char* overlapped) {
   if (gpu_) return *gpu_;
+  if (on_resident_ != nullptr) return *on_resident_;
   if (cpu_) return *cpu_;
   if (choice_ == DeviceChoice::Cpu || warmup_ == nullptr) return cpu_.emplace();
   // CUDA, which can cost more than the filter itself, was started beside decoding;
-  // "wait" is what is left of it once the image is decoded.
+  // "wait" is what is left of it once the image is decoded. A server's warm-up was done
+  // before the request: it has no part in this run's stages.
   warmup_->wait();
-  times.add_beside("cuda start", warmup_->took_ms(), overlapped);
-  times.add("wait", warmup_->waited_ms());
+  if (resident_ == nullptr) {
+    times.add_beside("cuda start", warmup_->took_ms(), overlapped);
+    times.add("wait", warmup_->waited_ms());
+  }
+  if (warmup_->usable() && resident_ != nullptr) return *(on_resident_ = &resident_->workspace(warmup_->device()));
   if (warmup_->usable()) return gpu_.emplace(warmup_->device());
   if (choice_ == DeviceChoice::Gpu)
     throw CliError(ExitCode::Runtime, "--device gpu, but there is no usable GPU (" + warmup_->unusable_reason() + ")");

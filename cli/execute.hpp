@@ -17,6 +17,8 @@
 
 namespace gpufilter::cli {
 
+class ResidentGpus;
+
 enum class Device { Gpu, Cpu };
 
 struct DeviceSelection {
@@ -109,6 +111,9 @@ class GpuWorkspace final : public Runner {
                 StageTimes& times) override;
   bool run_image_to_jpeg(const RunRequest& request, const ImageView& src, int quality,
                          std::vector<unsigned char>& encoded, StageTimes& times) override;
+  // Makes the workspace's nvJPEG states now rather than at its first JPEG (a server does,
+  // before its first request). A no-op without nvJPEG.
+  void prepare_jpeg_codec() { jpeg_codec(); }
 
  private:
   // Fits dst_ to request.op's (and its chain's) output for an `input`-shaped image.
@@ -143,8 +148,10 @@ class GpuWorkspace final : public Runner {
 // CliError(Runtime). The GPU check itself runs on the warm-up thread, beside decoding.
 class SingleFileRunner final : public Runner {
  public:
-  // `warmup` may be null for --device cpu.
-  SingleFileRunner(GpuWarmup* warmup, DeviceChoice choice) : warmup_(warmup), choice_(choice) {}
+  // `warmup` may be null for --device cpu. With `resident` (a server's), the GPU run
+  // borrows the resident workspace of the warm-up's device instead of making one.
+  SingleFileRunner(GpuWarmup* warmup, DeviceChoice choice, ResidentGpus* resident = nullptr)
+      : warmup_(warmup), choice_(choice), resident_(resident) {}
   void run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) override;
   void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
                 StageTimes& times) override;
@@ -152,12 +159,14 @@ class SingleFileRunner final : public Runner {
   bool run_jpeg(const RunRequest& request, const GpuJpegInput& input, const GpuJpegOutput& output,
                 StageTimes& times) override;
   // Where the run went; Cpu before the first run.
-  Device device() const { return gpu_ ? Device::Gpu : Device::Cpu; }
+  Device device() const { return gpu_ || on_resident_ ? Device::Gpu : Device::Cpu; }
 
  private:
   Runner& resolve(StageTimes& times, const char* overlapped = "decode");
   GpuWarmup* warmup_;
   DeviceChoice choice_;
+  ResidentGpus* resident_;
+  GpuWorkspace* on_resident_ = nullptr;
   std::optional<GpuWorkspace> gpu_;
   std::optional<CpuRunner> cpu_;
 };

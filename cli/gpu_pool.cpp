@@ -4,6 +4,8 @@
 #include <limits>
 #include <string>
 
+#include "resident_gpus.hpp"
+
 namespace gpufilter::cli {
 
 GpuPool::GpuPool(const std::vector<int>& devices, int workspaces_per_device,
@@ -11,8 +13,13 @@ GpuPool::GpuPool(const std::vector<int>& devices, int workspaces_per_device,
     : devices_(devices), busy_per_device_(devices.size(), 0), runs_per_device_(devices.size(), 0) {
   if (batch_jpeg && batch_jpeg->max_batch > 0)
     for (const int device : devices)
-      decoders_.push_back(std::make_unique<JpegBatchDecoder>([device] { return make_hardware_jpeg_engine(device); },
-                                                             *batch_jpeg, "GPU " + std::to_string(device)));
+      decoders_.push_back(std::make_unique<JpegBatchDecoder>(
+          [device] {
+            // A server's engines outlive the batch (made at its start, lent to each).
+            ResidentGpus* resident = ResidentGpus::active();
+            return resident != nullptr ? resident->lend_jpeg_engine(device) : make_hardware_jpeg_engine(device);
+          },
+          *batch_jpeg, "GPU " + std::to_string(device)));
   // Interleaved (0, 1, 0, 1, ...) so that ties go round the GPUs.
   for (int round = 0; round < workspaces_per_device; ++round)
     for (std::size_t d = 0; d < devices.size(); ++d) {

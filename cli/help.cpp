@@ -110,6 +110,7 @@ std::string general_help(const std::string& common_options) {
       "  gpufilter OP IN OUT [--PARAM VALUE...] [options]\n"
       "  gpufilter OP --help     the parameters of one op\n"
       "  gpufilter list          every op with its variants and pixel formats\n"
+      "  gpufilter server start  keep the GPU warm for the commands that follow (server --help)\n"
       "  gpufilter --help | --version\n\n"
       "Ops:\n";
   std::size_t width = 0;

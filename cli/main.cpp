@@ -31,6 +31,8 @@
 #include "gpu_warmup.hpp"
 #include "image_size.hpp"
 #include "image_files.hpp"
+#include "resident_gpus.hpp"
+#include "server.hpp"
 #include "timing.hpp"
 
 namespace gpufilter::cli {
@@ -40,16 +42,20 @@ using Clock = std::chrono::steady_clock;
 
 // The runner for a single file. CUDA starts now on a thread of its own (finding the
 // driver and the GPU as well as making the context), beside reading and decoding IN;
-// the CPU path starts no thread and makes no CUDA call.
+// the CPU path starts no thread and makes no CUDA call. In a server the GPU was started
+// before the request, and its resident workspace runs the file.
 struct SingleRun {
   std::optional<GpuWarmup> warmup;
   std::optional<SingleFileRunner> runner;
 
   // `jpeg_on_gpu`: IN may go to nvJPEG, whose handles are then made beside decoding too.
   explicit SingleRun(const RunRequest& request, bool jpeg_on_gpu = false) {
+    const int device = request.devices.empty() ? 0 : request.devices.front();
+    ResidentGpus* resident = ResidentGpus::active();
+    GpuWarmup* started = nullptr;
     if (request.device != DeviceChoice::Cpu)
-      warmup.emplace(request.devices.empty() ? 0 : request.devices.front(), jpeg_on_gpu);
-    runner.emplace(warmup ? &*warmup : nullptr, request.device);
+      started = resident != nullptr ? &resident->warmup(device) : &warmup.emplace(device, jpeg_on_gpu);
+    runner.emplace(started, request.device, resident);
   }
   const char* device_name() const { return to_string(runner->device()); }
 };
@@ -77,9 +83,10 @@ void run_request(const RunRequest& given, Clock::time_point started) {
   }
   // One file: nvJPEG's start-up (about 0.3 s per library handle and more for its states
   // on an H100, docs/gpu-results.md) outweighs what it saves over OpenCV's codecs on one
-  // photo, so `auto` keeps OpenCV here; batches pay that start-up once.
+  // photo, so `auto` keeps OpenCV here; batches pay that start-up once, and a server
+  // paid it before its first request.
   RunRequest request = given;
-  if (request.codec == CodecChoice::Auto) request.codec = CodecChoice::Cpu;
+  if (request.codec == CodecChoice::Auto && ResidentGpus::active() == nullptr) request.codec = CodecChoice::Cpu;
   // With --timing, load every kernel when the CUDA context is made (the "cuda start"
   // stage, beside decoding), so "kernel" times the kernel and not its lazy first-launch
   // loading. Must precede the first CUDA call.
@@ -151,6 +158,52 @@ int run_and_report(int argc, const char* const* argv, Clock::time_point started)
   }
 }
 
+// ---- gpufilter server (server.hpp) ---------------------------------------------------
+
+// A forwarded command line. OpenCV read its decoders' pixel limit when the server loaded
+// its codecs (the default --max-pixels): a command with another limit runs in its own
+// process. Anything that cannot be parsed runs here, to be reported as usual.
+std::optional<int> serve_forwarded(int argc, const char* const* argv, Clock::time_point started) {
+  try {
+    const Command command = parse_command_line(argc, argv);
+    if (const auto* request = std::get_if<RunRequest>(&command); request != nullptr && request->max_pixels != RunRequest{}.max_pixels)
+      return std::nullopt;
+  } catch (...) {
+  }
+  codecs::set_threads_per_file(0);  // as a process of its own starts (a batch sets it)
+  return run_and_report(argc, argv, started);
+}
+
+// Before the server says it is ready: the codec libraries loaded, GPU 0's context,
+// nvJPEG's handle and a workspace with its nvJPEG states made.
+void warm_up_server() {
+  silence_codec_logging();
+  set_decoder_pixel_limit(RunRequest{}.max_pixels);
+  codecs::start_loading();
+  ResidentGpus::activate(0).prepare(0);
+  try {
+    codecs::have_writer("warm.jpg");  // waits for the codec module
+  } catch (...) {
+    // A command that needs the codecs reports it.
+  }
+}
+
+const ServerHooks& server_hooks() {
+  static const ServerHooks hooks{serve_forwarded, warm_up_server,
+                                 [] { return ResidentGpus::active() == nullptr || ResidentGpus::active()->healthy(); }};
+  return hooks;
+}
+
+int run_server(int argc, const char* const* argv) {
+  try {
+    return run_server_command(argc, argv, server_hooks());
+  } catch (const CliError& error) {
+    return fail(error.code(), error.what());
+  } catch (const std::exception& error) {
+    return fail(ExitCode::Runtime, error.what());
+  }
+}
+
 // Ends the process without running static destructors and atexit handlers: the CUDA
 // runtime's handler destroys the context, tens of milliseconds spent freeing what the OS
 // frees anyway. By now OUT is renamed into place and every thread is joined; only the
@@ -168,5 +221,9 @@ int run_and_report(int argc, const char* const* argv, Clock::time_point started)
 int main(int argc, char** argv) {
   // First, so that --timing's "start" and "total" hold argument parsing and device selection.
   const auto started = gpufilter::cli::Clock::now();
-  gpufilter::cli::exit_promptly(gpufilter::cli::run_and_report(argc, argv, started));
+  using namespace gpufilter::cli;
+  if (is_server_command(argc, argv)) exit_promptly(run_server(argc, argv));
+  // A running server (of this build) has the GPU warm: the command runs there.
+  if (const std::optional<int> status = forward_to_server(argc, argv, started)) exit_promptly(*status);
+  exit_promptly(run_and_report(argc, argv, started));
 }

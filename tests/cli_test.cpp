@@ -174,6 +174,9 @@ constexpr const char* kPauseHook = "GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_MS=";
 
 class CliTest : public ::testing::Test {
  protected:
+  // The tool runs in its own process here, whatever server the machine runs.
+  CliTest() { ::setenv("GPUFILTER_SERVER", "off", 1); }
+
   ProcessResult gpufilter(const std::vector<std::string>& args, const ProcessOptions& options = {}) {
     return run_process(GPUFILTER_CLI_PATH, args, capture_.path(), options);
   }

@@ -7,6 +7,7 @@ if(TARGET gpufilter_cli)
   include(GoogleTest)
   add_executable(cli_test
     ${CMAKE_CURRENT_LIST_DIR}/cli_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/cli_server_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cli_test_util.cpp)
   target_compile_definitions(cli_test PRIVATE GPUFILTER_CLI_PATH="$<TARGET_FILE:gpufilter_cli>")
   target_link_libraries(cli_test PRIVATE gpufilter::gpufilter GTest::gtest_main opencv_core opencv_imgcodecs opencv_imgproc

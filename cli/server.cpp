@@ -1,0 +1,410 @@
+#include "server.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cxxopts.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "exit_codes.hpp"
+#include "server_socket.hpp"
+
+namespace gpufilter::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kDefaultIdleSeconds = 600;
+constexpr int kReadySeconds = 120;  // `server start` waits this long for the warm-up
+
+struct ServerOptions {
+  std::string action;
+  double idle_seconds = kDefaultIdleSeconds;
+};
+
+std::string usage() {
+  return "Usage: gpufilter server start|run|stop|status [--idle-timeout SECONDS]\n\n"
+         "  start    start a server in the background and wait until it is warm\n"
+         "  run      run the server in the foreground (Ctrl-C stops it)\n"
+         "  stop     stop the running server\n"
+         "  status   describe the running server (exit status 1 when none runs)\n\n"
+         "While a server runs, gpufilter commands of the same build, user and GPUFILTER_*\n"
+         "variables run in it, with the GPU, nvJPEG and codecs already started; the\n"
+         "command waits for the result and exits with its status. Commands run one at a\n"
+         "time. GPUFILTER_SERVER=off runs a command in its own process; Ctrl-C stops the\n"
+         "waiting command, not the run it started.\n\n"
+         "  --idle-timeout SECONDS  stop after this long without a command (default " +
+         std::to_string(static_cast<int>(kDefaultIdleSeconds)) +
+         ", 0: never)\n"
+         "  socket: $GPUFILTER_SERVER_SOCKET, else $XDG_RUNTIME_DIR/gpufilter-server.sock,\n"
+         "          else /tmp/gpufilter-<uid>/server.sock (" +
+         server_socket_path().string() + " here)\n";
+}
+
+ServerOptions parse_options(int argc, const char* const* argv) {
+  cxxopts::Options parser("gpufilter server", "");
+  parser.add_options()("idle-timeout", "", cxxopts::value<double>())("h,help", "")(
+      "action", "", cxxopts::value<std::vector<std::string>>());
+  parser.parse_positional({"action"});
+  ServerOptions options;
+  try {
+    // argv[1] is "server": the action follows it.
+    const auto result = parser.parse(argc - 1, argv + 1);
+    if (result.count("help")) {
+      options.action = "help";
+      return options;
+    }
+    const auto actions = result.count("action") ? result["action"].as<std::vector<std::string>>()
+                                                : std::vector<std::string>{};
+    if (actions.size() != 1) throw CliError(ExitCode::Usage, "'gpufilter server' takes one of start, run, stop, status");
+    options.action = actions.front();
+    if (result.count("idle-timeout")) options.idle_seconds = result["idle-timeout"].as<double>();
+  } catch (const cxxopts::exceptions::exception& error) {
+    throw CliError(ExitCode::Usage, std::string("server: ") + error.what());
+  }
+  if (options.action != "start" && options.action != "run" && options.action != "stop" && options.action != "status")
+    throw CliError(ExitCode::Usage, "unknown server action '" + options.action + "'; use start, run, stop or status");
+  if (!(options.idle_seconds >= 0) || !std::isfinite(options.idle_seconds))
+    throw CliError(ExitCode::Usage, "--idle-timeout must be a number of seconds, 0 or more");
+  return options;
+}
+
+// ---- asking a running server ----------------------------------------------------------
+
+std::optional<ServerReply> ask(const fs::path& socket, RequestKind kind) {
+  const int fd = connect_to_server(socket);
+  if (fd < 0) return std::nullopt;
+  ServerRequest request;
+  request.kind = kind;
+  request.identity = build_identity();
+  ServerReply reply;
+  const bool ok = send_request(fd, request, {}) && receive_reply(fd, reply);
+  ::close(fd);
+  if (!ok) return std::nullopt;
+  return reply;
+}
+
+// ---- the server -----------------------------------------------------------------------
+
+// For the signal handler: the socket to remove when SIGINT or SIGTERM ends the server.
+char g_socket_path[sizeof(sockaddr_un::sun_path)] = {};
+
+extern "C" void remove_socket_and_exit(int /*signal_number*/) {
+  if (g_socket_path[0] != '\0') ::unlink(g_socket_path);
+  ::_exit(0);
+}
+
+class Server {
+ public:
+  Server(fs::path socket, const ServerOptions& options, const ServerHooks& hooks)
+      : socket_(std::move(socket)), options_(options), hooks_(hooks), identity_(build_identity()),
+        environment_(tool_environment()), up_since_(ServerClock::now()) {}
+
+  // Listens, warms up, tells `ready_fd` (when not -1) "ok" or the error, then serves until
+  // idle, stopped or broken. Returns the exit status.
+  int run(int ready_fd) {
+    std::string error;
+    if (!listen(error)) {
+      report_ready(ready_fd, "error " + error);
+      std::cerr << "gpufilter: error: " << error << std::endl;
+      return static_cast<int>(ExitCode::Runtime);
+    }
+    hooks_.warm_up();
+    if (ready_fd < 0) std::cerr << "gpufilter: server ready" << std::endl;
+    report_ready(ready_fd, "ok " + std::to_string(::getpid()));
+    serve_until_done();
+    remove_socket();
+    return 0;
+  }
+
+ private:
+  bool listen(std::string& error) {
+    const fs::path lock_path = socket_.string() + ".lock";
+    lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+      error = "another gpufilter server is running or starting at '" + socket_.string() + "'";
+      return false;
+    }
+    // The lock is ours: whatever socket file is left belongs to a server that is gone.
+    ::unlink(socket_.c_str());
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    const std::string path = socket_.string();
+    if (path.size() >= sizeof address.sun_path) {
+      error = "the socket path '" + path + "' is too long";
+      return false;
+    }
+    std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+    listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const mode_t old_mask = ::umask(0177);  // the socket is born mode 0600
+    const bool bound = listen_fd_ >= 0 && ::bind(listen_fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
+    ::umask(old_mask);
+    if (!bound || ::listen(listen_fd_, 64) != 0) {
+      error = "cannot listen at '" + path + "': " + std::strerror(errno);
+      return false;
+    }
+    struct stat status {};
+    if (::stat(path.c_str(), &status) == 0) socket_inode_ = status.st_ino;
+    std::memcpy(g_socket_path, path.c_str(), path.size() + 1);
+    // A caller's closed pipe must not end the server, nor its terminal's hang-up.
+    ::signal(SIGPIPE, SIG_IGN);
+    ::signal(SIGHUP, SIG_IGN);
+    ::signal(SIGINT, remove_socket_and_exit);
+    ::signal(SIGTERM, remove_socket_and_exit);
+    return true;
+  }
+
+  static void report_ready(int fd, const std::string& message) {
+    if (fd < 0) return;
+    const std::string line = message + '\n';
+    [[maybe_unused]] const ssize_t n = ::write(fd, line.data(), line.size());
+    ::close(fd);
+  }
+
+  // Removes the socket file if it is still the one this server made.
+  void remove_socket() {
+    struct stat status {};
+    if (::stat(socket_.c_str(), &status) == 0 && status.st_ino == socket_inode_) ::unlink(socket_.c_str());
+    g_socket_path[0] = '\0';
+  }
+
+  void serve_until_done() {
+    auto last = ServerClock::now();
+    for (;;) {
+      int timeout_ms = -1;
+      if (options_.idle_seconds > 0) {
+        const double left = options_.idle_seconds - std::chrono::duration<double>(ServerClock::now() - last).count();
+        if (left <= 0) return;
+        timeout_ms = static_cast<int>(std::min(left * 1000.0 + 1.0, 2.0e9));
+      }
+      pollfd wait{listen_fd_, POLLIN, 0};
+      const int ready = ::poll(&wait, 1, timeout_ms);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready <= 0) continue;  // the idle check above ends it
+      const int connection = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (connection < 0) continue;
+      const bool go_on = answer(connection);
+      ::close(connection);
+      last = ServerClock::now();
+      if (!go_on) return;
+    }
+  }
+
+  // One connection; false when the server must end.
+  bool answer(int connection) {
+    ucred peer{};
+    socklen_t size = sizeof peer;
+    if (::getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0 || peer.uid != ::getuid()) return true;
+    timeval limit{10, 0};  // a request arrives at once; a stuck caller must not hold the server
+    ::setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    ServerRequest request;
+    std::vector<int> fds;
+    if (!receive_request(connection, request, fds)) return true;
+    ServerReply reply;
+    bool go_on = true;
+    switch (request.kind) {
+      case RequestKind::Status: reply = {ReplyKind::Status, 0, describe()}; break;
+      case RequestKind::Stop:
+        reply = {ReplyKind::Stopping, 0, ""};
+        go_on = false;
+        break;
+      case RequestKind::Run:
+        reply = run_forwarded(request, fds);
+        go_on = hooks_.healthy();
+        break;
+    }
+    for (int fd : fds) ::close(fd);
+    send_reply(connection, reply);
+    return go_on;
+  }
+
+  std::string describe() const {
+    const double up = std::chrono::duration<double>(ServerClock::now() - up_since_).count();
+    std::string text = "pid " + std::to_string(::getpid()) + ", up " + std::to_string(static_cast<long>(up)) + " s, " +
+                       std::to_string(served_) + " commands run, ";
+    text += options_.idle_seconds > 0
+                ? "stops after " + std::to_string(static_cast<long>(options_.idle_seconds)) + " s without one"
+                : "no idle timeout";
+    text += "\nsocket " + socket_.string() + "\nbuild " + identity_;
+    return text;
+  }
+
+  ServerReply run_forwarded(const ServerRequest& request, const std::vector<int>& fds) {
+    if (request.identity != identity_) return {ReplyKind::Declined, 0, "another build"};
+    if (request.env != environment_) return {ReplyKind::Declined, 0, "other GPUFILTER_* variables"};
+    if (fds.size() != 4 || request.args.empty()) return {ReplyKind::Declined, 0, "malformed request"};
+    // The caller's standard streams and directory for the command's run, then ours back.
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    int saved[3];
+    for (int i = 0; i < 3; ++i) saved[i] = ::fcntl(i, F_DUPFD_CLOEXEC, 3);
+    for (int i = 0; i < 3; ++i) ::dup2(fds[static_cast<std::size_t>(i) + 1], i);
+    std::optional<int> code;
+    if (::fchdir(fds[0]) == 0) {
+      const mode_t old_mask = ::umask(static_cast<mode_t>(request.umask & 0777));
+      std::cout.clear();
+      std::cerr.clear();
+      std::clearerr(stdout);
+      std::clearerr(stderr);
+      std::vector<const char*> argv;
+      for (const std::string& arg : request.args) argv.push_back(arg.c_str());
+      argv.push_back(nullptr);
+      const ServerClock::time_point started{
+          std::chrono::duration_cast<ServerClock::duration>(std::chrono::nanoseconds(request.started_ns))};
+      code = hooks_.serve(static_cast<int>(request.args.size()), argv.data(), started);
+      std::cout.flush();
+      std::cerr.flush();
+      std::fflush(nullptr);
+      ::umask(old_mask);
+      [[maybe_unused]] const int back = ::chdir("/");
+    }
+    for (int i = 0; i < 3; ++i) {
+      ::dup2(saved[i], i);
+      ::close(saved[i]);
+    }
+    std::cout.clear();
+    std::cerr.clear();
+    if (!code) return {ReplyKind::Declined, 0, "settings fixed at the server's start differ"};
+    ++served_;
+    return {ReplyKind::Ran, *code, ""};
+  }
+
+  fs::path socket_;
+  ServerOptions options_;
+  const ServerHooks& hooks_;
+  std::string identity_;
+  std::vector<std::string> environment_;
+  ServerClock::time_point up_since_;
+  long served_ = 0;
+  int lock_fd_ = -1;
+  int listen_fd_ = -1;
+  ino_t socket_inode_ = 0;
+};
+
+// Reads the server's first line from `fd`, waiting at most kReadySeconds.
+std::string read_ready_line(int fd) {
+  std::string line;
+  const auto deadline = ServerClock::now() + std::chrono::seconds(kReadySeconds);
+  char buffer[256];
+  while (line.find('\n') == std::string::npos) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - ServerClock::now()).count();
+    if (left <= 0) break;
+    pollfd wait{fd, POLLIN, 0};
+    const int ready = ::poll(&wait, 1, static_cast<int>(left));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) break;
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    line.append(buffer, static_cast<std::size_t>(n));
+  }
+  return line.substr(0, line.find('\n'));
+}
+
+int start_server(const fs::path& socket, const ServerOptions& options, const ServerHooks& hooks) {
+  if (const std::optional<ServerReply> running = ask(socket, RequestKind::Status)) {
+    std::cout << "gpufilter: a server is already running: " << running->text << '\n';
+    return 0;
+  }
+  int ready[2];
+  if (::pipe2(ready, O_CLOEXEC) != 0) throw CliError(ExitCode::Runtime, std::string("pipe: ") + std::strerror(errno));
+  std::cout.flush();
+  std::cerr.flush();
+  const pid_t child = ::fork();
+  if (child < 0) throw CliError(ExitCode::Runtime, std::string("fork: ") + std::strerror(errno));
+  if (child == 0) {
+    // Detached from the caller's session and terminal, in a grandchild that init adopts.
+    ::close(ready[0]);
+    ::setsid();
+    if (::fork() != 0) ::_exit(0);
+    const int null = ::open("/dev/null", O_RDWR);
+    const std::string log_path = socket.string() + ".log";
+    const int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    ::dup2(null, 0);
+    ::dup2(log >= 0 ? log : null, 1);
+    ::dup2(log >= 0 ? log : null, 2);
+    [[maybe_unused]] const int root = ::chdir("/");
+    Server server(socket, options, hooks);
+    std::_Exit(server.run(ready[1]));
+  }
+  ::close(ready[1]);
+  ::waitpid(child, nullptr, 0);
+  const std::string line = read_ready_line(ready[0]);
+  ::close(ready[0]);
+  if (line.rfind("ok ", 0) == 0) {
+    std::cout << "gpufilter: server started (pid " << line.substr(3) << ") at " << socket.string() << "; "
+              << (options.idle_seconds > 0
+                      ? "it stops after " + std::to_string(static_cast<long>(options.idle_seconds)) +
+                            " s without a command, or with 'gpufilter server stop'"
+                      : "'gpufilter server stop' stops it")
+              << '\n';
+    return 0;
+  }
+  const std::string why = line.rfind("error ", 0) == 0 ? line.substr(6)
+                                                        : "it did not become ready within " +
+                                                              std::to_string(kReadySeconds) + " s (see " +
+                                                              socket.string() + ".log)";
+  throw CliError(ExitCode::Runtime, "the server did not start: " + why);
+}
+
+int stop_server(const fs::path& socket) {
+  const std::optional<ServerReply> reply = ask(socket, RequestKind::Stop);
+  if (!reply) {
+    std::cout << "gpufilter: no server is running at " << socket.string() << '\n';
+    return 0;
+  }
+  // It removes its socket as it ends.
+  for (int i = 0; i < 200 && ::access(socket.c_str(), F_OK) == 0; ++i) ::usleep(10000);
+  std::cout << "gpufilter: server stopped\n";
+  return 0;
+}
+
+int report_status(const fs::path& socket) {
+  const std::optional<ServerReply> reply = ask(socket, RequestKind::Status);
+  if (!reply) {
+    std::cout << "gpufilter: no server is running at " << socket.string() << '\n';
+    return 1;
+  }
+  std::cout << "gpufilter: a server is running: " << reply->text << '\n';
+  if (reply->text.find("\nbuild " + build_identity()) == std::string::npos)
+    std::cout << "gpufilter: it is another build than this gpufilter, so this one's commands run in their own "
+                 "processes ('gpufilter server stop', then 'start', replaces it)\n";
+  return 0;
+}
+
+}  // namespace
+
+bool is_server_command(int argc, const char* const* argv) { return argc >= 2 && std::strcmp(argv[1], "server") == 0; }
+
+int run_server_command(int argc, const char* const* argv, const ServerHooks& hooks) {
+  const ServerOptions options = parse_options(argc, argv);
+  if (options.action == "help") {
+    std::cout << usage();
+    return 0;
+  }
+  const fs::path socket = server_socket_path();
+  if (options.action == "stop") return stop_server(socket);
+  if (options.action == "status") return report_status(socket);
+  prepare_socket_directory(socket);
+  if (options.action == "start") return start_server(socket, options, hooks);
+  Server server(socket, options, hooks);  // "run": in the foreground
+  std::cerr << "gpufilter: server (pid " << ::getpid() << ") starting at " << socket.string() << std::endl;
+  return server.run(-1);
+}
+
+}  // namespace gpufilter::cli

@@ -1,0 +1,200 @@
+// End-to-end tests of `gpufilter server` (cli/server.hpp): commands forwarded to a running
+// server give what they give in their own process (files, stdout, stderr, exit status),
+// in the caller's directory; commands the server must not run (other settings, no
+// server, a dead one) still run; start, status, stop and the idle timeout do what they
+// say. --device cpu throughout, so they pass on machines without a GPU.
+#include <gtest/gtest.h>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "cli_test_util.hpp"
+
+#ifndef GPUFILTER_CLI_PATH
+#error "GPUFILTER_CLI_PATH must name the built gpufilter binary"
+#endif
+
+namespace gpufilter::cli_test {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+class CliServerTest : public ::testing::Test {
+ protected:
+  CliServerTest() : socket_((server_dir_ / "server.sock").string()) {
+    // Every process of the test, the server included, uses this test's own socket.
+    ::setenv("GPUFILTER_SERVER_SOCKET", socket_.c_str(), 1);
+    ::unsetenv("GPUFILTER_SERVER");
+  }
+  ~CliServerTest() override {
+    run({"server", "stop"});
+    ::unsetenv("GPUFILTER_SERVER_SOCKET");
+  }
+
+  ProcessResult run(const std::vector<std::string>& args, ProcessOptions options = {}) {
+    return run_process(GPUFILTER_CLI_PATH, args, capture_.path(), options);
+  }
+  // Runs `args` with the working directory `dir`.
+  ProcessResult run_in(const fs::path& dir, const std::vector<std::string>& args, ProcessOptions options = {}) {
+    const std::string where = dir.string();
+    options.before_exec = [where] {
+      if (::chdir(where.c_str()) != 0) ::_exit(126);
+    };
+    return run(args, options);
+  }
+  ProcessResult local(const std::vector<std::string>& args, ProcessOptions options = {}) {
+    options.env.push_back("GPUFILTER_SERVER=off");
+    return run(args, options);
+  }
+  void start_server(const std::string& idle = "60") {
+    const ProcessResult started = run({"server", "start", "--idle-timeout", idle});
+    ASSERT_EQ(started.exit_code, 0) << started.out << started.err;
+    ASSERT_TRUE(contains(started.out, "server started")) << started.out;
+  }
+  // The count of commands the server has run, from `server status`; -1 when none runs.
+  long commands_run() {
+    const ProcessResult status = run({"server", "status"});
+    std::smatch match;
+    const std::regex count("([0-9]+) commands run");
+    if (status.exit_code != 0 || !std::regex_search(status.out, match, count)) return -1;
+    return std::stol(match[1].str());
+  }
+  long server_pid() {
+    const ProcessResult status = run({"server", "status"});
+    std::smatch match;
+    const std::regex pid("pid ([0-9]+)");
+    if (status.exit_code != 0 || !std::regex_search(status.out, match, pid)) return -1;
+    return std::stol(match[1].str());
+  }
+  std::string write_image(const std::string& name, unsigned seed) {
+    const fs::path file = work_ / name;
+    EXPECT_TRUE(cv::imwrite(file.string(), random_image(41, 67, CV_8UC3, seed)));
+    return file.string();
+  }
+
+  ScratchDir server_dir_;
+  ScratchDir work_;
+  ScratchDir capture_;
+  std::string socket_;
+};
+
+TEST_F(CliServerTest, ForwardedCommandsMatchTheirOwnProcess) {
+  write_image("in.png", 1);
+  const ProcessResult alone = local({"blur", (work_ / "in.png").string(), (work_ / "alone.png").string(),
+                                     "--sigma", "2", "--device", "cpu"});
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  const ProcessResult alone_stats = local({"stats", (work_ / "in.png").string(), "--csv", "--device", "cpu"});
+  ASSERT_EQ(alone_stats.exit_code, 0) << alone_stats.err;
+
+  start_server();
+  ASSERT_EQ(commands_run(), 0);
+  // Relative paths: the server works in the caller's directory.
+  const ProcessResult served = run_in(work_.path(), {"blur", "in.png", "served.png", "--sigma", "2", "--device", "cpu"});
+  ASSERT_EQ(served.exit_code, 0) << served.err;
+  EXPECT_EQ(served.err, "");
+  EXPECT_EQ(read_bytes(work_ / "served.png"), read_bytes(work_ / "alone.png"));
+  // Data on stdout, the caller's.
+  const ProcessResult stats = run_in(work_.path(), {"stats", "in.png", "--csv", "--device", "cpu"});
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_EQ(stats.out, alone_stats.out);
+  // A failure: the same status and one error line on the caller's stderr.
+  const ProcessResult missing = run_in(work_.path(), {"blur", "nothing.png", "out.png", "--device", "cpu"});
+  EXPECT_EQ(missing.exit_code, 3);
+  EXPECT_TRUE(missing.err.starts_with("gpufilter: error: ")) << missing.err;
+  EXPECT_TRUE(contains(missing.err, "nothing.png")) << missing.err;
+  EXPECT_FALSE(fs::exists(work_ / "out.png"));
+  // --timing runs from the caller's start.
+  const ProcessResult timed = run_in(work_.path(), {"blur", "in.png", "timed.png", "--device", "cpu", "--timing"});
+  ASSERT_EQ(timed.exit_code, 0) << timed.err;
+  EXPECT_TRUE(contains(timed.err, "gpufilter: timing (cpu): ")) << timed.err;
+  // Help goes to the caller's stdout too.
+  const ProcessResult help = run({"blur", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_TRUE(contains(help.out, "--sigma")) << help.out;
+  EXPECT_EQ(commands_run(), 5);
+}
+
+TEST_F(CliServerTest, CommandsWithOtherSettingsRunInTheirOwnProcess) {
+  const std::string in = write_image("in.png", 2);
+  start_server();
+  // GPUFILTER_* variables the server did not start with.
+  ProcessOptions other;
+  other.env.push_back("GPUFILTER_JPEG_BATCH=3");
+  const ProcessResult run_other = run({"copy", in, (work_ / "a.png").string(), "--device", "cpu"}, other);
+  ASSERT_EQ(run_other.exit_code, 0) << run_other.err;
+  // Another pixel limit than the one the server's codecs were loaded with.
+  const ProcessResult limit =
+      run({"copy", in, (work_ / "b.png").string(), "--device", "cpu", "--max-pixels", "1000000"});
+  ASSERT_EQ(limit.exit_code, 0) << limit.err;
+  // Forwarding turned off.
+  const ProcessResult off = local({"copy", in, (work_ / "c.png").string(), "--device", "cpu"});
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_EQ(commands_run(), 0);
+  for (const char* name : {"a.png", "b.png", "c.png"})
+    EXPECT_EQ(max_difference(read_unchanged(work_ / name), read_unchanged(in)), 0.0) << name;
+}
+
+TEST_F(CliServerTest, ADeadServerLeavesCommandsWorking) {
+  const std::string in = write_image("in.png", 3);
+  start_server();
+  const long pid = server_pid();
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+  ASSERT_TRUE(wait_until([&] { return ::kill(static_cast<pid_t>(pid), 0) != 0; }, std::chrono::seconds(10)));
+  ASSERT_TRUE(fs::exists(socket_));  // left behind by the killed server
+  const ProcessResult run_alone = run({"copy", in, (work_ / "out.png").string(), "--device", "cpu"});
+  ASSERT_EQ(run_alone.exit_code, 0) << run_alone.err;
+  EXPECT_EQ(run_alone.err, "");
+  EXPECT_EQ(max_difference(read_unchanged(work_ / "out.png"), read_unchanged(in)), 0.0);
+  EXPECT_EQ(run({"server", "status"}).exit_code, 1);
+  start_server();  // over the stale socket
+  EXPECT_EQ(commands_run(), 0);
+}
+
+TEST_F(CliServerTest, StartStatusStopAndIdleTimeout) {
+  EXPECT_EQ(run({"server", "status"}).exit_code, 1);
+  start_server();
+  const ProcessResult again = run({"server", "start"});
+  EXPECT_EQ(again.exit_code, 0);
+  EXPECT_TRUE(contains(again.out, "already running")) << again.out;
+  struct stat status {};
+  ASSERT_EQ(::stat(socket_.c_str(), &status), 0);
+  EXPECT_EQ(status.st_mode & 0777, 0600u);  // no other user reaches it
+  const ProcessResult stopped = run({"server", "stop"});
+  EXPECT_EQ(stopped.exit_code, 0);
+  EXPECT_TRUE(contains(stopped.out, "server stopped")) << stopped.out;
+  EXPECT_FALSE(fs::exists(socket_));
+  EXPECT_EQ(run({"server", "status"}).exit_code, 1);
+
+  start_server("1");
+  EXPECT_TRUE(wait_until([&] { return !fs::exists(socket_); }, std::chrono::seconds(20)))
+      << "the server did not stop after its idle timeout";
+}
+
+TEST_F(CliServerTest, ServerUsageMistakes) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"server"}, {"server", "begin"},
+                                               {"server", "start", "--idle-timeout", "-1"}}) {
+    const ProcessResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args.back();
+    EXPECT_TRUE(r.err.starts_with("gpufilter: error: ")) << r.err;
+  }
+  const ProcessResult help = run({"server", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_TRUE(contains(help.out, "--idle-timeout")) << help.out;
+}
+
+}  // namespace
+}  // namespace gpufilter::cli_test
