@@ -34,6 +34,7 @@
 #include "jpeg_metadata.hpp"
 #include "process_file.hpp"
 #include "progress.hpp"
+#include "stop_request.hpp"
 #include "quiet_stderr.hpp"
 #include "timing.hpp"
 
@@ -346,13 +347,14 @@ ExitCode run_batch(const RunRequest& request) {
   auto work = [&] {
     std::size_t index = 0;
     std::optional<CpuDecoders::Ready> ready;
-    while (next_work(index, ready)) run_file(index, ready);
+    while (!stop_request().load() && next_work(index, ready)) run_file(index, ready);
   };
   std::vector<std::thread> workers;
   for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(work);
   work();
   for (std::thread& worker : workers) worker.join();
   progress.finish();
+  if (stop_request().load()) return first_failure.value_or(ExitCode::Runtime);  // no one is left to read a summary
 
   if (!options.quiet) {
     const double seconds = progress.elapsed_s();

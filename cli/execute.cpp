@@ -173,6 +173,15 @@ void GpuWorkspace::run_chain(const RunRequest& request, const ImageView& first_i
   }
 }
 
+void GpuWorkspace::release_images() {
+  stored_ = DeviceImage();
+  turned_half_ = DeviceImage();
+  src_ = DeviceImage();
+  dst_ = DeviceImage();
+  between_.clear();
+  result_ = DeviceData();
+}
+
 GpuJpegCodec* GpuWorkspace::jpeg_codec() {
   if (!jpeg_tried_) {
     jpeg_tried_ = true;

@@ -114,6 +114,10 @@ class GpuWorkspace final : public Runner {
   // Makes the workspace's nvJPEG states now rather than at its first JPEG (a server does,
   // before its first request). A no-op without nvJPEG.
   void prepare_jpeg_codec() { jpeg_codec(); }
+  // For a server's workspaces, kept from one batch to the next: the batch's hardware
+  // decoder (or none), and the device images freed while the workspace waits.
+  void set_batch_decoder(JpegBatchDecoder* batch_decoder) { batch_decoder_ = batch_decoder; }
+  void release_images();
 
  private:
   // Fits dst_ to request.op's (and its chain's) output for an `input`-shaped image.

@@ -34,9 +34,20 @@ GpuWorkspace& GpuPool::Lease::workspace() const {
   Slot& slot = *pool_.slots_[slot_];
   JpegBatchDecoder* decoder =
       pool_.decoders_.empty() ? nullptr : pool_.decoders_[slot.device_index].get();
-  std::call_once(slot.created,
-                 [&slot, decoder] { slot.workspace = std::make_unique<GpuWorkspace>(slot.device, decoder); });
+  std::call_once(slot.created, [&slot, decoder] {
+    ResidentGpus* resident = ResidentGpus::active();
+    slot.workspace = resident != nullptr ? resident->take_workspace(slot.device, decoder)
+                                         : std::make_unique<GpuWorkspace>(slot.device, decoder);
+  });
   return *slot.workspace;
+}
+
+GpuPool::~GpuPool() {
+  // A server keeps the workspaces (streams, nvJPEG states) for its next batch; they are
+  // given back before this pool's decoders, which they point at, are destroyed.
+  ResidentGpus* resident = ResidentGpus::active();
+  if (resident == nullptr) return;
+  for (const auto& slot : slots_) resident->give_back_workspace(std::move(slot->workspace));
 }
 
 GpuPool::Lease GpuPool::borrow() {

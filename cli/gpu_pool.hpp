@@ -22,6 +22,9 @@ class GpuPool {
   // own, and that GPU's workspaces send their JPEG files to it.
   GpuPool(const std::vector<int>& devices, int workspaces_per_device,
           std::optional<JpegBatchTuning> batch_jpeg = std::nullopt);
+  ~GpuPool();
+  GpuPool(const GpuPool&) = delete;
+  GpuPool& operator=(const GpuPool&) = delete;
 
   // Borrowed for one run; returned by the lease's destructor.
   class Lease {

@@ -56,6 +56,29 @@ void ResidentGpus::prepare(int device) noexcept {
   }
 }
 
+std::unique_ptr<GpuWorkspace> ResidentGpus::take_workspace(int device, JpegBatchDecoder* batch_decoder) {
+  std::unique_ptr<GpuWorkspace> workspace;
+  {
+    const std::lock_guard<std::mutex> lock(spares_mutex_);
+    std::vector<std::unique_ptr<GpuWorkspace>>& spares = spares_[device];
+    if (!spares.empty()) {
+      workspace = std::move(spares.back());
+      spares.pop_back();
+    }
+  }
+  if (!workspace) return std::make_unique<GpuWorkspace>(device, batch_decoder);
+  workspace->set_batch_decoder(batch_decoder);
+  return workspace;
+}
+
+void ResidentGpus::give_back_workspace(std::unique_ptr<GpuWorkspace> workspace) {
+  if (!workspace) return;
+  workspace->set_batch_decoder(nullptr);  // the batch's decoder ends with it
+  workspace->release_images();
+  const std::lock_guard<std::mutex> lock(spares_mutex_);
+  spares_[workspace->device()].push_back(std::move(workspace));
+}
+
 std::unique_ptr<JpegBatchEngine> ResidentGpus::lend_jpeg_engine(int device) {
   const std::lock_guard<std::mutex> lock(engines_mutex_);
   auto found = engines_.find(device);
@@ -65,8 +88,15 @@ std::unique_ptr<JpegBatchEngine> ResidentGpus::lend_jpeg_engine(int device) {
 }
 
 bool ResidentGpus::healthy() {
-  for (auto& [device, d] : devices_) {
-    if (!d.workspace) continue;  // no context of ours to check
+  std::vector<int> used;
+  for (const auto& [device, d] : devices_)
+    if (d.workspace) used.push_back(device);
+  {
+    const std::lock_guard<std::mutex> lock(spares_mutex_);
+    for (const auto& [device, spares] : spares_)
+      if (!spares.empty()) used.push_back(device);
+  }
+  for (const int device : used) {  // devices with no context of ours are not asked
     if (cudaSetDevice(device) != cudaSuccess) return false;
     // A sticky error (an illegal address, say) is returned by every later call.
     if (cudaDeviceSynchronize() != cudaSuccess) return false;

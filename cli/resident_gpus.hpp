@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "execute.hpp"
 #include "gpu_warmup.hpp"
@@ -31,6 +32,11 @@ class ResidentGpus {
   // Makes the device's workspace and its nvJPEG states now (after its warm-up), so the
   // first JPEG request does not wait for them. Never throws: a failure shows on first use.
   void prepare(int device) noexcept;
+  // A batch's workspace on `device`, bound to `batch_decoder`: one a previous batch gave
+  // back (its stream and nvJPEG states made), else a new one. Thread-safe.
+  std::unique_ptr<GpuWorkspace> take_workspace(int device, JpegBatchDecoder* batch_decoder);
+  // A batch's workspace back, its device images freed, for the next batch. Thread-safe.
+  void give_back_workspace(std::unique_ptr<GpuWorkspace> workspace);
   // The device's hardware JPEG engine (jpeg_batch_decoder.hpp), made on first use and
   // kept: the engine handed out forwards to it, for one batch at a time. nullptr where
   // the device has none. Thread-safe (a batch's decoder thread asks).
@@ -47,6 +53,8 @@ class ResidentGpus {
   std::map<int, Device> devices_;
   std::mutex engines_mutex_;
   std::map<int, std::unique_ptr<JpegBatchEngine>> engines_;  // nullptr: the device has none
+  std::mutex spares_mutex_;
+  std::map<int, std::vector<std::unique_ptr<GpuWorkspace>>> spares_;  // batches' workspaces, by device
 };
 
 }  // namespace gpufilter::cli

@@ -18,10 +18,12 @@
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "exit_codes.hpp"
 #include "server_socket.hpp"
+#include "stop_request.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -45,8 +47,8 @@ std::string usage() {
          "While a server runs, gpufilter commands of the same build, user and GPUFILTER_*\n"
          "variables run in it, with the GPU, nvJPEG and codecs already started; the\n"
          "command waits for the result and exits with its status. Commands run one at a\n"
-         "time. GPUFILTER_SERVER=off runs a command in its own process; Ctrl-C stops the\n"
-         "waiting command, not the run it started.\n\n"
+         "time. GPUFILTER_SERVER=off runs a command in its own process. Ctrl-C on a\n"
+         "waiting batch stops it after the files in flight.\n\n"
          "  --idle-timeout SECONDS  stop after this long without a command (default " +
          std::to_string(static_cast<int>(kDefaultIdleSeconds)) +
          ", 0: never)\n"
@@ -107,6 +109,36 @@ extern "C" void remove_socket_and_exit(int /*signal_number*/) {
   if (g_socket_path[0] != '\0') ::unlink(g_socket_path);
   ::_exit(0);
 }
+
+// While a forwarded command runs: a thread that asks it to stop (stop_request.hpp) as
+// soon as its caller hangs up, which is what Ctrl-C on the waiting command does.
+class CallerWatch {
+ public:
+  explicit CallerWatch(int connection) {
+    if (::pipe2(wake_, O_CLOEXEC) != 0) return;
+    thread_ = std::thread([connection, wake = wake_[0]] {
+      pollfd fds[2] = {{connection, POLLRDHUP, 0}, {wake, POLLIN, 0}};
+      while (::poll(fds, 2, -1) < 0 && errno == EINTR) {
+      }
+      if ((fds[0].revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0) stop_request() = true;
+    });
+  }
+  ~CallerWatch() {
+    if (thread_.joinable()) {
+      [[maybe_unused]] const ssize_t n = ::write(wake_[1], "x", 1);
+      thread_.join();
+      ::close(wake_[0]);
+      ::close(wake_[1]);
+    }
+    stop_request() = false;
+  }
+  CallerWatch(const CallerWatch&) = delete;
+  CallerWatch& operator=(const CallerWatch&) = delete;
+
+ private:
+  int wake_[2] = {-1, -1};
+  std::thread thread_;
+};
 
 class Server {
  public:
@@ -223,7 +255,7 @@ class Server {
         go_on = false;
         break;
       case RequestKind::Run:
-        reply = run_forwarded(request, fds);
+        reply = run_forwarded(request, fds, connection);
         go_on = hooks_.healthy();
         break;
     }
@@ -243,7 +275,7 @@ class Server {
     return text;
   }
 
-  ServerReply run_forwarded(const ServerRequest& request, const std::vector<int>& fds) {
+  ServerReply run_forwarded(const ServerRequest& request, const std::vector<int>& fds, int connection) {
     if (request.identity != identity_) return {ReplyKind::Declined, 0, "another build"};
     if (request.env != environment_) return {ReplyKind::Declined, 0, "other GPUFILTER_* variables"};
     if (fds.size() != 4 || request.args.empty()) return {ReplyKind::Declined, 0, "malformed request"};
@@ -266,7 +298,10 @@ class Server {
       argv.push_back(nullptr);
       const ServerClock::time_point started{
           std::chrono::duration_cast<ServerClock::duration>(std::chrono::nanoseconds(request.started_ns))};
-      code = hooks_.serve(static_cast<int>(request.args.size()), argv.data(), started);
+      {
+        const CallerWatch watch(connection);
+        code = hooks_.serve(static_cast<int>(request.args.size()), argv.data(), started);
+      }
       std::cout.flush();
       std::cerr.flush();
       std::fflush(nullptr);

@@ -164,6 +164,42 @@ TEST_F(CliServerTest, ADeadServerLeavesCommandsWorking) {
   EXPECT_EQ(commands_run(), 0);
 }
 
+// Ctrl-C on a command waiting for the server stops its batch after the files in flight;
+// the server goes on serving.
+TEST_F(CliServerTest, ACallerThatGoesAwayStopsItsBatch) {
+  constexpr int kFiles = 400;
+  std::vector<std::string> args{"blur"};
+  const cv::Mat image = random_image(300, 400, CV_8UC3, 7);
+  for (int i = 0; i < kFiles; ++i) {
+    const fs::path file = work_ / ("in" + std::to_string(i) + ".png");
+    ASSERT_TRUE(cv::imwrite(file.string(), image));
+    args.push_back(file.string());
+  }
+  const fs::path out = work_ / "out";
+  fs::create_directory(out);
+  args.insert(args.end(), {"--out-dir", out.string(), "--sigma", "4", "--device", "cpu", "--jobs", "1", "--quiet"});
+  start_server();
+  const auto written = [&] {
+    long n = 0;
+    for (const auto& entry : fs::directory_iterator(out))
+      if (!entry.path().filename().string().starts_with(".")) ++n;
+    return n;
+  };
+  {
+    ChildProcess caller(GPUFILTER_CLI_PATH, args, capture_.path());
+    ASSERT_TRUE(wait_until([&] { return written() >= 2; }, std::chrono::seconds(60)));
+    caller.send(SIGINT);
+    const ProcessResult ended = caller.wait();
+    EXPECT_EQ(ended.signal, SIGINT);
+  }
+  // The server finishes the file in flight, then takes the next command.
+  ASSERT_TRUE(wait_until([&] { return commands_run() == 1; }, std::chrono::seconds(60)));
+  EXPECT_LT(written(), kFiles / 2) << "the batch went on after its caller had gone";
+  const ProcessResult next = run({"copy", args[1], (work_ / "next.png").string(), "--device", "cpu"});
+  EXPECT_EQ(next.exit_code, 0) << next.err;
+  EXPECT_EQ(commands_run(), 2);
+}
+
 TEST_F(CliServerTest, StartStatusStopAndIdleTimeout) {
   EXPECT_EQ(run({"server", "status"}).exit_code, 1);
   start_server();
