@@ -174,13 +174,13 @@ std::optional<int> serve_forwarded(int argc, const char* const* argv, Clock::tim
   return run_and_report(argc, argv, started);
 }
 
-// Before the server says it is ready: the codec libraries loaded, GPU 0's context,
-// nvJPEG's handle and a workspace with its nvJPEG states made.
+// Before the server says it is ready: the codec libraries loaded; on every GPU, the
+// context, nvJPEG's handle, a workspace with its nvJPEG states and the hardware engine.
 void warm_up_server() {
   silence_codec_logging();
   set_decoder_pixel_limit(RunRequest{}.max_pixels);
   codecs::start_loading();
-  ResidentGpus::activate(0).prepare(0);
+  ResidentGpus::activate();
   try {
     codecs::have_writer("warm.jpg");  // waits for the codec module
   } catch (...) {

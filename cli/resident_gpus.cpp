@@ -2,7 +2,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <thread>
+#include <vector>
+
 #include "gpu_jpeg.hpp"
+#include "gpufilter/device.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -24,10 +29,17 @@ class LentEngine final : public JpegBatchEngine {
 
 }  // namespace
 
-ResidentGpus& ResidentGpus::activate(int device) {
+ResidentGpus& ResidentGpus::activate() {
   if (!g_resident) g_resident = std::make_unique<ResidentGpus>();
-  g_resident->warmup(device);
-  return *g_resident;
+  ResidentGpus& resident = *g_resident;
+  const int count = std::max(1, device_count());  // device 0 says why there is none
+  // Every device's entry made here, so the threads below never insert into the map.
+  for (int device = 0; device < count; ++device) resident.warmup(device);
+  std::vector<std::thread> threads;
+  for (int device = 1; device < count; ++device) threads.emplace_back([&resident, device] { resident.prepare(device); });
+  resident.prepare(0);
+  for (std::thread& thread : threads) thread.join();
+  return resident;
 }
 
 ResidentGpus* ResidentGpus::active() { return g_resident.get(); }

@@ -18,8 +18,9 @@ namespace gpufilter::cli {
 class ResidentGpus {
  public:
   // Makes the process's resident state (once; the server calls it before its first
-  // request) and starts warming `device` up.
-  static ResidentGpus& activate(int device);
+  // request) and warms every GPU of the machine up, side by side: context, nvJPEG,
+  // workspace, hardware JPEG engine (prepare()). Returns when they are ready.
+  static ResidentGpus& activate();
   // The process's resident state, or null outside a server.
   static ResidentGpus* active();
 
