@@ -1269,6 +1269,43 @@ TEST_F(CliGpuJpegTest, BatchedHardwareDecodeMatchesOpenCv) {
   }
 }
 
+// A server (cli/server.hpp) runs on the GPU as a process of its own does: a PNG gives the
+// same bytes, a JPEG goes to nvJPEG (a process of its own keeps OpenCV's codecs for one
+// file) and stays within the codecs' tolerance; the warm-up is not part of the run.
+TEST_F(CliGpuJpegTest, ServerRunsOnTheGpuAsItsOwnProcessDoes) {
+  ProcessOptions served;
+  served.env = {"GPUFILTER_SERVER=on", "GPUFILTER_SERVER_SOCKET=" + (capture_ / "server.sock").string()};
+  const ProcessResult started = gpufilter({"server", "start", "--idle-timeout", "120"}, served);
+  ASSERT_EQ(started.exit_code, 0) << started.out << started.err;
+  struct Stop {
+    std::string capture;
+    ProcessOptions options;
+    ~Stop() { run_process(GPUFILTER_CLI_PATH, {"server", "stop"}, capture, options); }
+  } stop{capture_.path().string(), served};
+
+  const std::string png = write_input("in.png", photo_like(203, 317, 3, 8));
+  const ProcessResult alone = gpufilter({"blur", png, path("alone.png"), "--device", "gpu"});
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  const ProcessResult on_server = gpufilter({"blur", png, path("served.png"), "--device", "gpu", "--timing"}, served);
+  ASSERT_EQ(on_server.exit_code, 0) << on_server.err;
+  EXPECT_TRUE(contains(on_server.err, "timing (gpu)")) << on_server.err;
+  EXPECT_FALSE(contains(on_server.err, "cuda start")) << on_server.err;
+  EXPECT_EQ(read_bytes(path("served.png")), read_bytes(path("alone.png")));
+
+  const std::string jpeg = path("in.jpg");
+  ASSERT_TRUE(cv::imwrite(jpeg, photo_like(203, 317, 3, 9), {cv::IMWRITE_JPEG_QUALITY, 95}));
+  const ProcessResult jpeg_alone = gpufilter({"blur", jpeg, path("jpeg-alone.png"), "--device", "gpu"});
+  ASSERT_EQ(jpeg_alone.exit_code, 0) << jpeg_alone.err;
+  const ProcessResult jpeg_served =
+      gpufilter({"blur", jpeg, path("jpeg-served.png"), "--device", "gpu", "--timing"}, served);
+  ASSERT_EQ(jpeg_served.exit_code, 0) << jpeg_served.err;
+  EXPECT_TRUE(contains(jpeg_served.err, "gpu decode")) << jpeg_served.err;
+  expect_jpeg_close(read_unchanged(path("jpeg-served.png")), read_unchanged(path("jpeg-alone.png")), "served");
+
+  const ProcessResult status = gpufilter({"server", "status"}, served);
+  EXPECT_TRUE(contains(status.out, "2 commands run")) << status.out;
+}
+
 TEST_F(CliTest, EncodeOptionsReachTheEncoder) {
   // A smooth image, so that JPEG quality shows in the size and PNG levels in the ratio.
   cv::Mat image(120, 160, CV_8UC3);
