@@ -30,8 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 class CliServerTest : public ::testing::Test {
  protected:
   CliServerTest() : socket_((server_dir_ / "server.sock").string()) {
@@ -64,21 +62,15 @@ class CliServerTest : public ::testing::Test {
     ASSERT_EQ(started.exit_code, 0) << started.out << started.err;
     ASSERT_TRUE(contains(started.out, "server started")) << started.out;
   }
-  // The count of commands the server has run, from `server status`; -1 when none runs.
-  long commands_run() {
+  // The number `server status` prints where `pattern`'s group is; -1 when none runs.
+  long status_number(const std::string& pattern) {
     const ProcessResult status = run({"server", "status"});
     std::smatch match;
-    const std::regex count("([0-9]+) commands run");
-    if (status.exit_code != 0 || !std::regex_search(status.out, match, count)) return -1;
+    if (status.exit_code != 0 || !std::regex_search(status.out, match, std::regex(pattern))) return -1;
     return std::stol(match[1].str());
   }
-  long server_pid() {
-    const ProcessResult status = run({"server", "status"});
-    std::smatch match;
-    const std::regex pid("pid ([0-9]+)");
-    if (status.exit_code != 0 || !std::regex_search(status.out, match, pid)) return -1;
-    return std::stol(match[1].str());
-  }
+  long commands_run() { return status_number("([0-9]+) commands run"); }
+  long server_pid() { return status_number("pid ([0-9]+)"); }
   std::string write_image(const std::string& name, unsigned seed) {
     const fs::path file = work_ / name;
     EXPECT_TRUE(cv::imwrite(file.string(), random_image(41, 67, CV_8UC3, seed)));

@@ -44,8 +44,6 @@ constexpr int kInput = 3;
 constexpr int kOutput = 4;
 constexpr int kRuntime = 5;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 // One entry of the --timing line: "decode 1.234 ms", or "cuda start 120.500 ms (beside
 // decode)" for one that ran on another thread.
 struct TimedStage {

@@ -82,6 +82,8 @@ class ChildProcess {
 ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
                           const std::filesystem::path& capture_dir, const ProcessOptions& options = {});
 
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 // Polls `condition` every few milliseconds until it holds (true) or `timeout` passes (false).
 bool wait_until(const std::function<bool()>& condition, std::chrono::milliseconds timeout);
 
