@@ -44,10 +44,10 @@ std::string usage() {
          "  run      run the server in the foreground (Ctrl-C stops it)\n"
          "  stop     stop the running server\n"
          "  status   describe the running server (exit status 1 when none runs)\n\n"
-         "While a server runs, gpufilter commands of the same build, user and GPUFILTER_*\n"
-         "variables run in it, with the GPU, nvJPEG and codecs already started; the\n"
-         "command waits for the result and exits with its status. Commands run one at a\n"
-         "time. GPUFILTER_SERVER=off runs a command in its own process. Ctrl-C on a\n"
+         "While a server runs, gpufilter commands of the same build, user and GPUFILTER_*,\n"
+         "CUDA_* and OPENCV_* variables run in it, with the GPU, nvJPEG and codecs already\n"
+         "started; the command waits for the result and exits with its status. Commands run\n"
+         "one at a time. GPUFILTER_SERVER=off runs a command in its own process. Ctrl-C on a\n"
          "waiting batch stops it after the files in flight.\n\n"
          "  --idle-timeout SECONDS  stop after this long without a command (default " +
          std::to_string(static_cast<int>(kDefaultIdleSeconds)) +
@@ -277,7 +277,7 @@ class Server {
 
   ServerReply run_forwarded(const ServerRequest& request, const std::vector<int>& fds, int connection) {
     if (request.identity != identity_) return {ReplyKind::Declined, 0, "another build"};
-    if (request.env != environment_) return {ReplyKind::Declined, 0, "other GPUFILTER_* variables"};
+    if (request.env != environment_) return {ReplyKind::Declined, 0, "other GPUFILTER_*, CUDA_* or OPENCV_* variables"};
     if (fds.size() != 4 || request.args.empty()) return {ReplyKind::Declined, 0, "malformed request"};
     // The caller's standard streams and directory for the command's run, then ours back.
     std::cout.flush();

@@ -2,7 +2,7 @@
 // `gpufilter server`: a process that keeps what a GPU run spends most of its wall time
 // making (the CUDA context, nvJPEG's handle and decoder states, device buffers, the
 // codec libraries) from one command to the next. While it runs, every gpufilter command
-// of the same build, user and GPUFILTER_* settings is sent to it over a local socket
+// of the same build, user and environment (tool_environment()) is sent to it over a local socket
 // (server_socket.hpp) with the caller's working directory and standard streams, and
 // runs there as it would have in its own process; the caller exits with its status.
 // Without a server, or where it declines, a command runs in its own process as before.

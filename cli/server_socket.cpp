@@ -206,7 +206,8 @@ std::vector<std::string> tool_environment() {
   std::vector<std::string> list;
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string_view text(*entry);
-    if (text.rfind("GPUFILTER_", 0) == 0 && text.rfind("GPUFILTER_SERVER", 0) != 0) list.emplace_back(text);
+    const bool tool = text.rfind("GPUFILTER_", 0) == 0 && text.rfind("GPUFILTER_SERVER", 0) != 0;
+    if (tool || text.rfind("CUDA_", 0) == 0 || text.rfind("OPENCV_", 0) == 0) list.emplace_back(text);
   }
   std::sort(list.begin(), list.end());
   return list;

@@ -1,8 +1,8 @@
 #pragma once
 // The local socket between a gpufilter command and a running `gpufilter server`, and the
 // messages on it. A run request carries the command line, the caller's working
-// directory and standard streams (as file descriptors), its umask and its GPUFILTER_*
-// variables; the reply carries the exit status. Both ends are the same build
+// directory and standard streams (as file descriptors), its umask and the variables
+// that shape a run (tool_environment()); the reply carries the exit status. Both ends are the same build
 // (build_identity()), so the format needs no versioning beyond a magic number.
 #include <cstdint>
 #include <filesystem>
@@ -20,7 +20,8 @@ std::filesystem::path server_socket_path();
 // a socket. Throws CliError(Runtime) naming the problem.
 void prepare_socket_directory(const std::filesystem::path& socket);
 
-// The caller's GPUFILTER_* variables (but GPUFILTER_SERVER*), sorted. The tool reads some
+// The caller's variables that shape a run, sorted: GPUFILTER_* (but GPUFILTER_SERVER*),
+// CUDA_* (CUDA_VISIBLE_DEVICES, ...) and OPENCV_*. The tool and its libraries read some
 // of them once per process, so a server runs only commands whose variables match its own.
 std::vector<std::string> tool_environment();
 

@@ -122,11 +122,13 @@ TEST_F(CliServerTest, ForwardedCommandsMatchTheirOwnProcess) {
 TEST_F(CliServerTest, CommandsWithOtherSettingsRunInTheirOwnProcess) {
   const std::string in = write_image("in.png", 2);
   start_server();
-  // GPUFILTER_* variables the server did not start with.
-  ProcessOptions other;
-  other.env.push_back("GPUFILTER_JPEG_BATCH=3");
-  const ProcessResult run_other = run({"copy", in, (work_ / "a.png").string(), "--device", "cpu"}, other);
-  ASSERT_EQ(run_other.exit_code, 0) << run_other.err;
+  // Variables the server did not start with: the tool's, and CUDA's (which GPUs exist).
+  for (const char* variable : {"GPUFILTER_JPEG_BATCH=3", "CUDA_VISIBLE_DEVICES=1"}) {
+    ProcessOptions other;
+    other.env.push_back(variable);
+    const ProcessResult run_other = run({"copy", in, (work_ / "a.png").string(), "--device", "cpu"}, other);
+    ASSERT_EQ(run_other.exit_code, 0) << variable << ": " << run_other.err;
+  }
   // Another pixel limit than the one the server's codecs were loaded with.
   const ProcessResult limit =
       run({"copy", in, (work_ / "b.png").string(), "--device", "cpu", "--max-pixels", "1000000"});
