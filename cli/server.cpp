@@ -331,7 +331,8 @@ class Server {
   ino_t socket_inode_ = 0;
 };
 
-// Reads the server's first line from `fd`, waiting at most kReadySeconds.
+// Reads the server's first line from `fd`, waiting at most kReadySeconds; "ended" when
+// the server closed it without a line (it died starting).
 std::string read_ready_line(int fd) {
   std::string line;
   const auto deadline = ServerClock::now() + std::chrono::seconds(kReadySeconds);
@@ -345,7 +346,7 @@ std::string read_ready_line(int fd) {
     if (ready <= 0) break;
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n <= 0) return line.find('\n') == std::string::npos ? "ended" : line.substr(0, line.find('\n'));
     line.append(buffer, static_cast<std::size_t>(n));
   }
   return line.substr(0, line.find('\n'));
@@ -390,10 +391,11 @@ int start_server(const fs::path& socket, const ServerOptions& options, const Ser
               << '\n';
     return 0;
   }
+  const std::string log = socket.string() + ".log";
   const std::string why = line.rfind("error ", 0) == 0 ? line.substr(6)
-                                                        : "it did not become ready within " +
-                                                              std::to_string(kReadySeconds) + " s (see " +
-                                                              socket.string() + ".log)";
+                          : line == "ended"           ? "it ended while starting (see " + log + ")"
+                                                      : "it was not ready after " + std::to_string(kReadySeconds) +
+                                                            " s (see " + log + ")";
   throw CliError(ExitCode::Runtime, "the server did not start: " + why);
 }
 
