@@ -16,6 +16,7 @@
 
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "reduction/reduction_tuning.hpp"
 #include "shared_memory_cap.hpp"
 
 namespace gpufilter {
@@ -243,6 +244,39 @@ TEST(GpuReductionEdges, PackedWarpWalksAtStepBoundaries) {
         }
       }
   }
+}
+
+// packed_warp_bulk's block stages (whole images on sm_90 and later; elsewhere the
+// per-warp ring): one-row views (one segment) at every head length before the first
+// 16-byte boundary, with bodies of whole stages and one group more or less (a part
+// stage last), gray, RGB and RGBA; then an RGBA image of many stages per block, so that
+// every slot of the ring is refilled and its barrier's phase flips several times.
+TEST(GpuReductionEdges, BulkStagesAtEveryHeadAndStageEnd) {
+  const Operation& op = *find_operation("stats");
+  using Walk = kernels::PackedWarpBulkWalk;
+  for (const PixelFormat format :
+       {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U8, 4}}) {
+    const int group_samples = format.channels == 3 ? 48 : 16;
+    const int groups_per_thread =
+        format.channels == 1 ? Walk::kGroups1 : format.channels == 3 ? Walk::kGroups3 : Walk::kGroups4;
+    const int stage_groups = groups_per_thread * kernels::ReductionTuning::kThreads;
+    for (int stages : {1, 3})
+      for (int extra : {-1, 0, 1}) {
+        const int width = ((stages * stage_groups + extra) * group_samples + format.channels - 1) / format.channels;
+        HostImage host(width + 16, 3, format);
+        testing::fill_random(host.view(), static_cast<std::uint64_t>(width));
+        for (int x0 = 0; x0 < 16; ++x0) {
+          const DataResult row = run_on(op, "packed_warp_bulk", host, x0, 1, width, 1);
+          EXPECT_TRUE(agrees(op, format, row))
+              << format.name() << " stages " << stages << " extra " << extra << " x0 " << x0;
+        }
+      }
+  }
+  const PixelFormat rgba{ChannelType::U8, 4};
+  HostImage big(4096, 2304, rgba);  // 37.7 MB: about 4600 stages of 8 KiB
+  testing::fill_random(big.view(), 3);
+  const DataResult whole = run_on(op, "packed_warp_bulk", big, 0, 0, 4096, 2304);
+  EXPECT_TRUE(agrees(op, rgba, whole)) << "many stages per block";
 }
 
 // The histogram's counts and blocks-done counter are zeroed on the stream before each
