@@ -184,28 +184,93 @@ constexpr int min_blocks() {
   return C == 1 ? Tuning::kGrayMinBlocks : Tuning::kRgbaMinBlocks;
 }
 
+// A thread's registers for one row. Square boxes add plain bytes: a 9x9 sum (at most
+// 81 * 255) fits a 16-bit lane, so a register carries two samples through both passes:
+// on RGBA two channels of a pixel (R and B, or G and A: the neighbours' sums of a pixel
+// are again two registers), on gray pixels 0 and 2 or 1 and 3 of the thread's word
+// (gray_box_row).
+template <int C, int R, Arith A>
+struct RowSlots {
+  static constexpr int kSamples = PackedGeometry<C>::kSamples;
+  static constexpr int kPixels = PackedGeometry<C>::kPixels;
+  static constexpr int kLanes = A == Arith::BoxSum ? 2 : 1;  // samples a register
+  static constexpr int kSlots = kSamples / kLanes;            // registers a row
+  static constexpr int kPixelSlots = C == 1 ? 1 : C / kLanes;  // registers a pixel (gray boxes do not use it)
+  static_assert(kLanes == 1 || (2 * R + 1) * (2 * R + 1) * 255 < 65536, "a box sum fits a 16-bit lane");
+};
+
+// The horizontal pass of one row: from the vertical sums `h` of the thread's slots, and
+// those of the pixels within R either side from the lanes next to it, the thread's
+// output samples (for Arith::Shifted unscaled, the result in byte 3).
+template <int C, int R, Arith A>
+__device__ __forceinline__ void horizontal_row(const unsigned (&h)[RowSlots<C, R, A>::kSlots], const PackedTaps<R>& taps,
+                                               unsigned (&out)[RowSlots<C, R, A>::kSamples]) {
+  using RS = RowSlots<C, R, A>;
+  constexpr int P = RS::kPixels;
+  constexpr int SC = RS::kPixelSlots;
+  if constexpr (RS::kLanes == 2 && C == 1) {
+    static_assert(P == 4, "gray_box_row takes one word's pixels");
+    gray_box_row<R>(h, taps.v_round, taps.out_mul, out);
+  } else {
+    // The sums of pixels x0 - R .. x0 + P + R - 1: own, or from the lanes either side.
+    unsigned ext[(P + 2 * R) * SC];
+#pragma unroll
+    for (int p = -R; p < P + R; ++p) {
+#pragma unroll
+      for (int c = 0; c < SC; ++c) {
+        unsigned& e = ext[(p + R) * SC + c];
+        if (p >= 0 && p < P) {
+          e = h[p * SC + c];
+        } else if (p < 0) {
+          const int lanes = (-p + P - 1) / P;  // lanes to the left
+          const int local = p + lanes * P;
+          e = __shfl_up_sync(0xffffffffu, h[local * SC + c], static_cast<unsigned>(lanes));
+        } else {
+          const int lanes = p / P;  // lanes to the right
+          const int local = p - lanes * P;
+          e = __shfl_down_sync(0xffffffffu, h[local * SC + c], static_cast<unsigned>(lanes));
+        }
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < RS::kSlots; ++s) {
+      const int e0 = (s / SC + R) * SC + s % SC;  // slot s in ext
+      if constexpr (A == Arith::BoxSum) {
+        unsigned acc = ext[e0];
+#pragma unroll
+        for (int d = 1; d <= R; ++d) acc += ext[e0 - d * SC] + ext[e0 + d * SC];
+        if constexpr (RS::kLanes == 2) {
+          const int first = (s / SC) * C + s % SC;  // the low lane's sample
+          out[first] = __umulhi(taps.v_round + (acc & 0xffffu), taps.out_mul);
+          out[first + 2] = __umulhi(taps.v_round + (acc >> 16), taps.out_mul);
+        } else {
+          out[s] = __umulhi(taps.v_round + acc, taps.out_mul);
+        }
+      } else {
+        unsigned acc = taps.v_round + taps.qh[0] * ext[e0];
+#pragma unroll
+        for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * SC] + ext[e0 + d * SC]);
+        out[s] = A == Arith::Shifted ? acc : __umulhi(acc, taps.out_mul);
+      }
+    }
+  }
+}
+
 template <int C, int R, Arith A>
 __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
     separable_packed_kernel(ByteImage src, unsigned char* __restrict__ dst, std::size_t dst_pitch, PackedTaps<R> taps,
                             bool src_aligned, bool dst_aligned, bool src_vector, bool dst_vector, int strip_rows,
                             int strips) {
   using G = PackedGeometry<C>;
+  using RS = RowSlots<C, R, A>;
   constexpr int S = G::kSamples;
   constexpr int P = G::kPixels;
   constexpr int H = halo_lanes<C, R>();
   constexpr int kOut = 32 - 2 * H;  // lanes of a warp that store
   constexpr int kWarps = Tuning::kBlockThreads / 32;
   constexpr int kWin = 2 * R + 1;
-  // Square boxes add plain bytes: a 9x9 sum (at most 81 * 255) fits a 16-bit lane, so
-  // a register carries two samples through both passes: on RGBA two channels of a
-  // pixel (R and B, or G and A: the neighbours' sums of a pixel are again two
-  // registers), on gray pixels 0 and 2 or 1 and 3 of the thread's word (gray_box_row).
-  // Slots: registers a row per thread; SC: slots a pixel (RGBA).
-  constexpr int kLanes = A == Arith::BoxSum ? 2 : 1;
-  constexpr int kSlots = S / kLanes;
-  constexpr int SC = C == 1 ? 1 : C / kLanes;  // (gray boxes do not use it)
-  static_assert(kLanes == 1 || (2 * R + 1) * (2 * R + 1) * 255 < 65536, "a box sum fits a 16-bit lane");
-  constexpr int kExt = (P + 2 * R) * SC;  // the thread's slots and R pixels' either side
+  constexpr int kLanes = RS::kLanes;
+  constexpr int kSlots = RS::kSlots;
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int warp = static_cast<int>(blockIdx.x) * kWarps + static_cast<int>(threadIdx.x) / 32;
   // The whole warp leaves together (the shuffles need every lane) when it stores nothing.
@@ -280,52 +345,7 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
             }
           }
           unsigned out[S];
-          if constexpr (kLanes == 2 && C == 1) {
-            static_assert(P == 4, "gray_box_row takes one word's pixels");
-            gray_box_row<R>(h, taps.v_round, taps.out_mul, out);
-          } else {
-            // The sums of pixels x0 - R .. x0 + P + R - 1: own, or from the lanes either side.
-            unsigned ext[kExt];
-#pragma unroll
-            for (int p = -R; p < P + R; ++p) {
-#pragma unroll
-              for (int c = 0; c < SC; ++c) {
-                unsigned& e = ext[(p + R) * SC + c];
-                if (p >= 0 && p < P) {
-                  e = h[p * SC + c];
-                } else if (p < 0) {
-                  const int lanes = (-p + P - 1) / P;  // lanes to the left
-                  const int local = p + lanes * P;
-                  e = __shfl_up_sync(0xffffffffu, h[local * SC + c], static_cast<unsigned>(lanes));
-                } else {
-                  const int lanes = p / P;  // lanes to the right
-                  const int local = p - lanes * P;
-                  e = __shfl_down_sync(0xffffffffu, h[local * SC + c], static_cast<unsigned>(lanes));
-                }
-              }
-            }
-#pragma unroll
-            for (int s = 0; s < kSlots; ++s) {
-              const int e0 = (s / SC + R) * SC + s % SC;  // slot s in ext
-              if constexpr (A == Arith::BoxSum) {
-                unsigned acc = ext[e0];
-#pragma unroll
-                for (int d = 1; d <= R; ++d) acc += ext[e0 - d * SC] + ext[e0 + d * SC];
-                if constexpr (kLanes == 2) {
-                  const int first = (s / SC) * C + s % SC;  // the low lane's sample
-                  out[first] = __umulhi(taps.v_round + (acc & 0xffffu), taps.out_mul);
-                  out[first + 2] = __umulhi(taps.v_round + (acc >> 16), taps.out_mul);
-                } else {
-                  out[s] = __umulhi(taps.v_round + acc, taps.out_mul);
-                }
-              } else {
-                unsigned acc = taps.v_round + taps.qh[0] * ext[e0];
-#pragma unroll
-                for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * SC] + ext[e0 + d * SC]);
-                out[s] = A == Arith::Shifted ? acc : __umulhi(acc, taps.out_mul);
-              }
-            }
-          }
+          horizontal_row<C, R, A>(h, taps, out);
           if (stores) {
             unsigned char* row = dst + static_cast<std::size_t>(y + u) * dst_pitch + static_cast<std::size_t>(x0) * C;
             constexpr int kByte = A == Arith::Shifted ? 3 : 0;
