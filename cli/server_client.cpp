@@ -36,7 +36,10 @@ std::optional<int> forward_to_server(int argc, const char* const* argv, ServerCl
     return std::nullopt;
   const int connection = connect_to_server(socket);
   if (connection < 0) return std::nullopt;
-  const int cwd = ::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  // Above the standard streams, so a closed one is not taken by the directory.
+  const int opened = ::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int cwd = opened >= 0 && opened <= 2 ? ::fcntl(opened, F_DUPFD_CLOEXEC, 3) : opened;
+  if (cwd != opened) ::close(opened);
   if (cwd < 0) {
     ::close(connection);
     return std::nullopt;
