@@ -354,7 +354,12 @@ ExitCode run_batch(const RunRequest& request) {
   work();
   for (std::thread& worker : workers) worker.join();
   progress.finish();
-  if (stop_request().load()) return first_failure.value_or(ExitCode::Runtime);  // no one is left to read a summary
+  if (stop_request().load()) {
+    const std::size_t written = progress.done() - progress.failed();
+    write_stderr("gpufilter: stopped: " + std::to_string(written) + " of " + std::to_string(items.size()) +
+                 " files written to '" + options.out_dir.string() + "' before the stop\n");
+    return first_failure.value_or(ExitCode::Runtime);
+  }
 
   if (!options.quiet) {
     const double seconds = progress.elapsed_s();

@@ -12,8 +12,12 @@
 
 #include <cxxopts.hpp>
 
+#include <atomic>
 #include <cerrno>
 #include <cmath>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -42,9 +46,9 @@ std::string usage() {
   return "Usage: gpufilter server start|run|stop|status [--idle-timeout SECONDS]\n\n"
          "  start    start a server in the background and wait until it is warm\n"
          "  run      run the server in the foreground (Ctrl-C stops it)\n"
-         "  stop     stop the running server\n"
-         "  status   describe the running server (exit status 1 when none runs)\n"
-         "           (status and stop wait for the command the server is running)\n\n"
+         "  stop     stop the running server (a batch it runs ends after its files in flight,\n"
+         "           commands waiting for it run in their own processes)\n"
+         "  status   describe the running server (exit status 1 when none runs)\n\n"
          "While a server runs, gpufilter commands of the same build, user and GPUFILTER_*,\n"
          "CUDA_* and OPENCV_* variables run in it, with the GPU, nvJPEG and codecs already\n"
          "started; the command waits for the result and exits with its status. Commands run\n"
@@ -215,63 +219,143 @@ class Server {
     g_socket_path[0] = '\0';
   }
 
-  void serve_until_done() {
-    auto last = ServerClock::now();
-    for (;;) {
-      int timeout_ms = -1;
-      if (options_.idle_seconds > 0) {
-        const double left = options_.idle_seconds - std::chrono::duration<double>(ServerClock::now() - last).count();
-        if (left <= 0) return;
-        timeout_ms = static_cast<int>(std::min(left * 1000.0 + 1.0, 2.0e9));
-      }
-      pollfd wait{listen_fd_, POLLIN, 0};
-      const int ready = ::poll(&wait, 1, timeout_ms);
-      if (ready < 0 && errno == EINTR) continue;
-      if (ready <= 0) continue;  // the idle check above ends it
-      const int connection = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-      if (connection < 0) continue;
-      const bool go_on = answer(connection);
-      ::close(connection);
-      last = ServerClock::now();
-      if (!go_on) return;
-    }
-  }
-
-  // One connection; false when the server must end.
-  bool answer(int connection) {
-    ucred peer{};
-    socklen_t size = sizeof peer;
-    if (::getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0 || peer.uid != ::getuid()) return true;
-    timeval limit{10, 0};  // a request arrives at once; a stuck caller must not hold the server
-    ::setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  // A forwarded command waiting for its turn, with the connection to answer it on.
+  struct Pending {
     ServerRequest request;
     std::vector<int> fds;
-    if (!receive_request(connection, request, fds)) return true;
-    ServerReply reply;
-    bool go_on = true;
-    switch (request.kind) {
-      case RequestKind::Status: reply = {ReplyKind::Status, 0, describe()}; break;
-      case RequestKind::Stop:
-        reply = {ReplyKind::Stopping, 0, ""};
-        go_on = false;
-        break;
-      case RequestKind::Run:
-        reply = run_forwarded(request, fds, connection);
-        go_on = hooks_.healthy();
-        break;
+    int connection = -1;
+  };
+
+  // Accepts connections until idle, stopped or broken. Commands run one at a time on the
+  // worker thread, in the order they came; status and stop are answered here at once,
+  // also while a command runs.
+  void serve_until_done() {
+    std::thread worker([this] { run_commands(); });
+    auto idle_since = ServerClock::now();
+    for (;;) {
+      {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (ending_) break;
+        if (running_ || !queue_.empty()) idle_since = ServerClock::now();
+      }
+      int timeout_ms = 250;  // to see a command end: the idle clock starts, a broken GPU ends the server
+      if (options_.idle_seconds > 0) {
+        const double left =
+            options_.idle_seconds - std::chrono::duration<double>(ServerClock::now() - idle_since).count();
+        if (left <= 0) break;
+        timeout_ms = static_cast<int>(std::min(left * 1000.0 + 1.0, 250.0));
+      }
+      pollfd wait{listen_fd_, POLLIN, 0};
+      if (::poll(&wait, 1, timeout_ms) <= 0) continue;
+      const int connection = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (connection >= 0) answer(connection);
     }
-    for (int fd : fds) ::close(fd);
-    send_reply(connection, reply);
-    return go_on;
+    std::deque<Pending> left;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      ending_ = true;
+      if (running_) stop_request() = true;  // a batch ends after its files in flight
+      left.swap(queue_);
+    }
+    work_.notify_all();
+    for (Pending& pending : left) finish(pending, {ReplyKind::Declined, 0, "the server is stopping"});
+    worker.join();
+  }
+
+  // One connection: a status or stop request answered now, a command queued.
+  void answer(int connection) {
+    ucred peer{};
+    socklen_t size = sizeof peer;
+    timeval limit{10, 0};  // a request arrives at once; a stuck caller must not hold the server
+    Pending pending;
+    pending.connection = connection;
+    if (::getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0 || peer.uid != ::getuid() ||
+        ::setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit) != 0 ||
+        !receive_request(connection, pending.request, pending.fds)) {
+      ::close(connection);
+      return;
+    }
+    switch (pending.request.kind) {
+      case RequestKind::Status: finish(pending, {ReplyKind::Status, 0, describe()}); return;
+      case RequestKind::Stop: {
+        finish(pending, {ReplyKind::Stopping, 0, ""});
+        const std::lock_guard<std::mutex> lock(mutex_);
+        ending_ = true;
+        return;
+      }
+      case RequestKind::Run: {
+        std::unique_lock<std::mutex> lock(mutex_);
+        if (ending_) {
+          lock.unlock();
+          finish(pending, {ReplyKind::Declined, 0, "the server is stopping"});
+          return;
+        }
+        queue_.push_back(std::move(pending));
+        lock.unlock();
+        work_.notify_one();
+        return;
+      }
+    }
+    ::close(connection);
+  }
+
+  // Replies, then closes what the request brought.
+  static void finish(Pending& pending, const ServerReply& reply) {
+    for (int fd : pending.fds) ::close(fd);
+    pending.fds.clear();
+    send_reply(pending.connection, reply);
+    ::close(pending.connection);
+  }
+
+  // Whether the caller has already hung up (gone while its command waited).
+  static bool caller_gone(int connection) {
+    pollfd probe{connection, POLLRDHUP, 0};
+    return ::poll(&probe, 1, 0) > 0 && (probe.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+  }
+
+  // The worker thread: the queued commands, one at a time, until the server ends.
+  void run_commands() {
+    for (;;) {
+      Pending pending;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        work_.wait(lock, [this] { return ending_ || !queue_.empty(); });
+        if (ending_) return;
+        pending = std::move(queue_.front());
+        queue_.pop_front();
+        running_ = true;
+        running_since_ = ServerClock::now();
+        running_what_ = pending.request.args.size() > 1 ? pending.request.args[1] : "";
+      }
+      if (caller_gone(pending.connection)) {
+        finish(pending, {ReplyKind::Declined, 0, "the caller has gone"});
+      } else {
+        const ServerReply reply = run_forwarded(pending.request, pending.fds, pending.connection);
+        finish(pending, reply);
+      }
+      const bool healthy = hooks_.healthy();
+      const std::lock_guard<std::mutex> lock(mutex_);
+      running_ = false;
+      if (!healthy) ending_ = true;
+    }
   }
 
   std::string describe() const {
-    const double up = std::chrono::duration<double>(ServerClock::now() - up_since_).count();
+    const auto now = ServerClock::now();
+    const double up = std::chrono::duration<double>(now - up_since_).count();
     std::string text = "pid " + std::to_string(::getpid()) + ", up " + std::to_string(static_cast<long>(up)) + " s, " +
-                       std::to_string(served_) + " commands run, ";
+                       std::to_string(served_.load()) + " commands run, ";
     text += options_.idle_seconds > 0
                 ? "stops after " + std::to_string(static_cast<long>(options_.idle_seconds)) + " s without one"
                 : "no idle timeout";
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (running_) {
+        text += "\nrunning '" + running_what_ + "' for " +
+                std::to_string(static_cast<long>(std::chrono::duration<double>(now - running_since_).count())) +
+                " s, " + std::to_string(queue_.size()) + " waiting";
+      }
+    }
     text += "\nsocket " + socket_.string() + "\nbuild " + identity_;
     return text;
   }
@@ -316,7 +400,7 @@ class Server {
     std::cout.clear();
     std::cerr.clear();
     if (!code) return {ReplyKind::Declined, 0, "settings fixed at the server's start differ"};
-    ++served_;
+    served_.fetch_add(1);
     return {ReplyKind::Ran, *code, ""};
   }
 
@@ -326,7 +410,15 @@ class Server {
   std::string identity_;
   std::vector<std::string> environment_;
   ServerClock::time_point up_since_;
-  long served_ = 0;
+  std::atomic<long> served_{0};
+  // Shared by the accepting thread and the worker:
+  mutable std::mutex mutex_;
+  std::condition_variable work_;
+  std::deque<Pending> queue_;
+  bool running_ = false;
+  bool ending_ = false;
+  ServerClock::time_point running_since_;
+  std::string running_what_;  // the op of the command running
   int lock_fd_ = -1;
   int listen_fd_ = -1;
   ino_t socket_inode_ = 0;
@@ -406,8 +498,13 @@ int stop_server(const fs::path& socket) {
     std::cout << "gpufilter: no server is running at " << socket.string() << '\n';
     return 0;
   }
-  // It removes its socket as it ends.
-  for (int i = 0; i < 200 && ::access(socket.c_str(), F_OK) == 0; ++i) ::usleep(10000);
+  // It removes its socket as it ends, once the command it runs (if any) has.
+  const auto deadline = ServerClock::now() + std::chrono::seconds(kReadySeconds);
+  while (::access(socket.c_str(), F_OK) == 0 && ServerClock::now() < deadline) ::usleep(10000);
+  if (::access(socket.c_str(), F_OK) == 0) {
+    std::cout << "gpufilter: the server is still finishing its command; it ends after it\n";
+    return 0;
+  }
   std::cout << "gpufilter: server stopped\n";
   return 0;
 }

@@ -5,6 +5,8 @@
 // of the same build, user and environment (tool_environment()) is sent to it over a local socket
 // (server_socket.hpp) with the caller's working directory and standard streams, and
 // runs there as it would have in its own process; the caller exits with its status.
+// Commands run one at a time on a worker thread, in the order they came; status and
+// stop requests are answered at once by the accepting thread.
 // Without a server, or where it declines, a command runs in its own process as before.
 #include <chrono>
 #include <functional>

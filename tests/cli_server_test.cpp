@@ -71,6 +71,27 @@ class CliServerTest : public ::testing::Test {
   }
   long commands_run() { return status_number("([0-9]+) commands run"); }
   long server_pid() { return status_number("pid ([0-9]+)"); }
+  // `blur` over `files` copies of one image into work_/out, slowly enough (--jobs 1,
+  // sigma 4, on the CPU) to be caught running.
+  std::vector<std::string> slow_batch(int files) {
+    std::vector<std::string> args{"blur"};
+    const cv::Mat image = random_image(300, 400, CV_8UC3, 7);
+    for (int i = 0; i < files; ++i) {
+      const fs::path file = work_ / ("in" + std::to_string(i) + ".png");
+      EXPECT_TRUE(cv::imwrite(file.string(), image));
+      args.push_back(file.string());
+    }
+    fs::create_directory(work_ / "out");
+    args.insert(args.end(),
+                {"--out-dir", (work_ / "out").string(), "--sigma", "4", "--device", "cpu", "--jobs", "1", "--quiet"});
+    return args;
+  }
+  long batch_outputs() {
+    long n = 0;
+    for (const auto& entry : fs::directory_iterator(work_ / "out"))
+      if (!entry.path().filename().string().starts_with(".")) ++n;
+    return n;
+  }
   std::string write_image(const std::string& name, unsigned seed) {
     const fs::path file = work_ / name;
     EXPECT_TRUE(cv::imwrite(file.string(), random_image(41, 67, CV_8UC3, seed)));
@@ -162,23 +183,9 @@ TEST_F(CliServerTest, ADeadServerLeavesCommandsWorking) {
 // the server goes on serving.
 TEST_F(CliServerTest, ACallerThatGoesAwayStopsItsBatch) {
   constexpr int kFiles = 400;
-  std::vector<std::string> args{"blur"};
-  const cv::Mat image = random_image(300, 400, CV_8UC3, 7);
-  for (int i = 0; i < kFiles; ++i) {
-    const fs::path file = work_ / ("in" + std::to_string(i) + ".png");
-    ASSERT_TRUE(cv::imwrite(file.string(), image));
-    args.push_back(file.string());
-  }
-  const fs::path out = work_ / "out";
-  fs::create_directory(out);
-  args.insert(args.end(), {"--out-dir", out.string(), "--sigma", "4", "--device", "cpu", "--jobs", "1", "--quiet"});
+  const std::vector<std::string> args = slow_batch(kFiles);
   start_server();
-  const auto written = [&] {
-    long n = 0;
-    for (const auto& entry : fs::directory_iterator(out))
-      if (!entry.path().filename().string().starts_with(".")) ++n;
-    return n;
-  };
+  const auto written = [&] { return batch_outputs(); };
   {
     ChildProcess caller(GPUFILTER_CLI_PATH, args, capture_.path());
     ASSERT_TRUE(wait_until([&] { return written() >= 2; }, std::chrono::seconds(60)));
@@ -192,6 +199,34 @@ TEST_F(CliServerTest, ACallerThatGoesAwayStopsItsBatch) {
   const ProcessResult next = run({"copy", args[1], (work_ / "next.png").string(), "--device", "cpu"});
   EXPECT_EQ(next.exit_code, 0) << next.err;
   EXPECT_EQ(commands_run(), 2);
+}
+
+// While a batch runs: status answers at once and names it; a command sent meanwhile
+// waits its turn; stop ends the batch after its files in flight (its caller is told
+// how far it got) and the waiting command runs in its own process instead.
+TEST_F(CliServerTest, StatusAndStopAnswerWhileABatchRuns) {
+  constexpr int kFiles = 400;
+  const std::vector<std::string> args = slow_batch(kFiles);
+  start_server();
+  ChildProcess batch(GPUFILTER_CLI_PATH, args, capture_.path());
+  ASSERT_TRUE(wait_until([&] { return batch_outputs() >= 2; }, std::chrono::seconds(60)));
+  const ProcessResult status = run({"server", "status"});
+  EXPECT_EQ(status.exit_code, 0);
+  EXPECT_TRUE(contains(status.out, "running 'blur'")) << status.out;
+  ScratchDir waiting_capture;
+  ChildProcess waiting(GPUFILTER_CLI_PATH, {"copy", args[1], (work_ / "waited.png").string(), "--device", "cpu"},
+                       waiting_capture.path());
+  ASSERT_TRUE(wait_until([&] { return contains(run({"server", "status"}).out, "1 waiting"); }, std::chrono::seconds(30)));
+  const ProcessResult stopped = run({"server", "stop"});
+  EXPECT_EQ(stopped.exit_code, 0) << stopped.err;
+  const ProcessResult batch_end = batch.wait();
+  EXPECT_EQ(batch_end.exit_code, 5);
+  EXPECT_TRUE(contains(batch_end.err, "gpufilter: stopped: ")) << batch_end.err;
+  EXPECT_LT(batch_outputs(), kFiles);
+  const ProcessResult waited = waiting.wait();
+  EXPECT_EQ(waited.exit_code, 0) << waited.err;
+  EXPECT_TRUE(fs::exists(work_ / "waited.png"));
+  EXPECT_FALSE(fs::exists(socket_));
 }
 
 TEST_F(CliServerTest, StartStatusStopAndIdleTimeout) {
