@@ -155,7 +155,7 @@ TEST(FixedPointKernel, WideImage) {
   }
 }
 
-// separable_packed (1- and 4-channel images): every radius and arithmetic (Gaussians:
+// separable_packed (1-, 3- and 4-channel images): every radius and arithmetic (Gaussians:
 // shifted; square boxes: plain sums; other boxes: divided), every border, size and
 // placement, plus gray sub-views whose rows start on a word (the word path at an offset)
 // and a tall image cut into many strips.
@@ -168,7 +168,7 @@ TEST(PackedKernel, EveryRadiusFormatBorderAndPlacement) {
   std::vector<std::pair<int, int>> sizes(std::begin(kSizes), std::end(kSizes));
   sizes.emplace_back(70, 1000);
   sizes.emplace_back(256, 3);
-  for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 4}})
+  for (const PixelFormat format : kFormats)
     for (const FilterSpec& spec : specs) {
       ASSERT_EQ(applied_variant(spec, format, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked)
           << spec.width() << "x" << spec.height();
@@ -190,7 +190,7 @@ TEST(PackedKernel, EveryRadiusFormatBorderAndPlacement) {
 TEST(PackedKernel, WideImage) {
   GaussianParams g{1.0, 2};
   g.alpha = AlphaMode::Separate;
-  for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 4}})
+  for (const PixelFormat format : kFormats)
     for (const FilterSpec& spec : {gaussian_spec(g), box_spec(BoxParams{5, 5, AlphaMode::Separate})}) {
       const testing::Difference diff = run_vs_reference(7680, 70, format, spec, Border{BorderMode::Reflect101},
                                                         FilterVariant::SeparablePacked, {});

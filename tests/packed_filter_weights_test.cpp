@@ -102,7 +102,7 @@ TEST(PackedFilter, WhichSpecsItTakes) {
   blur.alpha = AlphaMode::Separate;
   EXPECT_TRUE(kernels::separable_packed_fits(kGray, gaussian_spec(blur)));
   EXPECT_TRUE(kernels::separable_packed_fits(rgba, gaussian_spec(blur)));
-  EXPECT_FALSE(kernels::separable_packed_fits(rgb, gaussian_spec(blur))) << "3-byte pixels: separable_fixed";
+  EXPECT_TRUE(kernels::separable_packed_fits(rgb, gaussian_spec(blur))) << "3-byte pixels, 4 a thread";
   EXPECT_FALSE(kernels::separable_packed_fits(u16, gaussian_spec(blur)));
   EXPECT_FALSE(kernels::separable_packed_fits(kGray, gaussian_spec(GaussianParams{2.0, 5})));
   EXPECT_FALSE(kernels::separable_packed_fits(kGray, sharpen_spec(SharpenParams{})));
@@ -112,7 +112,8 @@ TEST(PackedFilter, WhichSpecsItTakes) {
   const FilterSpec gaussian = gaussian_spec(GaussianParams{1.0, 2});
   EXPECT_NE(applied_variant(gaussian, kGray, FilterVariant::Auto), FilterVariant::SeparablePacked);
   EXPECT_EQ(applied_variant(gaussian, kGray, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
-  EXPECT_EQ(applied_variant(gaussian, rgb, FilterVariant::SeparablePacked), FilterVariant::SeparableFixed);
+  EXPECT_EQ(applied_variant(gaussian, rgb, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
+  EXPECT_NE(applied_variant(gaussian, rgb, FilterVariant::Auto), FilterVariant::SeparablePacked);
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{2.0, 6}), kGray, FilterVariant::SeparablePacked),
             FilterVariant::Separable);
   EXPECT_EQ(filter_variant_from_name("separable_packed"), FilterVariant::SeparablePacked);

@@ -1,7 +1,7 @@
 // The vertical-first 8-bit separable filter (docs/techniques/convolution.md, "8-bit
 // filters: separable_packed"): the integer mask of separable_fixed, one 32-bit
 // multiply-add per tap pair and channel sample, no shared memory, no barrier.
-// Each thread owns whole 32-bit words of a row (4 gray pixels, or 2 RGBA pixels) and
+// Each thread owns whole 32-bit words of a row (4 gray pixels, 4 RGB or 2 RGBA) and
 // walks down a strip of rows:
 //   1. each row it reaches is loaded rows ahead (one word load per word) and its
 //      bytes taken out once into the vertical window, 2R+1 rows of one register per
@@ -55,11 +55,21 @@ struct PackedTaps {
 
 template <int C>
 struct PackedGeometry {
-  static constexpr int kWords = C == 1 ? Tuning::kGrayWords : Tuning::kRgbaWords;  // words a thread
+  static constexpr int kWords =
+      C == 1 ? Tuning::kGrayWords : C == 3 ? Tuning::kRgbWords : Tuning::kRgbaWords;  // words a thread
   static constexpr int kSamples = 4 * kWords;
   static constexpr int kPixels = kSamples / C;
-  static_assert(C == 1 || C == 4, "whole pixels in whole words");
+  static_assert(kSamples % C == 0, "whole pixels in whole words");
 };
+
+// Word k of a thread's words in a row of the constant border (`constant`: channel c in
+// byte c, gray replicated): on three channels the words repeat every three, byte b of
+// word k holding channel (4k + b) % 3.
+template <int C>
+__device__ __forceinline__ unsigned constant_word(unsigned constant, int k) {
+  if constexpr (C == 3) return __byte_perm(constant, 0u, k % 3 == 0 ? 0x0210u : k % 3 == 1 ? 0x1021u : 0x2102u);
+  else return constant;
+}
 
 // Lanes each side of a warp that only feed their neighbours: enough pixels for R.
 template <int C, int R>
@@ -89,7 +99,7 @@ __device__ __noinline__ RowWords<C> fetch_bytes(const unsigned char* row, int x0
 #pragma unroll
     for (int c = 0; c < C; ++c) {
       const int s = p * C + c;
-      const unsigned b = sx < 0 ? (const_word >> (8 * (s % 4))) & 0xffu
+      const unsigned b = sx < 0 ? (const_word >> (8 * (C == 3 ? c : s % 4))) & 0xffu
                                 : static_cast<unsigned>(__ldg(row + static_cast<std::size_t>(sx) * C + c));
       r.w[s / 4] |= b << (8 * (s % 4));
     }
@@ -107,7 +117,7 @@ __device__ __forceinline__ void fetch_words(const ByteImage& img, int x0, int y,
   const int sy = border_map(y, img.height, img.mode);
   if (sy < 0) {
 #pragma unroll
-    for (int k = 0; k < G::kWords; ++k) w[k] = const_word;
+    for (int k = 0; k < G::kWords; ++k) w[k] = constant_word<C>(const_word, k);
     return;
   }
   const unsigned char* row = img.data + static_cast<std::size_t>(sy) * img.pitch;
@@ -180,6 +190,7 @@ static_assert(Tuning::kGrayMinBlocks * Tuning::kBlockThreads <= 1024 &&
 template <int C, int R, Arith A>
 constexpr int min_blocks() {
   if (R > 2) return 1;
+  if (C == 3) return Tuning::kRgbMinBlocks;
   if (A == Arith::BoxSum) return Tuning::kBoxMinBlocks;
   return C == 1 ? Tuning::kGrayMinBlocks : Tuning::kRgbaMinBlocks;
 }
@@ -193,7 +204,8 @@ template <int C, int R, Arith A>
 struct RowSlots {
   static constexpr int kSamples = PackedGeometry<C>::kSamples;
   static constexpr int kPixels = PackedGeometry<C>::kPixels;
-  static constexpr int kLanes = A == Arith::BoxSum ? 2 : 1;  // samples a register
+  // Samples a register: three channels do not pair within a pixel, so RGB boxes keep one.
+  static constexpr int kLanes = A == Arith::BoxSum && C != 3 ? 2 : 1;
   static constexpr int kSlots = kSamples / kLanes;            // registers a row
   static constexpr int kPixelSlots = C == 1 ? 1 : C / kLanes;  // registers a pixel (gray boxes do not use it)
   static_assert(kLanes == 1 || (2 * R + 1) * (2 * R + 1) * 255 < 65536, "a box sum fits a 16-bit lane");
@@ -422,7 +434,7 @@ void launch_separable_packed(const ImageView& src, const ImageView& dst, const F
                              const ExecContext& ctx) {
   if (!separable_packed_fits(src.format, spec))
     throw Error(ErrorCode::UnsupportedFormat,
-                "separable_packed: runs 1- and 4-channel 8-bit images with one symmetric convex rank-1 mask of radius "
+                "separable_packed: runs 1-, 3- and 4-channel 8-bit images with one symmetric convex rank-1 mask of radius "
                 "up to " +
                     std::to_string(Tuning::kMaxRadius) + ", the Linear rule without bias, channels separate");
   const FixedPointMask mask = fixed_point_mask(spec);
@@ -430,6 +442,7 @@ void launch_separable_packed(const ImageView& src, const ImageView& dst, const F
   visit_window_radius(mask.radius, [&](auto radius) {
     constexpr int R = decltype(radius)::value;
     if (src.format.channels == 1) launch_arith<1, R>(src, dst, image, mask, ctx);
+    else if (src.format.channels == 3) launch_arith<3, R>(src, dst, image, mask, ctx);
     else launch_arith<4, R>(src, dst, image, mask, ctx);
   });
 }

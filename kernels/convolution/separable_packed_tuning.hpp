@@ -16,6 +16,10 @@ struct SeparablePackedTuning {
   // of 8 samples instead of 4.
   static constexpr int kGrayWords = 1;
   static constexpr int kRgbaWords = 2;
+  // RGB 3 (4 pixels: the fewest whole pixels in whole words), word by word: a warp's
+  // 32-bit accesses 12 bytes apart touch each sector three times, a third each time
+  // (as RGBA's did before its 8-byte accesses). Not yet measured.
+  static constexpr int kRgbWords = 3;
   // Rows whose words are requested before the current row's math. A row of 128
   // threads moves only 512 (gray) or 1024 (RGBA) bytes, and the register window keeps
   // 40 (gray, 48 registers) or 28 (RGBA, 72) warps an SM: one row ahead keeps about
@@ -39,6 +43,9 @@ struct SeparablePackedTuning {
   // to the compiler (up to 92 registers gray, 148 RGBA at 9x9; no spills).
   static constexpr int kGrayMinBlocks = 8;
   static constexpr int kRgbaMinBlocks = 7;
+  // RGB, Gaussians and boxes alike (one sample a register: 12 a row), from ptxas -v on
+  // sm_90 (see kRgbWords: not yet run on a GPU).
+  static constexpr int kRgbMinBlocks = 4;
   // Square boxes carry two samples a register (half the window's registers): 8 blocks
   // an SM, 64 registers, for both formats.
   static constexpr int kBoxMinBlocks = 8;
@@ -52,6 +59,8 @@ struct SeparablePackedTuning {
   // 79.1: not.
   static constexpr bool kAutoPicksGray = false;
   static constexpr bool kAutoPicksRgba = true;
+  // RGB: not until the bench has measured it (session 8 wrote it with no GPU to run on).
+  static constexpr bool kAutoPicksRgb = false;
 };
 
 }  // namespace gpufilter::kernels

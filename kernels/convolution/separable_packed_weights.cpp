@@ -16,7 +16,7 @@ bool symmetric(const Q& q, int radius) {
 }  // namespace
 
 bool separable_packed_fits(PixelFormat format, const FilterSpec& spec) {
-  if (format.channels != 1 && format.channels != 4) return false;
+  if (format.channels != 1 && format.channels != 3 && format.channels != 4) return false;
   if (!separable_fixed_fits(format, spec)) return false;
   const FixedPointMask mask = fixed_point_mask(spec);
   return symmetric(mask.qx, mask.radius) && symmetric(mask.qy, mask.radius);

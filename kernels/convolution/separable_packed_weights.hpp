@@ -17,7 +17,7 @@
 namespace gpufilter::kernels {
 
 // separable_fixed_fits() (u8, one convex rank-1 mask up to 9x9, Linear, no bias,
-// RGBA only with AlphaMode::Separate), on 1- or 4-channel images, with integer factors
+// RGBA only with AlphaMode::Separate), on 1-, 3- or 4-channel images, with integer factors
 // symmetric about their centre (blur and box always are).
 bool separable_packed_fits(PixelFormat format, const FilterSpec& spec);
 

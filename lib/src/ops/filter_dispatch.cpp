@@ -81,8 +81,9 @@ bool auto_takes(FilterVariant variant, PixelFormat format) {
   if (variant == FilterVariant::GradientInt) return kernels::SeparableFixedTuning::kAutoPicksGradientInt;
   if (variant == FilterVariant::SeparableFixed) return kernels::SeparableFixedTuning::kAutoPicksSeparableFixed;
   if (variant == FilterVariant::SeparablePacked)
-    return format.channels == 1 ? kernels::SeparablePackedTuning::kAutoPicksGray
-                                : kernels::SeparablePackedTuning::kAutoPicksRgba;
+    return format.channels == 1   ? kernels::SeparablePackedTuning::kAutoPicksGray
+           : format.channels == 3 ? kernels::SeparablePackedTuning::kAutoPicksRgb
+                                  : kernels::SeparablePackedTuning::kAutoPicksRgba;
   return true;
 }
 
