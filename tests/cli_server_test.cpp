@@ -21,10 +21,6 @@
 
 #include "cli_test_util.hpp"
 
-#ifndef GPUFILTER_CLI_PATH
-#error "GPUFILTER_CLI_PATH must name the built gpufilter binary"
-#endif
-
 namespace gpufilter::cli_test {
 namespace {
 

@@ -16,6 +16,10 @@
 #include "gpufilter/border.hpp"
 #include "gpufilter/image_view.hpp"
 
+#ifndef GPUFILTER_CLI_PATH
+#error "GPUFILTER_CLI_PATH must name the built gpufilter binary"
+#endif
+
 namespace gpufilter::cli_test {
 
 struct ProcessResult {
