@@ -156,7 +156,7 @@ class Server {
   int run(int ready_fd) {
     std::string error;
     if (!listen(error)) {
-      report_ready(ready_fd, "error " + error);
+      report_ready(ready_fd, locked_ ? "locked" : "error " + error);
       std::cerr << "gpufilter: error: " << error << std::endl;
       return static_cast<int>(ExitCode::Runtime);
     }
@@ -173,6 +173,7 @@ class Server {
     const fs::path lock_path = socket_.string() + ".lock";
     lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+      locked_ = lock_fd_ >= 0;
       error = "another gpufilter server is running or starting at '" + socket_.string() + "'";
       return false;
     }
@@ -420,6 +421,7 @@ class Server {
   ServerClock::time_point running_since_;
   std::string running_what_;  // the op of the command running
   int lock_fd_ = -1;
+  bool locked_ = false;  // another server holds the lock
   int listen_fd_ = -1;
   ino_t socket_inode_ = 0;
 };
@@ -484,9 +486,21 @@ int start_server(const fs::path& socket, const ServerOptions& options, const Ser
               << '\n';
     return 0;
   }
+  if (line == "locked") {
+    // Another `server start` got there first: once it answers, this one has nothing to do.
+    const auto deadline = ServerClock::now() + std::chrono::seconds(kReadySeconds);
+    while (ServerClock::now() < deadline) {
+      if (const std::optional<ServerReply> running = ask(socket, RequestKind::Status)) {
+        std::cout << "gpufilter: a server is already running: " << running->text << '\n';
+        return 0;
+      }
+      ::usleep(20000);
+    }
+  }
   const std::string log = socket.string() + ".log";
   const std::string why = line.rfind("error ", 0) == 0 ? line.substr(6)
                           : line == "ended"           ? "it ended while starting (see " + log + ")"
+                          : line == "locked"          ? "another server holds its lock but does not answer"
                                                       : "it was not ready after " + std::to_string(kReadySeconds) +
                                                             " s (see " + log + ")";
   throw CliError(ExitCode::Runtime, "the server did not start: " + why);

@@ -243,6 +243,16 @@ TEST_F(CliServerTest, StartStatusStopAndIdleTimeout) {
   start_server("1");
   EXPECT_TRUE(wait_until([&] { return !fs::exists(socket_); }, std::chrono::seconds(20)))
       << "the server did not stop after its idle timeout";
+
+  // Two starts at once: one server, and both say it runs.
+  ScratchDir other_capture;
+  ChildProcess first(GPUFILTER_CLI_PATH, {"server", "start"}, capture_.path());
+  ChildProcess second(GPUFILTER_CLI_PATH, {"server", "start"}, other_capture.path());
+  const ProcessResult a = first.wait(), b = second.wait();
+  EXPECT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_TRUE(contains(a.out + b.out, "server started")) << a.out << b.out;
+  EXPECT_GT(server_pid(), 0);
 }
 
 TEST_F(CliServerTest, ServerUsageMistakes) {
