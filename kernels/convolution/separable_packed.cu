@@ -130,6 +130,55 @@ __device__ __forceinline__ void fetch_words(const ByteImage& img, int x0, int y,
   for (int k = 0; k < G::kWords; ++k) w[k] = slow.w[k];
 }
 
+// RGB rows through a warp's stage in shared memory (SeparablePackedTuning::kRgbWarpStaged):
+// a thread's 3 words lie 12 bytes from its neighbours', so each of a warp's three 32-bit
+// accesses would touch every sector of the 384 bytes for a third of it. Staged, lane l
+// moves words l, l + 32 and l + 64 of the warp's 96 (each access 128 contiguous bytes),
+// and the stage hands each thread its own words 3l .. 3l + 2 (both orders meet 32
+// distinct banks).
+template <int C>
+constexpr bool kWarpStaged = C == 3 && Tuning::kRgbWarpStaged;
+constexpr int kStageWords = 96;  // a warp's 32 lanes x 3 words
+
+// The warp's stage (null where rows are not staged).
+template <int C>
+__device__ __forceinline__ unsigned* warp_stage() {
+  if constexpr (kWarpStaged<C>) {
+    __shared__ unsigned stage[Tuning::kBlockThreads / 32][kStageWords];
+    return stage[threadIdx.x / 32];
+  } else {
+    return nullptr;
+  }
+}
+
+// The warp's 96 words of image row y from pixel warp_x0 (all inside the row), lane l
+// holding words l, l + 32, l + 64. A row of the constant: its words in that order.
+__device__ __forceinline__ void fetch_striped(const ByteImage& img, int warp_x0, int y, int lane, unsigned const_word,
+                                              unsigned (&w)[3]) {
+  const int sy = border_map(y, img.height, img.mode);
+  if (sy < 0) {
+#pragma unroll
+    for (int j = 0; j < 3; ++j) w[j] = constant_word<3>(const_word, lane + 32 * j);
+    return;
+  }
+  const unsigned* row =
+      reinterpret_cast<const unsigned*>(img.data + static_cast<std::size_t>(sy) * img.pitch + static_cast<std::size_t>(warp_x0) * 3);
+#pragma unroll
+  for (int j = 0; j < 3; ++j) w[j] = __ldg(row + lane + 32 * j);
+}
+
+// Through the stage: from lane l's words l, l + 32, l + 64 to its own 3l .. 3l + 2
+// (to_own), or back. All lanes of the warp call it together.
+template <bool to_own>
+__device__ __forceinline__ void restage(unsigned* stage, int lane, unsigned (&w)[3]) {
+#pragma unroll
+  for (int j = 0; j < 3; ++j) stage[to_own ? lane + 32 * j : 3 * lane + j] = w[j];
+  __syncwarp();
+#pragma unroll
+  for (int j = 0; j < 3; ++j) w[j] = stage[to_own ? 3 * lane + j : lane + 32 * j];
+  __syncwarp();  // before the stage's next use
+}
+
 // Packs byte `sel` (0 or 3) of each of 4 values into one word, value 0 in byte 0.
 template <int kByte>
 __device__ __forceinline__ unsigned pack_bytes(unsigned a0, unsigned a1, unsigned a2, unsigned a3) {
@@ -291,6 +340,13 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
   const bool stores = lane >= H && lane < 32 - H;
   const bool word_loads = src_aligned && x0 >= 0 && x0 + P <= src.width;
   const bool word_stores = dst_aligned && x0 + P <= src.width;
+  // Staged RGB rows (kWarpStaged): the same for the whole warp, whose 32 lanes' pixels
+  // must all lie inside the row.
+  const int warp_x0 = x0 - lane * P;
+  const bool warp_inside = kWarpStaged<C> && warp_x0 >= 0 && warp_x0 + 32 * P <= src.width;
+  const bool warp_loads = warp_inside && src_aligned;
+  const bool warp_stores = warp_inside && dst_aligned;
+  unsigned* const stage = warp_stage<C>();
   const unsigned const_word = C == 1 ? (src.constant & 0xffu) * 0x01010101u : src.constant;
 
   for (int strip = static_cast<int>(blockIdx.y); strip < strips; strip += static_cast<int>(gridDim.y)) {
@@ -302,8 +358,17 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
     constexpr int kAhead = Tuning::kRowsAhead;
     unsigned ahead[kAhead][G::kWords];
     int next_row = y_begin - R;
+    const auto fetch = [&](int row, unsigned (&w)[G::kWords]) {
+      if constexpr (kWarpStaged<C>) {
+        if (warp_loads) {
+          fetch_striped(src, warp_x0, row, lane, const_word, w);
+          return;
+        }
+      }
+      fetch_words<C>(src, x0, row, word_loads, src_vector, const_word, w);
+    };
 #pragma unroll
-    for (int k = 0; k < kAhead; ++k) fetch_words<C>(src, x0, next_row + k, word_loads, src_vector, const_word, ahead[k]);
+    for (int k = 0; k < kAhead; ++k) fetch(next_row + k, ahead[k]);
     // Takes row next_row's bytes into `slot` and requests row next_row + kAhead.
     const auto take = [&](unsigned (&slot)[kSlots]) {
       unsigned w[G::kWords];
@@ -313,13 +378,17 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
       for (int k = 0; k + 1 < kAhead; ++k)
 #pragma unroll
         for (int i = 0; i < G::kWords; ++i) ahead[k][i] = ahead[k + 1][i];
-      fetch_words<C>(src, x0, next_row + kAhead, word_loads, src_vector, const_word, ahead[kAhead - 1]);
+      fetch(next_row + kAhead, ahead[kAhead - 1]);
       if constexpr (Tuning::kL2RowsAhead > 0) {
         const int py = next_row + kAhead + Tuning::kL2RowsAhead;
         if (word_loads && py >= 0 && py < src.height)
           prefetch_l2(src.data + static_cast<std::size_t>(py) * src.pitch + static_cast<std::size_t>(x0) * C);
       }
       ++next_row;
+      // (After the next row's loads are issued: this waits for the row's own.)
+      if constexpr (kWarpStaged<C>) {
+        if (warp_loads) restage<true>(stage, lane, w);
+      }
 #pragma unroll
       for (int q = 0; q < kSlots; ++q) {
         if constexpr (kLanes == 2) {
@@ -358,9 +427,29 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
           }
           unsigned out[S];
           horizontal_row<C, R, A>(h, taps, out);
-          if (stores) {
+          constexpr int kByte = A == Arith::Shifted ? 3 : 0;
+          bool stored = false;
+          if constexpr (kWarpStaged<C>) {
+            if (warp_stores) {
+              // Every lane packs its words (the halo lanes' too: all take part in the stage),
+              // then lane l writes words l, l + 32, l + 64 of those the storing lanes own.
+              unsigned words[3];
+#pragma unroll
+              for (int k = 0; k < 3; ++k)
+                words[k] = pack_bytes<kByte>(out[4 * k], out[4 * k + 1], out[4 * k + 2], out[4 * k + 3]);
+              restage<false>(stage, lane, words);
+              unsigned* row = reinterpret_cast<unsigned*>(dst + static_cast<std::size_t>(y + u) * dst_pitch +
+                                                          static_cast<std::size_t>(warp_x0) * 3);
+#pragma unroll
+              for (int j = 0; j < 3; ++j) {
+                const int owner = (lane + 32 * j) / 3;
+                if (owner >= H && owner < 32 - H) row[lane + 32 * j] = words[j];
+              }
+              stored = true;
+            }
+          }
+          if (stores && !stored) {
             unsigned char* row = dst + static_cast<std::size_t>(y + u) * dst_pitch + static_cast<std::size_t>(x0) * C;
-            constexpr int kByte = A == Arith::Shifted ? 3 : 0;
             if (word_stores) {
               unsigned words[G::kWords];
 #pragma unroll

@@ -16,10 +16,14 @@ struct SeparablePackedTuning {
   // of 8 samples instead of 4.
   static constexpr int kGrayWords = 1;
   static constexpr int kRgbaWords = 2;
-  // RGB 3 (4 pixels: the fewest whole pixels in whole words), word by word: a warp's
-  // 32-bit accesses 12 bytes apart touch each sector three times, a third each time
-  // (as RGBA's did before its 8-byte accesses). Not yet measured.
+  // RGB 3 (4 pixels: the fewest whole pixels in whole words). Word by word, a warp's
+  // 32-bit accesses 12 bytes apart would touch each sector three times, a third each
+  // time (as RGBA's did before its 8-byte accesses): see kRgbWarpStaged.
   static constexpr int kRgbWords = 3;
+  // Whether an RGB warp moves its rows through shared memory, so that each access covers
+  // 128 contiguous bytes (separable_packed.cu, restage); warps whose pixels are not all
+  // inside the row go word by word. Not yet measured against word by word (false).
+  static constexpr bool kRgbWarpStaged = true;
   // Rows whose words are requested before the current row's math. A row of 128
   // threads moves only 512 (gray) or 1024 (RGBA) bytes, and the register window keeps
   // 40 (gray, 48 registers) or 28 (RGBA, 72) warps an SM: one row ahead keeps about
@@ -44,7 +48,8 @@ struct SeparablePackedTuning {
   static constexpr int kGrayMinBlocks = 8;
   static constexpr int kRgbaMinBlocks = 7;
   // RGB, Gaussians and boxes alike (one sample a register: 12 a row), from ptxas -v on
-  // sm_90 (see kRgbWords: not yet run on a GPU).
+  // sm_90 at 5x5 (not yet run on a GPU): word by word 116-126 registers at 4, no spill;
+  // with kRgbWarpStaged 128 registers and 8 bytes spilled at 4, 150 and none at 3.
   static constexpr int kRgbMinBlocks = 4;
   // Square boxes carry two samples a register (half the window's registers): 8 blocks
   // an SM, 64 registers, for both formats.
