@@ -179,22 +179,9 @@ class Server {
     }
     // The lock is ours: whatever socket file is left belongs to a server that is gone.
     ::unlink(socket_.c_str());
-    sockaddr_un address{};
-    address.sun_family = AF_UNIX;
-    const std::string path = socket_.string();
-    if (path.size() >= sizeof address.sun_path) {
-      error = "the socket path '" + path + "' is too long";
-      return false;
-    }
-    std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
-    listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    const mode_t old_mask = ::umask(0177);  // the socket is born mode 0600
-    const bool bound = listen_fd_ >= 0 && ::bind(listen_fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
-    ::umask(old_mask);
-    if (!bound || ::listen(listen_fd_, 64) != 0) {
-      error = "cannot listen at '" + path + "': " + std::strerror(errno);
-      return false;
-    }
+    listen_fd_ = listen_at(socket_, error);
+    if (listen_fd_ < 0) return false;
+    const std::string path = socket_.string();  // fits sun_path: listen_at checked
     struct stat status {};
     if (::stat(path.c_str(), &status) == 0) socket_inode_ = status.st_ino;
     std::memcpy(g_socket_path, path.c_str(), path.size() + 1);

@@ -160,11 +160,6 @@ bool receive_frame(int socket, std::string& payload, std::vector<int>* fds) {
   return true;
 }
 
-fs::path temp_root() {
-  const char* dir = std::getenv("TMPDIR");
-  return dir != nullptr && *dir == '/' ? fs::path(dir) : fs::path("/tmp");
-}
-
 bool fill_address(const fs::path& path, sockaddr_un& address) {
   address = {};
   address.sun_family = AF_UNIX;
@@ -181,7 +176,10 @@ fs::path server_socket_path() {
     return fs::path(given);
   if (const char* runtime = std::getenv("XDG_RUNTIME_DIR"); runtime != nullptr && *runtime == '/')
     return fs::path(runtime) / "gpufilter-server.sock";
-  return temp_root() / ("gpufilter-" + std::to_string(::getuid())) / "server.sock";
+  std::error_code error;
+  fs::path temp = fs::temp_directory_path(error);  // $TMPDIR and the like, else /tmp
+  if (error) temp = "/tmp";
+  return temp / ("gpufilter-" + std::to_string(::getuid())) / "server.sock";
 }
 
 void prepare_socket_directory(const fs::path& socket) {
@@ -274,6 +272,24 @@ bool receive_reply(int socket, ServerReply& reply) {
   reply.exit_code = static_cast<std::int32_t>(r.number<std::uint32_t>());
   reply.text = r.text();
   return r.ok && magic;
+}
+
+int listen_at(const fs::path& path, std::string& error) {
+  sockaddr_un address;
+  if (!fill_address(path, address)) {
+    error = "the socket path '" + path.string() + "' is too long";
+    return -1;
+  }
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const mode_t old_mask = ::umask(0177);  // the socket is born mode 0600
+  const bool bound = fd >= 0 && ::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
+  ::umask(old_mask);
+  if (!bound || ::listen(fd, 64) != 0) {
+    error = "cannot listen at '" + path.string() + "': " + std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    return -1;
+  }
+  return fd;
 }
 
 int connect_to_server(const fs::path& path) {

@@ -64,4 +64,8 @@ bool receive_reply(int socket, ServerReply& reply);
 // stale one whose server is gone).
 int connect_to_server(const std::filesystem::path& path);
 
+// A socket listening at `path` (made mode 0600, any file there already removed by the
+// caller); -1 with `error` saying why.
+int listen_at(const std::filesystem::path& path, std::string& error);
+
 }  // namespace gpufilter::cli
