@@ -188,6 +188,13 @@ __device__ __forceinline__ unsigned pack_bytes(unsigned a0, unsigned a1, unsigne
   return __byte_perm(lo, hi, 0x5410u);
 }
 
+// A row's output samples as words: byte kByte of each value, sample 4k in word k's byte 0.
+template <int kByte, int W>
+__device__ __forceinline__ void pack_words(const unsigned (&out)[4 * W], unsigned (&words)[W]) {
+#pragma unroll
+  for (int k = 0; k < W; ++k) words[k] = pack_bytes<kByte>(out[4 * k], out[4 * k + 1], out[4 * k + 2], out[4 * k + 3]);
+}
+
 // Square boxes on gray images, both passes two pixels a register: a thread's four
 // pixels' vertical sums v0..v3 sit in h = {[v0, v2], [v1, v3]} (low and high 16-bit
 // lanes). With Q(k) = [v_k, v_{k+2}] the box sums are [o0, o2] = sum of Q(k) over
@@ -434,9 +441,7 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
               // Every lane packs its words (the halo lanes' too: all take part in the stage),
               // then lane l writes words l, l + 32, l + 64 of those the storing lanes own.
               unsigned words[3];
-#pragma unroll
-              for (int k = 0; k < 3; ++k)
-                words[k] = pack_bytes<kByte>(out[4 * k], out[4 * k + 1], out[4 * k + 2], out[4 * k + 3]);
+              pack_words<kByte>(out, words);
               restage<false>(stage, lane, words);
               unsigned* row = reinterpret_cast<unsigned*>(dst + static_cast<std::size_t>(y + u) * dst_pitch +
                                                           static_cast<std::size_t>(warp_x0) * 3);
@@ -452,9 +457,7 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
             unsigned char* row = dst + static_cast<std::size_t>(y + u) * dst_pitch + static_cast<std::size_t>(x0) * C;
             if (word_stores) {
               unsigned words[G::kWords];
-#pragma unroll
-              for (int k = 0; k < G::kWords; ++k)
-                words[k] = pack_bytes<kByte>(out[4 * k], out[4 * k + 1], out[4 * k + 2], out[4 * k + 3]);
+              pack_words<kByte>(out, words);
               store_words(reinterpret_cast<unsigned*>(row), dst_vector, words);
             } else {
 #pragma unroll
