@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -14,17 +15,21 @@ namespace {
 
 std::unique_ptr<ResidentGpus> g_resident;
 
-// The engine a batch's decoder owns: the resident one, which stays when the batch ends.
+// The engine a decoder owns: the resident one, which stays when the decoder ends. The
+// decoder's thread is not the one that made the engine, so each call sets its device.
 class LentEngine final : public JpegBatchEngine {
  public:
-  explicit LentEngine(JpegBatchEngine& engine) : engine_(engine) {}
-  bool accepts(const JpegBytes& file, const ImageView& into) override { return engine_.accepts(file, into); }
+  LentEngine(JpegBatchEngine& engine, int device) : engine_(engine), device_(device) {}
+  bool accepts(const JpegBytes& file, const ImageView& into) override {
+    return cudaSetDevice(device_) == cudaSuccess && engine_.accepts(file, into);
+  }
   bool decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) override {
-    return engine_.decode(files, into);
+    return cudaSetDevice(device_) == cudaSuccess && engine_.decode(files, into);
   }
 
  private:
   JpegBatchEngine& engine_;
+  int device_;
 };
 
 }  // namespace
@@ -52,7 +57,17 @@ GpuWarmup& ResidentGpus::warmup(int device) {
 
 GpuWorkspace& ResidentGpus::workspace(int device) {
   Device& d = devices_[device];
-  if (!d.workspace) d.workspace = std::make_unique<GpuWorkspace>(device);
+  if (!d.workspace) {
+    // A single JPEG file goes to the hardware engine too, alone in its call: a 24 MP photo
+    // decodes there in a tenth of the default decoder's time, which runs its Huffman
+    // decoding on one CPU core. GPUFILTER_JPEG_BATCH=0 keeps the default decoder.
+    JpegBatchTuning one_file = jpeg_batch_tuning();
+    one_file.max_batch = std::min(one_file.max_batch, 1);
+    one_file.max_wait_ms = 0.0;
+    d.single_file_decoder = std::make_unique<JpegBatchDecoder>([this, device] { return lend_jpeg_engine(device); },
+                                                               one_file, "GPU " + std::to_string(device));
+    d.workspace = std::make_unique<GpuWorkspace>(device, d.single_file_decoder.get());
+  }
   return *d.workspace;
 }
 
@@ -96,7 +111,7 @@ std::unique_ptr<JpegBatchEngine> ResidentGpus::lend_jpeg_engine(int device) {
   auto found = engines_.find(device);
   if (found == engines_.end()) found = engines_.emplace(device, make_hardware_jpeg_engine(device)).first;
   if (!found->second) return nullptr;
-  return std::make_unique<LentEngine>(*found->second);
+  return std::make_unique<LentEngine>(*found->second, device);
 }
 
 bool ResidentGpus::healthy() {

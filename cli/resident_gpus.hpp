@@ -27,8 +27,9 @@ class ResidentGpus {
   // The warm-up of `device`, started on first use (with nvJPEG's handle where the build
   // has nvJPEG). Requests are served one at a time: not thread-safe.
   GpuWarmup& warmup(int device);
-  // The device's workspace, made on first use; call after warmup(device).wait() said the
-  // device is usable.
+  // The device's workspace for single files, made on first use, its JPEG files decoded on
+  // the hardware engine where the device has one; call after warmup(device).wait() said
+  // the device is usable.
   GpuWorkspace& workspace(int device);
   // Makes the device's workspace and its nvJPEG states now (after its warm-up), so the
   // first JPEG request does not wait for them. Never throws: a failure shows on first use.
@@ -49,6 +50,7 @@ class ResidentGpus {
  private:
   struct Device {
     std::unique_ptr<GpuWarmup> warmup;
+    std::unique_ptr<JpegBatchDecoder> single_file_decoder;  // the workspace's; outlives it
     std::unique_ptr<GpuWorkspace> workspace;
   };
   std::map<int, Device> devices_;

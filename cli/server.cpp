@@ -165,6 +165,11 @@ class Server {
     report_ready(ready_fd, "ok " + std::to_string(::getpid()));
     serve_until_done();
     remove_socket();
+    // Let a new server start now, not once this process has torn down its GPU contexts
+    // (seconds on a large GPU): a `server start` meanwhile would find the lock taken and
+    // no server answering.
+    ::close(lock_fd_);
+    lock_fd_ = -1;
     return 0;
   }
 
@@ -434,7 +439,16 @@ std::string read_ready_line(int fd) {
   return line.substr(0, line.find('\n'));
 }
 
-int start_server(const fs::path& socket, const ServerOptions& options, const ServerHooks& hooks) {
+// Whether a server holds the lock beside `socket`: it runs, starts or is ending.
+bool server_lock_held(const fs::path& socket) {
+  const int fd = ::open((socket.string() + ".lock").c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0;
+  ::close(fd);
+  return held;
+}
+
+int start_server(const fs::path& socket, const ServerOptions& options, const ServerHooks& hooks, int tries = 3) {
   if (const std::optional<ServerReply> running = ask(socket, RequestKind::Status)) {
     std::cout << "gpufilter: a server is already running: " << running->text << '\n';
     return 0;
@@ -481,6 +495,8 @@ int start_server(const fs::path& socket, const ServerOptions& options, const Ser
         std::cout << "gpufilter: a server is already running: " << running->text << '\n';
         return 0;
       }
+      // The holder ended (or failed to start) without answering: start one after all.
+      if (tries > 1 && !server_lock_held(socket)) return start_server(socket, options, hooks, tries - 1);
       ::usleep(20000);
     }
   }

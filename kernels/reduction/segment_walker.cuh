@@ -216,8 +216,8 @@ __device__ __forceinline__ void walk_body(const T* r, long long head, long long 
 #ifdef GPUFILTER_BULK_COPIES
 // The body of a whole image in block stages: a ring of kPrefetch + 1 stages of K groups
 // per thread (the same bytes as the warps' rings of kSharedRing), each filled by one bulk
-// copy. The last warp to finish with a stage (a counter per slot) starts the copy of the
-// stage kPrefetch + 1 ahead into it, so no warp waits for another except on data.
+// copy. Once the block is done with a stage (a barrier), one thread starts the copy of
+// the stage kPrefetch + 1 ahead into its slot.
 template <class T, int C, class Steps, int Phase, class Visitor>
 __device__ __forceinline__ void walk_stages(const T* r, long long head, long long groups,
                                             unsigned long long pixel_base, Visitor& v, int4* ring) {
@@ -226,10 +226,8 @@ __device__ __forceinline__ void walk_stages(const T* r, long long head, long lon
   constexpr int G = S::kChunks;
   constexpr int R = S::kPrefetch + 1;
   __shared__ unsigned long long landed[R];  // a slot's barrier: its stage's bytes have landed
-  __shared__ unsigned finished[R];          // warps done with a slot, counted up forever
   const int threads = static_cast<int>(blockDim.x);
   const int tid = static_cast<int>(threadIdx.x);
-  const unsigned warps = blockDim.x / 32;
   const long long stage_groups = static_cast<long long>(K) * threads;
   const long long stages = (groups + stage_groups - 1) / stage_groups;
   const int stage_int4 = K * G * threads;
@@ -247,7 +245,6 @@ __device__ __forceinline__ void walk_stages(const T* r, long long head, long lon
 #pragma unroll
     for (int i = 0; i < R; ++i) {
       init_copy_barrier(&landed[i]);
-      finished[i] = 0;
     }
     fence_copy_barrier_init();
   }
@@ -270,14 +267,12 @@ __device__ __forceinline__ void walk_stages(const T* r, long long head, long lon
       v.template step<Phase, true>(d, info);
     else
       v.template step<Phase, false>(d, info);
-    __syncwarp();  // the warp's reads of the slot are done
-    if (tid % 32 == 0) {
-      __threadfence_block();
-      if (atomicAdd(&finished[slot], 1u) % warps == warps - 1) {
-        __threadfence_block();
-        start_copy(j + R, slot);
-      }
-    }
+    // Every warp's reads of the slot are done before the copy engine refills it. A block
+    // barrier rather than a count of finished warps (one atomic a warp, the last one
+    // refilling): racecheck sees no order in such a count and reported the refill as a
+    // hazard (docs/gpu-results.md).
+    __syncthreads();
+    if (tid == 0) start_copy(j + R, slot);
     slot = slot == R - 1 ? 0 : slot + 1;
   }
   v.template end_segment<Phase>();
