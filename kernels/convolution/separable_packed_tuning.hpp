@@ -68,6 +68,9 @@ struct SeparablePackedTuning {
   // RGB (H100, 8K, 5x5, session 9): blur 205.9 µs and box 182.2 against `separable`'s
   // 220.2 / 219.2 (1.07x, 1.20x): taken.
   static constexpr bool kAutoPicksRgb = true;
+  // ... up to this mask size: at 9x9 (same run) the RGB Gaussian took 365.7 µs against
+  // `separable`'s 333.7 (the box 304.7 against 333.4); RGBA stays ahead (342.3 / 364.4).
+  static constexpr int kRgbAutoMaxSize = 5;
 };
 
 }  // namespace gpufilter::kernels

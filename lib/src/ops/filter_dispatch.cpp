@@ -1,5 +1,6 @@
 // Which kernel runs a FilterSpec: the variant asked for where it can, else the next
 // simpler one; for Auto, the fastest that can (docs/techniques/convolution.md).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -77,12 +78,13 @@ const FilterVariant kFallbackOrder[] = {FilterVariant::GradientInt, FilterVarian
 
 // Whether Auto may pick this variant for this format (the 8-bit integer kernels by the
 // tuning's measured choice).
-bool auto_takes(FilterVariant variant, PixelFormat format) {
+bool auto_takes(FilterVariant variant, PixelFormat format, const FilterSpec& spec) {
   if (variant == FilterVariant::GradientInt) return kernels::SeparableFixedTuning::kAutoPicksGradientInt;
   if (variant == FilterVariant::SeparableFixed) return kernels::SeparableFixedTuning::kAutoPicksSeparableFixed;
   if (variant == FilterVariant::SeparablePacked)
     return format.channels == 1   ? kernels::SeparablePackedTuning::kAutoPicksGray
-           : format.channels == 3 ? kernels::SeparablePackedTuning::kAutoPicksRgb
+           : format.channels == 3 ? kernels::SeparablePackedTuning::kAutoPicksRgb &&
+                                        std::max(spec.width(), spec.height()) <= kernels::SeparablePackedTuning::kRgbAutoMaxSize
                                   : kernels::SeparablePackedTuning::kAutoPicksRgba;
   return true;
 }
@@ -153,7 +155,7 @@ FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, Filter
   bool reached = requested == FilterVariant::Auto;
   for (FilterVariant variant : kFallbackOrder) {
     reached = reached || variant == requested;
-    if (requested == FilterVariant::Auto && !auto_takes(variant, format)) continue;
+    if (requested == FilterVariant::Auto && !auto_takes(variant, format, spec)) continue;
     if (reached && can_run(variant, spec, format)) return variant;
   }
   return FilterVariant::Naive;
