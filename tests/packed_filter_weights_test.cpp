@@ -108,12 +108,16 @@ TEST(PackedFilter, WhichSpecsItTakes) {
   EXPECT_FALSE(kernels::separable_packed_fits(kGray, sharpen_spec(SharpenParams{})));
   blur.alpha = AlphaMode::Premultiply;
   EXPECT_FALSE(kernels::separable_packed_fits(rgba, gaussian_spec(blur))) << "premultiplied RGBA takes the float path";
-  // Not for auto until measured; an explicit request falls back where it cannot run.
+  // Auto takes it where the tuning's measurements say; an explicit request falls back where it cannot run.
   const FilterSpec gaussian = gaussian_spec(GaussianParams{1.0, 2});
   EXPECT_NE(applied_variant(gaussian, kGray, FilterVariant::Auto), FilterVariant::SeparablePacked);
   EXPECT_EQ(applied_variant(gaussian, kGray, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
   EXPECT_EQ(applied_variant(gaussian, rgb, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
-  EXPECT_NE(applied_variant(gaussian, rgb, FilterVariant::Auto), FilterVariant::SeparablePacked);
+  EXPECT_EQ(applied_variant(gaussian, rgb, FilterVariant::Auto) == FilterVariant::SeparablePacked,
+            kernels::SeparablePackedTuning::kAutoPicksRgb);
+  EXPECT_NE(applied_variant(gaussian_spec(GaussianParams{1.0, 4}), rgb, FilterVariant::Auto),
+            FilterVariant::SeparablePacked)
+      << "9x9 RGB is above kRgbAutoMaxSize";
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{2.0, 6}), kGray, FilterVariant::SeparablePacked),
             FilterVariant::Separable);
   EXPECT_EQ(filter_variant_from_name("separable_packed"), FilterVariant::SeparablePacked);
