@@ -114,9 +114,6 @@ TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
   EXPECT_EQ(applied_variant(gaussian_spec(separate), rgba, FilterVariant::Auto),
             kernels::SeparablePackedTuning::kAutoPicksRgba ? FilterVariant::SeparablePacked : FilterVariant::Separable)
       << "auto follows the packed kernel's measured choice for RGBA";
-  EXPECT_EQ(applied_variant(gaussian_spec(separate), rgb, FilterVariant::Auto),
-            kernels::SeparablePackedTuning::kAutoPicksRgb ? FilterVariant::SeparablePacked : FilterVariant::Separable)
-      << "auto follows the packed kernel's measured choice for RGB";
   separate.alpha = AlphaMode::Premultiply;
   EXPECT_EQ(applied_variant(gaussian_spec(separate), rgba, FilterVariant::Auto), FilterVariant::Separable)
       << "premultiplied RGBA takes the float path";
