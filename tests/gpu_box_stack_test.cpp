@@ -1,12 +1,14 @@
-// blur's box_stack variant (stacked box filters, any sigma at one cost) against the CPU
-// reference's truncated Gaussian, within the contract the registry states for it
-// (Operation::tolerance_for(format, "box_stack")): sigma 3 to 100, every format and
+// blur's large-sigma variants (box_stack: stacked box filters; decimated: Gaussian
+// decimation, residual and interpolation; any sigma at one cost) against the CPU
+// reference's truncated Gaussian, each within the contract the registry states for it
+// (Operation::tolerance_for(format, variant)): sigma 3 to 100, every format and
 // border, odd sizes, images smaller than the radius, several segments per walk,
 // sub-views at odd byte offsets, anisotropic sigmas, straight edges and alpha modes.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,12 +16,13 @@
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
 #include "convolution/box_stack_launch.hpp"
+#include "convolution/decimated_plan.hpp"
 
 namespace gpufilter {
 namespace {
 
-Tolerance box_stack_tolerance(PixelFormat format) {
-  return find_operation("blur")->tolerance_for(format, to_string(FilterVariant::BoxStack));
+Tolerance tolerance_of(FilterVariant variant, PixelFormat format) {
+  return find_operation("blur")->tolerance_for(format, to_string(variant));
 }
 
 Border border_of(BorderMode mode, PixelFormat format) {
@@ -78,8 +81,9 @@ testing::Difference blur_vs_reference(const BlurRun& run, Fill&& fill_input) {
   return testing::compare(actual.view(), expected.view());
 }
 
-// box_stack (one pass where it fits) and box_stack_two_pass: the same contract.
-const FilterVariant kShapes[] = {FilterVariant::BoxStack, FilterVariant::BoxStackTwoPass};
+// box_stack (one pass where it fits) and box_stack_two_pass: the same contract;
+// decimated: its own, closer one.
+const FilterVariant kShapes[] = {FilterVariant::BoxStack, FilterVariant::BoxStackTwoPass, FilterVariant::Decimated};
 
 auto random_input(std::uint64_t seed) {
   return [seed](const ImageView& view) { testing::fill_random(view, seed); };
@@ -145,7 +149,7 @@ TEST(BoxStackContract, EveryFormatBorderAndSigma) {
           BlurRun run{67, height, format, gaussian(sigma), border_of(mode, format)};
           run.variant = variant;
           const testing::Difference diff = blur_vs_reference(run, random_input(17));
-          EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+          EXPECT_TRUE(diff.within(tolerance_of(run.variant, format))) << describe(run, diff);
         }
 }
 
@@ -160,7 +164,7 @@ TEST(BoxStackContract, ManySegments) {
           BlurRun run{1100, 901, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
           run.variant = variant;
           const testing::Difference diff = blur_vs_reference(run, random_input(5));
-          EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+          EXPECT_TRUE(diff.within(tolerance_of(run.variant, format))) << describe(run, diff);
         }
 }
 
@@ -168,13 +172,15 @@ TEST(BoxStackContract, ManySegments) {
 // row buffers are reused batch after batch (the small cases above cut every column
 // into segments of a few rows).
 TEST(BoxStackContract, LongWalks) {
-  for (double sigma : {3.0, 8.0, 30.0})
-    for (const PixelFormat format : {PixelFormat{ChannelType::U8, 4}, PixelFormat{ChannelType::U8, 1}}) {
-      BlurRun run{7680, 720, format, gaussian(sigma, 0.0, AlphaMode::Separate),
-                  border_of(BorderMode::Reflect101, format)};
-      const testing::Difference diff = blur_vs_reference(run, random_input(31));
-      EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
-    }
+  for (FilterVariant variant : {FilterVariant::BoxStack, FilterVariant::Decimated})
+    for (double sigma : {3.0, 8.0, 30.0})
+      for (const PixelFormat format : {PixelFormat{ChannelType::U8, 4}, PixelFormat{ChannelType::U8, 1}}) {
+        BlurRun run{7680, 720, format, gaussian(sigma, 0.0, AlphaMode::Separate),
+                    border_of(BorderMode::Reflect101, format)};
+        run.variant = variant;
+        const testing::Difference diff = blur_vs_reference(run, random_input(31));
+        EXPECT_TRUE(diff.within(tolerance_of(run.variant, format))) << describe(run, diff);
+      }
 }
 
 TEST(BoxStackContract, ImagesSmallerThanTheRadius) {
@@ -187,7 +193,7 @@ TEST(BoxStackContract, ImagesSmallerThanTheRadius) {
             BlurRun run{size.first, size.second, format, gaussian(sigma), border_of(mode, format)};
             run.variant = variant;
             const testing::Difference diff = blur_vs_reference(run, random_input(3));
-            EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+            EXPECT_TRUE(diff.within(tolerance_of(run.variant, format))) << describe(run, diff);
           }
 }
 
@@ -207,7 +213,7 @@ TEST(BoxStackContract, SubViewsAndAnisotropicSigmas) {
         run.dst_x = 1;
         run.dst_y = 2;
         const testing::Difference diff = blur_vs_reference(run, random_input(11));
-        EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+        EXPECT_TRUE(diff.within(tolerance_of(run.variant, format))) << describe(run, diff);
       }
 }
 
@@ -231,7 +237,7 @@ TEST(BoxStackContract, StraightEdges) {
             const testing::Difference diff = blur_vs_reference(run, [&](const ImageView& view) {
               fill(view, [&](int x, int y, int c) { return ((vertical ? x : y) < 128 ? 0.1 : 0.9) - 0.05 * c; });
             });
-            EXPECT_TRUE(diff.within(box_stack_tolerance(format)))
+            EXPECT_TRUE(diff.within(tolerance_of(run.variant, format)))
                 << (vertical ? "vertical " : "horizontal ") << describe(run, diff);
           }
 }
@@ -243,8 +249,43 @@ TEST(BoxStackContract, AlphaModes) {
       BlurRun run{129, 97, format, gaussian(8.0, 0.0, alpha), border_of(BorderMode::Replicate, format)};
       run.variant = variant;
       const testing::Difference diff = blur_vs_reference(run, random_input(23));
-      EXPECT_TRUE(diff.within(box_stack_tolerance(format))) << describe(run, diff);
+      EXPECT_TRUE(diff.within(tolerance_of(run.variant, format))) << describe(run, diff);
     }
+}
+
+TEST(DecimatedVariant, RunsLargeGaussiansAndFallsBackOtherwise) {
+  const PixelFormat format{ChannelType::U8, 4};
+  const FilterVariant decimated = FilterVariant::Decimated;
+  EXPECT_EQ(applied_variant(gaussian_spec(gaussian(3.0)), format, decimated), decimated);
+  EXPECT_EQ(applied_variant(gaussian_spec(gaussian(100.0, 3.0)), format, decimated), decimated);
+  EXPECT_EQ(applied_variant(gaussian_spec(gaussian(2.0)), format, decimated), FilterVariant::Separable);
+  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{20.0, 10}), format, decimated), FilterVariant::Separable);
+  EXPECT_NE(applied_variant(box_spec(BoxParams{31}), format, decimated), decimated);
+  EXPECT_NE(applied_variant(sharpen_spec(SharpenParams{10.0}), format, decimated), decimated);
+}
+
+// Fine detail near the low-res grid's frequency, where sampling would show if the down
+// Gaussian let it through: stripes of period 2h, h and h / 2 (and a checkerboard), each
+// axis, at the factors sigma 3, 8 and 30 take.
+TEST(DecimatedContract, PeriodicDetailNearTheGrid) {
+  const PixelFormat format{ChannelType::U8, 1};
+  for (double sigma : {3.0, 8.0, 30.0}) {
+    const int h = kernels::decimated_axis(gaussian_weights(sigma, 0)).factor;
+    for (double period : {2.0 * h, 1.0 * h, 0.5 * h + 0.25, 2.0})
+      for (bool vertical : {true, false}) {
+        BlurRun run{301, 203, format, gaussian(sigma, 0.0, AlphaMode::Separate),
+                    border_of(BorderMode::Reflect101, format)};
+        run.variant = FilterVariant::Decimated;
+        const testing::Difference diff = blur_vs_reference(run, [&](const ImageView& view) {
+          fill(view, [&](int x, int y, int) {
+            const int i = vertical ? x : y;
+            return std::fmod(i, period) < period / 2 ? 0.95 : 0.05;
+          });
+        });
+        EXPECT_TRUE(diff.within(tolerance_of(run.variant, format)))
+            << "period " << period << (vertical ? " across " : " down ") << describe(run, diff);
+      }
+  }
 }
 
 // Auto picks box_stack from the crossover radius on, within the same contract.

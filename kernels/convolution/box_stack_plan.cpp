@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <mutex>
+
+#include "common/recent_plans.hpp"
 
 namespace gpufilter::kernels {
 namespace {
@@ -109,23 +110,8 @@ BoxStackPlan box_stack_plan(const std::vector<float>& factor) {
 }
 
 BoxStackPlan cached_box_stack_plan(const std::vector<float>& factor) {
-  struct Entry {
-    std::vector<float> factor;
-    BoxStackPlan plan;
-  };
-  static std::mutex mutex;
-  static std::vector<Entry> entries;
-  constexpr std::size_t kEntries = 8;
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    for (const Entry& e : entries)
-      if (e.factor == factor) return e.plan;
-  }
-  const BoxStackPlan plan = box_stack_plan(factor);
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (entries.size() == kEntries) entries.erase(entries.begin());
-  entries.push_back(Entry{factor, plan});
-  return plan;
+  static RecentPlans<BoxStackPlan> plans;
+  return plans.get(factor, [](const std::vector<float>& f) { return box_stack_plan(f); });
 }
 
 BoxStackWalkArgs box_stack_walk_args(const BoxStackPlan& plan, float scale, int segment_rows, std::size_t pitch) {

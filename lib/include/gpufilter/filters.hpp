@@ -57,11 +57,17 @@ enum class FilterVariant {
   // neighbours' sums taken from adjacent threads (docs/techniques/convolution.md, "8-bit
   // filters: separable_packed"); symmetric convex rank-1 masks up to 9x9 (blur, box).
   SeparablePacked,
+  // Gaussian blurs of sigma >= 3 only, as box_stack: a Gaussian decimation by about
+  // 0.75 sigma, the rest of the variance on the low-res samples and a Gaussian
+  // interpolation back, the same cost at any sigma and closer to the Gaussian than the
+  // boxes (docs/techniques/convolution.md, "Large sigma: decimated"); other specs run
+  // separable.
+  Decimated,
 };
 // "auto", "naive", "constant", "tiled", "tiled_l2", "separable", "separable_fixed",
 // "gradient_int", "separable_fixed_lean", "separable_fixed_deep", "separable_fixed_serial",
 // "gradient_int_lean", "gradient_int_deep", "gradient_int_serial", "box_stack",
-// "box_stack_two_pass", "separable_packed".
+// "box_stack_two_pass", "separable_packed", "decimated".
 const char* to_string(FilterVariant variant);
 // Throws Error(InvalidArgument) naming the choices on an unknown name.
 FilterVariant filter_variant_from_name(const std::string& name);

@@ -7,6 +7,7 @@
 #include "gpufilter/error.hpp"
 #include "gpufilter/filters.hpp"
 #include "kernels/convolution/box_stack_launch.hpp"
+#include "kernels/convolution/decimated_launch.hpp"
 #include "kernels/convolution/filter2d_launch.hpp"
 #include "kernels/convolution/separable_fixed_launch.hpp"
 #include "kernels/convolution/separable_fixed_tuning.hpp"
@@ -62,6 +63,7 @@ bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) 
     case FilterVariant::SeparablePacked: return kernels::separable_packed_fits(format, spec);
     case FilterVariant::GradientInt: return kernels::gradient_int_fits(format, spec);
     case FilterVariant::BoxStack: return kernels::box_stack_fits(spec);
+    case FilterVariant::Decimated: return kernels::decimated_fits(spec);
     case FilterVariant::Auto: return true;
     default: break;
   }
@@ -110,6 +112,7 @@ const char* to_string(FilterVariant variant) {
     case FilterVariant::BoxStack: return "box_stack";
     case FilterVariant::BoxStackTwoPass: return "box_stack_two_pass";
     case FilterVariant::SeparablePacked: return "separable_packed";
+    case FilterVariant::Decimated: return "decimated";
   }
   return "?";
 }
@@ -124,7 +127,7 @@ const std::vector<FilterVariant>& all_filter_variants() {
       FilterVariant::SeparableFixedSerial, FilterVariant::GradientIntLean,
       FilterVariant::GradientIntDeep, FilterVariant::GradientIntSerial,
       FilterVariant::BoxStack,       FilterVariant::BoxStackTwoPass,
-      FilterVariant::SeparablePacked};
+      FilterVariant::SeparablePacked, FilterVariant::Decimated};
   return all;
 }
 
@@ -135,7 +138,7 @@ FilterVariant filter_variant_from_name(const std::string& name) {
               "unknown variant '" + name +
                   "'; use auto, naive, constant, tiled, tiled_l2, separable, separable_fixed, gradient_int, "
                   "separable_fixed_lean, separable_fixed_deep, separable_fixed_serial, gradient_int_lean, "
-                  "gradient_int_deep, gradient_int_serial, box_stack, box_stack_two_pass or separable_packed");
+                  "gradient_int_deep, gradient_int_serial, box_stack, box_stack_two_pass, separable_packed or decimated");
 }
 
 FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, FilterVariant requested) {
@@ -143,7 +146,8 @@ FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, Filter
   // tile with its halo in shared memory beats reading taps through the cache.
   // Large Gaussians: box_stack's cost does not grow with the radius (BoxStackTuning).
   if (requested == FilterVariant::Auto && kernels::box_stack_preferred(spec, format)) return FilterVariant::BoxStack;
-  if (kernel_of(requested) == FilterVariant::BoxStack) {
+  // The large-sigma variants run only Gaussians they follow; anything else, exactly.
+  if (kernel_of(requested) == FilterVariant::BoxStack || requested == FilterVariant::Decimated) {
     if (can_run(requested, spec, format)) return requested;
     requested = FilterVariant::Separable;
   }
@@ -176,6 +180,7 @@ void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& 
                                                                           : kernels::BoxStackShape::Fused,
                                 ctx);
       return;
+    case FilterVariant::Decimated: kernels::launch_decimated(src, dst, spec, representable, ctx); return;
     case FilterVariant::GradientInt:
       kernels::launch_gradient_int(src, dst, spec, representable, shape_of(applied), ctx);
       return;

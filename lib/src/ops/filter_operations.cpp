@@ -42,8 +42,9 @@ std::vector<std::string> variant_names(VariantSet set) {
                           variant == FilterVariant::GradientIntDeep || variant == FilterVariant::GradientIntSerial;
     if (fixed && !set.convex_rank1) continue;
     if (gradient && !set.gradients) continue;
-    if (variant == FilterVariant::BoxStack || variant == FilterVariant::BoxStackTwoPass)
-      continue;  // blur alone: add_box_stack_variant
+    if (variant == FilterVariant::BoxStack || variant == FilterVariant::BoxStackTwoPass ||
+        variant == FilterVariant::Decimated)
+      continue;  // blur alone: add_large_sigma_variants
     names.emplace_back(to_string(variant));
   }
   return names;
@@ -180,30 +181,40 @@ FilterSpec convolve_spec_of(const ParamValues& values) {
   return convolve_spec(params);
 }
 
-// blur's box_stack: stacked box filters stand in for the Gaussian (sigma >= 3; smaller
-// ones run separable), so its contract is the approximation's, not float rounding's:
-// docs/techniques/convolution.md, "Large sigma", and tests/box_stack_plan_test.cpp,
-// which bounds the step response within 2.8 levels of 255 (1.1% of the range). Every
-// sample may differ; 3 levels on u8 and 1.2% of the range on u16 and f32 hold at edges
-// and on noise. Images with fine periodic detail can stray further (the docs give the
-// worst case).
+// blur's large-sigma variants approximate the Gaussian (sigma >= 3; smaller ones run
+// separable), so their contracts are the approximations', not float rounding's
+// (docs/techniques/convolution.md, "Large sigma"):
+// - box_stack: stacked box filters. tests/box_stack_plan_test.cpp bounds the step
+//   response within 2.8 levels of 255 (1.1% of the range); 3 levels on u8 and 1.2% of
+//   the range on u16 and f32 hold at edges and on noise. Images with fine periodic
+//   detail can stray further (the docs give the worst case).
+// - decimated: Gaussian decimation, residual and interpolation. tests/decimated_plan_test.cpp
+//   bounds the step response within 0.75 levels of 255; with the corners where both
+//   axes' errors add and the output's rounding, 2 levels on u8 and 0.8% of the range.
 // Auto takes box_stack from sigma 3 on colour images and from radius 20 on gray
-// (BoxStackTuning::kAutoMinRadius, kAutoMinRadiusGray), so its
-// contract is box_stack's.
-void add_box_stack_variant(Operation& op) {
-  const auto box_stack_tolerance = [](PixelFormat format) {
-    switch (format.type) {
-      case ChannelType::U8: return Tolerance{3.0};
-      case ChannelType::U16: return Tolerance{0.012 * 65535.0};
-      case ChannelType::F32: break;
-    }
-    return Tolerance{0.012};
-  };
+// (BoxStackTuning::kAutoMinRadius, kAutoMinRadiusGray), so its contract is box_stack's.
+
+// `levels` on u8, `fraction` of the range on u16 and f32.
+Tolerance range_tolerance(PixelFormat format, double levels, double fraction) {
+  switch (format.type) {
+    case ChannelType::U8: return Tolerance{levels};
+    case ChannelType::U16: return Tolerance{fraction * 65535.0};
+    case ChannelType::F32: break;
+  }
+  return Tolerance{fraction};
+}
+
+void add_large_sigma_variants(Operation& op) {
+  const auto box_stack_tolerance = [](PixelFormat format) { return range_tolerance(format, 3.0, 0.012); };
   for (FilterVariant variant : {FilterVariant::BoxStack, FilterVariant::BoxStackTwoPass}) {
     op.variants.emplace_back(to_string(variant));
     op.variant_tolerance[to_string(variant)] = box_stack_tolerance;
   }
   op.variant_tolerance[to_string(FilterVariant::Auto)] = box_stack_tolerance;
+  op.variants.emplace_back(to_string(FilterVariant::Decimated));
+  op.variant_tolerance[to_string(FilterVariant::Decimated)] = [](PixelFormat format) {
+    return range_tolerance(format, 2.0, 0.008);
+  };
 }
 
 }  // namespace
@@ -224,7 +235,7 @@ Operation make_gaussian_operation() {
       VariantSet{true, true, false}, AlphaMode::Premultiply, blur_spec_of);
   op.bench_params = {{"sigma", 1.0}, {"radius", 2.0}, {"alpha", "separate"}};  // 5x5, as NPP's 5x5 Gaussian
   op.test_params = {{"sigma", 1.5}, {"sigma-y", 0.9}};  // 11x7: wider than the 1x1 and 17x13 images
-  add_box_stack_variant(op);
+  add_large_sigma_variants(op);
   return op;
 }
 

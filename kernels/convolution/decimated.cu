@@ -1,0 +1,390 @@
+// Gaussian blur at any sigma >= 3 for about the same cost: a Gaussian decimation by h,
+// a small Gaussian on the 1/h^2 low-res samples, and a Gaussian interpolation back
+// (decimated_plan.hpp says why that is the Gaussian, within a level of 255). Three
+// kernels, the image read once and written once:
+//  - decimate_kernel: each thread walks one input column down a segment of rows,
+//    converting each pixel once and adding it into the kDownSteps low-res rows it feeds
+//    (a ring of accumulators in registers, shifted every h rows); the finished low-res
+//    rows of a block's columns go through shared memory, where the block sums them
+//    across (every h-th column) into the low-res image d (floats);
+//  - residual_kernel: the rest of the variance on d, vertical then horizontal;
+//  - interpolate_kernel: each thread walks one output column down a segment of rows,
+//    holding the kUpTaps low-res rows around it (each interpolated across first) in
+//    registers; every output pixel is kUpTaps products per channel.
+// Borders: the low-res samples near and past the image's edges are sums over input
+// positions mapped by the border policy, so every mode behaves as the reference's
+// border-extended image; no padded copy.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "common/border.cuh"
+#include "common/dispatch.cuh"
+#include "common/launch.cuh"
+#include "common/occupancy_cache.hpp"
+#include "common/stream_buffer.hpp"
+#include "convolution/box_stack_launch.hpp"
+#include "convolution/decimated_launch.hpp"
+#include "convolution/decimated_plan.hpp"
+#include "convolution/filter2d_output.cuh"
+
+namespace gpufilter::kernels {
+namespace {
+
+using Tuning = DecimatedTuning;
+constexpr int kDownSteps = Tuning::kDownSteps;
+constexpr int kUpTaps = Tuning::kUpTaps;
+constexpr int kMaxThreads = 512;
+// The down walk: rows whose loads are in flight ahead of the row being added (pixels of
+// up to 4 bytes; wider ones hold fewer to stay in registers), and the low-res rows
+// buffered in shared memory before the block sums them across: at most kFlushRows - 1
+// wait, and one step of kRowsAhead rows adds at most kRowsAhead / 2 (h >= 2).
+template <class T, int C>
+constexpr int kRowsAhead = sizeof(T) * C <= 4 ? 8 : 4;
+constexpr int kFlushRows = 4;
+constexpr int kBufferRows = kFlushRows - 1 + 8 / 2;
+
+struct DownArgs {
+  int factor_y, reach_y, first_y, count_y;  // rows: h, down_reach, d's first low-res index, d's rows
+  int factor_x, reach_x, first_x, count_x, taps_x;
+  int strip;    // d columns a block writes
+  int segment;  // d rows a block writes
+  float weights_y[kDownSteps * Tuning::kMaxFactor];  // padded: tap s + h k for k < kDownSteps
+  float weights_x[kDownSteps * Tuning::kMaxFactor];
+};
+
+struct UpArgs {
+  int factor_y, factor_x;
+  int count_x;  // columns of the low-res image r
+  int segment;  // low-res rows (output rows / h) a block walks
+  float weights_y[kUpTaps * Tuning::kMaxFactor];  // phase q: kUpTaps weights at q * kUpTaps
+  float weights_x[kUpTaps * Tuning::kMaxFactor];
+};
+static_assert(sizeof(DownArgs) + 256 <= 4096 && sizeof(UpArgs) + 256 <= 4096, "kernel arguments stay within 4 KiB");
+
+struct ResidualArgs {
+  int taps;
+  float weights[Tuning::kMaxResidualTaps];
+};
+
+template <int C>
+__device__ __forceinline__ Accum<C> load_accum(const Accum<C>* p) {
+  if constexpr (C == 4) {
+    const float4 v = __ldg(reinterpret_cast<const float4*>(p));
+    return Accum<4>{{v.x, v.y, v.z, v.w}};
+  } else {
+    Accum<C> v;
+#pragma unroll
+    for (int c = 0; c < C; ++c) v.c[c] = __ldg(&p->c[c]);
+    return v;
+  }
+}
+
+template <int C>
+__device__ __forceinline__ void store_accum(Accum<C>* p, const Accum<C>& v) {
+  if constexpr (C == 4) *reinterpret_cast<float4*>(p) = make_float4(v.c[0], v.c[1], v.c[2], v.c[3]);
+  else *p = v;
+}
+
+template <class T, int C, class B>
+__global__ void __launch_bounds__(kMaxThreads, 2)
+    decimate_kernel(PitchedView<T, C> src, Accum<C>* d, DownArgs a, Pixel<T, C> constant, Filter2dOutput out) {
+  constexpr int kAhead = kRowsAhead<T, C>;
+  extern __shared__ float4 shared_words[];
+  Accum<C>* buffer = reinterpret_cast<Accum<C>*>(shared_words);  // [kBufferRows][blockDim.x]
+  const int threads = static_cast<int>(blockDim.x);
+  const int t = static_cast<int>(threadIdx.x);
+  const int hy = a.factor_y, hx = a.factor_x;
+  const int j0 = static_cast<int>(blockIdx.x) * a.strip;
+  const int columns_out = min(a.strip, a.count_x - j0);
+
+  // This thread's input column, mapped once; under Constant a column outside reads the
+  // constant on every row.
+  int column = hx * (j0 + a.first_x) - a.reach_x + t;
+  bool constant_column = false;
+  if (column < 0 || column >= src.width) {
+    if constexpr (B::kConstant) {
+      constant_column = true;
+      column = 0;
+    } else {
+      column = B::map(column, src.width);
+    }
+  }
+  const unsigned char* column_base = src.data + sizeof(Pixel<T, C>) * static_cast<std::size_t>(column);
+  auto fetch = [&](int y) -> Pixel<T, C> {
+    if (y < 0 || y >= src.height) {
+      if constexpr (B::kConstant) return constant;
+      else y = B::map(y, src.height);
+    }
+    if constexpr (B::kConstant)
+      if (constant_column) return constant;
+    return *reinterpret_cast<const Pixel<T, C>*>(column_base + static_cast<std::size_t>(y) * src.pitch);
+  };
+
+  for (int b0 = static_cast<int>(blockIdx.y) * a.segment; b0 < a.count_y;
+       b0 += static_cast<int>(gridDim.y) * a.segment) {
+    const int b_end = min(b0 + a.segment, a.count_y);
+    // Low-res row b sums input rows h (b + first_y) - reach_y + tap. The walk runs over
+    // the h-row steps of rows b0 .. b_end - 1 + kDownSteps - 1: after step beta, row
+    // beta - kDownSteps + 1 is complete. acc[k] holds row beta - k.
+    const int first_row = hy * (b0 + a.first_y) - a.reach_y;
+    const int rows = (b_end - b0 + kDownSteps - 1) * hy;
+    Accum<C> acc[kDownSteps];
+#pragma unroll
+    for (int k = 0; k < kDownSteps; ++k) acc[k] = zero_accum<C>();
+    Pixel<T, C> ahead[kAhead];
+#pragma unroll
+    for (int j = 0; j < kAhead; ++j) ahead[j] = fetch(first_row + j);
+    int phase = 0;                     // the row's tap within its step
+    int finished = b0 - kDownSteps + 1;  // the low-res row the current step completes
+    int pending = 0, pending_first = b0;
+
+    // Sums the buffered low-res rows across into d: column j of d sums taps_x input
+    // columns from h (j - j0) on, in the block's own numbering.
+    auto flush = [&]() {
+      __syncthreads();
+      for (int item = t; item < pending * columns_out; item += threads) {
+        const int row = item / columns_out, j = item - row * columns_out;
+        const Accum<C>* line = buffer + row * threads + hx * j;
+        Accum<C> sum = zero_accum<C>();
+        for (int u = 0; u < a.taps_x; ++u) accumulate(sum, a.weights_x[u], load_shared(line + u));
+        store_accum(d + static_cast<std::size_t>(pending_first + row) * a.count_x + j0 + j, sum);
+      }
+      __syncthreads();
+      pending = 0;
+    };
+
+    for (int r = 0; r < rows; r += kAhead) {
+#pragma unroll
+      for (int j = 0; j < kAhead; ++j) {
+        if (r + j < rows) {  // uniform over the block
+          const Accum<C> v = input_value(ahead[j], out);
+          ahead[j] = fetch(first_row + r + j + kAhead);
+#pragma unroll
+          for (int k = 0; k < kDownSteps; ++k) accumulate(acc[k], a.weights_y[phase + hy * k], v);
+          if (++phase == hy) {
+            phase = 0;
+            if (finished >= b0) {
+              if (pending == 0) pending_first = finished;
+              store_shared(buffer + pending * threads + t, acc[kDownSteps - 1]);
+              ++pending;
+            }
+            ++finished;
+#pragma unroll
+            for (int k = kDownSteps - 1; k > 0; --k) acc[k] = acc[k - 1];
+            acc[0] = zero_accum<C>();
+          }
+        }
+      }
+      if (pending >= kFlushRows) flush();
+    }
+    if (pending > 0) flush();
+  }
+}
+
+// out[y][x] = sum_j w[j] * in[y * in_width + x + j * step]: step in_width runs the
+// residual Gaussian down columns, step 1 along rows.
+template <int C>
+__global__ void residual_kernel(const Accum<C>* in, int in_width, Accum<C>* out, int width, int height, int step,
+                                ResidualArgs a) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (x >= width) return;
+  for (int y = static_cast<int>(blockIdx.y); y < height; y += static_cast<int>(gridDim.y)) {
+    const Accum<C>* p = in + static_cast<std::size_t>(y) * in_width + x;
+    Accum<C> sum = zero_accum<C>();
+    for (int j = 0; j < a.taps; ++j) accumulate(sum, a.weights[j], load_accum(p + static_cast<std::size_t>(j) * step));
+    store_accum(out + static_cast<std::size_t>(y) * width + x, sum);
+  }
+}
+
+constexpr int kUpThreads = 256;
+
+// `image`: the input, whose alpha the output copies under AlphaMode::Keep.
+template <class T, int C>
+__global__ void __launch_bounds__(kUpThreads)
+    interpolate_kernel(const Accum<C>* r, PitchedView<T, C> dst, PitchedView<T, C> image, UpArgs a,
+                       Filter2dOutput out) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (x >= dst.width) return;
+  const int hy = a.factor_y, hx = a.factor_x;
+  const int mx = x / hx, qx = x - mx * hx;
+  float wx[kUpTaps];
+#pragma unroll
+  for (int k = 0; k < kUpTaps; ++k) wx[k] = a.weights_x[qx * kUpTaps + k];
+  const int positions = (dst.height - 1) / hy + 1;
+
+  auto load_row = [&](Accum<C> (&raw)[kUpTaps], int row) {
+    const Accum<C>* p = r + static_cast<std::size_t>(row) * a.count_x + mx;
+#pragma unroll
+    for (int k = 0; k < kUpTaps; ++k) raw[k] = load_accum(p + k);
+  };
+  auto across = [&](const Accum<C> (&raw)[kUpTaps]) {
+    Accum<C> v = zero_accum<C>();
+#pragma unroll
+    for (int k = 0; k < kUpTaps; ++k) accumulate(v, wx[k], raw[k]);
+    return v;
+  };
+
+  for (int m0 = static_cast<int>(blockIdx.y) * a.segment; m0 < positions;
+       m0 += static_cast<int>(gridDim.y) * a.segment) {
+    const int m_end = min(m0 + a.segment, positions);
+    // ring[k]: low-res row m + k interpolated across to column x; raw: the next row's
+    // samples, loaded a step before they are needed.
+    Accum<C> ring[kUpTaps], raw[kUpTaps];
+#pragma unroll
+    for (int k = 0; k < kUpTaps - 1; ++k) {
+      load_row(raw, m0 + k);
+      ring[k] = across(raw);
+    }
+    load_row(raw, m0 + kUpTaps - 1);
+    for (int m = m0; m < m_end; ++m) {
+      ring[kUpTaps - 1] = across(raw);
+      if (m + 1 < m_end) load_row(raw, m + kUpTaps);
+      const int y_end = min(hy * (m + 1), dst.height);
+      for (int y = hy * m, q = 0; y < y_end; ++y, ++q) {
+        Accum<C> sum[1] = {zero_accum<C>()};
+#pragma unroll
+        for (int k = 0; k < kUpTaps; ++k) accumulate(sum[0], a.weights_y[q * kUpTaps + k], ring[k]);
+        const Accum<C> centre = out.keep_alpha ? input_value(image.at(x, y), out) : zero_accum<C>();
+        dst.at(x, y) = filter2d_pixel<T, C, 1>(sum, centre, out);
+      }
+#pragma unroll
+      for (int k = 0; k < kUpTaps - 1; ++k) ring[k] = ring[k + 1];
+    }
+  }
+}
+
+int round_up(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+DownArgs down_args(const DecimatedAxis& ay, const DecimatedExtent& ey, const DecimatedAxis& ax,
+                   const DecimatedExtent& ex) {
+  DownArgs a{};
+  a.factor_y = ay.factor;
+  a.reach_y = ay.down_reach;
+  a.first_y = ey.down_first;
+  a.count_y = ey.down_count;
+  a.factor_x = ax.factor;
+  a.reach_x = ax.down_reach;
+  a.first_x = ex.down_first;
+  a.count_x = ex.down_count;
+  a.taps_x = ax.down_taps;
+  std::copy(ay.down.begin(), ay.down.end(), a.weights_y);
+  std::copy(ax.down.begin(), ax.down.end(), a.weights_x);
+  // A block's columns: the strip's taps, at least DecimatedTuning's block width, and
+  // strips at least as wide as the taps reach where kMaxThreads allow (the columns
+  // past the strip are walked by both blocks that need them).
+  const int h = ax.factor, taps = ax.down_taps;
+  int strip = std::max(1, (Tuning::kDownThreads - taps) / h + 1);
+  strip = std::max(strip, std::min((taps + h - 1) / h, (kMaxThreads - taps) / h + 1));
+  a.strip = std::max(1, std::min(strip, a.count_x));
+  return a;
+}
+
+int down_threads(const DownArgs& a) { return round_up(a.factor_x * (a.strip - 1) + a.taps_x, 32); }
+
+UpArgs up_args(const DecimatedAxis& ay, const DecimatedAxis& ax, const DecimatedExtent& ex) {
+  UpArgs a{};
+  a.factor_y = ay.factor;
+  a.factor_x = ax.factor;
+  a.count_x = ex.residual_count;
+  std::copy(ay.up.begin(), ay.up.end(), a.weights_y);
+  std::copy(ax.up.begin(), ax.up.end(), a.weights_x);
+  return a;
+}
+
+ResidualArgs residual_args(const DecimatedAxis& axis) {
+  ResidualArgs a{};
+  a.taps = static_cast<int>(axis.residual.size());
+  std::copy(axis.residual.begin(), axis.residual.end(), a.weights);
+  return a;
+}
+
+// Rows of a walk a block takes so that the grid fills `waves` of the GPU's resident
+// blocks, but no fewer than `least` (each segment pays its start again).
+int segment_rows(int rows, long long blocks_across, int blocks_per_sm, double waves, int least) {
+  const long long wanted = static_cast<long long>(waves * blocks_per_sm * cached_sm_count());
+  const long long bands = std::max<long long>(1, wanted / std::max<long long>(1, blocks_across));
+  return std::max(least, static_cast<int>((rows + bands - 1) / bands));
+}
+
+template <class T, int C>
+void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                   const ExecContext& ctx) {
+  const DecimatedAxis ay = cached_decimated_axis(spec.separable[0].y);
+  const DecimatedAxis ax = cached_decimated_axis(spec.separable[0].x);
+  const DecimatedExtent ey = decimated_extent(ay, src.height), ex = decimated_extent(ax, src.width);
+  const Filter2dOutput out = make_filter2d_output<T, C>(spec);
+
+  // d (the down pass's output), and a second buffer for the residual's vertical pass;
+  // the residual's horizontal pass writes back into d's memory.
+  const std::size_t low_res = sizeof(Accum<C>) * static_cast<std::size_t>(ey.down_count) * ex.down_count;
+  const StreamBuffer buffers(2 * low_res, ctx.stream);
+  auto* d = buffers.get<Accum<C>>();
+  auto* e = reinterpret_cast<Accum<C>*>(buffers.get<unsigned char>() + low_res);
+
+  DownArgs down = down_args(ay, ey, ax, ex);
+  const int threads = down_threads(down);
+  const std::size_t shared = sizeof(Accum<C>) * static_cast<std::size_t>(kBufferRows) * threads;
+  const long long blocks_across = blocks_for(down.count_x, down.strip);
+  visit_border(border.mode, [&](auto policy) {
+    using B = decltype(policy);
+    auto kernel = decimate_kernel<T, C, B>;
+    const int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), threads, shared);
+    down.segment = segment_rows(down.count_y, blocks_across, per_sm, 1.0, Tuning::kMinDownSegment);
+    const dim3 grid(grid_x(blocks_across, "decimate_kernel"), grid_y(blocks_for(down.count_y, down.segment)));
+    kernel<<<grid, threads, shared, ctx.stream>>>(pitched<T, C>(src), d, down, constant_pixel<T, C>(border), out);
+    check_launch("decimate_kernel", ctx);
+  });
+
+  // The residual: down d's columns into e, then along e's rows back into d.
+  const Accum<C>* r = d;
+  int width = ex.down_count;
+  const int residual_rows = ey.residual_count;
+  constexpr int kResidualThreads = 128;
+  if (ay.residual_reach > 0) {
+    const dim3 grid(grid_x(blocks_for(width, kResidualThreads), "residual_kernel"), grid_y(residual_rows));
+    residual_kernel<C><<<grid, kResidualThreads, 0, ctx.stream>>>(d, width, e, width, residual_rows, width,
+                                                                  residual_args(ay));
+    check_launch("residual_kernel (columns)", ctx);
+    r = e;
+  }
+  if (ax.residual_reach > 0) {
+    Accum<C>* target = r == d ? e : d;
+    const int narrower = ex.residual_count;
+    const dim3 grid(grid_x(blocks_for(narrower, kResidualThreads), "residual_kernel"), grid_y(residual_rows));
+    residual_kernel<C><<<grid, kResidualThreads, 0, ctx.stream>>>(r, width, target, narrower, residual_rows, 1,
+                                                                  residual_args(ax));
+    check_launch("residual_kernel (rows)", ctx);
+    r = target;
+    width = narrower;
+  }
+  // Without a vertical residual, r is d and still has the residual's top rows
+  // (residual_reach is 0: none) and is down_count wide, equal to residual_count.
+
+  UpArgs up = up_args(ay, ax, ex);
+  up.count_x = width;
+  auto kernel = interpolate_kernel<T, C>;
+  const int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), kUpThreads, 0);
+  const long long across = blocks_for(dst.width, kUpThreads);
+  const int positions = (dst.height - 1) / ay.factor + 1;
+  up.segment = segment_rows(positions, across, per_sm, 2.0, Tuning::kMinUpSegment);
+  const dim3 grid(grid_x(across, "interpolate_kernel"), grid_y(blocks_for(positions, up.segment)));
+  kernel<<<grid, kUpThreads, 0, ctx.stream>>>(r, pitched<T, C>(dst), pitched<T, C>(src), up, out);
+  check_launch("interpolate_kernel", ctx);
+}
+
+}  // namespace
+
+bool decimated_fits(const FilterSpec& spec) { return box_stack_fits(spec); }
+
+void launch_decimated(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                      const ExecContext& ctx) {
+  if (!decimated_fits(spec))
+    throw Error(ErrorCode::InvalidArgument,
+                "decimated: runs Gaussian blurs of sigma >= 3 (masks reaching at least 3 sigma) only");
+  visit_format(src.format, [&](auto tag, auto channels) {
+    run_decimated<typename decltype(tag)::type, decltype(channels)::value>(src, dst, spec, border, ctx);
+  });
+}
+
+}  // namespace gpufilter::kernels
