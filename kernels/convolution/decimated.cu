@@ -7,7 +7,7 @@
 //    (a ring of accumulators in registers, shifted every h rows); the finished low-res
 //    rows of a block's columns go through shared memory, where the block sums them
 //    across (every h-th column) into the low-res image d (floats);
-//  - residual_kernel: the rest of the variance on d, vertical then horizontal;
+//  - residual_kernel: the rest of the variance on d, both axes through a shared tile;
 //  - interpolate_kernel: each thread walks one output column down a segment of rows,
 //    holding the kUpTaps low-res rows around it (each interpolated across first) in
 //    registers; every output pixel is kUpTaps products per channel.
@@ -45,7 +45,7 @@ constexpr int kFlushRows = 4;
 constexpr int kBufferRows = kFlushRows - 1 + 8 / 2;
 
 struct DownArgs {
-  int factor_y, reach_y, first_y, count_y;  // rows: h, down_reach, d's first low-res index, d's rows
+  int factor_y, reach_y, taps_y, first_y, count_y;  // rows: h, down_reach, down_taps, d's first index, d's rows
   int factor_x, reach_x, first_x, count_x, taps_x;
   int strip;    // d columns a block writes
   int segment;  // d rows a block writes
@@ -63,8 +63,9 @@ struct UpArgs {
 static_assert(sizeof(DownArgs) + 256 <= 4096 && sizeof(UpArgs) + 256 <= 4096, "kernel arguments stay within 4 KiB");
 
 struct ResidualArgs {
-  int taps;
-  float weights[Tuning::kMaxResidualTaps];
+  int taps_y, taps_x;
+  float weights_y[Tuning::kMaxResidualTaps];
+  float weights_x[Tuning::kMaxResidualTaps];
 };
 
 template <int C>
@@ -161,7 +162,10 @@ __global__ void __launch_bounds__(kMaxThreads, 2)
           const Accum<C> v = input_value(ahead[j], out);
           ahead[j] = fetch(first_row + r + j + kAhead);
 #pragma unroll
-          for (int k = 0; k < kDownSteps; ++k) accumulate(acc[k], a.weights_y[phase + hy * k], v);
+          for (int k = 0; k < kDownSteps - 1; ++k) accumulate(acc[k], a.weights_y[phase + hy * k], v);
+          // The oldest row's last step reaches past its taps for most phases (zeros).
+          if (phase + hy * (kDownSteps - 1) < a.taps_y)
+            accumulate(acc[kDownSteps - 1], a.weights_y[phase + hy * (kDownSteps - 1)], v);
           if (++phase == hy) {
             phase = 0;
             if (finished >= b0) {
@@ -182,18 +186,46 @@ __global__ void __launch_bounds__(kMaxThreads, 2)
   }
 }
 
-// out[y][x] = sum_j w[j] * in[y * in_width + x + j * step]: step in_width runs the
-// residual Gaussian down columns, step 1 along rows.
+// The residual Gaussian on d, both axes in one pass: a block loads a tile of d with the
+// taps' reach below and right of it into shared memory, sums down its columns, then
+// along its rows. r[y][x] sums d rows y .. y + taps_y - 1 and columns x .. x + taps_x - 1
+// (d is taps - 1 larger than r on each axis).
+constexpr int kResidualTile = 32;
+constexpr int kResidualThreads = 256;
+
 template <int C>
-__global__ void residual_kernel(const Accum<C>* in, int in_width, Accum<C>* out, int width, int height, int step,
-                                ResidualArgs a) {
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (x >= width) return;
-  for (int y = static_cast<int>(blockIdx.y); y < height; y += static_cast<int>(gridDim.y)) {
-    const Accum<C>* p = in + static_cast<std::size_t>(y) * in_width + x;
-    Accum<C> sum = zero_accum<C>();
-    for (int j = 0; j < a.taps; ++j) accumulate(sum, a.weights[j], load_accum(p + static_cast<std::size_t>(j) * step));
-    store_accum(out + static_cast<std::size_t>(y) * width + x, sum);
+__global__ void __launch_bounds__(kResidualThreads)
+    residual_kernel(const Accum<C>* d, int d_width, int d_height, Accum<C>* r, int width, int height,
+                    ResidualArgs a) {
+  extern __shared__ float4 shared_words[];
+  const int span_x = kResidualTile + a.taps_x - 1, span_y = kResidualTile + a.taps_y - 1;
+  Accum<C>* tile = reinterpret_cast<Accum<C>*>(shared_words);  // span_y x span_x of d
+  Accum<C>* columns = tile + span_y * span_x;                    // kResidualTile x span_x
+  const int x0 = static_cast<int>(blockIdx.x) * kResidualTile;
+  const int tid = static_cast<int>(threadIdx.x);
+  for (int y0 = static_cast<int>(blockIdx.y) * kResidualTile; y0 < height;
+       y0 += static_cast<int>(gridDim.y) * kResidualTile) {
+    for (int i = tid; i < span_y * span_x; i += kResidualThreads) {
+      const int y = y0 + i / span_x, x = x0 + i % span_x;
+      store_shared(tile + i, y < d_height && x < d_width ? load_accum(d + static_cast<std::size_t>(y) * d_width + x)
+                                                         : zero_accum<C>());
+    }
+    __syncthreads();
+    for (int i = tid; i < kResidualTile * span_x; i += kResidualThreads) {
+      Accum<C> sum = zero_accum<C>();
+      for (int j = 0; j < a.taps_y; ++j) accumulate(sum, a.weights_y[j], load_shared(tile + i + j * span_x));
+      store_shared(columns + i, sum);
+    }
+    __syncthreads();
+    for (int i = tid; i < kResidualTile * kResidualTile; i += kResidualThreads) {
+      const int ty = i / kResidualTile, tx = i % kResidualTile;
+      if (y0 + ty >= height || x0 + tx >= width) continue;
+      const Accum<C>* line = columns + ty * span_x + tx;
+      Accum<C> sum = zero_accum<C>();
+      for (int j = 0; j < a.taps_x; ++j) accumulate(sum, a.weights_x[j], load_shared(line + j));
+      store_accum(r + static_cast<std::size_t>(y0 + ty) * width + x0 + tx, sum);
+    }
+    __syncthreads();  // the next tile overwrites both buffers
   }
 }
 
@@ -245,8 +277,12 @@ __global__ void __launch_bounds__(kUpThreads)
         Accum<C> sum[1] = {zero_accum<C>()};
 #pragma unroll
         for (int k = 0; k < kUpTaps; ++k) accumulate(sum[0], a.weights_y[q * kUpTaps + k], ring[k]);
-        const Accum<C> centre = out.keep_alpha ? input_value(image.at(x, y), out) : zero_accum<C>();
-        dst.at(x, y) = filter2d_pixel<T, C, 1>(sum, centre, out);
+        if (out.premultiply || out.keep_alpha) {
+          const Accum<C> centre = out.keep_alpha ? input_value(image.at(x, y), out) : zero_accum<C>();
+          dst.at(x, y) = filter2d_pixel<T, C, 1>(sum, centre, out);
+        } else {
+          dst.at(x, y) = to_pixel<T, C, /*kClamp=*/false>(sum[0]);  // a Gaussian: within the inputs' range
+        }
       }
 #pragma unroll
       for (int k = 0; k < kUpTaps - 1; ++k) ring[k] = ring[k + 1];
@@ -261,6 +297,7 @@ DownArgs down_args(const DecimatedAxis& ay, const DecimatedExtent& ey, const Dec
   DownArgs a{};
   a.factor_y = ay.factor;
   a.reach_y = ay.down_reach;
+  a.taps_y = ay.down_taps;
   a.first_y = ey.down_first;
   a.count_y = ey.down_count;
   a.factor_x = ax.factor;
@@ -292,10 +329,12 @@ UpArgs up_args(const DecimatedAxis& ay, const DecimatedAxis& ax, const Decimated
   return a;
 }
 
-ResidualArgs residual_args(const DecimatedAxis& axis) {
+ResidualArgs residual_args(const DecimatedAxis& ay, const DecimatedAxis& ax) {
   ResidualArgs a{};
-  a.taps = static_cast<int>(axis.residual.size());
-  std::copy(axis.residual.begin(), axis.residual.end(), a.weights);
+  a.taps_y = static_cast<int>(ay.residual.size());
+  a.taps_x = static_cast<int>(ax.residual.size());
+  std::copy(ay.residual.begin(), ay.residual.end(), a.weights_y);
+  std::copy(ax.residual.begin(), ax.residual.end(), a.weights_x);
   return a;
 }
 
@@ -315,8 +354,7 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
   const DecimatedExtent ey = decimated_extent(ay, src.height), ex = decimated_extent(ax, src.width);
   const Filter2dOutput out = make_filter2d_output<T, C>(spec);
 
-  // d (the down pass's output), and a second buffer for the residual's vertical pass;
-  // the residual's horizontal pass writes back into d's memory.
+  // d (the down pass's output) and e (the residual's).
   const std::size_t low_res = sizeof(Accum<C>) * static_cast<std::size_t>(ey.down_count) * ex.down_count;
   const StreamBuffer buffers(2 * low_res, ctx.stream);
   auto* d = buffers.get<Accum<C>>();
@@ -336,33 +374,24 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
     check_launch("decimate_kernel", ctx);
   });
 
-  // The residual: down d's columns into e, then along e's rows back into d.
+  // The residual, from d into its own buffer (none where both axes' residuals are a
+  // single tap).
   const Accum<C>* r = d;
-  int width = ex.down_count;
-  const int residual_rows = ey.residual_count;
-  constexpr int kResidualThreads = 128;
-  if (ay.residual_reach > 0) {
-    const dim3 grid(grid_x(blocks_for(width, kResidualThreads), "residual_kernel"), grid_y(residual_rows));
-    residual_kernel<C><<<grid, kResidualThreads, 0, ctx.stream>>>(d, width, e, width, residual_rows, width,
-                                                                  residual_args(ay));
-    check_launch("residual_kernel (columns)", ctx);
+  if (ay.residual_reach > 0 || ax.residual_reach > 0) {
+    const ResidualArgs args = residual_args(ay, ax);
+    const int span_x = kResidualTile + args.taps_x - 1, span_y = kResidualTile + args.taps_y - 1;
+    const std::size_t tile_bytes = sizeof(Accum<C>) * static_cast<std::size_t>(span_y + kResidualTile) * span_x;
+    auto kernel = residual_kernel<C>;
+    cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), kResidualThreads, tile_bytes);  // opts in to the size
+    const dim3 grid(grid_x(blocks_for(ex.residual_count, kResidualTile), "residual_kernel"),
+                    grid_y(blocks_for(ey.residual_count, kResidualTile)));
+    kernel<<<grid, kResidualThreads, tile_bytes, ctx.stream>>>(d, ex.down_count, ey.down_count, e, ex.residual_count,
+                                                               ey.residual_count, args);
+    check_launch("residual_kernel", ctx);
     r = e;
   }
-  if (ax.residual_reach > 0) {
-    Accum<C>* target = r == d ? e : d;
-    const int narrower = ex.residual_count;
-    const dim3 grid(grid_x(blocks_for(narrower, kResidualThreads), "residual_kernel"), grid_y(residual_rows));
-    residual_kernel<C><<<grid, kResidualThreads, 0, ctx.stream>>>(r, width, target, narrower, residual_rows, 1,
-                                                                  residual_args(ax));
-    check_launch("residual_kernel (rows)", ctx);
-    r = target;
-    width = narrower;
-  }
-  // Without a vertical residual, r is d and still has the residual's top rows
-  // (residual_reach is 0: none) and is down_count wide, equal to residual_count.
 
   UpArgs up = up_args(ay, ax, ex);
-  up.count_x = width;
   auto kernel = interpolate_kernel<T, C>;
   const int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), kUpThreads, 0);
   const long long across = blocks_for(dst.width, kUpThreads);

@@ -32,7 +32,7 @@ struct DecimatedTuning {
   // The down pass: blocks of at least kDownThreads columns (more where the taps across
   // reach further), each walking at least kMinDownSegment low-res rows (every segment
   // walks kDownSteps - 1 steps of h rows more than it writes).
-  static constexpr int kDownThreads = 256;
+  static constexpr int kDownThreads = 512;
   static constexpr int kMinDownSegment = 24;
   // The up pass: at least this many low-res rows (h output rows each) a block.
   static constexpr int kMinUpSegment = 4;
