@@ -107,7 +107,6 @@ TEST(BoxStackVariant, RunsLargeGaussiansAndFallsBackOtherwise) {
   const PixelFormat format{ChannelType::U8, 4};
   EXPECT_EQ(applied_variant(gaussian_spec(gaussian(3.0)), format, FilterVariant::BoxStack), FilterVariant::BoxStack);
   EXPECT_EQ(applied_variant(gaussian_spec(gaussian(100.0)), format, FilterVariant::BoxStack), FilterVariant::BoxStack);
-  EXPECT_EQ(applied_variant(gaussian_spec(gaussian(30.0)), format, FilterVariant::Auto), FilterVariant::BoxStack);
   EXPECT_EQ(applied_variant(gaussian_spec(gaussian(2.0)), format, FilterVariant::BoxStack), FilterVariant::Separable)
       << "below sigma 3 the exact kernel runs";
   EXPECT_EQ(applied_variant(gaussian_spec(gaussian(30.0, 2.0)), format, FilterVariant::BoxStack),
@@ -120,11 +119,11 @@ TEST(BoxStackVariant, RunsLargeGaussiansAndFallsBackOtherwise) {
   EXPECT_NE(applied_variant(sharpen_spec(SharpenParams{10.0}), format, FilterVariant::BoxStack),
             FilterVariant::BoxStack);
   EXPECT_NE(applied_variant(gaussian_spec(gaussian(2.0)), format, FilterVariant::Auto), FilterVariant::BoxStack);
-  // Auto's crossover (BoxStackTuning): colour images from sigma 3, gray from radius 20.
+  // Auto's crossover (BoxStackTuning): colour images from sigma 3 (to 5.3, where
+  // decimated takes over), gray from radius 20.
   EXPECT_EQ(applied_variant(gaussian_spec(gaussian(3.0)), format, FilterVariant::Auto), FilterVariant::BoxStack);
   const PixelFormat gray{ChannelType::U8, 1};
   EXPECT_NE(applied_variant(gaussian_spec(gaussian(3.0)), gray, FilterVariant::Auto), FilterVariant::BoxStack);
-  EXPECT_EQ(applied_variant(gaussian_spec(gaussian(8.0)), gray, FilterVariant::Auto), FilterVariant::BoxStack);
 }
 
 // The one-pass kernel takes the targets' sigmas on every format; the stack's reach
@@ -262,6 +261,13 @@ TEST(DecimatedVariant, RunsLargeGaussiansAndFallsBackOtherwise) {
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{20.0, 10}), format, decimated), FilterVariant::Separable);
   EXPECT_NE(applied_variant(box_spec(BoxParams{31}), format, decimated), decimated);
   EXPECT_NE(applied_variant(sharpen_spec(SharpenParams{10.0}), format, decimated), decimated);
+  // Auto (DecimatedTuning::kAutoMinFactor): from a factor of 4 on both axes, any format.
+  for (const PixelFormat f : {format, PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::F32, 3}}) {
+    EXPECT_EQ(applied_variant(gaussian_spec(gaussian(8.0)), f, FilterVariant::Auto), decimated) << f.name();
+    EXPECT_EQ(applied_variant(gaussian_spec(gaussian(30.0)), f, FilterVariant::Auto), decimated) << f.name();
+    EXPECT_NE(applied_variant(gaussian_spec(gaussian(3.0)), f, FilterVariant::Auto), decimated) << f.name();
+    EXPECT_NE(applied_variant(gaussian_spec(gaussian(30.0, 4.0)), f, FilterVariant::Auto), decimated) << f.name();
+  }
 }
 
 // Fine detail near the low-res grid's frequency, where sampling would show if the down

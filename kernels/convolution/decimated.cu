@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "common/border.cuh"
 #include "common/dispatch.cuh"
@@ -49,7 +50,9 @@ struct DownArgs {
   int factor_x, reach_x, first_x, count_x, taps_x;
   int strip;    // d columns a block writes
   int segment;  // d rows a block writes
-  float weights_y[kDownSteps * Tuning::kMaxFactor];  // padded: tap s + h k for k < kDownSteps
+  // By phase: the kDownSteps weights an input row of phase s (row % h) gives the rows it
+  // feeds, at s * kDownSteps (tap s + h k of the plan, zero past its taps).
+  float weights_y[kDownSteps * Tuning::kMaxFactor];
   float weights_x[kDownSteps * Tuning::kMaxFactor];
 };
 
@@ -81,13 +84,34 @@ __device__ __forceinline__ Accum<C> load_accum(const Accum<C>* p) {
   }
 }
 
+// A pixel of 4, 8 or 16 bytes as one word access (a struct of bytes would be read byte by
+// byte and packed again).
+template <class T, int C>
+__device__ __forceinline__ Pixel<T, C> load_pixel(const unsigned char* p) {
+  Pixel<T, C> pixel;
+  if constexpr (sizeof(pixel) == 4) {
+    const unsigned w = *reinterpret_cast<const unsigned*>(p);
+    memcpy(&pixel, &w, 4);
+  } else if constexpr (sizeof(pixel) == 8) {
+    const uint2 w = *reinterpret_cast<const uint2*>(p);
+    memcpy(&pixel, &w, 8);
+  } else if constexpr (sizeof(pixel) == 16) {
+    const uint4 w = *reinterpret_cast<const uint4*>(p);
+    memcpy(&pixel, &w, 16);
+  } else {
+    pixel = *reinterpret_cast<const Pixel<T, C>*>(p);
+  }
+  return pixel;
+}
+
 template <int C>
 __device__ __forceinline__ void store_accum(Accum<C>* p, const Accum<C>& v) {
   if constexpr (C == 4) *reinterpret_cast<float4*>(p) = make_float4(v.c[0], v.c[1], v.c[2], v.c[3]);
   else *p = v;
 }
 
-template <class T, int C, class B>
+// kPremultiply: out.premultiply, as a constant so the walk holds no per-row select.
+template <class T, int C, class B, bool kPremultiply>
 __global__ void __launch_bounds__(kMaxThreads, 2)
     decimate_kernel(PitchedView<T, C> src, Accum<C>* d, DownArgs a, Pixel<T, C> constant, Filter2dOutput out) {
   constexpr int kAhead = kRowsAhead<T, C>;
@@ -119,7 +143,7 @@ __global__ void __launch_bounds__(kMaxThreads, 2)
     }
     if constexpr (B::kConstant)
       if (constant_column) return constant;
-    return *reinterpret_cast<const Pixel<T, C>*>(column_base + static_cast<std::size_t>(y) * src.pitch);
+    return load_pixel<T, C>(column_base + static_cast<std::size_t>(y) * src.pitch);
   };
 
   for (int b0 = static_cast<int>(blockIdx.y) * a.segment; b0 < a.count_y;
@@ -159,13 +183,14 @@ __global__ void __launch_bounds__(kMaxThreads, 2)
 #pragma unroll
       for (int j = 0; j < kAhead; ++j) {
         if (r + j < rows) {  // uniform over the block
-          const Accum<C> v = input_value(ahead[j], out);
+          Accum<C> v = to_accum(ahead[j]);
+          if constexpr (kPremultiply) v = premultiplied(v, out);
           ahead[j] = fetch(first_row + r + j + kAhead);
+          const float* w = a.weights_y + phase * kDownSteps;  // immediate offsets from one address
 #pragma unroll
-          for (int k = 0; k < kDownSteps - 1; ++k) accumulate(acc[k], a.weights_y[phase + hy * k], v);
+          for (int k = 0; k < kDownSteps - 1; ++k) accumulate(acc[k], w[k], v);
           // The oldest row's last step reaches past its taps for most phases (zeros).
-          if (phase + hy * (kDownSteps - 1) < a.taps_y)
-            accumulate(acc[kDownSteps - 1], a.weights_y[phase + hy * (kDownSteps - 1)], v);
+          if (phase + hy * (kDownSteps - 1) < a.taps_y) accumulate(acc[kDownSteps - 1], w[kDownSteps - 1], v);
           if (++phase == hy) {
             phase = 0;
             if (finished >= b0) {
@@ -275,8 +300,9 @@ __global__ void __launch_bounds__(kUpThreads)
       const int y_end = min(hy * (m + 1), dst.height);
       for (int y = hy * m, q = 0; y < y_end; ++y, ++q) {
         Accum<C> sum[1] = {zero_accum<C>()};
+        const float* w = a.weights_y + q * kUpTaps;
 #pragma unroll
-        for (int k = 0; k < kUpTaps; ++k) accumulate(sum[0], a.weights_y[q * kUpTaps + k], ring[k]);
+        for (int k = 0; k < kUpTaps; ++k) accumulate(sum[0], w[k], ring[k]);
         if (out.premultiply || out.keep_alpha) {
           const Accum<C> centre = out.keep_alpha ? input_value(image.at(x, y), out) : zero_accum<C>();
           dst.at(x, y) = filter2d_pixel<T, C, 1>(sum, centre, out);
@@ -305,7 +331,9 @@ DownArgs down_args(const DecimatedAxis& ay, const DecimatedExtent& ey, const Dec
   a.first_x = ex.down_first;
   a.count_x = ex.down_count;
   a.taps_x = ax.down_taps;
-  std::copy(ay.down.begin(), ay.down.end(), a.weights_y);
+  for (int phase = 0; phase < ay.factor; ++phase)
+    for (int k = 0; k < kDownSteps; ++k)
+      a.weights_y[phase * kDownSteps + k] = ay.down[static_cast<std::size_t>(phase + ay.factor * k)];
   std::copy(ax.down.begin(), ax.down.end(), a.weights_x);
   // A block's columns: the strip's taps, at least DecimatedTuning's block width, and
   // strips at least as wide as the taps reach where kMaxThreads allow (the columns
@@ -366,12 +394,17 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
   const long long blocks_across = blocks_for(down.count_x, down.strip);
   visit_border(border.mode, [&](auto policy) {
     using B = decltype(policy);
-    auto kernel = decimate_kernel<T, C, B>;
-    const int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), threads, shared);
-    down.segment = segment_rows(down.count_y, blocks_across, per_sm, 1.0, Tuning::kMinDownSegment);
-    const dim3 grid(grid_x(blocks_across, "decimate_kernel"), grid_y(blocks_for(down.count_y, down.segment)));
-    kernel<<<grid, threads, shared, ctx.stream>>>(pitched<T, C>(src), d, down, constant_pixel<T, C>(border), out);
-    check_launch("decimate_kernel", ctx);
+    auto launch = [&](auto kernel) {
+      const int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), threads, shared);
+      down.segment = segment_rows(down.count_y, blocks_across, per_sm, 1.0, Tuning::kMinDownSegment);
+      const dim3 grid(grid_x(blocks_across, "decimate_kernel"), grid_y(blocks_for(down.count_y, down.segment)));
+      kernel<<<grid, threads, shared, ctx.stream>>>(pitched<T, C>(src), d, down, constant_pixel<T, C>(border), out);
+      check_launch("decimate_kernel", ctx);
+    };
+    if (C == 4 && out.premultiply)
+      launch(decimate_kernel<T, C, B, C == 4>);
+    else
+      launch(decimate_kernel<T, C, B, false>);
   });
 
   // The residual, from d into its own buffer (none where both axes' residuals are a
@@ -405,6 +438,12 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
 }  // namespace
 
 bool decimated_fits(const FilterSpec& spec) { return box_stack_fits(spec); }
+
+bool decimated_preferred(const FilterSpec& spec) {
+  return decimated_fits(spec) &&
+         std::min(cached_decimated_axis(spec.separable[0].y).factor, cached_decimated_axis(spec.separable[0].x).factor) >=
+             Tuning::kAutoMinFactor;
+}
 
 void launch_decimated(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                       const ExecContext& ctx) {

@@ -14,6 +14,9 @@ namespace gpufilter::kernels {
 // (box_stack_fits: sigma >= 3 on both axes, masks reaching at least 3 sigma, Linear
 // output without bias).
 bool decimated_fits(const FilterSpec& spec);
+// Whether Auto should take decimated: it fits and both axes decimate by at least
+// DecimatedTuning::kAutoMinFactor (sigma from about 5.3).
+bool decimated_preferred(const FilterSpec& spec);
 
 // Three kernels on the stream: the down pass into a low-res float image (stream-ordered
 // scratch memory), the residual Gaussian on it, the interpolation into dst. Throws

@@ -144,7 +144,9 @@ FilterVariant filter_variant_from_name(const std::string& name) {
 FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, FilterVariant requested) {
   // Auto: rank-1 masks cost 2(2r+1) taps a pixel separably instead of (2r+1)^2, and the
   // tile with its halo in shared memory beats reading taps through the cache.
-  // Large Gaussians: box_stack's cost does not grow with the radius (BoxStackTuning).
+  // Large Gaussians: decimated's and box_stack's costs do not grow with the radius
+  // (DecimatedTuning, BoxStackTuning); decimated from sigma 5.3, box_stack below.
+  if (requested == FilterVariant::Auto && kernels::decimated_preferred(spec)) return FilterVariant::Decimated;
   if (requested == FilterVariant::Auto && kernels::box_stack_preferred(spec, format)) return FilterVariant::BoxStack;
   // The large-sigma variants run only Gaussians they follow; anything else, exactly.
   if (kernel_of(requested) == FilterVariant::BoxStack || requested == FilterVariant::Decimated) {
