@@ -119,11 +119,12 @@ TEST(BoxStackVariant, RunsLargeGaussiansAndFallsBackOtherwise) {
   EXPECT_NE(applied_variant(sharpen_spec(SharpenParams{10.0}), format, FilterVariant::BoxStack),
             FilterVariant::BoxStack);
   EXPECT_NE(applied_variant(gaussian_spec(gaussian(2.0)), format, FilterVariant::Auto), FilterVariant::BoxStack);
-  // Auto's crossover (BoxStackTuning): colour images from sigma 3 (to 5.3, where
-  // decimated takes over), gray from radius 20.
+  // Auto's crossover (BoxStackTuning): every format from sigma 3 (to 5.3, where
+  // decimated takes over).
   EXPECT_EQ(applied_variant(gaussian_spec(gaussian(3.0)), format, FilterVariant::Auto), FilterVariant::BoxStack);
   const PixelFormat gray{ChannelType::U8, 1};
-  EXPECT_NE(applied_variant(gaussian_spec(gaussian(3.0)), gray, FilterVariant::Auto), FilterVariant::BoxStack);
+  EXPECT_EQ(applied_variant(gaussian_spec(gaussian(3.0)), gray, FilterVariant::Auto), FilterVariant::BoxStack);
+  EXPECT_NE(applied_variant(gaussian_spec(gaussian(2.5)), gray, FilterVariant::Auto), FilterVariant::BoxStack);
 }
 
 // The one-pass kernel takes the targets' sigmas on every format; the stack's reach

@@ -165,9 +165,8 @@ bool box_stack_fits(const FilterSpec& spec) {
          gaussian_factor_fits(spec.separable[0].y);
 }
 
-bool box_stack_preferred(const FilterSpec& spec, PixelFormat format) {
-  const int crossover = format.channels == 1 ? Tuning::kAutoMinRadiusGray : Tuning::kAutoMinRadius;
-  return box_stack_fits(spec) && spec.width() / 2 + spec.height() / 2 >= 2 * crossover;
+bool box_stack_preferred(const FilterSpec& spec) {
+  return box_stack_fits(spec) && spec.width() / 2 + spec.height() / 2 >= 2 * Tuning::kAutoMinRadius;
 }
 
 void launch_box_stack(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,

@@ -17,9 +17,8 @@ struct BoxStackPlan;  // box_stack_plan.hpp
 // can follow).
 bool box_stack_fits(const FilterSpec& spec);
 // Whether Auto should take box_stack for this spec: it fits and its radii are past the
-// measured crossover with the separable kernel for this format
-// (BoxStackTuning::kAutoMinRadius, kAutoMinRadiusGray).
-bool box_stack_preferred(const FilterSpec& spec, PixelFormat format);
+// measured crossover with the separable kernel (BoxStackTuning::kAutoMinRadius).
+bool box_stack_preferred(const FilterSpec& spec);
 
 // How box_stack runs: Fused (the default) in one pass where box_stack_fused_fits(), else
 // in two; TwoPass always in two.

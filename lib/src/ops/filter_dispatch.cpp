@@ -147,7 +147,7 @@ FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, Filter
   // Large Gaussians: decimated's and box_stack's costs do not grow with the radius
   // (DecimatedTuning, BoxStackTuning); decimated from sigma 5.3, box_stack below.
   if (requested == FilterVariant::Auto && kernels::decimated_preferred(spec)) return FilterVariant::Decimated;
-  if (requested == FilterVariant::Auto && kernels::box_stack_preferred(spec, format)) return FilterVariant::BoxStack;
+  if (requested == FilterVariant::Auto && kernels::box_stack_preferred(spec)) return FilterVariant::BoxStack;
   // The large-sigma variants run only Gaussians they follow; anything else, exactly.
   if (kernel_of(requested) == FilterVariant::BoxStack || requested == FilterVariant::Decimated) {
     if (can_run(requested, spec, format)) return requested;

@@ -192,9 +192,8 @@ FilterSpec convolve_spec_of(const ParamValues& values) {
 //   bounds the step response within 0.75 levels of 255; with the corners where both
 //   axes' errors add and the output's rounding, 2 levels on u8 and 0.8% of the range.
 // Auto takes decimated where both axes decimate by 4 or more (sigma >= 5.3,
-// DecimatedTuning::kAutoMinFactor) and box_stack below that from sigma 3 on colour
-// images and from radius 20 on gray (BoxStackTuning), so its contract is the looser,
-// box_stack's.
+// DecimatedTuning::kAutoMinFactor) and box_stack below that from sigma 3
+// (BoxStackTuning::kAutoMinRadius), so its contract is the looser, box_stack's.
 
 // `levels` on u8, `fraction` of the range on u16 and f32.
 Tolerance range_tolerance(PixelFormat format, double levels, double fraction) {
