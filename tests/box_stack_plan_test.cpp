@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "blur_sigmas.hpp"
 #include "gpufilter/filters.hpp"
 #include "kernels/convolution/box_stack_plan.hpp"
 
@@ -24,12 +25,7 @@ using kernels::kBoxStackReads;
 
 constexpr int kBoxes = kernels::BoxStackTuning::kBoxes;
 
-std::vector<double> sigmas_from(double low) {
-  std::vector<double> sigmas;
-  for (double s = low; s <= GaussianParams::kMaxSigma; s *= 1.03) sigmas.push_back(s);
-  sigmas.push_back(GaussianParams::kMaxSigma);
-  return sigmas;
-}
+using testing::sigmas_from;
 
 // The contract blur's box_stack states (filter_operations.cpp, docs): a straight edge
 // between two flat areas comes out within 2.8 levels of 255 of the truncated Gaussian's.

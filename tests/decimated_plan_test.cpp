@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "blur_sigmas.hpp"
 #include "gpufilter/filters.hpp"
 #include "kernels/convolution/decimated_plan.hpp"
 
@@ -17,12 +18,7 @@ namespace {
 using kernels::DecimatedAxis;
 using kernels::DecimatedTuning;
 
-std::vector<double> sigmas_from(double low) {
-  std::vector<double> sigmas;
-  for (double s = low; s <= GaussianParams::kMaxSigma; s *= 1.04) sigmas.push_back(s);
-  sigmas.push_back(GaussianParams::kMaxSigma);
-  return sigmas;
-}
+using testing::sigmas_from;
 
 // A straight edge between two flat areas comes out within 0.75 levels of 255 of the
 // truncated Gaussian's (an untruncated Gaussian alone is 0.6 off).

@@ -6,22 +6,12 @@
 #include <cstddef>
 
 #include "common/recent_plans.hpp"
+#include "convolution/box_stack_plan.hpp"
 
 namespace gpufilter::kernels {
 namespace {
 
 using Tuning = DecimatedTuning;
-
-double variance_of(const std::vector<float>& factor) {
-  const int r = static_cast<int>(factor.size()) / 2;
-  double sum = 0.0, moment = 0.0;
-  for (int i = -r; i <= r; ++i) {
-    const double w = factor[static_cast<std::size_t>(i + r)];
-    sum += w;
-    moment += w * i * i;
-  }
-  return sum > 0.0 ? moment / sum : 0.0;
-}
 
 double gaussian(double offset, double sigma) { return std::exp(-offset * offset / (2.0 * sigma * sigma)); }
 
@@ -38,7 +28,7 @@ std::vector<float> normalised(const std::vector<double>& weights) {
 }  // namespace
 
 DecimatedAxis decimated_axis(const std::vector<float>& factor) {
-  const double variance = variance_of(factor);
+  const double variance = box_stack_factor_variance(factor);
   // The factor's own variance (a Gaussian truncated at 3 sigma keeps 97.3% of sigma^2):
   // matching it, not sigma^2, keeps the chain on the mask the reference applies.
   const double sigma = std::sqrt(variance);
