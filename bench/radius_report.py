@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-VARIANTS = ["naive", "constant", "tiled", "tiled_l2", "separable", "box_stack"]
+VARIANTS = ["naive", "constant", "tiled", "tiled_l2", "separable", "box_stack", "decimated"]
 
 
 def load(sweep_dir):
