@@ -32,6 +32,20 @@ int cached_sm_count() {
   return it->second;
 }
 
+int cached_compute_major() {
+  static std::map<int, int> majors;  // device -> major
+  int device = 0;
+  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(cache_mutex());
+  auto it = majors.find(device);
+  if (it == majors.end()) {
+    int major = 0;
+    GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    it = majors.emplace(device, major).first;
+  }
+  return it->second;
+}
+
 int cached_blocks_per_sm(const void* kernel, int threads, std::size_t shared_bytes, std::size_t static_bytes) {
   using Key = std::tuple<const void*, int, int, std::size_t>;
   static std::map<Key, int> blocks;

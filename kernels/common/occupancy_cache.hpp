@@ -9,6 +9,9 @@ namespace gpufilter::kernels {
 // Streaming multiprocessors of the current device.
 int cached_sm_count();
 
+// The current device's compute capability major number (9 for sm_90), cached per device.
+int cached_compute_major();
+
 // Resident blocks per SM of `kernel` (a __global__ function's address) with `threads`
 // threads and `shared_bytes` of dynamic shared memory on the current device, at least 1.
 // Where the dynamic and the kernel's `static_bytes` of static shared memory exceed

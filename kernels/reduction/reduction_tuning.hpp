@@ -31,6 +31,12 @@ struct ReductionTuning {
   // 64-register build spilled), three channels 2 (three patterns of lane sums and
   // thresholds, 48-byte groups).
   static constexpr int kPackedWarpMinBlocks1 = 4;
+  // stats `auto`: packed_warp_bulk for u8 three-channel images on GPUs with bulk copies
+  // (sm_90 on), packed_warp_prefetch for everything else. Measured on an H100 at 8K
+  // (session 9, same run): bulk against prefetch u8x3 62.8 / 71.8 us (0.90x / 0.79x
+  // CUB's DeviceReduce::Sum), u8x1 37.9 / 27.8, u8x4 84.0 / 74.0. Without bulk copies
+  // the bulk walk runs as packed_warp_async, slower than prefetch (u8x3 76.1 us).
+  static constexpr bool kAutoBulkForThreeChannels = true;
   static constexpr int kPackedWarpMinBlocks3 = 2;
   static constexpr int kPackedWarpMinBlocks4 = 3;
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
@@ -284,6 +285,12 @@ void launch_variant(const ImageView& src, double* result, ReductionVariant varia
     case ReductionVariant::PackedWarpBulk:
       launch_packed_warp<T, C>(src, result, PackedWarpShape::Bulk, ctx);
       return;
+    case ReductionVariant::Auto: {
+      const bool bulk = ReductionTuning::kAutoBulkForThreeChannels && std::is_same_v<T, std::uint8_t> && C == 3 &&
+                        cached_compute_major() >= 9;
+      launch_packed_warp<T, C>(src, result, bulk ? PackedWarpShape::Bulk : PackedWarpShape::Prefetch, ctx);
+      return;
+    }
   }
   throw Error(ErrorCode::InvalidArgument, "stats: unknown variant");
 }

@@ -45,10 +45,12 @@ enum class ReductionVariant {
   PackedWarpDeep,      // packed_warp, twice the groups loaded per step
   PackedWarpAsync,     // packed_warp, the next step copied ahead into shared memory (cp.async)
   PackedWarpBulk,      // packed_warp_async, whole images copied ahead a block stage at a time (sm_90 bulk copies)
+  Auto,  // the fastest measured for the format and GPU: packed_warp_bulk for u8 three-channel
+         // images on sm_90 and later, else packed_warp_prefetch (the default)
 };
 // "interleaved", "sequential", "first_add", "warp_shuffle", "vectorized", "packed",
-// "packed_warp", "packed_warp_prefetch", "packed_warp_deep", "packed_warp_async" or
-// "packed_warp_bulk"; throws
+// "packed_warp", "packed_warp_prefetch", "packed_warp_deep", "packed_warp_async",
+// "packed_warp_bulk" or "auto"; throws
 // Error(InvalidArgument) naming the choices otherwise.
 ReductionVariant reduction_variant_from_name(const std::string& name);
 const char* to_string(ReductionVariant variant);
@@ -67,7 +69,7 @@ const std::vector<std::string>& stats_column_names();  // "min", "max", "sum", "
 // (channel c, column k at c * kStatsColumns + k). Scratch memory is stream-ordered
 // (the library's pool); nothing synchronizes. Images of more than 2^32 pixels:
 // Error(InvalidArgument).
-void image_stats(const ImageView& src, double* device_result, ReductionVariant variant = ReductionVariant::PackedWarpPrefetch,
+void image_stats(const ImageView& src, double* device_result, ReductionVariant variant = ReductionVariant::Auto,
                  const ExecContext& ctx = {});
 
 struct ChannelStats {

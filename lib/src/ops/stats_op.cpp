@@ -15,6 +15,7 @@ struct VariantName {
   const char* name;
 };
 constexpr VariantName kReductionVariants[] = {
+    {ReductionVariant::Auto, "auto"},
     {ReductionVariant::Interleaved, "interleaved"}, {ReductionVariant::Sequential, "sequential"},
     {ReductionVariant::FirstAdd, "first_add"},      {ReductionVariant::WarpShuffle, "warp_shuffle"},
     {ReductionVariant::Vectorized, "vectorized"},   {ReductionVariant::Packed, "packed"},
@@ -32,7 +33,7 @@ ReductionVariant reduction_variant_from_name(const std::string& name) {
   throw Error(ErrorCode::InvalidArgument,
               "stats: unknown variant '" + name +
                   "'; use interleaved, sequential, first_add, warp_shuffle, vectorized, packed, packed_warp, "
-                  "packed_warp_prefetch, packed_warp_deep, packed_warp_async or packed_warp_bulk");
+                  "packed_warp_prefetch, packed_warp_deep, packed_warp_async, packed_warp_bulk or auto");
 }
 
 const char* to_string(ReductionVariant variant) {
@@ -89,12 +90,13 @@ Operation make_stats_operation() {
   op.summary = "Per-channel min, max, sum, mean, standard deviation and min/max positions, in one pass";
   op.formats = all_pixel_formats();
   for (const VariantName& v : kReductionVariants) op.variants.emplace_back(v.name);
-  // packed_warp_prefetch: packed_warp (one read at 16 bytes a load, u8 summed four samples
-  // a word, minima and maxima tested against the warp's bounds) with the next step's loads
-  // issued before this step's arithmetic: the fastest measured on every u8 format (H100,
-  // 8K, session 5: u8x4 73.6 µs against packed_warp's 85.0, u8x3 71.6 / 72.6, u8x1
-  // 31.0 / 32.5; docs/techniques/reduction.md). u16 and f32 run packed's sample-by-sample path.
-  op.default_variant = "packed_warp_prefetch";
+  // auto: packed_warp_prefetch (packed_warp, one read at 16 bytes a load, u8 summed four
+  // samples a word, minima and maxima tested against the warp's bounds, with the next
+  // step's loads issued before this step's arithmetic: the fastest measured on gray and
+  // RGBA u8, H100 8K, sessions 5 and 9), and packed_warp_bulk for RGB u8 on sm_90 on
+  // (62.8 against 71.8 µs, session 9; ReductionTuning::kAutoBulkForThreeChannels).
+  // u16 and f32 run packed's sample-by-sample path.
+  op.default_variant = "auto";
   op.output = OutputKind::Data;
   op.data_layout = [](const ImageShape& input, const ParamValues&) {
     DataLayout layout;
