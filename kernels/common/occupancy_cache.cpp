@@ -16,35 +16,30 @@ std::mutex& cache_mutex() {
   return mutex;
 }
 
+// An attribute of the current device, asked once per device and attribute.
+int cached_attribute(cudaDeviceAttr attribute) {
+  static std::map<std::tuple<int, int>, int> values;  // (device, attribute) -> value
+  int device = 0;
+  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(cache_mutex());
+  const std::tuple<int, int> key{device, static_cast<int>(attribute)};
+  auto it = values.find(key);
+  if (it == values.end()) {
+    int value = 0;
+    GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+    it = values.emplace(key, value).first;
+  }
+  return it->second;
+}
+
 }  // namespace
 
 int cached_sm_count() {
-  static std::map<int, int> counts;  // device -> SMs
-  int device = 0;
-  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(cache_mutex());
-  auto it = counts.find(device);
-  if (it == counts.end()) {
-    int sms = 0;
-    GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    it = counts.emplace(device, sms < 1 ? 1 : sms).first;
-  }
-  return it->second;
+  const int sms = cached_attribute(cudaDevAttrMultiProcessorCount);
+  return sms < 1 ? 1 : sms;
 }
 
-int cached_compute_major() {
-  static std::map<int, int> majors;  // device -> major
-  int device = 0;
-  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(cache_mutex());
-  auto it = majors.find(device);
-  if (it == majors.end()) {
-    int major = 0;
-    GPUFILTER_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    it = majors.emplace(device, major).first;
-  }
-  return it->second;
-}
+int cached_compute_major() { return cached_attribute(cudaDevAttrComputeCapabilityMajor); }
 
 int cached_blocks_per_sm(const void* kernel, int threads, std::size_t shared_bytes, std::size_t static_bytes) {
   using Key = std::tuple<const void*, int, int, std::size_t>;
