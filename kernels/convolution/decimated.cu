@@ -104,12 +104,6 @@ __device__ __forceinline__ Pixel<T, C> load_pixel(const unsigned char* p) {
   return pixel;
 }
 
-template <int C>
-__device__ __forceinline__ void store_accum(Accum<C>* p, const Accum<C>& v) {
-  if constexpr (C == 4) *reinterpret_cast<float4*>(p) = make_float4(v.c[0], v.c[1], v.c[2], v.c[3]);
-  else *p = v;
-}
-
 // kPremultiply: out.premultiply, as a constant so the walk holds no per-row select.
 template <class T, int C, class B, bool kPremultiply>
 __global__ void __launch_bounds__(kMaxThreads, 2)
@@ -173,7 +167,7 @@ __global__ void __launch_bounds__(kMaxThreads, 2)
         const Accum<C>* line = buffer + row * threads + hx * j;
         Accum<C> sum = zero_accum<C>();
         for (int u = 0; u < a.taps_x; ++u) accumulate(sum, a.weights_x[u], load_shared(line + u));
-        store_accum(d + static_cast<std::size_t>(pending_first + row) * a.count_x + j0 + j, sum);
+        store_shared(d + static_cast<std::size_t>(pending_first + row) * a.count_x + j0 + j, sum);
       }
       __syncthreads();
       pending = 0;
@@ -248,7 +242,7 @@ __global__ void __launch_bounds__(kResidualThreads)
       const Accum<C>* line = columns + ty * span_x + tx;
       Accum<C> sum = zero_accum<C>();
       for (int j = 0; j < a.taps_x; ++j) accumulate(sum, a.weights_x[j], load_shared(line + j));
-      store_accum(r + static_cast<std::size_t>(y0 + ty) * width + x0 + tx, sum);
+      store_shared(r + static_cast<std::size_t>(y0 + ty) * width + x0 + tx, sum);
     }
     __syncthreads();  // the next tile overwrites both buffers
   }
@@ -316,8 +310,6 @@ __global__ void __launch_bounds__(kUpThreads)
   }
 }
 
-int round_up(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
-
 DownArgs down_args(const DecimatedAxis& ay, const DecimatedExtent& ey, const DecimatedAxis& ax,
                    const DecimatedExtent& ex) {
   DownArgs a{};
@@ -345,7 +337,10 @@ DownArgs down_args(const DecimatedAxis& ay, const DecimatedExtent& ey, const Dec
   return a;
 }
 
-int down_threads(const DownArgs& a) { return round_up(a.factor_x * (a.strip - 1) + a.taps_x, 32); }
+// Whole warps covering the strip's walked columns.
+int down_threads(const DownArgs& a) {
+  return static_cast<int>(blocks_for(a.factor_x * (a.strip - 1) + a.taps_x, 32)) * 32;
+}
 
 UpArgs up_args(const DecimatedAxis& ay, const DecimatedAxis& ax, const DecimatedExtent& ex) {
   UpArgs a{};

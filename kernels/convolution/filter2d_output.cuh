@@ -56,7 +56,8 @@ __device__ __forceinline__ Accum<C> input_value(const Pixel<T, C>& p, const Filt
   return premultiplied(to_accum(p), out);
 }
 
-// Shared-memory floats: 4-channel values move as one 16-byte access.
+// Shared-memory floats: 4-channel values move as one 16-byte access. The pointers are
+// generic, so decimated.cu writes its low-res float images in global memory with them too.
 template <int C>
 __device__ __forceinline__ Accum<C> load_shared(const Accum<C>* p) {
   if constexpr (C == 4) {
