@@ -250,11 +250,26 @@ __global__ void __launch_bounds__(kResidualThreads)
 
 constexpr int kUpThreads = 256;
 
-// `image`: the input, whose alpha the output copies under AlphaMode::Keep.
-template <class T, int C>
+// Up weights in shared memory: phase q's kUpTaps weights at q * kUpWeightStride, one
+// 16-byte and one 4-byte load a row at a uniform address (from the kernel's arguments,
+// each weight would be a load of its own, and the phase's address uniform arithmetic).
+constexpr int kUpWeightStride = 8;
+static_assert(kUpTaps == 5 && kUpWeightStride == 8, "a phase's weights: one float4 and one float");
+
+// `image`: the input, whose alpha the output copies under AlphaMode::Keep. kPlain: the
+// output is the sum as it is (no premultiplied alpha to divide out, no alpha kept), as a
+// constant so the row loop holds no per-pixel select.
+template <class T, int C, bool kPlain>
 __global__ void __launch_bounds__(kUpThreads)
     interpolate_kernel(const Accum<C>* r, PitchedView<T, C> dst, PitchedView<T, C> image, UpArgs a,
                        Filter2dOutput out) {
+  __shared__ float4 weight_words[kUpWeightStride / 4 * Tuning::kMaxFactor];
+  float* weights_y = reinterpret_cast<float*>(weight_words);
+  for (int e = static_cast<int>(threadIdx.x); e < a.factor_y * kUpWeightStride; e += static_cast<int>(blockDim.x)) {
+    const int k = e % kUpWeightStride;
+    weights_y[e] = k < kUpTaps ? a.weights_y[e / kUpWeightStride * kUpTaps + k] : 0.0f;
+  }
+  __syncthreads();
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (x >= dst.width) return;
   const int hy = a.factor_y, hx = a.factor_x;
@@ -291,17 +306,21 @@ __global__ void __launch_bounds__(kUpThreads)
     for (int m = m0; m < m_end; ++m) {
       ring[kUpTaps - 1] = across(raw);
       if (m + 1 < m_end) load_row(raw, m + kUpTaps);
-      const int y_end = min(hy * (m + 1), dst.height);
-      for (int y = hy * m, q = 0; y < y_end; ++y, ++q) {
+      const int rows = min(hy, dst.height - hy * m);
+      unsigned char* line = dst.data + static_cast<std::size_t>(hy * m) * dst.pitch + sizeof(Pixel<T, C>) * x;
+      const float* w = weights_y;
+      for (int q = 0; q < rows; ++q, line += dst.pitch, w += kUpWeightStride) {
+        const float4 w4 = *reinterpret_cast<const float4*>(w);
+        const float wk[kUpTaps] = {w4.x, w4.y, w4.z, w4.w, w[4]};
         Accum<C> sum[1] = {zero_accum<C>()};
-        const float* w = a.weights_y + q * kUpTaps;
 #pragma unroll
-        for (int k = 0; k < kUpTaps; ++k) accumulate(sum[0], w[k], ring[k]);
-        if (out.premultiply || out.keep_alpha) {
-          const Accum<C> centre = out.keep_alpha ? input_value(image.at(x, y), out) : zero_accum<C>();
-          dst.at(x, y) = filter2d_pixel<T, C, 1>(sum, centre, out);
+        for (int k = 0; k < kUpTaps; ++k) accumulate(sum[0], wk[k], ring[k]);
+        Pixel<T, C>& pixel = *reinterpret_cast<Pixel<T, C>*>(line);
+        if constexpr (kPlain) {
+          pixel = to_pixel<T, C, /*kClamp=*/false>(sum[0]);  // a Gaussian: within the inputs' range
         } else {
-          dst.at(x, y) = to_pixel<T, C, /*kClamp=*/false>(sum[0]);  // a Gaussian: within the inputs' range
+          const Accum<C> centre = out.keep_alpha ? input_value(image.at(x, hy * m + q), out) : zero_accum<C>();
+          pixel = filter2d_pixel<T, C, 1>(sum, centre, out);
         }
       }
 #pragma unroll
@@ -331,7 +350,7 @@ DownArgs down_args(const DecimatedAxis& ay, const DecimatedExtent& ey, const Dec
   // strips at least as wide as the taps reach where kMaxThreads allow (the columns
   // past the strip are walked by both blocks that need them).
   const int h = ax.factor, taps = ax.down_taps;
-  int strip = std::max(1, (Tuning::kDownThreads - taps) / h + 1);
+  int strip = std::max(1, (Tuning::kDownColumns - taps) / h + 1);
   strip = std::max(strip, std::min((taps + h - 1) / h, (kMaxThreads - taps) / h + 1));
   a.strip = std::max(1, std::min(strip, a.count_x));
   return a;
@@ -359,6 +378,26 @@ ResidualArgs residual_args(const DecimatedAxis& ay, const DecimatedAxis& ax) {
   std::copy(ay.residual.begin(), ay.residual.end(), a.weights_y);
   std::copy(ax.residual.begin(), ax.residual.end(), a.weights_x);
   return a;
+}
+
+// The down pass's segment (low-res rows a block writes): every segment walks
+// kDownSteps - 1 steps more than it writes, so long segments waste less, but the grid
+// should fill the GPU's resident blocks (at sigma 30 on 8K, segments of at least 24 rows
+// left a third of the SMs idle: 0.68 waves). Takes the segment with the least modelled
+// time: waves of blocks times the steps each block walks.
+int down_segment(int rows, long long blocks_across, int blocks_per_sm) {
+  const long long slots = std::max<long long>(1, static_cast<long long>(blocks_per_sm) * cached_sm_count());
+  int best = rows;
+  long long best_cost = -1;
+  for (int segment = std::min(rows, Tuning::kMinDownSegment); segment <= rows; ++segment) {
+    const long long blocks = blocks_across * blocks_for(rows, segment);
+    const long long cost = blocks_for(blocks, slots) * (segment + kDownSteps - 1);
+    if (best_cost < 0 || cost < best_cost) {
+      best_cost = cost;
+      best = segment;
+    }
+  }
+  return best;
 }
 
 // Rows of a walk a block takes so that the grid fills `waves` of the GPU's resident
@@ -391,7 +430,7 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
     using B = decltype(policy);
     auto launch = [&](auto kernel) {
       const int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), threads, shared);
-      down.segment = segment_rows(down.count_y, blocks_across, per_sm, 1.0, Tuning::kMinDownSegment);
+      down.segment = down_segment(down.count_y, blocks_across, per_sm);
       const dim3 grid(grid_x(blocks_across, "decimate_kernel"), grid_y(blocks_for(down.count_y, down.segment)));
       kernel<<<grid, threads, shared, ctx.stream>>>(pitched<T, C>(src), d, down, constant_pixel<T, C>(border), out);
       check_launch("decimate_kernel", ctx);
@@ -420,7 +459,7 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
   }
 
   UpArgs up = up_args(ay, ax, ex);
-  auto kernel = interpolate_kernel<T, C>;
+  auto kernel = out.premultiply || out.keep_alpha ? interpolate_kernel<T, C, false> : interpolate_kernel<T, C, true>;
   const int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), kUpThreads, 0);
   const long long across = blocks_for(dst.width, kUpThreads);
   const int positions = (dst.height - 1) / ay.factor + 1;

@@ -29,11 +29,12 @@ struct DecimatedTuning {
   // arguments (within the 4 KiB a launch passes).
   static constexpr int kMaxFactor = 75;
 
-  // The down pass: blocks of at least kDownThreads columns (more where the taps across
+  // The down pass: blocks of at least kDownColumns columns (more where the taps across
   // reach further), each walking at least kMinDownSegment low-res rows (every segment
-  // walks kDownSteps - 1 steps of h rows more than it writes).
-  static constexpr int kDownThreads = 512;
-  static constexpr int kMinDownSegment = 24;
+  // walks kDownSteps - 1 steps of h rows more than it writes; decimated.cu's
+  // down_segment weighs that against filling the GPU).
+  static constexpr int kDownColumns = 512;
+  static constexpr int kMinDownSegment = 4;
   // The up pass: at least this many low-res rows (h output rows each) a block.
   static constexpr int kMinUpSegment = 4;
 
