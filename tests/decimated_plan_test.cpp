@@ -91,5 +91,24 @@ TEST(DecimatedPlan, ExtentsCoverTheInterpolation) {
     }
 }
 
+// The down pass's segments fill the GPU where the rows allow: at sigma 30 on 8K (196
+// low-res rows, 20 blocks across, 264 slots on an H100) the old floor of 24 rows left
+// 180 blocks for the 264 slots; the model takes one full wave of shorter segments.
+TEST(DecimatedPlan, DownSegmentsFillTheGpu) {
+  const int rows = 196;
+  const long long across = 20, slots = 264;
+  const int segment = kernels::decimated_down_segment(rows, across, slots);
+  const long long blocks = across * ((rows + segment - 1) / segment);
+  EXPECT_LE(blocks, slots);
+  EXPECT_GT(blocks, 180);
+  EXPECT_GE(segment, DecimatedTuning::kMinDownSegment);
+  // Where one band of blocks fits the GPU and two would not, a block takes every row.
+  EXPECT_EQ(kernels::decimated_down_segment(50, 200, 264), 50);
+  // Sigma 8 on 8K (720 rows, 16 blocks across): one wave of 16 bands of 45 rows.
+  EXPECT_EQ(kernels::decimated_down_segment(720, 16, 264), 45);
+  // Fewer rows than the floor: one segment of all of them.
+  EXPECT_EQ(kernels::decimated_down_segment(3, 4, 264), 3);
+}
+
 }  // namespace
 }  // namespace gpufilter

@@ -380,26 +380,6 @@ ResidualArgs residual_args(const DecimatedAxis& ay, const DecimatedAxis& ax) {
   return a;
 }
 
-// The down pass's segment (low-res rows a block writes): every segment walks
-// kDownSteps - 1 steps more than it writes, so long segments waste less, but the grid
-// should fill the GPU's resident blocks (at sigma 30 on 8K, segments of at least 24 rows
-// left a third of the SMs idle: 0.68 waves). Takes the segment with the least modelled
-// time: waves of blocks times the steps each block walks.
-int down_segment(int rows, long long blocks_across, int blocks_per_sm) {
-  const long long slots = std::max<long long>(1, static_cast<long long>(blocks_per_sm) * cached_sm_count());
-  int best = rows;
-  long long best_cost = -1;
-  for (int segment = std::min(rows, Tuning::kMinDownSegment); segment <= rows; ++segment) {
-    const long long blocks = blocks_across * blocks_for(rows, segment);
-    const long long cost = blocks_for(blocks, slots) * (segment + kDownSteps - 1);
-    if (best_cost < 0 || cost < best_cost) {
-      best_cost = cost;
-      best = segment;
-    }
-  }
-  return best;
-}
-
 // Rows of a walk a block takes so that the grid fills `waves` of the GPU's resident
 // blocks, but no fewer than `least` (each segment pays its start again).
 int segment_rows(int rows, long long blocks_across, int blocks_per_sm, double waves, int least) {
@@ -430,7 +410,8 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
     using B = decltype(policy);
     auto launch = [&](auto kernel) {
       const int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), threads, shared);
-      down.segment = down_segment(down.count_y, blocks_across, per_sm);
+      down.segment = decimated_down_segment(down.count_y, blocks_across,
+                                            static_cast<long long>(per_sm) * cached_sm_count());
       const dim3 grid(grid_x(blocks_across, "decimate_kernel"), grid_y(blocks_for(down.count_y, down.segment)));
       kernel<<<grid, threads, shared, ctx.stream>>>(pitched<T, C>(src), d, down, constant_pixel<T, C>(border), out);
       check_launch("decimate_kernel", ctx);

@@ -47,6 +47,14 @@ DecimatedAxis decimated_axis(const std::vector<float>& factor);
 DecimatedAxis cached_decimated_axis(const std::vector<float>& factor);
 DecimatedExtent decimated_extent(const DecimatedAxis& axis, int length);
 
+// The down pass's segment: the low-res rows a block of its grid writes, for `rows` of
+// them, `blocks_across` blocks side by side and `slots` blocks the GPU holds at once.
+// Every segment walks DecimatedTuning::kDownSteps - 1 steps more than it writes, so
+// long segments waste less, but the grid should fill the slots: the segment (at least
+// kMinDownSegment, or all rows) with the least modelled time, waves of blocks times the
+// steps each block walks.
+int decimated_down_segment(int rows, long long blocks_across, long long slots);
+
 // The whole chain as one 1-D filter for output position p (p >= 0): weights[r] for
 // input positions p - reach .. p + reach, reach returned; for tests and error bounds.
 std::vector<double> decimated_weights(const DecimatedAxis& axis, int p, int* reach);

@@ -31,8 +31,8 @@ struct DecimatedTuning {
 
   // The down pass: blocks of at least kDownColumns columns (more where the taps across
   // reach further), each walking at least kMinDownSegment low-res rows (every segment
-  // walks kDownSteps - 1 steps of h rows more than it writes; decimated.cu's
-  // down_segment weighs that against filling the GPU).
+  // walks kDownSteps - 1 steps of h rows more than it writes;
+  // decimated_down_segment weighs that against filling the GPU).
   static constexpr int kDownColumns = 512;
   static constexpr int kMinDownSegment = 4;
   // The up pass: at least this many low-res rows (h output rows each) a block.
