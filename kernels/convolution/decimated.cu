@@ -4,9 +4,11 @@
 // kernels, the image read once and written once:
 //  - decimate_kernel: each thread walks one input column down a segment of rows,
 //    converting each pixel once and adding it into the kDownSteps low-res rows it feeds
-//    (a ring of accumulators in registers, shifted every h rows); the finished low-res
-//    rows of a block's columns go through shared memory, where the block sums them
-//    across (every h-th column) into the low-res image d (floats);
+//    (a ring of accumulators in registers, shifted every h rows); batches of rows
+//    wholly inside the image load through a pointer stepped by the pitch, with no
+//    border mapping; the finished low-res rows of a block's columns go through shared
+//    memory, where the block sums them across (every h-th column) into the low-res
+//    image d (floats);
 //  - residual_kernel: the rest of the variance on d, both axes through a shared tile;
 //  - interpolate_kernel: each thread walks one output column down a segment of rows,
 //    holding the kUpTaps low-res rows around it (each interpolated across first) in
@@ -46,7 +48,7 @@ constexpr int kFlushRows = 4;
 constexpr int kBufferRows = kFlushRows - 1 + 8 / 2;
 
 struct DownArgs {
-  int factor_y, reach_y, taps_y, first_y, count_y;  // rows: h, down_reach, down_taps, d's first index, d's rows
+  int factor_y, reach_y, first_y, count_y;  // rows: h, down_reach, d's first index, d's rows
   int factor_x, reach_x, first_x, count_x, taps_x;
   int strip;    // d columns a block writes
   int segment;  // d rows a block writes
@@ -173,34 +175,58 @@ __global__ void __launch_bounds__(kMaxThreads, 2)
       pending = 0;
     };
 
-    for (int r = 0; r < rows; r += kAhead) {
+    // One input row (loaded kAhead rows before) into the kDownSteps rows it feeds; the
+    // weights past a row's taps are zeros, so every row takes all kDownSteps products
+    // (a predicate would cost its compare and issue the products all the same).
+    auto add_row = [&](const Pixel<T, C>& pixel) {
+      Accum<C> v = to_accum(pixel);
+      if constexpr (kPremultiply) v = premultiplied(v, out);
+      const float* w = a.weights_y + phase * kDownSteps;  // immediate offsets from one address
 #pragma unroll
-      for (int j = 0; j < kAhead; ++j) {
-        if (r + j < rows) {  // uniform over the block
-          Accum<C> v = to_accum(ahead[j]);
-          if constexpr (kPremultiply) v = premultiplied(v, out);
-          ahead[j] = fetch(first_row + r + j + kAhead);
-          const float* w = a.weights_y + phase * kDownSteps;  // immediate offsets from one address
+      for (int k = 0; k < kDownSteps; ++k) accumulate(acc[k], w[k], v);
+      if (++phase == hy) {
+        phase = 0;
+        if (finished >= b0) {
+          if (pending == 0) pending_first = finished;
+          store_shared(buffer + pending * threads + t, acc[kDownSteps - 1]);
+          ++pending;
+        }
+        ++finished;
 #pragma unroll
-          for (int k = 0; k < kDownSteps - 1; ++k) accumulate(acc[k], w[k], v);
-          // The oldest row's last step reaches past its taps for most phases (zeros).
-          if (phase + hy * (kDownSteps - 1) < a.taps_y) accumulate(acc[kDownSteps - 1], w[kDownSteps - 1], v);
-          if (++phase == hy) {
-            phase = 0;
-            if (finished >= b0) {
-              if (pending == 0) pending_first = finished;
-              store_shared(buffer + pending * threads + t, acc[kDownSteps - 1]);
-              ++pending;
-            }
-            ++finished;
+        for (int k = kDownSteps - 1; k > 0; --k) acc[k] = acc[k - 1];
+        acc[0] = zero_accum<C>();
+      }
+    };
+
+    int r = 0;
+    for (; r + kAhead <= rows; r += kAhead) {
+      // The rows this batch loads; wholly inside the image (the common case) they are
+      // one address and a pitch step each, with no border mapping.
+      const int y = first_row + r + kAhead;
+      bool inside = y >= 0 && y + kAhead <= src.height;
+      if constexpr (B::kConstant) inside = inside && !constant_column;
+      if (inside) {
+        const unsigned char* p = column_base + static_cast<std::size_t>(y) * src.pitch;
 #pragma unroll
-            for (int k = kDownSteps - 1; k > 0; --k) acc[k] = acc[k - 1];
-            acc[0] = zero_accum<C>();
-          }
+        for (int j = 0; j < kAhead; ++j) {
+          const Pixel<T, C> pixel = ahead[j];
+          ahead[j] = load_pixel<T, C>(p);
+          p += src.pitch;
+          add_row(pixel);
+        }
+      } else {
+#pragma unroll
+        for (int j = 0; j < kAhead; ++j) {
+          const Pixel<T, C> pixel = ahead[j];
+          ahead[j] = fetch(y + j);
+          add_row(pixel);
         }
       }
       if (pending >= kFlushRows) flush();
     }
+#pragma unroll
+    for (int j = 0; j < kAhead; ++j)
+      if (r + j < rows) add_row(ahead[j]);  // uniform over the block
     if (pending > 0) flush();
   }
 }
@@ -334,7 +360,6 @@ DownArgs down_args(const DecimatedAxis& ay, const DecimatedExtent& ey, const Dec
   DownArgs a{};
   a.factor_y = ay.factor;
   a.reach_y = ay.down_reach;
-  a.taps_y = ay.down_taps;
   a.first_y = ey.down_first;
   a.count_y = ey.down_count;
   a.factor_x = ax.factor;
