@@ -30,6 +30,7 @@
 #include "convolution/decimated_launch.hpp"
 #include "convolution/decimated_plan.hpp"
 #include "convolution/filter2d_output.cuh"
+#include "convolution/fixed_strip_plan.hpp"
 
 namespace gpufilter::kernels {
 namespace {
@@ -405,14 +406,6 @@ ResidualArgs residual_args(const DecimatedAxis& ay, const DecimatedAxis& ax) {
   return a;
 }
 
-// Rows of a walk a block takes so that the grid fills `waves` of the GPU's resident
-// blocks, but no fewer than `least` (each segment pays its start again).
-int segment_rows(int rows, long long blocks_across, int blocks_per_sm, double waves, int least) {
-  const long long wanted = static_cast<long long>(waves * blocks_per_sm * cached_sm_count());
-  const long long bands = std::max<long long>(1, wanted / std::max<long long>(1, blocks_across));
-  return std::max(least, static_cast<int>((rows + bands - 1) / bands));
-}
-
 template <class T, int C>
 void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                    const ExecContext& ctx) {
@@ -469,7 +462,10 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
   const int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), kUpThreads, 0);
   const long long across = blocks_for(dst.width, kUpThreads);
   const int positions = (dst.height - 1) / ay.factor + 1;
-  up.segment = segment_rows(positions, across, per_sm, 2.0, Tuning::kMinUpSegment);
+  // Segments that fill two waves of the GPU's resident blocks (each pays its first
+  // kUpTaps - 1 rows again).
+  const long long resident = static_cast<long long>(per_sm) * cached_sm_count();
+  up.segment = fixed_strip_plan(across, positions, 2 * resident, Tuning::kMinUpSegment, positions).rows;
   const dim3 grid(grid_x(across, "interpolate_kernel"), grid_y(blocks_for(positions, up.segment)));
   kernel<<<grid, kUpThreads, 0, ctx.stream>>>(r, pitched<T, C>(dst), pitched<T, C>(src), up, out);
   check_launch("interpolate_kernel", ctx);

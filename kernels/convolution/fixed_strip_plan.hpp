@@ -1,6 +1,7 @@
 #pragma once
-// How the register-window kernels (separable_fixed.cu, gradient_int.cu) cut an image's
-// rows into strips, one strip per thread block row. Plain C++: the CPU tests check it.
+// How the register-window kernels (separable_fixed.cu, gradient_int.cu) and the
+// decimated blur's interpolation cut an image's rows into strips, one strip per thread
+// block row. Plain C++: the CPU tests check it.
 //
 // Every block of such a kernel does the same work (its strip's rows), so the kernel
 // lasts as many "waves" as it takes the GPU's resident blocks to cover the grid: a grid
