@@ -4,6 +4,7 @@
 // the reference applies; and the plan's padding fits the kernels' fixed counts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "blur_sigmas.hpp"
 #include "gpufilter/filters.hpp"
 #include "kernels/convolution/decimated_plan.hpp"
+#include "kernels/convolution/decimated_segments.hpp"
 
 namespace gpufilter {
 namespace {
@@ -95,19 +97,76 @@ TEST(DecimatedPlan, ExtentsCoverTheInterpolation) {
 // low-res rows, 20 blocks across, 264 slots on an H100) the old floor of 24 rows left
 // 180 blocks for the 264 slots; the model takes one full wave of shorter segments.
 TEST(DecimatedPlan, DownSegmentsFillTheGpu) {
-  const int rows = 196;
+  // Sigma 30 on 8K (h = 22): 213 steps, 20 blocks across, 264 slots on an H100.
+  const int steps = 213;
   const long long across = 20, slots = 264;
-  const int segment = kernels::decimated_down_segment(rows, across, slots);
-  const long long blocks = across * ((rows + segment - 1) / segment);
+  const int segment = kernels::decimated_down_segment(steps, across, slots);
+  const long long blocks = across * ((steps + segment - 1) / segment);
   EXPECT_LE(blocks, slots);
-  EXPECT_GT(blocks, 180);
+  EXPECT_GT(blocks, 200);
   EXPECT_GE(segment, DecimatedTuning::kMinDownSegment);
-  // Where one band of blocks fits the GPU and two would not, a block takes every row.
-  EXPECT_EQ(kernels::decimated_down_segment(50, 200, 264), 50);
-  // Sigma 8 on 8K (720 rows, 16 blocks across): one wave of 16 bands of 45 rows.
-  EXPECT_EQ(kernels::decimated_down_segment(720, 16, 264), 45);
-  // Fewer rows than the floor: one segment of all of them.
+  // Where splitting would only add waves, a block takes every step.
+  EXPECT_EQ(kernels::decimated_down_segment(8, 200, 264), 8);
+  // With no warm-up to pay, four full waves of short segments beat one wave that leaves
+  // a quarter of the slots idle.
+  EXPECT_EQ(kernels::decimated_down_segment(50, 200, 264), 10);
+  // Sigma 8 on 8K (h = 5; 883 steps, 16 blocks across): one wave of 16 bands of 56.
+  EXPECT_EQ(kernels::decimated_down_segment(883, 16, 264), 56);
+  // Fewer steps than the floor: one segment of all of them.
   EXPECT_EQ(kernels::decimated_down_segment(3, 4, 264), 3);
+}
+
+// The down pass's bookkeeping, replayed on the CPU: every segment adds step s into rows
+// s - kOverlap .. s and stores each row it touched where decimate_kernel does (d for the
+// rows from its first step on, a carry row before); each row of d plus its carry row, as
+// the residual kernel reads them, must then hold all of its kDownSteps steps, and no
+// place may be stored twice.
+TEST(DecimatedPlan, DownSegmentsHandEveryRowOnOnce) {
+  using kernels::DownSegments;
+  for (int ring = DecimatedTuning::kDownSteps - 1; ring <= DecimatedTuning::kDownSteps; ++ring)
+    for (int rows = 1; rows <= 40; ++rows) {
+      const int overlap = ring - 1;
+      const int steps = rows + overlap;
+      for (int length = std::min(steps, DecimatedTuning::kMinDownSegment); length <= steps; ++length) {
+        const DownSegments segments{length, overlap};
+        ASSERT_EQ(segments.steps(rows), steps);
+        std::vector<int> d(static_cast<std::size_t>(rows), -1);
+        std::vector<int> carry(static_cast<std::size_t>(segments.carry_rows(rows)), -1);
+        bool stored_twice = false;
+        for (int first = 0; first < steps; first += length) {
+          const int end = std::min(first + length, steps);
+          std::vector<int> sums(static_cast<std::size_t>(rows), 0);
+          for (int s = first; s < end; ++s)
+            for (int k = 0; k < ring; ++k)
+              if (s - k >= 0 && s - k < rows) ++sums[static_cast<std::size_t>(s - k)];
+          for (int y = std::max(0, first - overlap); y < std::min(end, rows); ++y) {
+            int& place = y < first ? carry.at(static_cast<std::size_t>(segments.carry_from(first, y)))
+                                   : d[static_cast<std::size_t>(y)];
+            stored_twice = stored_twice || place >= 0;
+            place = sums[static_cast<std::size_t>(y)];
+          }
+        }
+        EXPECT_FALSE(stored_twice) << rows << " rows, segments of " << length << ", ring " << ring;
+        for (int y = 0; y < rows; ++y) {
+          const int c = segments.carry_of(y);
+          const int total = d[static_cast<std::size_t>(y)] + (c >= 0 ? carry.at(static_cast<std::size_t>(c)) : 0);
+          EXPECT_EQ(total, ring) << "row " << y << " of " << rows << ", segments of " << length << ", ring " << ring;
+        }
+      }
+    }
+}
+
+// The down pass's ring: the taps of the down Gaussian span at most kDownSteps steps of
+// h rows at every sigma, and one less from h = 10 on (decimate_kernel's kSteps).
+TEST(DecimatedPlan, DownTapsFitTheRing) {
+  for (double sigma : {3.0, 5.0, 8.0, 13.0, 13.4, 20.0, 30.0, 60.0, 100.0}) {
+    const DecimatedAxis axis = kernels::decimated_axis(gaussian_weights(sigma, 0));
+    const int steps = (axis.down_taps + axis.factor - 1) / axis.factor;
+    EXPECT_LE(steps, DecimatedTuning::kDownSteps) << "sigma " << sigma;
+    if (axis.factor >= 10) {
+      EXPECT_EQ(steps, DecimatedTuning::kDownSteps - 1) << "sigma " << sigma;
+    }
+  }
 }
 
 }  // namespace

@@ -13,18 +13,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "common/host_device.hpp"
 #include "convolution/box_stack_tuning.hpp"
-
-#if defined(__CUDACC__)
-#define GPUFILTER_HD __host__ __device__ __forceinline__
-#else
-#define GPUFILTER_HD inline
-#endif
-#if defined(__CUDA_ARCH__)
-#define GPUFILTER_UNROLL _Pragma("unroll")
-#else
-#define GPUFILTER_UNROLL
-#endif
 
 namespace gpufilter::kernels {
 

@@ -8,8 +8,10 @@
 //    wholly inside the image load through a pointer stepped by the pitch, with no
 //    border mapping; the finished low-res rows of a block's columns go through shared
 //    memory, where the block sums them across (every h-th column) into the low-res
-//    image d (floats);
-//  - residual_kernel: the rest of the variance on d, both axes through a shared tile;
+//    image d (floats). Segments do not overlap: the rows that straddle two of them are
+//    completed by the residual kernel from d and a carry row (decimated_segments.hpp);
+//  - residual_kernel: adds the carry rows, then the rest of the variance on d, both
+//    axes through a shared tile;
 //  - interpolate_kernel: each thread walks one output column down a segment of rows,
 //    holding the kUpTaps low-res rows around it (each interpolated across first) in
 //    registers; every output pixel is kUpTaps products per channel.
@@ -20,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "common/border.cuh"
 #include "common/dispatch.cuh"
@@ -29,6 +32,7 @@
 #include "convolution/box_stack_launch.hpp"
 #include "convolution/decimated_launch.hpp"
 #include "convolution/decimated_plan.hpp"
+#include "convolution/decimated_segments.hpp"
 #include "convolution/filter2d_output.cuh"
 #include "convolution/fixed_strip_plan.hpp"
 
@@ -52,7 +56,8 @@ struct DownArgs {
   int factor_y, reach_y, first_y, count_y;  // rows: h, down_reach, d's first index, d's rows
   int factor_x, reach_x, first_x, count_x, taps_x;
   int strip;    // d columns a block writes
-  int segment;  // d rows a block writes
+  int segment;  // steps of h input rows a block walks (DownSegments::length)
+  int steps;    // the low-res rows an input row feeds: the down taps in steps of h rows
   // By phase: the kDownSteps weights an input row of phase s (row % h) gives the rows it
   // feeds, at s * kDownSteps (tap s + h k of the plan, zero past its taps).
   float weights_y[kDownSteps * Tuning::kMaxFactor];
@@ -108,9 +113,12 @@ __device__ __forceinline__ Pixel<T, C> load_pixel(const unsigned char* p) {
 }
 
 // kPremultiply: out.premultiply, as a constant so the walk holds no per-row select.
-template <class T, int C, class B, bool kPremultiply>
+// kSteps: a.steps (kDownSteps for h < 10, one less from there on: sigma 13.3 and up),
+// so that no row takes a product of weight zero for every phase.
+template <class T, int C, class B, bool kPremultiply, int kSteps>
 __global__ void __launch_bounds__(kMaxThreads, 2)
-    decimate_kernel(PitchedView<T, C> src, Accum<C>* d, DownArgs a, Pixel<T, C> constant, Filter2dOutput out) {
+    decimate_kernel(PitchedView<T, C> src, Accum<C>* d, Accum<C>* carry, DownArgs a, Pixel<T, C> constant,
+                    Filter2dOutput out) {
   constexpr int kAhead = kRowsAhead<T, C>;
   extern __shared__ float4 shared_words[];
   Accum<C>* buffer = reinterpret_cast<Accum<C>*>(shared_words);  // [kBufferRows][blockDim.x]
@@ -143,26 +151,37 @@ __global__ void __launch_bounds__(kMaxThreads, 2)
     return load_pixel<T, C>(column_base + static_cast<std::size_t>(y) * src.pitch);
   };
 
-  for (int b0 = static_cast<int>(blockIdx.y) * a.segment; b0 < a.count_y;
-       b0 += static_cast<int>(gridDim.y) * a.segment) {
-    const int b_end = min(b0 + a.segment, a.count_y);
-    // Low-res row b sums input rows h (b + first_y) - reach_y + tap. The walk runs over
-    // the h-row steps of rows b0 .. b_end - 1 + kDownSteps - 1: after step beta, row
-    // beta - kDownSteps + 1 is complete. acc[k] holds row beta - k.
-    const int first_row = hy * (b0 + a.first_y) - a.reach_y;
-    const int rows = (b_end - b0 + kDownSteps - 1) * hy;
-    Accum<C> acc[kDownSteps];
+  constexpr int kOverlap = kSteps - 1;
+  const DownSegments segments{a.segment, kOverlap};
+  const int steps = segments.steps(a.count_y);
+  for (int s0 = static_cast<int>(blockIdx.y) * a.segment; s0 < steps;
+       s0 += static_cast<int>(gridDim.y) * a.segment) {
+    const int s_end = min(s0 + a.segment, steps);
+    // Low-res row b sums input rows h (b + first_y) - reach_y + tap, tap < kSteps h:
+    // the steps b .. b + kOverlap of h rows each. The walk runs over steps s0 .. s_end - 1;
+    // after step beta this segment adds nothing more to row beta - kOverlap. acc[k] holds
+    // row beta - k.
+    const int first_row = hy * (s0 + a.first_y) - a.reach_y;
+    const int rows = (s_end - s0) * hy;
+    Accum<C> acc[kSteps];
 #pragma unroll
-    for (int k = 0; k < kDownSteps; ++k) acc[k] = zero_accum<C>();
+    for (int k = 0; k < kSteps; ++k) acc[k] = zero_accum<C>();
     Pixel<T, C> ahead[kAhead];
 #pragma unroll
     for (int j = 0; j < kAhead; ++j) ahead[j] = fetch(first_row + j);
-    int phase = 0;                     // the row's tap within its step
-    int finished = b0 - kDownSteps + 1;  // the low-res row the current step completes
-    int pending = 0, pending_first = b0;
+    int phase = 0;                 // the row's tap within its step
+    int finished = s0 - kOverlap;  // the low-res row the current step is the last of here
+    int pending = 0, pending_first = 0;
+    auto buffer_row = [&](int row, const Accum<C>& value) {  // uniform over the block
+      if (row < 0 || row >= a.count_y) return;
+      if (pending == 0) pending_first = row;
+      store_shared(buffer + pending * threads + t, value);
+      ++pending;
+    };
 
-    // Sums the buffered low-res rows across into d: column j of d sums taps_x input
-    // columns from h (j - j0) on, in the block's own numbering.
+    // Sums the buffered low-res rows across: column j of d sums taps_x input columns from
+    // h (j - j0) on, in the block's own numbering. Rows before the segment's first step
+    // are the rest of rows the segment before began: they go to their carry rows.
     auto flush = [&]() {
       __syncthreads();
       for (int item = t; item < pending * columns_out; item += threads) {
@@ -170,31 +189,30 @@ __global__ void __launch_bounds__(kMaxThreads, 2)
         const Accum<C>* line = buffer + row * threads + hx * j;
         Accum<C> sum = zero_accum<C>();
         for (int u = 0; u < a.taps_x; ++u) accumulate(sum, a.weights_x[u], load_shared(line + u));
-        store_shared(d + static_cast<std::size_t>(pending_first + row) * a.count_x + j0 + j, sum);
+        const int y = pending_first + row;
+        Accum<C>* target = y < s0 ? carry + static_cast<std::size_t>(segments.carry_from(s0, y)) * a.count_x
+                                  : d + static_cast<std::size_t>(y) * a.count_x;
+        store_shared(target + j0 + j, sum);
       }
       __syncthreads();
       pending = 0;
     };
 
-    // One input row (loaded kAhead rows before) into the kDownSteps rows it feeds; the
-    // weights past a row's taps are zeros, so every row takes all kDownSteps products
+    // One input row (loaded kAhead rows before) into the kSteps rows it feeds; the
+    // weights past a row's taps are zeros, so every row takes all kSteps products
     // (a predicate would cost its compare and issue the products all the same).
     auto add_row = [&](const Pixel<T, C>& pixel) {
       Accum<C> v = to_accum(pixel);
       if constexpr (kPremultiply) v = premultiplied(v, out);
       const float* w = a.weights_y + phase * kDownSteps;  // immediate offsets from one address
 #pragma unroll
-      for (int k = 0; k < kDownSteps; ++k) accumulate(acc[k], w[k], v);
+      for (int k = 0; k < kSteps; ++k) accumulate(acc[k], w[k], v);
       if (++phase == hy) {
         phase = 0;
-        if (finished >= b0) {
-          if (pending == 0) pending_first = finished;
-          store_shared(buffer + pending * threads + t, acc[kDownSteps - 1]);
-          ++pending;
-        }
+        buffer_row(finished, acc[kSteps - 1]);
         ++finished;
 #pragma unroll
-        for (int k = kDownSteps - 1; k > 0; --k) acc[k] = acc[k - 1];
+        for (int k = kSteps - 1; k > 0; --k) acc[k] = acc[k - 1];
         acc[0] = zero_accum<C>();
       }
     };
@@ -228,21 +246,27 @@ __global__ void __launch_bounds__(kMaxThreads, 2)
 #pragma unroll
     for (int j = 0; j < kAhead; ++j)
       if (r + j < rows) add_row(ahead[j]);  // uniform over the block
+    // The last kOverlap rows this segment added to: acc[k] holds row s_end - k, which
+    // the next segment (if any) completes through its carry row.
+    if (pending + kOverlap > kBufferRows) flush();
+#pragma unroll
+    for (int k = kOverlap; k >= 1; --k) buffer_row(s_end - k, acc[k]);
     if (pending > 0) flush();
   }
 }
 
 // The residual Gaussian on d, both axes in one pass: a block loads a tile of d with the
-// taps' reach below and right of it into shared memory, sums down its columns, then
-// along its rows. r[y][x] sums d rows y .. y + taps_y - 1 and columns x .. x + taps_x - 1
-// (d is taps - 1 larger than r on each axis).
+// taps' reach below and right of it into shared memory, each row of d plus its carry
+// row where it straddles two down segments, sums down its columns, then along its rows.
+// r[y][x] sums d rows y .. y + taps_y - 1 and columns x .. x + taps_x - 1 (d is taps - 1
+// larger than r on each axis).
 constexpr int kResidualTile = 32;
 constexpr int kResidualThreads = 256;
 
 template <int C>
 __global__ void __launch_bounds__(kResidualThreads)
-    residual_kernel(const Accum<C>* d, int d_width, int d_height, Accum<C>* r, int width, int height,
-                    ResidualArgs a) {
+    residual_kernel(const Accum<C>* d, const Accum<C>* carry, DownSegments segments, int d_width, int d_height,
+                    Accum<C>* r, int width, int height, ResidualArgs a) {
   extern __shared__ float4 shared_words[];
   const int span_x = kResidualTile + a.taps_x - 1, span_y = kResidualTile + a.taps_y - 1;
   Accum<C>* tile = reinterpret_cast<Accum<C>*>(shared_words);  // span_y x span_x of d
@@ -253,8 +277,13 @@ __global__ void __launch_bounds__(kResidualThreads)
        y0 += static_cast<int>(gridDim.y) * kResidualTile) {
     for (int i = tid; i < span_y * span_x; i += kResidualThreads) {
       const int y = y0 + i / span_x, x = x0 + i % span_x;
-      store_shared(tile + i, y < d_height && x < d_width ? load_accum(d + static_cast<std::size_t>(y) * d_width + x)
-                                                         : zero_accum<C>());
+      Accum<C> value = zero_accum<C>();
+      if (y < d_height && x < d_width) {
+        value = load_accum(d + static_cast<std::size_t>(y) * d_width + x);
+        const int c = segments.carry_of(y);
+        if (c >= 0) accumulate(value, 1.0f, load_accum(carry + static_cast<std::size_t>(c) * d_width + x));
+      }
+      store_shared(tile + i, value);
     }
     __syncthreads();
     for (int i = tid; i < kResidualTile * span_x; i += kResidualThreads) {
@@ -368,6 +397,7 @@ DownArgs down_args(const DecimatedAxis& ay, const DecimatedExtent& ey, const Dec
   a.first_x = ex.down_first;
   a.count_x = ex.down_count;
   a.taps_x = ax.down_taps;
+  a.steps = (ay.down_taps + ay.factor - 1) / ay.factor;
   for (int phase = 0; phase < ay.factor; ++phase)
     for (int k = 0; k < kDownSteps; ++k)
       a.weights_y[phase * kDownSteps + k] = ay.down[static_cast<std::size_t>(phase + ay.factor * k)];
@@ -414,45 +444,60 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
   const DecimatedExtent ey = decimated_extent(ay, src.height), ex = decimated_extent(ax, src.width);
   const Filter2dOutput out = make_filter2d_output<T, C>(spec);
 
-  // d (the down pass's output) and e (the residual's).
-  const std::size_t low_res = sizeof(Accum<C>) * static_cast<std::size_t>(ey.down_count) * ex.down_count;
-  const StreamBuffer buffers(2 * low_res, ctx.stream);
-  auto* d = buffers.get<Accum<C>>();
-  auto* e = reinterpret_cast<Accum<C>*>(buffers.get<unsigned char>() + low_res);
-
   DownArgs down = down_args(ay, ey, ax, ex);
   const int threads = down_threads(down);
   const std::size_t shared = sizeof(Accum<C>) * static_cast<std::size_t>(kBufferRows) * threads;
-  const long long blocks_across = blocks_for(down.count_x, down.strip);
+  // The ring of low-res rows an input row feeds: kDownSteps, or one less from h = 10 on.
+  const int ring = std::max(down.steps, kDownSteps - 1);
+  using DownKernel = void (*)(PitchedView<T, C>, Accum<C>*, Accum<C>*, DownArgs, Pixel<T, C>, Filter2dOutput);
+  DownKernel down_kernel = nullptr;
   visit_border(border.mode, [&](auto policy) {
     using B = decltype(policy);
-    auto launch = [&](auto kernel) {
-      const int per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), threads, shared);
-      down.segment = decimated_down_segment(down.count_y, blocks_across,
-                                            static_cast<long long>(per_sm) * cached_sm_count());
-      const dim3 grid(grid_x(blocks_across, "decimate_kernel"), grid_y(blocks_for(down.count_y, down.segment)));
-      kernel<<<grid, threads, shared, ctx.stream>>>(pitched<T, C>(src), d, down, constant_pixel<T, C>(border), out);
-      check_launch("decimate_kernel", ctx);
+    auto pick = [&](auto steps) {
+      constexpr int kSteps = decltype(steps)::value;
+      down_kernel = C == 4 && out.premultiply ? decimate_kernel<T, C, B, C == 4, kSteps>
+                                              : decimate_kernel<T, C, B, false, kSteps>;
     };
-    if (C == 4 && out.premultiply)
-      launch(decimate_kernel<T, C, B, C == 4>);
+    if (ring < kDownSteps)
+      pick(std::integral_constant<int, kDownSteps - 1>{});
     else
-      launch(decimate_kernel<T, C, B, false>);
+      pick(std::integral_constant<int, kDownSteps>{});
   });
+  const long long blocks_across = blocks_for(down.count_x, down.strip);
+  const int down_per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(down_kernel), threads, shared);
+  const int overlap = ring - 1;
+  const int steps = ey.down_count + overlap;
+  down.segment = decimated_down_segment(steps, blocks_across, static_cast<long long>(down_per_sm) * cached_sm_count());
+  const DownSegments segments{down.segment, overlap};
 
-  // The residual, from d into its own buffer (none where both axes' residuals are a
-  // single tap).
+  // d (the down pass's output), the carry rows of the rows that straddle two of its
+  // segments, and e (the residual's output).
+  const std::size_t row_bytes = sizeof(Accum<C>) * static_cast<std::size_t>(ex.down_count);
+  const std::size_t low_res = row_bytes * ey.down_count;
+  const std::size_t carry_bytes = row_bytes * segments.carry_rows(ey.down_count);
+  const StreamBuffer buffers(2 * low_res + carry_bytes, ctx.stream);
+  auto* d = buffers.get<Accum<C>>();
+  auto* e = reinterpret_cast<Accum<C>*>(buffers.get<unsigned char>() + low_res);
+  auto* carry = reinterpret_cast<Accum<C>*>(buffers.get<unsigned char>() + 2 * low_res);
+
+  const dim3 down_grid(grid_x(blocks_across, "decimate_kernel"), grid_y(blocks_for(steps, down.segment)));
+  down_kernel<<<down_grid, threads, shared, ctx.stream>>>(pitched<T, C>(src), d, carry, down, constant_pixel<T, C>(border),
+                                                     out);
+  check_launch("decimate_kernel", ctx);
+
+  // The residual, from d and the carry rows into e; it runs even where both axes'
+  // residuals are a single tap of weight 1, if any row has a carry.
+  const ResidualArgs args = residual_args(ay, ax);
   const Accum<C>* r = d;
-  if (ay.residual_reach > 0 || ax.residual_reach > 0) {
-    const ResidualArgs args = residual_args(ay, ax);
+  if (args.taps_y > 1 || args.taps_x > 1 || segments.count(ey.down_count) > 1) {
     const int span_x = kResidualTile + args.taps_x - 1, span_y = kResidualTile + args.taps_y - 1;
     const std::size_t tile_bytes = sizeof(Accum<C>) * static_cast<std::size_t>(span_y + kResidualTile) * span_x;
     auto kernel = residual_kernel<C>;
     cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), kResidualThreads, tile_bytes);  // opts in to the size
     const dim3 grid(grid_x(blocks_for(ex.residual_count, kResidualTile), "residual_kernel"),
                     grid_y(blocks_for(ey.residual_count, kResidualTile)));
-    kernel<<<grid, kResidualThreads, tile_bytes, ctx.stream>>>(d, ex.down_count, ey.down_count, e, ex.residual_count,
-                                                               ey.residual_count, args);
+    kernel<<<grid, kResidualThreads, tile_bytes, ctx.stream>>>(d, carry, segments, ex.down_count, ey.down_count, e,
+                                                               ex.residual_count, ey.residual_count, args);
     check_launch("residual_kernel", ctx);
     r = e;
   }

@@ -152,17 +152,18 @@ double decimated_step_error(const DecimatedAxis& axis, const std::vector<float>&
   return worst;
 }
 
-int decimated_down_segment(int rows, long long blocks_across, long long slots) {
+int decimated_down_segment(int steps, long long blocks_across, long long slots) {
   // At sigma 30 on 8K a floor of 24 rows left a third of an H100 idle (0.68 waves).
   slots = std::max<long long>(1, slots);
   blocks_across = std::max<long long>(1, blocks_across);
-  int best = std::max(1, rows);
+  steps = std::max(1, steps);
+  int best = steps;
   long long best_cost = -1;
-  for (int segment = std::max(1, std::min(rows, DecimatedTuning::kMinDownSegment)); segment <= rows; ++segment) {
-    const long long bands = (rows + segment - 1) / segment;
+  for (int segment = std::min(steps, DecimatedTuning::kMinDownSegment); segment <= steps; ++segment) {
+    const long long bands = (steps + segment - 1) / segment;
     const long long waves = (blocks_across * bands + slots - 1) / slots;
-    const long long cost = waves * (segment + DecimatedTuning::kDownSteps - 1);
-    if (best_cost < 0 || cost < best_cost) {
+    const long long cost = waves * (segment + DecimatedTuning::kDownSegmentEnds);
+    if (best_cost < 0 || cost <= best_cost) {  // on a tie, fewer segments (less to hand on)
       best_cost = cost;
       best = segment;
     }

@@ -47,13 +47,12 @@ DecimatedAxis decimated_axis(const std::vector<float>& factor);
 DecimatedAxis cached_decimated_axis(const std::vector<float>& factor);
 DecimatedExtent decimated_extent(const DecimatedAxis& axis, int length);
 
-// The down pass's segment: the low-res rows a block of its grid writes, for `rows` of
-// them, `blocks_across` blocks side by side and `slots` blocks the GPU holds at once.
-// Every segment walks DecimatedTuning::kDownSteps - 1 steps more than it writes, so
-// long segments waste less, but the grid should fill the slots: the segment (at least
-// kMinDownSegment, or all rows) with the least modelled time, waves of blocks times the
-// steps each block walks.
-int decimated_down_segment(int rows, long long blocks_across, long long slots);
+// The down pass's segment: the steps of h input rows a block of its grid walks, for
+// `steps` of them (DownSegments::steps), `blocks_across` blocks side by side and `slots`
+// blocks the GPU holds at once: the length (at least kMinDownSegment, or all steps) with
+// the least modelled time, waves of blocks times the steps each block walks plus
+// DecimatedTuning::kDownSegmentEnds.
+int decimated_down_segment(int steps, long long blocks_across, long long slots);
 
 // The whole chain as one 1-D filter for output position p (p >= 0): weights[r] for
 // input positions p - reach .. p + reach, reach returned; for tests and error bounds.

@@ -30,11 +30,13 @@ struct DecimatedTuning {
   static constexpr int kMaxFactor = 75;
 
   // The down pass: blocks of at least kDownColumns columns (more where the taps across
-  // reach further), each walking at least kMinDownSegment low-res rows (every segment
-  // walks kDownSteps - 1 steps of h rows more than it writes;
-  // decimated_down_segment weighs that against filling the GPU).
+  // reach further), each walking a segment of at least kMinDownSegment steps of h rows
+  // (DownSegments: segments shorter than kDownSteps would let a row straddle three).
+  // decimated_down_segment fills the GPU with segments, counting each segment's start
+  // and end (its first loads, its last rows handed on) as kDownSegmentEnds steps.
   static constexpr int kDownColumns = 512;
-  static constexpr int kMinDownSegment = 4;
+  static constexpr int kMinDownSegment = kDownSteps;
+  static constexpr int kDownSegmentEnds = 2;
   // The up pass: at least this many low-res rows (h output rows each) a block.
   static constexpr int kMinUpSegment = 4;
 
