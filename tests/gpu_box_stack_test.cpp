@@ -262,8 +262,11 @@ TEST(DecimatedVariant, RunsLargeGaussiansAndFallsBackOtherwise) {
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{20.0, 10}), format, decimated), FilterVariant::Separable);
   EXPECT_NE(applied_variant(box_spec(BoxParams{31}), format, decimated), decimated);
   EXPECT_NE(applied_variant(sharpen_spec(SharpenParams{10.0}), format, decimated), decimated);
-  // Auto (DecimatedTuning::kAutoMinFactor): from a factor of 4 on both axes, any format.
+  // Auto (DecimatedTuning::kAutoMinFactor): from a factor of 3 on both axes (sigma 4.02),
+  // any format.
   for (const PixelFormat f : {format, PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::F32, 3}}) {
+    EXPECT_EQ(applied_variant(gaussian_spec(gaussian(4.1)), f, FilterVariant::Auto), decimated) << f.name();
+    EXPECT_NE(applied_variant(gaussian_spec(gaussian(4.0)), f, FilterVariant::Auto), decimated) << f.name();
     EXPECT_EQ(applied_variant(gaussian_spec(gaussian(8.0)), f, FilterVariant::Auto), decimated) << f.name();
     EXPECT_EQ(applied_variant(gaussian_spec(gaussian(30.0)), f, FilterVariant::Auto), decimated) << f.name();
     EXPECT_NE(applied_variant(gaussian_spec(gaussian(3.0)), f, FilterVariant::Auto), decimated) << f.name();

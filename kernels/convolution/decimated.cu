@@ -113,7 +113,7 @@ __device__ __forceinline__ Pixel<T, C> load_pixel(const unsigned char* p) {
 }
 
 // kPremultiply: out.premultiply, as a constant so the walk holds no per-row select.
-// kSteps: a.steps (kDownSteps for h < 10, one less from there on: sigma 13.3 and up),
+// kSteps: a.steps (kDownSteps for h < 10, one less from there on: sigma 13.5 and up),
 // so that no row takes a product of weight zero for every phase.
 template <class T, int C, class B, bool kPremultiply, int kSteps>
 __global__ void __launch_bounds__(kMaxThreads, 2)
@@ -447,7 +447,8 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
   DownArgs down = down_args(ay, ey, ax, ex);
   const int threads = down_threads(down);
   const std::size_t shared = sizeof(Accum<C>) * static_cast<std::size_t>(kBufferRows) * threads;
-  // The ring of low-res rows an input row feeds: kDownSteps, or one less from h = 10 on.
+  // The ring of low-res rows an input row feeds: kDownSteps, or one less from h = 10
+  // (sigma 13.5) on.
   const int ring = std::max(down.steps, kDownSteps - 1);
   using DownKernel = void (*)(PitchedView<T, C>, Accum<C>*, Accum<C>*, DownArgs, Pixel<T, C>, Filter2dOutput);
   DownKernel down_kernel = nullptr;

@@ -15,7 +15,7 @@ namespace gpufilter::kernels {
 // output without bias).
 bool decimated_fits(const FilterSpec& spec);
 // Whether Auto should take decimated: it fits and both axes decimate by at least
-// DecimatedTuning::kAutoMinFactor (sigma from about 5.3).
+// DecimatedTuning::kAutoMinFactor (sigma from about 4.02).
 bool decimated_preferred(const FilterSpec& spec);
 
 // Three kernels on the stream: the down pass into a low-res float image (stream-ordered

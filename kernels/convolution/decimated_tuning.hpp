@@ -40,14 +40,13 @@ struct DecimatedTuning {
   // The up pass: at least this many low-res rows (h output rows each) a block.
   static constexpr int kMinUpSegment = 4;
 
-  // Auto takes decimated where both axes decimate by at least this (sigma >= 5.33):
-  // measured on an H100 at 8K, decimated against box_stack: u8x4 229 / 733 us at sigma 8
-  // (h = 6) and 307 / 1319 at sigma 30 (sessions 11 and 10); at sigma 3 (h = 2) the
-  // low-res image is a quarter of the input in floats, 4x its bytes, and decimated lost
-  // (758 / 591 us, session 10); at 4K u8x4 sigma 4 (h = 3) too (219 / 182 us, session
-  // 11), so box_stack keeps sigma 3 to 5.3. Those two decimated rows predate its
-  // batched rows (session 11), which took sigma 8 from 290 to 229 us: to measure again.
-  static constexpr int kAutoMinFactor = 4;
+  // Auto takes decimated where both axes decimate by at least this (sigma from about
+  // 4.02): measured on an H100 at 8K in one run (session 12), decimated against
+  // box_stack, u8x4 / u8x3 / u8x1: at h = 3 (sigma 5) 466 / 612, 411 / 645 and 177 /
+  // 317 us; at h = 2 (sigma 4) 882 / 602, 801 / 636, 384 / 310: there the low-res image
+  // is a quarter of the input in floats, 4x its bytes. Every sigma with the same h costs
+  // decimated the same, so the crossover is the factor, not a sigma.
+  static constexpr int kAutoMinFactor = 3;
 };
 
 }  // namespace gpufilter::kernels

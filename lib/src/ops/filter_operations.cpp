@@ -191,7 +191,7 @@ FilterSpec convolve_spec_of(const ParamValues& values) {
 // - decimated: Gaussian decimation, residual and interpolation. tests/decimated_plan_test.cpp
 //   bounds the step response within 0.75 levels of 255; with the corners where both
 //   axes' errors add and the output's rounding, 2 levels on u8 and 0.8% of the range.
-// Auto takes decimated where both axes decimate by 4 or more (sigma >= 5.3,
+// Auto takes decimated where both axes decimate by 3 or more (sigma >= 4.02,
 // DecimatedTuning::kAutoMinFactor) and box_stack below that from sigma 3
 // (BoxStackTuning::kAutoMinRadius), so its contract is the looser, box_stack's.
 
