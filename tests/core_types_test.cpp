@@ -1,6 +1,8 @@
 // Formats, views, borders and the library's argument checks: all without a GPU.
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "gpufilter/gpufilter.hpp"
@@ -127,6 +129,28 @@ TEST(HostImages, WorkWithOrWithoutAGpu) {
   HostImage moved = std::move(image);
   EXPECT_EQ(image.view().data, nullptr);
   EXPECT_NE(moved.view().data, nullptr);
+}
+
+// A mask weight that is infinite or NaN, anywhere in a large mask, is refused by name;
+// finite weights of any size pass.
+TEST(FilterSpecs, ValidationRefusesWeightsThatAreNotFinite) {
+  FilterSpec spec = gaussian_spec(GaussianParams{30.0});
+  EXPECT_NO_THROW(validate(spec, "blur"));
+  const std::size_t count = spec.masks[0].weights.size();
+  for (float bad : {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                    std::numeric_limits<float>::quiet_NaN()})
+    for (std::size_t at : {std::size_t{0}, count / 2 + 3, count - 1}) {
+      FilterSpec broken = spec;
+      broken.masks[0].weights[at] = bad;
+      try {
+        validate(broken, "blur");
+        ADD_FAILURE() << "weight " << bad << " at " << at << " passed";
+      } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("finite"), std::string::npos) << e.what();
+      }
+    }
+  spec.masks[0].weights[5] = std::numeric_limits<float>::max();  // large but finite
+  EXPECT_NO_THROW(validate(spec, "blur"));
 }
 
 }  // namespace
