@@ -261,11 +261,7 @@ __global__ void __launch_bounds__(kMaxThreads, 2)
 // r[y][x] sums d rows y .. y + taps_y - 1 and columns x .. x + taps_x - 1 (d is taps - 1
 // larger than r on each axis).
 constexpr int kResidualTile = 32;
-// Threads of 32 columns by kResidualRows rows: every index below is a row and a column
-// stepped by a constant, with no division (the first form, 256 threads over flat indices,
-// divided twice per element and spent about 490 instructions an output at sigma 8).
-constexpr int kResidualRows = 8;
-constexpr int kResidualThreads = kResidualTile * kResidualRows;
+constexpr int kResidualThreads = 256;
 
 template <int C>
 __global__ void __launch_bounds__(kResidualThreads)
@@ -276,41 +272,33 @@ __global__ void __launch_bounds__(kResidualThreads)
   Accum<C>* tile = reinterpret_cast<Accum<C>*>(shared_words);  // span_y x span_x of d
   Accum<C>* columns = tile + span_y * span_x;                    // kResidualTile x span_x
   const int x0 = static_cast<int>(blockIdx.x) * kResidualTile;
-  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int tid = static_cast<int>(threadIdx.x);
   for (int y0 = static_cast<int>(blockIdx.y) * kResidualTile; y0 < height;
        y0 += static_cast<int>(gridDim.y) * kResidualTile) {
-    for (int row = ty; row < span_y; row += kResidualRows) {
-      const int y = y0 + row;
-      const Accum<C>* d_row = d + static_cast<std::size_t>(y) * d_width;
-      const int c = y < d_height ? segments.carry_of(y) : -1;
-      const Accum<C>* carry_row = carry + static_cast<std::size_t>(c < 0 ? 0 : c) * d_width;
-      for (int col = tx; col < span_x; col += kResidualTile) {
-        const int x = x0 + col;
-        Accum<C> value = zero_accum<C>();
-        if (y < d_height && x < d_width) {
-          value = load_accum(d_row + x);
-          if (c >= 0) accumulate(value, 1.0f, load_accum(carry_row + x));
-        }
-        store_shared(tile + row * span_x + col, value);
+    for (int i = tid; i < span_y * span_x; i += kResidualThreads) {
+      const int y = y0 + i / span_x, x = x0 + i % span_x;
+      Accum<C> value = zero_accum<C>();
+      if (y < d_height && x < d_width) {
+        value = load_accum(d + static_cast<std::size_t>(y) * d_width + x);
+        const int c = segments.carry_of(y);
+        if (c >= 0) accumulate(value, 1.0f, load_accum(carry + static_cast<std::size_t>(c) * d_width + x));
       }
+      store_shared(tile + i, value);
     }
     __syncthreads();
-    for (int row = ty; row < kResidualTile; row += kResidualRows)
-      for (int col = tx; col < span_x; col += kResidualTile) {
-        const Accum<C>* p = tile + row * span_x + col;
-        Accum<C> sum = zero_accum<C>();
-        for (int j = 0; j < a.taps_y; ++j) accumulate(sum, a.weights_y[j], load_shared(p + j * span_x));
-        store_shared(columns + row * span_x + col, sum);
-      }
+    for (int i = tid; i < kResidualTile * span_x; i += kResidualThreads) {
+      Accum<C> sum = zero_accum<C>();
+      for (int j = 0; j < a.taps_y; ++j) accumulate(sum, a.weights_y[j], load_shared(tile + i + j * span_x));
+      store_shared(columns + i, sum);
+    }
     __syncthreads();
-    const int x = x0 + tx;
-    for (int row = ty; row < kResidualTile; row += kResidualRows) {
-      const int y = y0 + row;
-      if (y >= height || x >= width) continue;
-      const Accum<C>* line = columns + row * span_x + tx;
+    for (int i = tid; i < kResidualTile * kResidualTile; i += kResidualThreads) {
+      const int ty = i / kResidualTile, tx = i % kResidualTile;
+      if (y0 + ty >= height || x0 + tx >= width) continue;
+      const Accum<C>* line = columns + ty * span_x + tx;
       Accum<C> sum = zero_accum<C>();
       for (int j = 0; j < a.taps_x; ++j) accumulate(sum, a.weights_x[j], load_shared(line + j));
-      store_shared(r + static_cast<std::size_t>(y) * width + x, sum);
+      store_shared(r + static_cast<std::size_t>(y0 + ty) * width + x0 + tx, sum);
     }
     __syncthreads();  // the next tile overwrites both buffers
   }
@@ -509,8 +497,8 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
     cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), kResidualThreads, tile_bytes);  // opts in to the size
     const dim3 grid(grid_x(blocks_for(ex.residual_count, kResidualTile), "residual_kernel"),
                     grid_y(blocks_for(ey.residual_count, kResidualTile)));
-    kernel<<<grid, dim3(kResidualTile, kResidualRows), tile_bytes, ctx.stream>>>(
-        d, carry, segments, ex.down_count, ey.down_count, e, ex.residual_count, ey.residual_count, args);
+    kernel<<<grid, kResidualThreads, tile_bytes, ctx.stream>>>(d, carry, segments, ex.down_count, ey.down_count, e,
+                                                               ex.residual_count, ey.residual_count, args);
     check_launch("residual_kernel", ctx);
     r = e;
   }
