@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 
@@ -272,63 +271,6 @@ __global__ void __launch_bounds__(kResidualThreads)
   const int span_x = kResidualTile + a.taps_x - 1, span_y = kResidualTile + a.taps_y - 1;
   Accum<C>* tile = reinterpret_cast<Accum<C>*>(shared_words);  // span_y x span_x of d
   Accum<C>* columns = tile + span_y * span_x;                    // kResidualTile x span_x
-  int* carry_rows = reinterpret_cast<int*>(columns + kResidualTile * span_x);  // span_y: each row's carry, or -1
-  const int x0 = static_cast<int>(blockIdx.x) * kResidualTile;
-  const int tid = static_cast<int>(threadIdx.x);
-  // Element i = tid + k * kResidualThreads of the tile, row by row: its row and column
-  // advance by the step's quotient and remainder, with no division per element (a
-  // division by a value known only at run time is a long instruction sequence).
-  const int step_rows = kResidualThreads / span_x, step_cols = kResidualThreads % span_x;
-  const int first_row = tid / span_x, first_col = tid % span_x;
-  for (int y0 = static_cast<int>(blockIdx.y) * kResidualTile; y0 < height;
-       y0 += static_cast<int>(gridDim.y) * kResidualTile) {
-    for (int row = tid; row < span_y; row += kResidualThreads)
-      carry_rows[row] = y0 + row < d_height ? segments.carry_of(y0 + row) : -1;
-    __syncthreads();
-    int row = first_row, col = first_col;
-    for (int i = tid; i < span_y * span_x; i += kResidualThreads) {
-      const int y = y0 + row, x = x0 + col;
-      Accum<C> value = zero_accum<C>();
-      if (y < d_height && x < d_width) {
-        value = load_accum(d + static_cast<std::size_t>(y) * d_width + x);
-        const int c = carry_rows[row];
-        if (c >= 0) accumulate(value, 1.0f, load_accum(carry + static_cast<std::size_t>(c) * d_width + x));
-      }
-      store_shared(tile + i, value);
-      row += step_rows;
-      col += step_cols;
-      if (col >= span_x) {
-        col -= span_x;
-        ++row;
-      }
-    }
-    __syncthreads();
-    for (int i = tid; i < kResidualTile * span_x; i += kResidualThreads) {
-      Accum<C> sum = zero_accum<C>();
-      for (int j = 0; j < a.taps_y; ++j) accumulate(sum, a.weights_y[j], load_shared(tile + i + j * span_x));
-      store_shared(columns + i, sum);
-    }
-    __syncthreads();
-    for (int i = tid; i < kResidualTile * kResidualTile; i += kResidualThreads) {
-      const int ty = i / kResidualTile, tx = i % kResidualTile;
-      if (y0 + ty >= height || x0 + tx >= width) continue;
-      const Accum<C>* line = columns + ty * span_x + tx;
-      Accum<C> sum = zero_accum<C>();
-      for (int j = 0; j < a.taps_x; ++j) accumulate(sum, a.weights_x[j], load_shared(line + j));
-      store_shared(r + static_cast<std::size_t>(y0 + ty) * width + x0 + tx, sum);
-    }
-    __syncthreads();  // the next tile overwrites both buffers
-  }
-}
-
-template <int C>
-__global__ void __launch_bounds__(kResidualThreads)
-    residual_kernel_flat(const Accum<C>* d, const Accum<C>* carry, DownSegments segments, int d_width, int d_height,
-                    Accum<C>* r, int width, int height, ResidualArgs a) {
-  extern __shared__ float4 shared_words[];
-  const int span_x = kResidualTile + a.taps_x - 1, span_y = kResidualTile + a.taps_y - 1;
-  Accum<C>* tile = reinterpret_cast<Accum<C>*>(shared_words);  // span_y x span_x of d
-  Accum<C>* columns = tile + span_y * span_x;                    // kResidualTile x span_x
   const int x0 = static_cast<int>(blockIdx.x) * kResidualTile;
   const int tid = static_cast<int>(threadIdx.x);
   for (int y0 = static_cast<int>(blockIdx.y) * kResidualTile; y0 < height;
@@ -550,9 +492,8 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
   const Accum<C>* r = d;
   if (args.taps_y > 1 || args.taps_x > 1 || segments.count(ey.down_count) > 1) {
     const int span_x = kResidualTile + args.taps_x - 1, span_y = kResidualTile + args.taps_y - 1;
-    const std::size_t tile_bytes =
-        sizeof(Accum<C>) * static_cast<std::size_t>(span_y + kResidualTile) * span_x + sizeof(int) * span_y;
-    auto kernel = std::getenv("GPUFILTER_RESIDUAL_FLAT") ? residual_kernel_flat<C> : residual_kernel<C>;  // TEMPORARY
+    const std::size_t tile_bytes = sizeof(Accum<C>) * static_cast<std::size_t>(span_y + kResidualTile) * span_x;
+    auto kernel = residual_kernel<C>;
     cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), kResidualThreads, tile_bytes);  // opts in to the size
     const dim3 grid(grid_x(blocks_for(ex.residual_count, kResidualTile), "residual_kernel"),
                     grid_y(blocks_for(ey.residual_count, kResidualTile)));
