@@ -17,6 +17,7 @@
 #include "kernels/convolution/separable_packed_tuning.hpp"
 #include "kernels/convolution/separable_packed_weights.hpp"
 #include "kernels/convolution/separable_tuning.hpp"
+#include "ops/filter_run.hpp"
 #include "ops/op_checks.hpp"
 
 namespace gpufilter {
@@ -170,6 +171,11 @@ FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, Filter
 void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                   FilterVariant variant, const ExecContext& ctx) {
   validate(spec, "filter");
+  ops::apply_valid_filter(src, dst, spec, border, variant, ctx);
+}
+
+void ops::apply_valid_filter(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                             FilterVariant variant, const ExecContext& ctx) {
   ops::check_pair("filter", src, dst);
   ops::check_device_pair("filter", src, dst);
   ops::check_no_overlap("filter", src, dst);

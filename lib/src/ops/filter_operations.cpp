@@ -1,11 +1,15 @@
 // The convolution filters in the registry: each op turns its parameters into a
 // FilterSpec (filter_masks.cpp), which the chosen GPU variant or the CPU reference runs.
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <sstream>
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/filters.hpp"
 #include "gpufilter/reference.hpp"
+#include "kernels/common/recent_plans.hpp"
+#include "ops/filter_run.hpp"
 #include "ops/operations.hpp"
 
 namespace gpufilter::ops {
@@ -50,9 +54,38 @@ std::vector<std::string> variant_names(VariantSet set) {
   return names;
 }
 
+// Whether an op's spec follows from its parameters alone, or also from files they name.
+enum class SpecInputs { Params, ParamsAndFiles };
+
+// The GPU run of a filter op: the spec made from the parameters, and checked, once for
+// the last few parameter sets. A large Gaussian's dense mask (sigma 30: 181 x 181
+// weights; sigma 100: 601 x 601) took 50 us to 1 ms of host time a call to build and
+// check on the H100 machine, while the GPU waited for the launch. Specs that read files
+// are made afresh every call (the file may change between calls of a running server).
+std::function<void(const ImageView&, const ImageView&, const ParamValues&, const Border&, const std::string&,
+                   const ExecContext&)>
+gpu_run(ToSpec to_spec, SpecInputs inputs) {
+  using Specs = kernels::RecentPlans<std::shared_ptr<const FilterSpec>, 8, ParamValues>;
+  auto recent = inputs == SpecInputs::Params ? std::make_shared<Specs>() : nullptr;
+  return [to_spec, recent](const ImageView& src, const ImageView& dst, const ParamValues& values,
+                           const Border& border, const std::string& variant, const ExecContext& ctx) {
+    const FilterVariant chosen = filter_variant_from_name(variant);
+    if (!recent) {
+      apply_filter(src, dst, to_spec(values), border, chosen, ctx);
+      return;
+    }
+    const std::shared_ptr<const FilterSpec> spec = recent->get(values, [&](const ParamValues& v) {
+      auto made = std::make_shared<const FilterSpec>(to_spec(v));
+      validate(*made, "filter");
+      return made;
+    });
+    apply_valid_filter(src, dst, *spec, border, chosen, ctx);
+  };
+}
+
 // What every filter op shares: formats, borders, variants, reference, tolerance, bytes.
 Operation filter_operation(std::string name, std::string summary, std::vector<ParamSpec> params, VariantSet variants,
-                           AlphaMode default_alpha, ToSpec to_spec) {
+                           AlphaMode default_alpha, ToSpec to_spec, SpecInputs inputs = SpecInputs::Params) {
   Operation op;
   op.name = std::move(name);
   op.summary = std::move(summary);
@@ -62,11 +95,7 @@ Operation filter_operation(std::string name, std::string summary, std::vector<Pa
   op.variants = variant_names(variants);
   op.default_variant = "auto";
   op.uses_border = true;
-  op.run_gpu = [to_spec](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border& border,
-                         const std::string& variant, const ExecContext& ctx) {
-    const FilterVariant chosen = filter_variant_from_name(variant);
-    apply_filter(src, dst, to_spec(values), border, chosen, ctx);
-  };
+  op.run_gpu = gpu_run(to_spec, inputs);
   op.run_reference = [to_spec](const ImageView& src, const ImageView& dst, const ParamValues& values,
                                const Border& border) { reference::apply_filter(src, dst, to_spec(values), border); };
   // Building the spec is the whole check: masks, sizes and combinations of parameters.
@@ -303,7 +332,7 @@ Operation make_convolve_operation() {
        text_param("kernel-file", "a text file holding the mask (rows on lines; '#' starts a comment)", "PATH", "none"),
        flag_param("normalize", "divide the weights by their sum"),
        number_param("bias", "added to every output, as a fraction of the range (0.5: mid-grey)", -1.0, 1.0, 0.0)},
-      VariantSet{true, false, false}, AlphaMode::Premultiply, convolve_spec_of);
+      VariantSet{true, false, false}, AlphaMode::Premultiply, convolve_spec_of, SpecInputs::ParamsAndFiles);
   op.bench_params = {{"kernel", "0 -1 0; -1 5 -1; 0 -1 0"}, {"alpha", "separate"}};
   // Rank 1 (every row a multiple of the first), 3 wide and 5 tall, asymmetric, with a bias.
   // Separate channels: see sharpen's test_params.
