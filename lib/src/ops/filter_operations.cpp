@@ -1,6 +1,5 @@
 // The convolution filters in the registry: each op turns its parameters into a
 // FilterSpec (filter_masks.cpp), which the chosen GPU variant or the CPU reference runs.
-#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -71,7 +70,7 @@ gpu_run(ToSpec to_spec, SpecInputs inputs) {
   return [to_spec, recent](const ImageView& src, const ImageView& dst, const ParamValues& values,
                            const Border& border, const std::string& variant, const ExecContext& ctx) {
     const FilterVariant chosen = filter_variant_from_name(variant);
-    if (!recent || std::getenv("GPUFILTER_FRESH_SPECS")) {  // TEMPORARY: one measured comparison
+    if (!recent) {
       apply_filter(src, dst, to_spec(values), border, chosen, ctx);
       return;
     }
