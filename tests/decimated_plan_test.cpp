@@ -161,7 +161,7 @@ TEST(DecimatedPlan, DownSegmentsHandEveryRowOnOnce) {
 TEST(DecimatedPlan, DownTapsFitTheRing) {
   for (double sigma : {3.0, 5.0, 8.0, 13.0, 13.4, 20.0, 30.0, 60.0, 100.0}) {
     const DecimatedAxis axis = kernels::decimated_axis(gaussian_weights(sigma, 0));
-    const int steps = (axis.down_taps + axis.factor - 1) / axis.factor;
+    const int steps = kernels::decimated_down_steps(axis);
     EXPECT_LE(steps, DecimatedTuning::kDownSteps) << "sigma " << sigma;
     if (axis.factor >= 10) {
       EXPECT_EQ(steps, DecimatedTuning::kDownSteps - 1) << "sigma " << sigma;

@@ -57,7 +57,6 @@ struct DownArgs {
   int factor_x, reach_x, first_x, count_x, taps_x;
   int strip;    // d columns a block writes
   int segment;  // steps of h input rows a block walks (DownSegments::length)
-  int steps;    // the low-res rows an input row feeds: the down taps in steps of h rows
   // By phase: the kDownSteps weights an input row of phase s (row % h) gives the rows it
   // feeds, at s * kDownSteps (tap s + h k of the plan, zero past its taps).
   float weights_y[kDownSteps * Tuning::kMaxFactor];
@@ -113,8 +112,9 @@ __device__ __forceinline__ Pixel<T, C> load_pixel(const unsigned char* p) {
 }
 
 // kPremultiply: out.premultiply, as a constant so the walk holds no per-row select.
-// kSteps: a.steps (kDownSteps for h < 10, one less from there on: sigma 13.5 and up),
-// so that no row takes a product of weight zero for every phase.
+// kSteps: the rows axis's decimated_down_steps (kDownSteps for h < 10, one less from
+// there on: sigma 13.5 and up), so that no row takes a product of weight zero for every
+// phase.
 template <class T, int C, class B, bool kPremultiply, int kSteps>
 __global__ void __launch_bounds__(kMaxThreads, 2)
     decimate_kernel(PitchedView<T, C> src, Accum<C>* d, Accum<C>* carry, DownArgs a, Pixel<T, C> constant,
@@ -397,7 +397,6 @@ DownArgs down_args(const DecimatedAxis& ay, const DecimatedExtent& ey, const Dec
   a.first_x = ex.down_first;
   a.count_x = ex.down_count;
   a.taps_x = ax.down_taps;
-  a.steps = (ay.down_taps + ay.factor - 1) / ay.factor;
   for (int phase = 0; phase < ay.factor; ++phase)
     for (int k = 0; k < kDownSteps; ++k)
       a.weights_y[phase * kDownSteps + k] = ay.down[static_cast<std::size_t>(phase + ay.factor * k)];
@@ -449,7 +448,7 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
   const std::size_t shared = sizeof(Accum<C>) * static_cast<std::size_t>(kBufferRows) * threads;
   // The ring of low-res rows an input row feeds: kDownSteps, or one less from h = 10
   // (sigma 13.5) on.
-  const int ring = std::max(down.steps, kDownSteps - 1);
+  const int ring = std::max(decimated_down_steps(ay), kDownSteps - 1);
   using DownKernel = void (*)(PitchedView<T, C>, Accum<C>*, Accum<C>*, DownArgs, Pixel<T, C>, Filter2dOutput);
   DownKernel down_kernel = nullptr;
   visit_border(border.mode, [&](auto policy) {
@@ -466,10 +465,11 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
   });
   const long long blocks_across = blocks_for(down.count_x, down.strip);
   const int down_per_sm = cached_blocks_per_sm(reinterpret_cast<const void*>(down_kernel), threads, shared);
-  const int overlap = ring - 1;
-  const int steps = ey.down_count + overlap;
-  down.segment = decimated_down_segment(steps, blocks_across, static_cast<long long>(down_per_sm) * cached_sm_count());
-  const DownSegments segments{down.segment, overlap};
+  DownSegments segments{1, ring - 1};
+  const int steps = segments.steps(ey.down_count);
+  const long long slots = static_cast<long long>(down_per_sm) * cached_sm_count();
+  segments.length = decimated_down_segment(steps, blocks_across, slots);
+  down.segment = segments.length;
 
   // d (the down pass's output), the carry rows of the rows that straddle two of its
   // segments, and e (the residual's output).
@@ -482,8 +482,8 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
   auto* carry = reinterpret_cast<Accum<C>*>(buffers.get<unsigned char>() + 2 * low_res);
 
   const dim3 down_grid(grid_x(blocks_across, "decimate_kernel"), grid_y(blocks_for(steps, down.segment)));
-  down_kernel<<<down_grid, threads, shared, ctx.stream>>>(pitched<T, C>(src), d, carry, down, constant_pixel<T, C>(border),
-                                                     out);
+  down_kernel<<<down_grid, threads, shared, ctx.stream>>>(pitched<T, C>(src), d, carry, down,
+                                                          constant_pixel<T, C>(border), out);
   check_launch("decimate_kernel", ctx);
 
   // The residual, from d and the carry rows into e; it runs even where both axes'

@@ -107,6 +107,8 @@ DecimatedExtent decimated_extent(const DecimatedAxis& axis, int length) {
   return e;
 }
 
+int decimated_down_steps(const DecimatedAxis& axis) { return (axis.down_taps + axis.factor - 1) / axis.factor; }
+
 std::vector<double> decimated_weights(const DecimatedAxis& axis, int p, int* reach) {
   const int h = axis.factor;
   const int m = p / h, q = p % h;

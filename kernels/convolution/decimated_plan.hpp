@@ -46,6 +46,9 @@ DecimatedAxis decimated_axis(const std::vector<float>& factor);
 // decimated_axis() as the launcher calls it: the last few factors' plans are kept.
 DecimatedAxis cached_decimated_axis(const std::vector<float>& factor);
 DecimatedExtent decimated_extent(const DecimatedAxis& axis, int length);
+// The low-res rows one input row feeds: the down taps in steps of h rows (at most
+// DecimatedTuning::kDownSteps; one less from h = 10, sigma 13.5, on).
+int decimated_down_steps(const DecimatedAxis& axis);
 
 // The down pass's segment: the steps of h input rows a block of its grid walks, for
 // `steps` of them (DownSegments::steps), `blocks_across` blocks side by side and `slots`
