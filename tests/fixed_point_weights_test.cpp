@@ -104,9 +104,10 @@ TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
   EXPECT_FALSE(kernels::separable_fixed_fits(kGray, convolve_spec(ConvolveParams{parse_mask("1 2 1"), true, 0.0, {}})))
       << "a custom mask is not marked convex";
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{1.0, 2}), kGray, FilterVariant::Auto),
-            kernels::SeparableFixedTuning::kAutoPicksSeparableFixed ? FilterVariant::SeparableFixed
-                                                                    : FilterVariant::Separable)
-      << "auto follows the tuning's measured choice";
+            kernels::SeparablePackedTuning::kAutoPicksGray        ? FilterVariant::SeparablePacked
+            : kernels::SeparableFixedTuning::kAutoPicksSeparableFixed ? FilterVariant::SeparableFixed
+                                                                      : FilterVariant::Separable)
+      << "auto follows the tunings' measured choices";
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{1.0, 2}), kGray, FilterVariant::SeparableFixed),
             FilterVariant::SeparableFixed);
   GaussianParams separate{1.0, 2};

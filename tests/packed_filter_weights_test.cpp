@@ -110,7 +110,11 @@ TEST(PackedFilter, WhichSpecsItTakes) {
   EXPECT_FALSE(kernels::separable_packed_fits(rgba, gaussian_spec(blur))) << "premultiplied RGBA takes the float path";
   // Auto takes it where the tuning's measurements say; an explicit request falls back where it cannot run.
   const FilterSpec gaussian = gaussian_spec(GaussianParams{1.0, 2});
-  EXPECT_NE(applied_variant(gaussian, kGray, FilterVariant::Auto), FilterVariant::SeparablePacked);
+  EXPECT_EQ(applied_variant(gaussian, kGray, FilterVariant::Auto) == FilterVariant::SeparablePacked,
+            kernels::SeparablePackedTuning::kAutoPicksGray);
+  EXPECT_NE(applied_variant(gaussian_spec(GaussianParams{1.0, 3}), kGray, FilterVariant::Auto),
+            FilterVariant::SeparablePacked)
+      << "7x7 gray is above kGrayAutoMaxSize";
   EXPECT_EQ(applied_variant(gaussian, kGray, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
   EXPECT_EQ(applied_variant(gaussian, rgb, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
   EXPECT_EQ(applied_variant(gaussian, rgb, FilterVariant::Auto) == FilterVariant::SeparablePacked,

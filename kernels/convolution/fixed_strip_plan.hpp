@@ -12,6 +12,12 @@
 // strip loads before its first output stay a small share).
 namespace gpufilter::kernels {
 
+// The strip lengths a kernel's plan may choose between.
+struct StripBounds {
+  int min_rows = 1;
+  int max_rows = 1;
+};
+
 struct StripPlan {
   int rows = 1;    // rows a strip (the last may be shorter)
   int strips = 1;  // strips covering the image's height: ceil(height / rows)

@@ -121,7 +121,7 @@ template <class Shape, int C, int R>
 void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& image, const FixedTaps<R>& taps,
                   bool aligned, const ExecContext& ctx) {
   launch_in_shape<Shape, C>(separable_fixed_kernel<C, R, Shape>, "separable_fixed_kernel", src, dst, image, taps,
-                            aligned, ctx);
+                            aligned, Tuning::kStripRows, ctx);
 }
 
 }  // namespace

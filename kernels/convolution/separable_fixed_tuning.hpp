@@ -1,4 +1,5 @@
 #pragma once
+#include "fixed_strip_plan.hpp"  // same folder: included from the library and the kernels
 namespace gpufilter::kernels {
 
 // How a register-window kernel (separable_fixed.cu, gradient_int.cu) is launched: its
@@ -76,11 +77,17 @@ struct SeparableFixedTuning {
   // Fewer warps, more loads in flight each: two rows ahead, 80 registers where the
   // window allows.
   using DeepShape = FixedShape<128, 80, 2, 4, 2, true>;
-  // Strip length bounds of the wave-filling shapes: at least kMinStripRows rows, so the
-  // 2R warm-up rows stay a small share of the walk (2R / 16 = 25% more horizontal sums
-  // at 5x5), at most kMaxStripRows rows.
-  static constexpr int kMinStripRows = 16;
-  static constexpr int kMaxStripRows = 64;
+  // Strip length bounds of the wave-filling shapes: separable_fixed at least 16 rows, so
+  // the 2R warm-up rows stay a small share of the walk (2R / 16 = 25% more horizontal
+  // sums at 5x5), at most 64. gradient_int on gray and RGB walks 8 to 16 (13 rows in 5
+  // waves at 8K): H100, 8K Sobel magnitude (session 13, docs/gpu-results.md), gray 71.1
+  // µs against 75.5 at 16-64, RGB 157.0 against 161.2; RGBA keeps 16-64 (202.7 against
+  // 204.2). separable_fixed was slower at every shorter length (gray 5x5 Gaussian 112.5
+  // µs at 16-64, 133.2 at 8 rows).
+  static constexpr StripBounds kStripRows{16, 64};
+  static constexpr StripBounds gradient_strip_rows(int channels) {
+    return channels == 4 ? kStripRows : StripBounds{8, 16};
+  }
   // The serial shape's strip: 32 rows (2R / 32 = 12.5% warm-up at R = 2).
   static constexpr int kFixedStripRows = 32;
 

@@ -55,15 +55,25 @@ struct SeparablePackedTuning {
   // Square boxes carry two samples a register (half the window's registers): 8 blocks
   // an SM, 64 registers, for both formats.
   static constexpr int kBoxMinBlocks = 8;
-  // Strip lengths (fixed_strip_plan.hpp: the grid is cut into whole waves): at least
-  // 16 rows so the 2R warm-up rows stay a small share, at most 64.
-  static constexpr int kMinStripRows = 16;
-  static constexpr int kMaxStripRows = 64;
+  // Strip lengths (fixed_strip_plan.hpp: the grid is cut into whole waves of strips
+  // between the two bounds). Gray and RGBA walk short strips: 8 to 16 rows, which
+  // the plan makes 13 rows in 5 waves at 8K, though the 2R warm-up rows are then a
+  // third of the loads (L2 hits: the strip above read them). Measured (H100, 8K, 5x5,
+  // session 13, docs/gpu-results.md), fixed lengths of 4 / 8 / 10 / 12 / 16 / 20 rows,
+  // against 16-64 (33 rows in 2 waves): gray Gaussian 76.4 / 67.8 / 66.4 / 67.3 / 67.6 /
+  // 68.8 µs against 78.6; RGBA box 145.8 / 125.8 / 123.3 / 123.8 / 126.8 / 132.9 against
+  // 152.3. Nsight Compute, gray Gaussian: SMs busy 85% of the kernel's cycles against
+  // 80%, achieved occupancy 33% against 27%, L2 hits 68% against 65%. RGB keeps longer
+  // strips (Gaussian 207.8 µs at 16 rows, 200.7 at 20, 203.6 at 16-64; 228.6 at 8).
+  static constexpr int min_strip_rows(int channels) { return channels == 3 ? 16 : 8; }
+  static constexpr int max_strip_rows(int channels) { return channels == 3 ? 64 : 16; }
   // Whether auto takes it, per format, from the bench (H100, 8K, 5x5, alpha separate,
   // session 7, docs/gpu-results.md): RGBA blur 188.6 µs and box 153.1 against the float
-  // `separable`'s 245.8 / 246.0 (1.30x, 1.61x): taken; gray 84.0 / 94.1 against 79.4 /
-  // 79.1: not.
-  static constexpr bool kAutoPicksGray = false;
+  // `separable`'s 245.8 / 246.0 (1.30x, 1.61x): taken. Gray: 84.0 / 94.1 against 79.4 /
+  // 79.1 in session 7; with the short strips and the stepped row offsets (session 13)
+  // 66.6 / 60.0 against 79.2 / 79.2 (1.19x, 1.32x): taken, up to kGrayAutoMaxSize.
+  static constexpr bool kAutoPicksGray = true;
+  static constexpr int kGrayAutoMaxSize = 5;  // 7x7 and 9x9 gray not yet measured against the float kernel
   static constexpr bool kAutoPicksRgba = true;
   // RGB (H100, 8K, 5x5, session 9): blur 205.9 µs and box 182.2 against `separable`'s
   // 220.2 / 219.2 (1.07x, 1.20x): taken.

@@ -85,7 +85,9 @@ bool auto_takes(FilterVariant variant, PixelFormat format, const FilterSpec& spe
   if (variant == FilterVariant::GradientInt) return kernels::SeparableFixedTuning::kAutoPicksGradientInt;
   if (variant == FilterVariant::SeparableFixed) return kernels::SeparableFixedTuning::kAutoPicksSeparableFixed;
   if (variant == FilterVariant::SeparablePacked)
-    return format.channels == 1   ? kernels::SeparablePackedTuning::kAutoPicksGray
+    return format.channels == 1 ? kernels::SeparablePackedTuning::kAutoPicksGray &&
+                                      std::max(spec.width(), spec.height()) <=
+                                          kernels::SeparablePackedTuning::kGrayAutoMaxSize
            : format.channels == 3 ? kernels::SeparablePackedTuning::kAutoPicksRgb &&
                                         std::max(spec.width(), spec.height()) <= kernels::SeparablePackedTuning::kRgbAutoMaxSize
                                   : kernels::SeparablePackedTuning::kAutoPicksRgba;
