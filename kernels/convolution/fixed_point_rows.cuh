@@ -164,6 +164,10 @@ __device__ __forceinline__ void unpack_span(const ByteImage& img, int x0, int y,
 // kAhead calls before, so their latency passes while the thread works on the rows
 // between. Rows must be taken in order, one after the other, from the row given to
 // start(). kAhead = 0: each row is loaded when it is taken.
+// Rows are fetched in order, so a row inside the image loads from the previous row's
+// offset plus the pitch (fetch()): no border mapping and no multiply, where
+// fetch_span() costs about 20 instructions a row (separable_packed.cu measured the same
+// change: 12% fewer instructions on the 8K gray 5x5 Gaussian).
 template <int C, int P, int R, int kAhead>
 struct SpanStream {
   using Span = RowSpan<C, P, R>;
@@ -171,20 +175,36 @@ struct SpanStream {
   const ByteImage& img;
   int x0;
   bool words;
+  long long next_offset = 0;  // of the next row fetched, its first word included
   unsigned ahead[kSlots][Span::kWords];
 
   __device__ __forceinline__ SpanStream(const ByteImage& image, int x, bool word_loads)
       : img(image), x0(x), words(word_loads) {}
 
-  __device__ __forceinline__ void start(int y) {
+  // Requests row y's words (the row after the last one fetched).
+  __device__ __forceinline__ void fetch(int y, unsigned (&w)[Span::kWords]) {
+    const long long offset = next_offset;
+    next_offset += static_cast<long long>(img.pitch);
+    if (words && static_cast<unsigned>(y) < static_cast<unsigned>(img.height)) {
+      const unsigned* first = reinterpret_cast<const unsigned*>(img.data + offset);
 #pragma unroll
-    for (int k = 0; k < kAhead; ++k) fetch_span<C, P, R>(img, x0, y + k, words, ahead[k]);
+      for (int i = 0; i < Span::kWords; ++i) w[i] = __ldg(first + i);
+      return;
+    }
+    fetch_span<C, P, R>(img, x0, y, words, w);
+  }
+
+  __device__ __forceinline__ void start(int y) {
+    next_offset = static_cast<long long>(y) * static_cast<long long>(img.pitch) + static_cast<long long>(x0) * C -
+                  4 * Span::kHaloWords;
+#pragma unroll
+    for (int k = 0; k < kAhead; ++k) fetch(y + k, ahead[k]);
   }
 
   __device__ __forceinline__ void take(int y, unsigned (&b)[Span::kBytes]) {
     unsigned w[Span::kWords];
     if constexpr (kAhead == 0) {
-      fetch_span<C, P, R>(img, x0, y, words, w);
+      fetch(y, w);
     } else {
 #pragma unroll
       for (int i = 0; i < Span::kWords; ++i) w[i] = ahead[0][i];
@@ -192,7 +212,7 @@ struct SpanStream {
       for (int k = 0; k + 1 < kAhead; ++k)
 #pragma unroll
         for (int i = 0; i < Span::kWords; ++i) ahead[k][i] = ahead[k + 1][i];
-      fetch_span<C, P, R>(img, x0, y + kAhead, words, ahead[kAhead - 1]);
+      fetch(y + kAhead, ahead[kAhead - 1]);
     }
     unpack_span<C, P, R>(img, x0, y, words, w, b);
   }
