@@ -9,10 +9,26 @@
 
 namespace gpufilter::kernels {
 
-// The doubles of one channel row, from the grid's total.
+// A position as (x, y): 32-bit division where the image has fewer than 2^32 pixels (a
+// 64-bit division is a long emulated sequence, and this runs on the kernel's last, lone
+// block).
+__device__ __forceinline__ void position_xy(unsigned long long p, int width, unsigned long long n, double& x,
+                                            double& y) {
+  const unsigned w = static_cast<unsigned>(width);
+  if (n <= 0xffffffffULL) {
+    const unsigned q = static_cast<unsigned>(p) / w;
+    x = static_cast<double>(static_cast<unsigned>(p) - q * w);
+    y = static_cast<double>(q);
+  } else {
+    x = static_cast<double>(p % w);
+    y = static_cast<double>(p / w);
+  }
+}
+
+// The doubles of channel c's row, from the grid's total.
 template <class T, int C>
-__device__ void write_stats(const StatsAcc<T, C>& a, double* result, int width, unsigned long long n) {
-  for (int c = 0; c < C; ++c) {
+__device__ void write_stats_channel(const StatsAcc<T, C>& a, int c, double* result, int width, unsigned long long n) {
+  {
     double* row = result + c * kStatsColumns;
     // A position still unset means no sample beat the sentinel (an f32 image of +inf
     // only, or -inf for the maximum): then the first pixel is the first occurrence.
@@ -40,11 +56,15 @@ __device__ void write_stats(const StatsAcc<T, C>& a, double* result, int width, 
     row[static_cast<int>(StatsColumn::Sum)] = sum;
     row[static_cast<int>(StatsColumn::Mean)] = mean;
     row[static_cast<int>(StatsColumn::StdDev)] = sqrt(variance);
-    row[static_cast<int>(StatsColumn::MinX)] = static_cast<double>(min_pos % static_cast<unsigned>(width));
-    row[static_cast<int>(StatsColumn::MinY)] = static_cast<double>(min_pos / static_cast<unsigned>(width));
-    row[static_cast<int>(StatsColumn::MaxX)] = static_cast<double>(max_pos % static_cast<unsigned>(width));
-    row[static_cast<int>(StatsColumn::MaxY)] = static_cast<double>(max_pos / static_cast<unsigned>(width));
+    position_xy(min_pos, width, n, row[static_cast<int>(StatsColumn::MinX)], row[static_cast<int>(StatsColumn::MinY)]);
+    position_xy(max_pos, width, n, row[static_cast<int>(StatsColumn::MaxX)], row[static_cast<int>(StatsColumn::MaxY)]);
   }
+}
+
+// Every channel's row, by one thread.
+template <class T, int C>
+__device__ void write_stats(const StatsAcc<T, C>& a, double* result, int width, unsigned long long n) {
+  for (int c = 0; c < C; ++c) write_stats_channel(a, c, result, width, n);
 }
 
 }  // namespace gpufilter::kernels

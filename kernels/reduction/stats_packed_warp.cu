@@ -56,16 +56,6 @@ __device__ __forceinline__ Channel slot_channel(const StatsShared<T, C, kThreads
 }
 
 template <int C>
-__device__ __forceinline__ void set_slot_channel(StatsShared<T, C, kThreads>& slots, int c, int i, const Channel& o) {
-  slots.min[c][i] = o.min[0];
-  slots.max[c][i] = o.max[0];
-  slots.min_pos[c][i] = o.min_pos[0];
-  slots.max_pos[c][i] = o.max_pos[0];
-  slots.sum[c][i] = o.sum[0];
-  slots.sum_sq[c][i] = o.sum_sq[0];
-}
-
-template <int C>
 __device__ __forceinline__ void set_channel(StatsAcc<T, C>& a, int c, const Channel& o) {
   a.min[c] = o.min[0];
   a.max[c] = o.max[0];
@@ -88,39 +78,9 @@ __device__ __forceinline__ Channel load_partial_channel(const StatsAcc<T, C>* p,
   return o;
 }
 
-// The threads' slots into `total`, channel by channel (warp c merges channel c), so no
-// thread ever holds every channel's 64-bit fields: the kernel keeps the register budget
-// that lets kMinBlocks blocks share an SM.
-template <int C>
-__device__ __forceinline__ void combine_slots(const StatsShared<T, C, kThreads>& slots, StatsAcc<T, C>& total) {
-  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
-  if (warp < C) {
-    Channel a = Channel::identity();
-    for (int i = lane; i < kThreads; i += 32) a.merge(slot_channel(slots, warp, i));
-    a = warp_reduce(a);
-    if (lane == 0) set_channel(total, warp, a);
-  }
-}
-
-// The last block combines the grid's partials: every thread merges its share of them
-// (one round trip to L2 a thread) into its slot, then the slots combine as the block's
-// own did. Before, C warps' lanes walked the partials one after another: Nsight Compute
-// saw the SMs idle a quarter of the 8K RGBA kernel's time, and block timestamps put 9 to
-// 14 µs between the last block's start of the combine and its end (docs/gpu-results.md,
-// session 13).
-template <int C>
-__device__ __forceinline__ void combine_partials(const StatsAcc<T, C>* partials, StatsShared<T, C, kThreads>& slots,
-                                                 StatsAcc<T, C>& total) {
-  const int tid = static_cast<int>(threadIdx.x);
-#pragma unroll
-  for (int c = 0; c < C; ++c) {
-    Channel a = Channel::identity();
-    for (unsigned i = static_cast<unsigned>(tid); i < gridDim.x; i += kThreads) a.merge(load_partial_channel(partials + i, c));
-    set_slot_channel(slots, c, tid, a);
-  }
-  __syncthreads();
-  combine_slots(slots, total);
-}
+// The block's and the grid's combines go channel by channel (warp c merges channel c),
+// so no thread ever holds every channel's 64-bit fields: the kernel keeps the register
+// budget that lets kMinBlocks blocks share an SM.
 template <int C, class Walk>
 __global__ void __launch_bounds__(kThreads, kMinBlocks<Walk, C>)
     stats_packed_warp_kernel(Segments segments, int width, int height, StatsAcc<T, C>* partials,
@@ -137,7 +97,13 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Walk, C>)
   }
   __syncthreads();
   const int tid = static_cast<int>(threadIdx.x);
-  combine_slots(slots, total);
+  const int lane = tid % 32, warp = tid / 32;
+  if (warp < C) {
+    Channel a = Channel::identity();
+    for (int i = lane; i < kThreads; i += 32) a.merge(slot_channel(slots, warp, i));
+    a = warp_reduce(a);
+    if (lane == 0) set_channel(total, warp, a);
+  }
   __syncthreads();
 
   if (tid == 0) {
@@ -148,11 +114,23 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Walk, C>)
   __syncthreads();
   if (!last) return;
   __threadfence();
-  combine_partials(partials, slots, total);
+  if (warp < C) {
+    Channel a = Channel::identity();
+    for (unsigned i = static_cast<unsigned>(lane); i < gridDim.x; i += 32)
+      a.merge(load_partial_channel(partials + i, warp));
+    a = warp_reduce(a);
+    if (lane == 0) set_channel(total, warp, a);
+  }
   __syncthreads();
-  if (tid == 0) {
+  // A thread a channel: the rows' divisions run side by side. This block runs alone at
+  // the kernel's end: block timestamps (session 13) put 9-14 µs between its start of the
+  // grid's combine and its end on 8K RGBA when thread 0 wrote all four rows with 64-bit
+  // divisions, against 3.5 µs for gray's one row. (Every thread merging a share of the
+  // partials into its slot, then the slots combined as the block's own, measured slower
+  // on RGB and RGBA: 8K RGBA 74.6-75.8 µs against 72.0-72.9 with this loop.)
+  if (tid < C) {
     const unsigned long long n = static_cast<unsigned long long>(width) * static_cast<unsigned>(height);
-    write_stats(total, result, width, n);
+    write_stats_channel(total, tid, result, width, n);
   }
 }
 
