@@ -186,9 +186,7 @@ struct SpanStream {
     const long long offset = next_offset;
     next_offset += static_cast<long long>(img.pitch);
     if (words && static_cast<unsigned>(y) < static_cast<unsigned>(img.height)) {
-      const unsigned* first = reinterpret_cast<const unsigned*>(img.data + offset);
-#pragma unroll
-      for (int i = 0; i < Span::kWords; ++i) w[i] = __ldg(first + i);
+      load_words(reinterpret_cast<const unsigned*>(img.data + offset), /*vector=*/false, w);
       return;
     }
     fetch_span<C, P, R>(img, x0, y, words, w);

@@ -514,8 +514,8 @@ void launch_packed(const ImageView& src, const ImageView& dst, const ByteImage& 
   const long long resident =
       static_cast<long long>(cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), Tuning::kBlockThreads, 0)) *
       cached_sm_count();
-  const StripPlan plan = fixed_strip_plan(columns, src.height, resident, Tuning::min_strip_rows(C),
-                                         Tuning::max_strip_rows(C));
+  const StripBounds bounds = Tuning::strip_rows(C);
+  const StripPlan plan = fixed_strip_plan(columns, src.height, resident, bounds.min_rows, bounds.max_rows);
   const dim3 grid(grid_x(columns, name), grid_y(plan.strips));
   kernel<<<grid, Tuning::kBlockThreads, 0, ctx.stream>>>(
       image, static_cast<unsigned char*>(dst.data), dst.pitch, taps, word_aligned(src.data, src.pitch),

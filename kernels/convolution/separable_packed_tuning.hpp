@@ -1,4 +1,5 @@
 #pragma once
+#include "fixed_strip_plan.hpp"  // same folder: included from the library and the kernels
 namespace gpufilter::kernels {
 
 // The vertical-first 8-bit kernel (separable_packed.cu; docs/techniques/convolution.md,
@@ -65,8 +66,9 @@ struct SeparablePackedTuning {
   // 152.3. Nsight Compute, gray Gaussian: SMs busy 85% of the kernel's cycles against
   // 80%, achieved occupancy 33% against 27%, L2 hits 68% against 65%. RGB keeps longer
   // strips (Gaussian 207.8 µs at 16 rows, 200.7 at 20, 203.6 at 16-64; 228.6 at 8).
-  static constexpr int min_strip_rows(int channels) { return channels == 3 ? 16 : 8; }
-  static constexpr int max_strip_rows(int channels) { return channels == 3 ? 64 : 16; }
+  static constexpr StripBounds strip_rows(int channels) {
+    return channels == 3 ? StripBounds{16, 64} : StripBounds{8, 16};
+  }
   // Whether auto takes it, per format, from the bench (H100, 8K, 5x5, alpha separate,
   // session 7, docs/gpu-results.md): RGBA blur 188.6 µs and box 153.1 against the float
   // `separable`'s 245.8 / 246.0 (1.30x, 1.61x): taken. Gray: 84.0 / 94.1 against 79.4 /

@@ -84,13 +84,15 @@ const FilterVariant kFallbackOrder[] = {FilterVariant::GradientInt, FilterVarian
 bool auto_takes(FilterVariant variant, PixelFormat format, const FilterSpec& spec) {
   if (variant == FilterVariant::GradientInt) return kernels::SeparableFixedTuning::kAutoPicksGradientInt;
   if (variant == FilterVariant::SeparableFixed) return kernels::SeparableFixedTuning::kAutoPicksSeparableFixed;
-  if (variant == FilterVariant::SeparablePacked)
-    return format.channels == 1 ? kernels::SeparablePackedTuning::kAutoPicksGray &&
-                                      std::max(spec.width(), spec.height()) <=
-                                          kernels::SeparablePackedTuning::kGrayAutoMaxSize
-           : format.channels == 3 ? kernels::SeparablePackedTuning::kAutoPicksRgb &&
-                                        std::max(spec.width(), spec.height()) <= kernels::SeparablePackedTuning::kRgbAutoMaxSize
-                                  : kernels::SeparablePackedTuning::kAutoPicksRgba;
+  if (variant == FilterVariant::SeparablePacked) {
+    using Packed = kernels::SeparablePackedTuning;
+    const int size = std::max(spec.width(), spec.height());
+    switch (format.channels) {
+      case 1: return Packed::kAutoPicksGray && size <= Packed::kGrayAutoMaxSize;
+      case 3: return Packed::kAutoPicksRgb && size <= Packed::kRgbAutoMaxSize;
+      default: return Packed::kAutoPicksRgba;
+    }
+  }
   return true;
 }
 
