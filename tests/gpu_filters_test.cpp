@@ -133,8 +133,10 @@ TEST(FilterMasks, ConstantMemoryLimit) {
 TEST(FilterVariants, RankOneMasksRunSeparably) {
   const FilterSpec rank1 = convolve_spec(ConvolveParams{parse_mask("1 2 1; 2 4 2; 1 2 1"), true, 0.0, {}});
   ASSERT_TRUE(rank1.is_separable());
-  EXPECT_EQ(applied_variant(rank1, PixelFormat{}, FilterVariant::Auto), FilterVariant::Separable);
   const PixelFormat f32{ChannelType::F32, 1};
+  EXPECT_EQ(applied_variant(rank1, f32, FilterVariant::Auto), FilterVariant::Separable);
+  EXPECT_EQ(applied_variant(rank1, PixelFormat{}, FilterVariant::Auto), FilterVariant::SeparablePacked)
+      << "small 8-bit gray rank-1 masks run on the packed two-pass kernel";
   EXPECT_EQ(applied_variant(edge_spec(EdgeParams{}), f32, FilterVariant::Auto), FilterVariant::Tiled)
       << "two masks (the gradient's magnitude) run on the 2-D tile";
   EXPECT_EQ(applied_variant(edge_spec(EdgeParams{}), PixelFormat{}, FilterVariant::Auto), FilterVariant::GradientInt)
