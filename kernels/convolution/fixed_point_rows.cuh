@@ -175,7 +175,9 @@ struct SpanStream {
   const ByteImage& img;
   int x0;
   bool words;
-  long long next_offset = 0;  // of the next row fetched, its first word included
+  // Address of the next row fetched, its first word included (an integer: rows above
+  // the image and the halo left of it lie outside the image).
+  unsigned long long next_address = 0;
   unsigned ahead[kSlots][Span::kWords];
 
   __device__ __forceinline__ SpanStream(const ByteImage& image, int x, bool word_loads)
@@ -183,18 +185,19 @@ struct SpanStream {
 
   // Requests row y's words (the row after the last one fetched).
   __device__ __forceinline__ void fetch(int y, unsigned (&w)[Span::kWords]) {
-    const long long offset = next_offset;
-    next_offset += static_cast<long long>(img.pitch);
+    const unsigned long long address = next_address;
+    next_address += img.pitch;
     if (words && static_cast<unsigned>(y) < static_cast<unsigned>(img.height)) {
-      load_words(reinterpret_cast<const unsigned*>(img.data + offset), /*vector=*/false, w);
+      load_words(reinterpret_cast<const unsigned*>(address), /*vector=*/false, w);
       return;
     }
     fetch_span<C, P, R>(img, x0, y, words, w);
   }
 
   __device__ __forceinline__ void start(int y) {
-    next_offset = static_cast<long long>(y) * static_cast<long long>(img.pitch) + static_cast<long long>(x0) * C -
-                  4 * Span::kHaloWords;
+    next_address = reinterpret_cast<unsigned long long>(img.data) +
+                   static_cast<unsigned long long>(static_cast<long long>(y) * static_cast<long long>(img.pitch) +
+                                                   static_cast<long long>(x0) * C - 4 * Span::kHaloWords);
 #pragma unroll
     for (int k = 0; k < kAhead; ++k) fetch(y + k, ahead[k]);
   }
@@ -216,12 +219,12 @@ struct SpanStream {
   }
 };
 
-// Stores a thread's P * C output bytes (the low byte of each o[s]) at pixel x0 of row
-// y: as words where `words` (aligned rows, all P pixels inside), else byte by byte.
+// Stores a thread's P * C output bytes (the low byte of each o[s]) at pixel x0 of the
+// row at `row`: as words where `words` (aligned rows, all P pixels inside), else byte by
+// byte.
 template <int C, int P>
-__device__ __forceinline__ void store_span(unsigned char* dst, std::size_t pitch, int width, int x0, int y, bool words,
+__device__ __forceinline__ void store_span(unsigned char* row, int width, int x0, bool words,
                                            const unsigned (&o)[P * C]) {
-  unsigned char* row = dst + static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x0) * C;
   if (words) {
 #pragma unroll
     for (int i = 0; i < P * C / 4; ++i) {
@@ -235,5 +238,28 @@ __device__ __forceinline__ void store_span(unsigned char* dst, std::size_t pitch
       if (x0 + s / C < width) row[s] = static_cast<unsigned char>(o[s]);
   }
 }
+
+// A thread's output rows, stored in order from the row given to start(): each row's
+// address is the last one's plus the pitch (no 64-bit multiply a row).
+template <int C, int P>
+struct SpanStores {
+  unsigned char* dst;
+  std::size_t pitch;
+  int width;
+  int x0;
+  bool words;
+  unsigned long long next = 0;  // the next row's pixel x0 (an integer: may lie left of the row)
+
+  __device__ __forceinline__ void start(int y) {
+    next = reinterpret_cast<unsigned long long>(dst) +
+           static_cast<unsigned long long>(static_cast<long long>(y) * static_cast<long long>(pitch) +
+                                           static_cast<long long>(x0) * C);
+  }
+
+  __device__ __forceinline__ void store(const unsigned (&o)[P * C]) {
+    store_span<C, P>(reinterpret_cast<unsigned char*>(next), width, x0, words, o);
+    next += pitch;
+  }
+};
 
 }  // namespace gpufilter::kernels

@@ -65,6 +65,7 @@ __global__ void __launch_bounds__(Shape::kBlockThreads,
   const bool word_loads = word_span_inside<Span>(aligned, x0, src.width, C);
   const bool word_stores = aligned && x0 + P <= src.width;
   SpanStream<C, P, 1, Shape::kPrefetchRows> rows(src, x0, word_loads);
+  SpanStores<C, P> out_rows{dst, dst_pitch, src.width, x0, word_stores};
 
   // Row y's differences, smoothings and (kKeepAlpha) centre bytes; rows come in order.
   const auto horizontal = [&](int y, int (&d)[S], int (&m)[S], unsigned (&centre)[S]) {
@@ -85,6 +86,7 @@ __global__ void __launch_bounds__(Shape::kBlockThreads,
     int d[3][S], m[3][S];
     unsigned centre[3][S];
     rows.start(y_begin - 1);
+    out_rows.start(y_begin);
     horizontal(y_begin - 1, d[0], m[0], centre[0]);
     horizontal(y_begin, d[1], m[1], centre[1]);
     for (int y = y_begin; y < y_end; y += 3) {
@@ -104,7 +106,7 @@ __global__ void __launch_bounds__(Shape::kBlockThreads,
             if constexpr (kKeepAlpha)
               if (s % C == 3) out[s] = centre[mid][s];
           }
-          store_span<C, P>(dst, dst_pitch, src.width, x0, y + u, word_stores, out);
+          out_rows.store(out);
         }
       }
     }

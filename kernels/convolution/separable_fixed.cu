@@ -58,6 +58,7 @@ __global__ void __launch_bounds__(Shape::kBlockThreads, Shape::min_blocks(live_r
   const bool word_loads = word_span_inside<Span>(aligned, x0, src.width, C);
   const bool word_stores = aligned && x0 + P <= src.width;
   SpanStream<C, P, R, Shape::kPrefetchRows> rows(src, x0, word_loads);
+  SpanStores<C, P> out_rows{dst, dst_pitch, src.width, x0, word_stores};
 
   // The horizontal sums of image row y (border-mapped; rows come in order) into h.
   const auto horizontal = [&](int y, unsigned (&h)[S]) {
@@ -78,6 +79,7 @@ __global__ void __launch_bounds__(Shape::kBlockThreads, Shape::min_blocks(live_r
     // The vertical window: image row r's sums sit in slot (r - y_begin + R) % kWin.
     unsigned window[kWin][S];
     rows.start(y_begin - R);
+    out_rows.start(y_begin);
 #pragma unroll
     for (int k = 0; k < 2 * R; ++k) horizontal(y_begin - R + k, window[k]);
     for (int y = y_begin; y < y_end; y += kWin) {
@@ -94,7 +96,7 @@ __global__ void __launch_bounds__(Shape::kBlockThreads, Shape::min_blocks(live_r
             for (int j = 0; j < kWin; ++j) acc += taps.qy[j] * window[(u + j) % kWin][s];
             out[s] = __umulhi(acc, taps.out_mul);
           }
-          store_span<C, P>(dst, dst_pitch, src.width, x0, y + u, word_stores, out);
+          out_rows.store(out);
         }
       }
     }

@@ -89,10 +89,10 @@ FixedPointMask fixed_point_mask(const FilterSpec& spec) {
   // sum plus 2^23 <= 255 * 2^24 + 2^23 < 2^32, so neither pass overflows 32 bits.
   place(quantize(m.x), out.radius, out.qx);
   place(quantize(m.y), out.radius, out.qy);
-  out.h_round = 1u << 7;
-  out.h_shift = 8;
-  out.v_round = 1u << 23;
-  out.out_mul = 256;  // umulhi(acc, 256) = acc >> 24
+  out.h_round = WeightedRounding::kHRound;
+  out.h_shift = WeightedRounding::kHShift;
+  out.v_round = WeightedRounding::kVRound;
+  out.out_mul = WeightedRounding::kOutMul;
   return out;
 }
 

@@ -20,6 +20,15 @@
 
 namespace gpufilter::kernels {
 
+// The fixed rounding of weighted (non-box) masks: kernels that know at compile time
+// that a mask is weighted take these as immediates instead of reading them per row.
+struct WeightedRounding {
+  static constexpr std::uint32_t kHRound = 1u << 7;
+  static constexpr std::uint32_t kHShift = 8;
+  static constexpr std::uint32_t kVRound = 1u << 23;
+  static constexpr std::uint32_t kOutMul = 256;  // umulhi(acc, 256) = acc >> 24
+};
+
 struct FixedPointMask {
   // Taps of the padded square window: both factors centred in 2 * radius + 1 slots,
   // zeros outside the mask's own taps (a 5x3 mask runs in a radius-2 window).

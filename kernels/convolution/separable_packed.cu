@@ -43,14 +43,23 @@ static_assert(Tuning::kMaxRadius <= SeparableFixedTuning::kMaxRadius, "the masks
 enum class Arith { Shifted, Divided, BoxSum };
 
 // The symmetric integer mask as a kernel argument: q[d] is the weight at distance d.
+// The vertical pass's rounding is known from the arithmetic (RoundingOf), so only the
+// boxes' division travels here.
 template <int R>
 struct PackedTaps {
   unsigned qv[R + 1];
   unsigned qh[R + 1];
-  unsigned h_round;
-  unsigned h_shift;
   unsigned v_round;
   unsigned out_mul;
+};
+
+// Rounding that the arithmetic fixes, as immediates: weighted masks always round as
+// WeightedRounding says, boxes sum exactly (no vertical rounding or shift). Read from
+// the arguments every row, they cost two constant loads a row and a shift by a register.
+template <Arith A>
+struct RoundingOf {
+  static constexpr unsigned kHRound = A == Arith::Shifted ? WeightedRounding::kHRound : 0u;
+  static constexpr unsigned kHShift = A == Arith::Shifted ? WeightedRounding::kHShift : 0u;
 };
 
 template <int C>
@@ -139,6 +148,7 @@ __device__ __forceinline__ void fetch_words(const ByteImage& img, int x0, int y,
 template <int C>
 constexpr bool kWarpStaged = C == 3 && Tuning::kRgbWarpStaged;
 constexpr int kStageWords = 96;  // a warp's 32 lanes x 3 words
+static_assert(Tuning::kRgbWords == 3, "fetch and the staged store step 3 words a lane");
 
 // The warp's stage (null where rows are not staged).
 template <int C>
@@ -315,7 +325,8 @@ __device__ __forceinline__ void horizontal_row(const unsigned (&h)[RowSlots<C, R
           out[s] = __umulhi(taps.v_round + acc, taps.out_mul);
         }
       } else {
-        unsigned acc = taps.v_round + taps.qh[0] * ext[e0];
+        const unsigned v_round = A == Arith::Shifted ? WeightedRounding::kVRound : taps.v_round;
+        unsigned acc = v_round + taps.qh[0] * ext[e0];
 #pragma unroll
         for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * SC] + ext[e0 + d * SC]);
         out[s] = A == Arith::Shifted ? acc : __umulhi(acc, taps.out_mul);
@@ -324,11 +335,15 @@ __device__ __forceinline__ void horizontal_row(const unsigned (&h)[RowSlots<C, R
   }
 }
 
-template <int C, int R, Arith A>
+// Whether a format's words can move as one vector access (RGBA: two words, 8 bytes).
+template <int C>
+constexpr bool kVectorRows = PackedGeometry<C>::kWords == 2;
+
+// V: the rows' words move as one vector access (kVectorRows, rows aligned for it).
+template <int C, int R, Arith A, bool V>
 __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
     separable_packed_kernel(ByteImage src, unsigned char* __restrict__ dst, std::size_t dst_pitch, PackedTaps<R> taps,
-                            bool src_aligned, bool dst_aligned, bool src_vector, bool dst_vector, int strip_rows,
-                            int strips) {
+                            bool src_aligned, bool dst_aligned, int strip_rows, int strips) {
   using G = PackedGeometry<C>;
   using RS = RowSlots<C, R, A>;
   constexpr int S = G::kSamples;
@@ -365,26 +380,38 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
     constexpr int kAhead = Tuning::kRowsAhead;
     unsigned ahead[kAhead][G::kWords];
     int next_row = y_begin - R;
-    // Byte offset of the next row fetched (row next_row + k while the prologue fetches
-    // row k ahead, then always row next_row + kAhead): rows inside the image load from
-    // it, stepped by the pitch, with no border mapping and no multiply (most rows of most
-    // strips: 38.1M -> 33.6M warp instructions on the 8K gray 5x5 Gaussian).
-    long long fetch_offset = static_cast<long long>(next_row) * static_cast<long long>(src.pitch) +
-                             static_cast<long long>(x0) * C;
+    // Address of the thread's first word in the next row fetched (row next_row + k
+    // while the prologue fetches row k ahead, then always row next_row + kAhead): rows
+    // inside the image load from it, stepped by the pitch, with no border mapping and no
+    // multiply (most rows of most strips: 38.1M -> 33.6M warp instructions on the 8K
+    // gray 5x5 Gaussian). Kept as an integer: above the image it points outside it.
+    unsigned long long fetch_address =
+        reinterpret_cast<unsigned long long>(src.data) +
+        static_cast<unsigned long long>(static_cast<long long>(next_row) * static_cast<long long>(src.pitch) +
+                                        static_cast<long long>(x0) * C);
     const auto fetch = [&](int row, unsigned (&w)[G::kWords]) {
-      const long long offset = fetch_offset;
-      fetch_offset += static_cast<long long>(src.pitch);
+      const unsigned long long address = fetch_address;
+      fetch_address += src.pitch;
+      const bool inside = static_cast<unsigned>(row) < static_cast<unsigned>(src.height);
       if constexpr (kWarpStaged<C>) {
         if (warp_loads) {
-          fetch_striped(src, warp_x0, row, lane, const_word, w);
+          // The warp's row starts 3 words a lane before the thread's own first word, so
+          // lane l's words l, l + 32, l + 64 start 2 l words before it.
+          if (inside) {
+            const unsigned* words = reinterpret_cast<const unsigned*>(address) - 2 * lane;
+#pragma unroll
+            for (int j = 0; j < 3; ++j) w[j] = __ldg(words + 32 * j);
+          } else {
+            fetch_striped(src, warp_x0, row, lane, const_word, w);
+          }
           return;
         }
       }
-      if (word_loads && static_cast<unsigned>(row) < static_cast<unsigned>(src.height)) {
-        load_words(reinterpret_cast<const unsigned*>(src.data + offset), src_vector, w);
+      if (word_loads && inside) {
+        load_words(reinterpret_cast<const unsigned*>(address), V, w);
         return;
       }
-      fetch_words<C>(src, x0, row, word_loads, src_vector, const_word, w);
+      fetch_words<C>(src, x0, row, word_loads, V, const_word, w);
     };
 #pragma unroll
     for (int k = 0; k < kAhead; ++k) fetch(next_row + k, ahead[k]);
@@ -399,11 +426,10 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
         for (int i = 0; i < G::kWords; ++i) ahead[k][i] = ahead[k + 1][i];
       fetch(next_row + kAhead, ahead[kAhead - 1]);
       if constexpr (Tuning::kL2RowsAhead > 0) {
-        // fetch_offset is now row next_row + kAhead + 1's.
+        // fetch_address is now row next_row + kAhead + 1's.
         const int py = next_row + kAhead + Tuning::kL2RowsAhead;
         if (word_loads && static_cast<unsigned>(py) < static_cast<unsigned>(src.height))
-          prefetch_l2(src.data + fetch_offset +
-                      static_cast<long long>(Tuning::kL2RowsAhead - 1) * static_cast<long long>(src.pitch));
+          prefetch_l2(reinterpret_cast<const void*>(fetch_address + (Tuning::kL2RowsAhead - 1) * src.pitch));
       }
       ++next_row;
       // (After the next row's loads are issued: this waits for the row's own.)
@@ -423,6 +449,12 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
 #pragma unroll
     for (int k = 0; k < 2 * R; ++k) take(window[k]);
 
+    // Address of the thread's first output word in row y + u, stepped by the pitch
+    // (an integer: a halo lane's pixels may lie left of the row).
+    unsigned long long store_address =
+        reinterpret_cast<unsigned long long>(dst) +
+        static_cast<unsigned long long>(static_cast<long long>(y_begin) * static_cast<long long>(dst_pitch) +
+                                        static_cast<long long>(x0) * C);
     for (int y = y_begin; y < y_end; y += kWin) {
 #pragma unroll
       for (int u = 0; u < kWin; ++u) {
@@ -439,11 +471,11 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
               for (int d = 1; d <= R; ++d) acc += window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s];
               h[s] = acc;
             } else {
-              unsigned acc = taps.h_round + taps.qv[0] * window[(u + R) % kWin][s];
+              unsigned acc = RoundingOf<A>::kHRound + taps.qv[0] * window[(u + R) % kWin][s];
 #pragma unroll
               for (int d = 1; d <= R; ++d)
                 acc += taps.qv[d] * (window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s]);
-              h[s] = acc >> taps.h_shift;
+              h[s] = acc >> RoundingOf<A>::kHShift;
             }
           }
           unsigned out[S];
@@ -457,8 +489,8 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
               unsigned words[3];
               pack_words<kByte>(out, words);
               restage<false>(stage, lane, words);
-              unsigned* row = reinterpret_cast<unsigned*>(dst + static_cast<std::size_t>(y + u) * dst_pitch +
-                                                          static_cast<std::size_t>(warp_x0) * 3);
+              // The warp's first word lies 3 words a lane before the thread's own.
+              unsigned* row = reinterpret_cast<unsigned*>(store_address) - 3 * lane;
 #pragma unroll
               for (int j = 0; j < 3; ++j) {
                 const int owner = (lane + 32 * j) / 3;
@@ -468,17 +500,18 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
             }
           }
           if (stores && !stored) {
-            unsigned char* row = dst + static_cast<std::size_t>(y + u) * dst_pitch + static_cast<std::size_t>(x0) * C;
+            unsigned char* row = reinterpret_cast<unsigned char*>(store_address);
             if (word_stores) {
               unsigned words[G::kWords];
               pack_words<kByte>(out, words);
-              store_words(reinterpret_cast<unsigned*>(row), dst_vector, words);
+              store_words(reinterpret_cast<unsigned*>(row), V, words);
             } else {
 #pragma unroll
               for (int s = 0; s < S; ++s)
                 if (x0 + s / C < src.width) row[s] = static_cast<unsigned char>(out[s] >> (8 * kByte));
             }
           }
+          store_address += dst_pitch;
         }
       }
     }
@@ -494,8 +527,6 @@ PackedTaps<R> taps_of(const FixedPointMask& mask) {
     taps.qv[d] = mask.qy[static_cast<std::size_t>(mask.radius + d)];
     taps.qh[d] = mask.qx[static_cast<std::size_t>(mask.radius + d)];
   }
-  taps.h_round = mask.h_round;
-  taps.h_shift = mask.h_shift;
   taps.v_round = mask.v_round;
   taps.out_mul = mask.out_mul;
   return taps;
@@ -503,11 +534,11 @@ PackedTaps<R> taps_of(const FixedPointMask& mask) {
 
 static_assert(Tuning::kMaxRadius == kLargestCompiledRadius, "visit_window_radius compiles radii 1 .. 4");
 
-template <int C, int R, Arith A>
-void launch_packed(const ImageView& src, const ImageView& dst, const ByteImage& image, const PackedTaps<R>& taps,
-                   const ExecContext& ctx) {
+template <int C, int R, Arith A, bool V>
+void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& image, const PackedTaps<R>& taps,
+                  const ExecContext& ctx) {
   using G = PackedGeometry<C>;
-  const auto kernel = separable_packed_kernel<C, R, A>;
+  const auto kernel = separable_packed_kernel<C, R, A, V>;
   const char* name = "separable_packed_kernel";
   constexpr int kPixelsPerBlock = (32 - 2 * halo_lanes<C, R>()) * (Tuning::kBlockThreads / 32) * G::kPixels;
   const long long columns = blocks_for(src.width, kPixelsPerBlock);
@@ -519,9 +550,23 @@ void launch_packed(const ImageView& src, const ImageView& dst, const ByteImage& 
   const dim3 grid(grid_x(columns, name), grid_y(plan.strips));
   kernel<<<grid, Tuning::kBlockThreads, 0, ctx.stream>>>(
       image, static_cast<unsigned char*>(dst.data), dst.pitch, taps, word_aligned(src.data, src.pitch),
-      word_aligned(dst.data, dst.pitch), rows_aligned(src.data, src.pitch, 4 * G::kWords),
-      rows_aligned(dst.data, dst.pitch, 4 * G::kWords), plan.rows, plan.strips);
+      word_aligned(dst.data, dst.pitch), plan.rows, plan.strips);
   check_launch(name, ctx);
+}
+
+// RGBA rows whose words pair into 8-byte accesses on both sides (pitched images always)
+// take the vector kernel; the choice is made once, not per row and thread.
+template <int C, int R, Arith A>
+void launch_packed(const ImageView& src, const ImageView& dst, const ByteImage& image, const PackedTaps<R>& taps,
+                   const ExecContext& ctx) {
+  constexpr int kBytes = 4 * PackedGeometry<C>::kWords;
+  if constexpr (kVectorRows<C>) {
+    if (rows_aligned(src.data, src.pitch, kBytes) && rows_aligned(dst.data, dst.pitch, kBytes)) {
+      launch_shape<C, R, A, true>(src, dst, image, taps, ctx);
+      return;
+    }
+  }
+  launch_shape<C, R, A, false>(src, dst, image, taps, ctx);
 }
 
 template <int C, int R>
@@ -529,8 +574,15 @@ void launch_arith(const ImageView& src, const ImageView& dst, const ByteImage& i
                   const ExecContext& ctx) {
   const PackedTaps<R> taps = taps_of<R>(mask);
   const bool square = mask.qx == mask.qy && mask.radius == R;
+  // The kernels take the vertical rounding from the arithmetic (RoundingOf).
+  const bool fixed_rounding = mask.box ? mask.h_round == 0 && mask.h_shift == 0
+                                       : mask.h_round == WeightedRounding::kHRound &&
+                                             mask.h_shift == WeightedRounding::kHShift &&
+                                             mask.v_round == WeightedRounding::kVRound &&
+                                             mask.out_mul == WeightedRounding::kOutMul;
+  if (!fixed_rounding) throw Error(ErrorCode::InvalidArgument, "separable_packed: a mask with unexpected rounding");
   if (mask.box && square) launch_packed<C, R, Arith::BoxSum>(src, dst, image, taps, ctx);
-  else if (mask.out_mul == 256) launch_packed<C, R, Arith::Shifted>(src, dst, image, taps, ctx);
+  else if (!mask.box) launch_packed<C, R, Arith::Shifted>(src, dst, image, taps, ctx);
   else launch_packed<C, R, Arith::Divided>(src, dst, image, taps, ctx);
 }
 
