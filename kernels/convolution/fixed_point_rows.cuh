@@ -248,16 +248,16 @@ struct SpanStores {
   int width;
   int x0;
   bool words;
-  unsigned long long next = 0;  // the next row's pixel x0 (an integer: may lie left of the row)
+  // The next row's pixel x0, derived from `dst` as a pointer (not through an integer) so
+  // the stores stay global (STG, not generic ST).
+  unsigned char* next = nullptr;
 
   __device__ __forceinline__ void start(int y) {
-    next = reinterpret_cast<unsigned long long>(dst) +
-           static_cast<unsigned long long>(static_cast<long long>(y) * static_cast<long long>(pitch) +
-                                           static_cast<long long>(x0) * C);
+    next = dst + (static_cast<long long>(y) * static_cast<long long>(pitch) + static_cast<long long>(x0) * C);
   }
 
   __device__ __forceinline__ void store(const unsigned (&o)[P * C]) {
-    store_span<C, P>(reinterpret_cast<unsigned char*>(next), width, x0, words, o);
+    store_span<C, P>(next, width, x0, words, o);
     next += pitch;
   }
 };

@@ -449,12 +449,11 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
 #pragma unroll
     for (int k = 0; k < 2 * R; ++k) take(window[k]);
 
-    // Address of the thread's first output word in row y + u, stepped by the pitch
-    // (an integer: a halo lane's pixels may lie left of the row).
-    unsigned long long store_address =
-        reinterpret_cast<unsigned long long>(dst) +
-        static_cast<unsigned long long>(static_cast<long long>(y_begin) * static_cast<long long>(dst_pitch) +
-                                        static_cast<long long>(x0) * C);
+    // The thread's first output byte in row y + u, stepped by the pitch. Derived from
+    // `dst` as a pointer, not through an integer, so the stores stay global (STG, not
+    // generic ST).
+    unsigned char* store_row =
+        dst + (static_cast<long long>(y_begin) * static_cast<long long>(dst_pitch) + static_cast<long long>(x0) * C);
     for (int y = y_begin; y < y_end; y += kWin) {
 #pragma unroll
       for (int u = 0; u < kWin; ++u) {
@@ -490,7 +489,7 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
               pack_words<kByte>(out, words);
               restage<false>(stage, lane, words);
               // The warp's first word lies 3 words a lane before the thread's own.
-              unsigned* row = reinterpret_cast<unsigned*>(store_address) - 3 * lane;
+              unsigned* row = reinterpret_cast<unsigned*>(store_row) - 3 * lane;
 #pragma unroll
               for (int j = 0; j < 3; ++j) {
                 const int owner = (lane + 32 * j) / 3;
@@ -500,7 +499,7 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
             }
           }
           if (stores && !stored) {
-            unsigned char* row = reinterpret_cast<unsigned char*>(store_address);
+            unsigned char* row = store_row;
             if (word_stores) {
               unsigned words[G::kWords];
               pack_words<kByte>(out, words);
@@ -511,7 +510,7 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
                 if (x0 + s / C < src.width) row[s] = static_cast<unsigned char>(out[s] >> (8 * kByte));
             }
           }
-          store_address += dst_pitch;
+          store_row += dst_pitch;
         }
       }
     }
