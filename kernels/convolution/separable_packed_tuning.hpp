@@ -44,11 +44,15 @@ struct SeparablePackedTuning {
   // Blocks an SM that the kernels up to 5x5 are compiled for (__launch_bounds__; ptxas
   // -v on sm_90, two rows ahead). With a minimum of 1, ptxas gives the 5x5 Gaussian 69
   // registers on gray (7 blocks, 28 warps) and 95 on RGBA (5 blocks); 8 blocks cap gray
-  // at 64 and 7 blocks RGBA at 72, neither spilling. At most 8: sm_75 keeps at most
-  // 1024 threads an SM and ptxas rejects a minimum it cannot hold. Larger radii are left
-  // to the compiler (up to 92 registers gray, 148 RGBA at 9x9; no spills).
+  // at 64 without spilling. At most 8: sm_75 keeps at most 1024 threads an SM and ptxas
+  // rejects a minimum it cannot hold. Larger radii are left to the compiler (up to 92
+  // registers gray, 148 RGBA at 9x9; no spills). RGBA takes 6 blocks (80 registers, 16
+  // bytes of spill loads): at 7 (72 registers) the weighted kernels spill 176-192 bytes
+  // of loads since the stepped addresses (session 14), and the 8K 5x5 Gaussian ran
+  // 151.7 µs against 148.1-148.5 at 6 (H100, same build; the box, at kBoxMinBlocks,
+  // 123.3-123.6 either way).
   static constexpr int kGrayMinBlocks = 8;
-  static constexpr int kRgbaMinBlocks = 7;
+  static constexpr int kRgbaMinBlocks = 6;
   // RGB, Gaussians and boxes alike (one sample a register: 12 a row), from ptxas -v on
   // sm_90 at 5x5 (3 against 4 not yet measured): word by word 116-126 registers at 4, no spill;
   // with kRgbWarpStaged 128 registers and 8 bytes spilled at 4, 150 and none at 3.
