@@ -1,8 +1,8 @@
 // The vertical-first 8-bit separable filter (docs/techniques/convolution.md, "8-bit
 // filters: separable_packed"): the integer mask of separable_fixed, one 32-bit
 // multiply-add per tap pair and channel sample, no shared memory, no barrier.
-// Each thread owns whole 32-bit words of a row (4 gray pixels, 4 RGB or 2 RGBA) and
-// walks down a strip of rows:
+// Each thread owns 4 gray pixels (a word), 2 RGBA (two words) or 2 RGB (6 bytes in
+// the two words that hold them) of a row and walks down a strip of rows:
 //   1. each row it reaches is loaded rows ahead (one word load per word) and its
 //      bytes taken out once into the vertical window, 2R+1 rows of one register per
 //      sample (the loop is unrolled 2R+1 times: the window rotates by renaming);
@@ -62,22 +62,36 @@ struct RoundingOf {
   static constexpr unsigned kHShift = A == Arith::Shifted ? WeightedRounding::kHShift : 0u;
 };
 
+// A thread's pixels, samples and the words it loads. Gray and RGBA threads own whole
+// words; an RGB thread's 6 bytes start `phase` bytes (0 or 2) into the first of its two
+// words (SeparablePackedTuning::kRgbPixels).
 template <int C>
 struct PackedGeometry {
-  static constexpr int kWords =
-      C == 1 ? Tuning::kGrayWords : C == 3 ? Tuning::kRgbWords : Tuning::kRgbaWords;  // words a thread
-  static constexpr int kSamples = 4 * kWords;
-  static constexpr int kPixels = kSamples / C;
-  static_assert(kSamples % C == 0, "whole pixels in whole words");
+  static constexpr int kPixels = C == 1 ? 4 * Tuning::kGrayWords : C == 3 ? Tuning::kRgbPixels : Tuning::kRgbaWords;
+  static constexpr int kSamples = kPixels * C;
+  static constexpr int kWords = C == 3 ? 2 : kSamples / 4;  // words loaded a row
+  static_assert(C != 3 || kPixels == 2, "an RGB thread's 6 bytes lie in the two words it loads");
+  static_assert(C == 3 || kSamples % 4 == 0, "gray and RGBA threads own whole words");
 };
 
-// Word k of a thread's words in a row of the constant border (`constant`: channel c in
-// byte c, gray replicated): on three channels the words repeat every three, byte b of
-// word k holding channel (4k + b) % 3.
+// Byte offset of a thread's first sample in its first word (rows start on a word).
 template <int C>
-__device__ __forceinline__ unsigned constant_word(unsigned constant, int k) {
-  if constexpr (C == 3) return __byte_perm(constant, 0u, k % 3 == 0 ? 0x0210u : k % 3 == 1 ? 0x1021u : 0x2102u);
-  else return constant;
+__device__ __forceinline__ int phase_of(int x0) {
+  if constexpr (C == 3) return (x0 * 3) & 3;
+  else return 0;
+}
+
+// Word k of a thread's words in a row of the constant border (`constant`: channel c in
+// byte c, gray replicated): on three channels byte b of word k holds channel
+// (4k + b - phase) % 3, one of three patterns.
+template <int C>
+__device__ __forceinline__ unsigned constant_word(unsigned constant, int k, int phase) {
+  if constexpr (C == 3) {
+    const int pattern = (k + phase / 2) % 3;
+    return __byte_perm(constant, 0u, pattern == 0 ? 0x0210u : pattern == 1 ? 0x1021u : 0x2102u);
+  } else {
+    return constant;
+  }
 }
 
 // Lanes each side of a warp that only feed their neighbours: enough pixels for R.
@@ -96,12 +110,10 @@ struct RowWords {
 // line: inlined into each of the kernel's unrolled row steps it made the 5x5 kernels
 // 80-120 KB of code, and the warps stalled on instruction fetch.
 template <int C>
-__device__ __noinline__ RowWords<C> fetch_bytes(const unsigned char* row, int x0, int width, BorderMode mode,
+__device__ __noinline__ RowWords<C> fetch_bytes(const unsigned char* row, int x0, int phase, int width, BorderMode mode,
                                                 unsigned const_word) {
   using G = PackedGeometry<C>;
-  RowWords<C> r;
-#pragma unroll
-  for (int k = 0; k < G::kWords; ++k) r.w[k] = 0;
+  unsigned long long bytes = 0;  // sample s in byte phase + s
 #pragma unroll
   for (int p = 0; p < G::kPixels; ++p) {
     const int sx = border_map(x0 + p, width, mode);
@@ -110,9 +122,12 @@ __device__ __noinline__ RowWords<C> fetch_bytes(const unsigned char* row, int x0
       const int s = p * C + c;
       const unsigned b = sx < 0 ? (const_word >> (8 * (C == 3 ? c : s % 4))) & 0xffu
                                 : static_cast<unsigned>(__ldg(row + static_cast<std::size_t>(sx) * C + c));
-      r.w[s / 4] |= b << (8 * (s % 4));
+      bytes |= static_cast<unsigned long long>(b) << (8 * (phase + s));
     }
   }
+  RowWords<C> r;
+#pragma unroll
+  for (int k = 0; k < G::kWords; ++k) r.w[k] = static_cast<unsigned>(bytes >> (32 * k));
   return r;
 }
 
@@ -120,73 +135,23 @@ __device__ __noinline__ RowWords<C> fetch_bytes(const unsigned char* row, int x0
 // whole words where `words` (aligned rows, all pixels inside), else byte by byte
 // through the border mode. A row of the constant is the constant's bytes.
 template <int C>
-__device__ __forceinline__ void fetch_words(const ByteImage& img, int x0, int y, bool words, bool vector,
+__device__ __forceinline__ void fetch_words(const ByteImage& img, int x0, int phase, int y, bool words, bool vector,
                                             unsigned const_word, unsigned (&w)[PackedGeometry<C>::kWords]) {
   using G = PackedGeometry<C>;
   const int sy = border_map(y, img.height, img.mode);
   if (sy < 0) {
 #pragma unroll
-    for (int k = 0; k < G::kWords; ++k) w[k] = constant_word<C>(const_word, k);
+    for (int k = 0; k < G::kWords; ++k) w[k] = constant_word<C>(const_word, k, phase);
     return;
   }
   const unsigned char* row = img.data + static_cast<std::size_t>(sy) * img.pitch;
   if (words) {
-    load_words(reinterpret_cast<const unsigned*>(row + static_cast<std::size_t>(x0) * C), vector, w);
+    load_words(reinterpret_cast<const unsigned*>(row + static_cast<std::size_t>(x0) * C - phase), vector, w);
     return;
   }
-  const RowWords<C> slow = fetch_bytes<C>(row, x0, img.width, img.mode, const_word);
+  const RowWords<C> slow = fetch_bytes<C>(row, x0, phase, img.width, img.mode, const_word);
 #pragma unroll
   for (int k = 0; k < G::kWords; ++k) w[k] = slow.w[k];
-}
-
-// RGB rows through a warp's stage in shared memory (SeparablePackedTuning::kRgbWarpStaged):
-// a thread's 3 words lie 12 bytes from its neighbours', so each of a warp's three 32-bit
-// accesses would touch every sector of the 384 bytes for a third of it. Staged, lane l
-// moves words l, l + 32 and l + 64 of the warp's 96 (each access 128 contiguous bytes),
-// and the stage hands each thread its own words 3l .. 3l + 2 (both orders meet 32
-// distinct banks).
-template <int C>
-constexpr bool kWarpStaged = C == 3 && Tuning::kRgbWarpStaged;
-constexpr int kStageWords = 96;  // a warp's 32 lanes x 3 words
-static_assert(Tuning::kRgbWords == 3, "fetch and the staged store step 3 words a lane");
-
-// The warp's stage (null where rows are not staged).
-template <int C>
-__device__ __forceinline__ unsigned* warp_stage() {
-  if constexpr (kWarpStaged<C>) {
-    __shared__ unsigned stage[Tuning::kBlockThreads / 32][kStageWords];
-    return stage[threadIdx.x / 32];
-  } else {
-    return nullptr;
-  }
-}
-
-// The warp's 96 words of image row y from pixel warp_x0 (all inside the row), lane l
-// holding words l, l + 32, l + 64. A row of the constant: its words in that order.
-__device__ __forceinline__ void fetch_striped(const ByteImage& img, int warp_x0, int y, int lane, unsigned const_word,
-                                              unsigned (&w)[3]) {
-  const int sy = border_map(y, img.height, img.mode);
-  if (sy < 0) {
-#pragma unroll
-    for (int j = 0; j < 3; ++j) w[j] = constant_word<3>(const_word, lane + 32 * j);
-    return;
-  }
-  const unsigned* row =
-      reinterpret_cast<const unsigned*>(img.data + static_cast<std::size_t>(sy) * img.pitch + static_cast<std::size_t>(warp_x0) * 3);
-#pragma unroll
-  for (int j = 0; j < 3; ++j) w[j] = __ldg(row + lane + 32 * j);
-}
-
-// Through the stage: from lane l's words l, l + 32, l + 64 to its own 3l .. 3l + 2
-// (to_own), or back. All lanes of the warp call it together.
-template <bool to_own>
-__device__ __forceinline__ void restage(unsigned* stage, int lane, unsigned (&w)[3]) {
-#pragma unroll
-  for (int j = 0; j < 3; ++j) stage[to_own ? lane + 32 * j : 3 * lane + j] = w[j];
-  __syncwarp();
-#pragma unroll
-  for (int j = 0; j < 3; ++j) w[j] = stage[to_own ? 3 * lane + j : lane + 32 * j];
-  __syncwarp();  // before the stage's next use
 }
 
 // Packs byte `sel` (0 or 3) of each of 4 values into one word, value 0 in byte 0.
@@ -203,6 +168,22 @@ template <int kByte, int W>
 __device__ __forceinline__ void pack_words(const unsigned (&out)[4 * W], unsigned (&words)[W]) {
 #pragma unroll
   for (int k = 0; k < W; ++k) words[k] = pack_bytes<kByte>(out[4 * k], out[4 * k + 1], out[4 * k + 2], out[4 * k + 3]);
+}
+
+// An RGB thread's 6 output samples (byte kByte of each) into the row at `first_word`:
+// from byte `phase` on, as a word and a half-word, both aligned (phase 0: bytes 0-3 and
+// 4-5; phase 2: bytes 2-3 and 4-7).
+template <int kByte>
+__device__ __forceinline__ void store_rgb_pair(unsigned char* first_word, int phase, const unsigned (&out)[6]) {
+  constexpr unsigned kPair = static_cast<unsigned>(kByte) | (static_cast<unsigned>(4 + kByte) << 4);
+  const unsigned s01 = __byte_perm(out[0], out[1], kPair);
+  const unsigned s23 = __byte_perm(out[2], out[3], kPair);
+  const unsigned s45 = __byte_perm(out[4], out[5], kPair);
+  const bool late = phase != 0;
+  const unsigned word = late ? __byte_perm(s23, s45, 0x5410u) : __byte_perm(s01, s23, 0x5410u);
+  const unsigned half = late ? s01 : s45;
+  *reinterpret_cast<unsigned*>(first_word + 2 * phase) = word;
+  *reinterpret_cast<unsigned short*>(first_word + 4 - phase) = static_cast<unsigned short>(half);
 }
 
 // Square boxes on gray images, both passes two pixels a register: a thread's four
@@ -337,7 +318,7 @@ __device__ __forceinline__ void horizontal_row(const unsigned (&h)[RowSlots<C, R
 
 // Whether a format's words can move as one vector access (RGBA: two words, 8 bytes).
 template <int C>
-constexpr bool kVectorRows = PackedGeometry<C>::kWords == 2;
+constexpr bool kVectorRows = C == 4 && PackedGeometry<C>::kWords == 2;
 
 // V: the rows' words move as one vector access (kVectorRows, rows aligned for it).
 template <int C, int R, Arith A, bool V>
@@ -360,15 +341,13 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
   if (static_cast<long long>(warp) * kOut * P >= src.width) return;
   const int x0 = (warp * kOut + lane - H) * P;
   const bool stores = lane >= H && lane < 32 - H;
-  const bool word_loads = src_aligned && x0 >= 0 && x0 + P <= src.width;
+  // The thread's words: from byte x0 * C - phase, all inside the row (on RGB the second
+  // word reaches past the thread's pixels: it must lie inside the row too).
+  const int phase = phase_of<C>(x0);
+  const long long first_byte = static_cast<long long>(x0) * C - phase;
+  const bool word_loads =
+      src_aligned && first_byte >= 0 && first_byte + 4 * G::kWords <= static_cast<long long>(src.width) * C;
   const bool word_stores = dst_aligned && x0 + P <= src.width;
-  // Staged RGB rows (kWarpStaged): the same for the whole warp, whose 32 lanes' pixels
-  // must all lie inside the row.
-  const int warp_x0 = x0 - lane * P;
-  const bool warp_inside = kWarpStaged<C> && warp_x0 >= 0 && warp_x0 + 32 * P <= src.width;
-  const bool warp_loads = warp_inside && src_aligned;
-  const bool warp_stores = warp_inside && dst_aligned;
-  unsigned* const stage = warp_stage<C>();
   const unsigned const_word = C == 1 ? (src.constant & 0xffu) * 0x01010101u : src.constant;
 
   for (int strip = static_cast<int>(blockIdx.y); strip < strips; strip += static_cast<int>(gridDim.y)) {
@@ -388,30 +367,15 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
     unsigned long long fetch_address =
         reinterpret_cast<unsigned long long>(src.data) +
         static_cast<unsigned long long>(static_cast<long long>(next_row) * static_cast<long long>(src.pitch) +
-                                        static_cast<long long>(x0) * C);
+                                        first_byte);
     const auto fetch = [&](int row, unsigned (&w)[G::kWords]) {
       const unsigned long long address = fetch_address;
       fetch_address += src.pitch;
-      const bool inside = static_cast<unsigned>(row) < static_cast<unsigned>(src.height);
-      if constexpr (kWarpStaged<C>) {
-        if (warp_loads) {
-          // The warp's row starts 3 words a lane before the thread's own first word, so
-          // lane l's words l, l + 32, l + 64 start 2 l words before it.
-          if (inside) {
-            const unsigned* words = reinterpret_cast<const unsigned*>(address) - 2 * lane;
-#pragma unroll
-            for (int j = 0; j < 3; ++j) w[j] = __ldg(words + 32 * j);
-          } else {
-            fetch_striped(src, warp_x0, row, lane, const_word, w);
-          }
-          return;
-        }
-      }
-      if (word_loads && inside) {
+      if (word_loads && static_cast<unsigned>(row) < static_cast<unsigned>(src.height)) {
         load_words(reinterpret_cast<const unsigned*>(address), V, w);
         return;
       }
-      fetch_words<C>(src, x0, row, word_loads, V, const_word, w);
+      fetch_words<C>(src, x0, phase, row, word_loads, V, const_word, w);
     };
 #pragma unroll
     for (int k = 0; k < kAhead; ++k) fetch(next_row + k, ahead[k]);
@@ -432,9 +396,11 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
           prefetch_l2(reinterpret_cast<const void*>(fetch_address + (Tuning::kL2RowsAhead - 1) * src.pitch));
       }
       ++next_row;
-      // (After the next row's loads are issued: this waits for the row's own.)
-      if constexpr (kWarpStaged<C>) {
-        if (warp_loads) restage<true>(stage, lane, w);
+      if constexpr (C == 3) {
+        // The thread's 6 bytes from byte `phase` on: shifted down into two words.
+        const unsigned shift = 8u * static_cast<unsigned>(phase);
+        w[0] = __funnelshift_r(w[0], w[1], shift);
+        w[1] >>= shift;
       }
 #pragma unroll
       for (int q = 0; q < kSlots; ++q) {
@@ -487,31 +453,18 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
           unsigned out[S];
           horizontal_row<C, R, A>(h, taps, out);
           constexpr int kByte = A == Arith::Shifted ? 3 : 0;
+          // The thread's first word in output row y + u (its pixels from byte `phase` on).
           unsigned char* const store_row = reinterpret_cast<unsigned char*>(fetch_address + store_delta);
-          bool stored = false;
-          if constexpr (kWarpStaged<C>) {
-            if (warp_stores) {
-              // Every lane packs its words (the halo lanes' too: all take part in the stage),
-              // then lane l writes words l, l + 32, l + 64 of those the storing lanes own.
-              unsigned words[3];
-              pack_words<kByte>(out, words);
-              restage<false>(stage, lane, words);
-              // The warp's first word lies 3 words a lane before the thread's own.
-              unsigned* row = reinterpret_cast<unsigned*>(store_row) - 3 * lane;
-#pragma unroll
-              for (int j = 0; j < 3; ++j) {
-                const int owner = (lane + 32 * j) / 3;
-                if (owner >= H && owner < 32 - H) row[lane + 32 * j] = words[j];
-              }
-              stored = true;
-            }
-          }
-          if (stores && !stored) {
-            unsigned char* row = store_row;
+          if (stores) {
+            unsigned char* row = store_row + phase;
             if (word_stores) {
-              unsigned words[G::kWords];
-              pack_words<kByte>(out, words);
-              store_words(reinterpret_cast<unsigned*>(row), V, words);
+              if constexpr (C == 3) {
+                store_rgb_pair<kByte>(store_row, phase, out);
+              } else {
+                unsigned words[G::kWords];
+                pack_words<kByte>(out, words);
+                store_words(reinterpret_cast<unsigned*>(row), V, words);
+              }
             } else {
 #pragma unroll
               for (int s = 0; s < S; ++s)

@@ -17,15 +17,15 @@ struct SeparablePackedTuning {
   // of 8 samples instead of 4.
   static constexpr int kGrayWords = 1;
   static constexpr int kRgbaWords = 2;
-  // RGB 3 (4 pixels: the fewest whole pixels in whole words). Word by word, a warp's
-  // 32-bit accesses 12 bytes apart would touch each sector three times, a third each
-  // time (as RGBA's did before its 8-byte accesses): see kRgbWarpStaged.
-  static constexpr int kRgbWords = 3;
-  // Whether an RGB warp moves its rows through shared memory, so that each access covers
-  // 128 contiguous bytes (separable_packed.cu, restage); warps whose pixels are not all
-  // inside the row go word by word. Not yet measured against word by word (false): the
-  // staged kernel alone ran (session 9, H100 8K 5x5: blur 205.9 µs, box 182.2).
-  static constexpr bool kRgbWarpStaged = true;
+  // RGB 2 pixels (6 bytes). A thread's bytes start on a word (even lanes) or two bytes
+  // into one (odd lanes), so it loads the two words that hold them, the middle word of a
+  // lane pair loaded by both (a warp's 64 accesses cover 192 contiguous bytes), and
+  // stores a word and a half-word. Session 9 to 13 ran 4 pixels (3 whole words, 12
+  // samples) through a warp's stage in shared memory: 128 registers, 4 blocks an SM
+  // (18.9% achieved occupancy) and a hot loop of about 1280 instructions (20 KB) whose
+  // warps waited for instruction fetch 23% of the time (Nsight Compute, session 14);
+  // 8K 5x5 Gaussian 197.8 µs, box 179.4.
+  static constexpr int kRgbPixels = 2;
   // Rows whose words are requested before the current row's math. A row of 128
   // threads moves only 512 (gray) or 1024 (RGBA) bytes, and the register window keeps
   // 40 (gray, 48 registers) or 28 (RGBA, 72) warps an SM: one row ahead keeps about
@@ -53,10 +53,10 @@ struct SeparablePackedTuning {
   // 123.3-123.6 either way).
   static constexpr int kGrayMinBlocks = 8;
   static constexpr int kRgbaMinBlocks = 6;
-  // RGB, Gaussians and boxes alike (one sample a register: 12 a row), from ptxas -v on
-  // sm_90 at 5x5 (3 against 4 not yet measured): word by word 116-126 registers at 4, no spill;
-  // with kRgbWarpStaged 128 registers and 8 bytes spilled at 4, 150 and none at 3.
-  static constexpr int kRgbMinBlocks = 4;
+  // RGB, Gaussians and boxes alike (one sample a register: 6 a row), ptxas -v on sm_90
+  // at 5x5: 72 registers and 8 bytes of spill at 7 blocks; at 8, 64 registers and
+  // 96-208 bytes of spill loads.
+  static constexpr int kRgbMinBlocks = 7;
   // Square boxes carry two samples a register (half the window's registers): 8 blocks
   // an SM, 64 registers, for both formats.
   static constexpr int kBoxMinBlocks = 8;
