@@ -68,8 +68,9 @@ struct SeparablePackedTuning {
   // against 16-64 (33 rows in 2 waves): gray Gaussian 76.4 / 67.8 / 66.4 / 67.3 / 67.6 /
   // 68.8 µs against 78.6; RGBA box 145.8 / 125.8 / 123.3 / 123.8 / 126.8 / 132.9 against
   // 152.3. Nsight Compute, gray Gaussian: SMs busy 85% of the kernel's cycles against
-  // 80%, achieved occupancy 33% against 27%, L2 hits 68% against 65%. RGB keeps longer
-  // strips (Gaussian 207.8 µs at 16 rows, 200.7 at 20, 203.6 at 16-64; 228.6 at 8).
+  // 80%, achieved occupancy 33% against 27%, L2 hits 68% against 65%. RGB kept longer
+  // strips with 4-pixel threads (Gaussian 207.8 µs at 16 rows, 200.7 at 20, 203.6 at
+  // 16-64; 228.6 at 8); its 2-pixel threads (session 14) keep 16-64, not yet swept.
   static constexpr StripBounds strip_rows(int channels) {
     return channels == 3 ? StripBounds{16, 64} : StripBounds{8, 16};
   }
@@ -82,10 +83,12 @@ struct SeparablePackedTuning {
   static constexpr int kGrayAutoMaxSize = 5;  // 7x7 and 9x9 gray not yet measured against the float kernel
   static constexpr bool kAutoPicksRgba = true;
   // RGB (H100, 8K, 5x5, session 9): blur 205.9 µs and box 182.2 against `separable`'s
-  // 220.2 / 219.2 (1.07x, 1.20x): taken.
+  // 220.2 / 219.2 (1.07x, 1.20x): taken. With threads of 2 pixels (session 14) 160.0 /
+  // 158.4 against 219.5 / 219.4 (1.37x, 1.39x).
   static constexpr bool kAutoPicksRgb = true;
-  // ... up to this mask size: at 9x9 (same run) the RGB Gaussian took 365.7 µs against
-  // `separable`'s 333.7 (the box 304.7 against 333.4); RGBA stays ahead (342.3 / 364.4).
+  // ... up to this mask size: at 9x9 (session 9, 4-pixel threads) the RGB Gaussian took
+  // 365.7 µs against `separable`'s 333.7 (the box 304.7 against 333.4); RGBA stays ahead
+  // (342.3 / 364.4). The 2-pixel threads are not yet measured at 9x9.
   static constexpr int kRgbAutoMaxSize = 5;
 };
 
