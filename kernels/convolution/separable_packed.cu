@@ -60,6 +60,11 @@ template <Arith A>
 struct RoundingOf {
   static constexpr unsigned kHRound = A == Arith::Shifted ? WeightedRounding::kHRound : 0u;
   static constexpr unsigned kHShift = A == Arith::Shifted ? WeightedRounding::kHShift : 0u;
+  // The horizontal pass's rounding: an immediate for weighted masks, the boxes' from the taps.
+  template <int R>
+  __device__ static unsigned v_round(const PackedTaps<R>& taps) {
+    return A == Arith::Shifted ? WeightedRounding::kVRound : taps.v_round;
+  }
 };
 
 // A thread's pixels, samples and the words it loads. Gray and RGBA threads own whole
@@ -306,8 +311,7 @@ __device__ __forceinline__ void horizontal_row(const unsigned (&h)[RowSlots<C, R
           out[s] = __umulhi(taps.v_round + acc, taps.out_mul);
         }
       } else {
-        const unsigned v_round = A == Arith::Shifted ? WeightedRounding::kVRound : taps.v_round;
-        unsigned acc = v_round + taps.qh[0] * ext[e0];
+        unsigned acc = RoundingOf<A>::v_round(taps) + taps.qh[0] * ext[e0];
 #pragma unroll
         for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * SC] + ext[e0 + d * SC]);
         out[s] = A == Arith::Shifted ? acc : __umulhi(acc, taps.out_mul);
