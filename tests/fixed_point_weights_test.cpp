@@ -104,16 +104,14 @@ TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
   EXPECT_FALSE(kernels::separable_fixed_fits(kGray, convolve_spec(ConvolveParams{parse_mask("1 2 1"), true, 0.0, {}})))
       << "a custom mask is not marked convex";
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{1.0, 2}), kGray, FilterVariant::Auto),
-            kernels::SeparablePackedTuning::kAutoPicksGray        ? FilterVariant::SeparablePacked
-            : kernels::SeparableFixedTuning::kAutoPicksSeparableFixed ? FilterVariant::SeparableFixed
-                                                                      : FilterVariant::Separable)
+            FilterVariant::SeparablePacked)
       << "auto follows the tunings' measured choices";
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{1.0, 2}), kGray, FilterVariant::SeparableFixed),
             FilterVariant::SeparableFixed);
   GaussianParams separate{1.0, 2};
   separate.alpha = AlphaMode::Separate;
   EXPECT_EQ(applied_variant(gaussian_spec(separate), rgba, FilterVariant::Auto),
-            kernels::SeparablePackedTuning::kAutoPicksRgba ? FilterVariant::SeparablePacked : FilterVariant::Separable)
+            FilterVariant::SeparablePacked)
       << "auto follows the packed kernel's measured choice for RGBA";
   separate.alpha = AlphaMode::Premultiply;
   EXPECT_EQ(applied_variant(gaussian_spec(separate), rgba, FilterVariant::Auto), FilterVariant::Separable)

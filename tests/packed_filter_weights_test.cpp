@@ -108,20 +108,32 @@ TEST(PackedFilter, WhichSpecsItTakes) {
   EXPECT_FALSE(kernels::separable_packed_fits(kGray, sharpen_spec(SharpenParams{})));
   blur.alpha = AlphaMode::Premultiply;
   EXPECT_FALSE(kernels::separable_packed_fits(rgba, gaussian_spec(blur))) << "premultiplied RGBA takes the float path";
-  // Auto takes it where the tuning's measurements say; an explicit request falls back where it cannot run.
+  // Auto takes it where the tuning's measurements say (auto_max_size); an explicit request
+  // falls back where it cannot run.
   const FilterSpec gaussian = gaussian_spec(GaussianParams{1.0, 2});
-  EXPECT_EQ(applied_variant(gaussian, kGray, FilterVariant::Auto) == FilterVariant::SeparablePacked,
-            kernels::SeparablePackedTuning::kAutoPicksGray);
-  EXPECT_NE(applied_variant(gaussian_spec(GaussianParams{1.0, 3}), kGray, FilterVariant::Auto),
-            FilterVariant::SeparablePacked)
-      << "7x7 gray is above kGrayAutoMaxSize";
+  using Tuning = kernels::SeparablePackedTuning;
+  const auto auto_takes = [](const FilterSpec& spec, PixelFormat format) {
+    return applied_variant(spec, format, FilterVariant::Auto) == FilterVariant::SeparablePacked;
+  };
+  for (int radius = 1; radius <= Tuning::kMaxRadius; ++radius) {
+    const int size = 2 * radius + 1;
+    const FilterSpec weighted = gaussian_spec(GaussianParams{1.0, radius});
+    const FilterSpec box = box_spec(BoxParams{size, size, AlphaMode::Separate});
+    for (const PixelFormat& format : {kGray, rgb, rgba}) {
+      FilterSpec weighted_separate = weighted;
+      weighted_separate.alpha = AlphaMode::Separate;
+      EXPECT_EQ(auto_takes(weighted_separate, format), size <= Tuning::auto_max_size(format.channels, false))
+          << size << "x" << size << " Gaussian, " << format.channels << " channels";
+      EXPECT_EQ(auto_takes(box, format), size <= Tuning::auto_max_size(format.channels, true))
+          << size << "x" << size << " box, " << format.channels << " channels";
+    }
+  }
+  EXPECT_TRUE(auto_takes(gaussian_spec(GaussianParams{1.0, 3}), kGray)) << "7x7 gray Gaussians measured faster";
+  EXPECT_FALSE(auto_takes(gaussian_spec(GaussianParams{1.0, 4}), kGray)) << "9x9 gray Gaussians measured slower";
+  EXPECT_TRUE(auto_takes(box_spec(BoxParams{9, 9, AlphaMode::Separate}), kGray)) << "9x9 gray boxes measured faster";
+  EXPECT_TRUE(auto_takes(gaussian_spec(GaussianParams{1.0, 4}), rgb)) << "9x9 RGB measured faster";
   EXPECT_EQ(applied_variant(gaussian, kGray, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
   EXPECT_EQ(applied_variant(gaussian, rgb, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
-  EXPECT_EQ(applied_variant(gaussian, rgb, FilterVariant::Auto) == FilterVariant::SeparablePacked,
-            kernels::SeparablePackedTuning::kAutoPicksRgb);
-  EXPECT_NE(applied_variant(gaussian_spec(GaussianParams{1.0, 4}), rgb, FilterVariant::Auto),
-            FilterVariant::SeparablePacked)
-      << "9x9 RGB is above kRgbAutoMaxSize";
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{2.0, 6}), kGray, FilterVariant::SeparablePacked),
             FilterVariant::Separable);
   EXPECT_EQ(filter_variant_from_name("separable_packed"), FilterVariant::SeparablePacked);

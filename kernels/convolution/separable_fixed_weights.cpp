@@ -61,6 +61,12 @@ bool separable_fixed_fits(PixelFormat format, const FilterSpec& spec) {
   return true;
 }
 
+bool is_box_mask(const FilterSpec& spec) {
+  if (spec.separable.size() != 1) return false;
+  const SeparableMask& m = spec.separable[0];
+  return all_equal(m.x) && all_equal(m.y) && m.x.size() * m.y.size() > 1;
+}
+
 FixedPointMask fixed_point_mask(const FilterSpec& spec) {
   if (spec.separable.size() != 1)
     throw Error(ErrorCode::InvalidArgument, "separable_fixed: one rank-1 mask expected");
@@ -72,7 +78,7 @@ FixedPointMask fixed_point_mask(const FilterSpec& spec) {
                                                 " beyond the fixed-point kernel's " +
                                                 std::to_string(Tuning::kMaxRadius));
   const std::uint64_t taps = static_cast<std::uint64_t>(m.x.size()) * m.y.size();
-  if (all_equal(m.x) && all_equal(m.y) && taps > 1) {
+  if (is_box_mask(spec)) {
     // A box: sum the bytes exactly, then round(sum / D) = floor((sum + (D-1)/2) / D)
     // (D is odd, so no ties), computed as umulhi(n, ceil(2^32 / D)): exact for every
     // n * (ceil(2^32/D) * D - 2^32) < 2^32, here n < 2^15 and the excess < D <= 81.

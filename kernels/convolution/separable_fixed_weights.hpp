@@ -48,6 +48,10 @@ struct FixedPointMask {
 // AlphaMode::Separate (premultiplied and kept alpha take the float path).
 bool separable_fixed_fits(PixelFormat format, const FilterSpec& spec);
 
+// Whether the spec's one rank-1 mask is a box: each factor's taps all equal, more than
+// one tap in all (the kernels then sum bytes exactly and divide once).
+bool is_box_mask(const FilterSpec& spec);
+
 // The integer mask for a spec that separable_fixed_fits(); throws Error(InvalidArgument)
 // for one that does not.
 FixedPointMask fixed_point_mask(const FilterSpec& spec);

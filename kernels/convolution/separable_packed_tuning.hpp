@@ -61,35 +61,39 @@ struct SeparablePackedTuning {
   // an SM, 64 registers, for both formats.
   static constexpr int kBoxMinBlocks = 8;
   // Strip lengths (fixed_strip_plan.hpp: the grid is cut into whole waves of strips
-  // between the two bounds). Gray and RGBA walk short strips: 8 to 16 rows, which
-  // the plan makes 13 rows in 5 waves at 8K, though the 2R warm-up rows are then a
-  // third of the loads (L2 hits: the strip above read them). Measured (H100, 8K, 5x5,
-  // session 13, docs/gpu-results.md), fixed lengths of 4 / 8 / 10 / 12 / 16 / 20 rows,
-  // against 16-64 (33 rows in 2 waves): gray Gaussian 76.4 / 67.8 / 66.4 / 67.3 / 67.6 /
-  // 68.8 µs against 78.6; RGBA box 145.8 / 125.8 / 123.3 / 123.8 / 126.8 / 132.9 against
-  // 152.3. Nsight Compute, gray Gaussian: SMs busy 85% of the kernel's cycles against
-  // 80%, achieved occupancy 33% against 27%, L2 hits 68% against 65%. RGB kept longer
-  // strips with 4-pixel threads (Gaussian 207.8 µs at 16 rows, 200.7 at 20, 203.6 at
-  // 16-64; 228.6 at 8); its 2-pixel threads (session 14) keep 16-64, not yet swept.
-  static constexpr StripBounds strip_rows(int channels) {
-    return channels == 3 ? StripBounds{16, 64} : StripBounds{8, 16};
+  // between the two bounds), by channels and radius. Gray and RGBA walk short strips:
+  // 8 to 16 rows, which the plan makes 13 rows in 5 waves at 8K, though the 2R warm-up
+  // rows are then a third of the loads (L2 hits: the strip above read them). Measured
+  // (H100, 8K, 5x5, session 13, docs/gpu-results.md), fixed lengths of 4 / 8 / 10 / 12 /
+  // 16 / 20 rows, against 16-64 (33 rows in 2 waves): gray Gaussian 76.4 / 67.8 / 66.4 /
+  // 67.3 / 67.6 / 68.8 µs against 78.6; RGBA box 145.8 / 125.8 / 123.3 / 123.8 / 126.8 /
+  // 132.9 against 152.3. Nsight Compute, gray Gaussian: SMs busy 85% of the kernel's
+  // cycles against 80%, achieved occupancy 33% against 27%, L2 hits 68% against 65%.
+  // RGB's 2-pixel threads (session 15, H100, 8K, Gaussian / box µs): at 5x5 bounds of
+  // 8-16 / 10-20 / 12-24 / 16-32 / 24-48 / 16-64 gave 139.3 / 136.3 / 138.2 / 144.3 /
+  // 150.0 / 159.7 and 136.0 / 134.6 / 136.7 / 143.8 / 150.3 / 158.0; at 7x7 8-16 / 12-24 /
+  // 16-64 gave 201.0 / 192.6 / 196.3 and 176.2 / 167.3 / 178.6; at 9x9 274.2 / 263.2 /
+  // 254.3 and 201.8 / 194.2 / 196.4. The wider the mask, the dearer each strip's 2R
+  // warm-up rows, so the longer the best strip.
+  static constexpr StripBounds strip_rows(int channels, int radius) {
+    if (channels != 3) return StripBounds{8, 16};
+    if (radius <= 2) return StripBounds{10, 20};
+    if (radius == 3) return StripBounds{12, 24};
+    return StripBounds{16, 64};
   }
-  // Whether auto takes it, per format, from the bench (H100, 8K, 5x5, alpha separate,
-  // session 7, docs/gpu-results.md): RGBA blur 188.6 µs and box 153.1 against the float
-  // `separable`'s 245.8 / 246.0 (1.30x, 1.61x): taken. Gray: 84.0 / 94.1 against 79.4 /
-  // 79.1 in session 7; with the short strips and the stepped row offsets (session 13)
-  // 66.6 / 60.0 against 79.2 / 79.2 (1.19x, 1.32x): taken, up to kGrayAutoMaxSize.
-  static constexpr bool kAutoPicksGray = true;
-  static constexpr int kGrayAutoMaxSize = 5;  // 7x7 and 9x9 gray not yet measured against the float kernel
-  static constexpr bool kAutoPicksRgba = true;
-  // RGB (H100, 8K, 5x5, session 9): blur 205.9 µs and box 182.2 against `separable`'s
-  // 220.2 / 219.2 (1.07x, 1.20x): taken. With threads of 2 pixels (session 14) 160.0 /
-  // 158.4 against 219.5 / 219.4 (1.37x, 1.39x).
-  static constexpr bool kAutoPicksRgb = true;
-  // ... up to this mask size: at 9x9 (session 9, 4-pixel threads) the RGB Gaussian took
-  // 365.7 µs against `separable`'s 333.7 (the box 304.7 against 333.4); RGBA stays ahead
-  // (342.3 / 364.4). The 2-pixel threads are not yet measured at 9x9.
-  static constexpr int kRgbAutoMaxSize = 5;
+  // The largest mask (width or height) that auto takes it for, per format, from the bench
+  // against the float `separable` (H100, 8K, alpha separate). Gray, 5x5 (session 13):
+  // Gaussian 66.6 µs and box 60.0 against 79.2 / 79.2; 7x7 (session 15) 88.3 / 65.1
+  // against 90.2 / 90.8; 9x9 102.2 / 70.9 against 100.1 / 99.9: boxes to 9x9, weighted
+  // masks to 7x7. RGB (session 15, the strips above): 5x5 136.3 / 134.6, 7x7 192.6 /
+  // 167.3, 9x9 254.3 / 196.4 against 219.5 / 219.4, 297.4 / 296.9, 334.4 / 334.9.
+  // RGBA at every size (session 7: 5x5 188.6 / 153.1 against 245.8 / 246.0; session 9:
+  // 9x9 Gaussian 342.3 against 364.4).
+  static constexpr int kLargestSize = 2 * kMaxRadius + 1;
+  static constexpr int kGrayWeightedAutoMaxSize = 7;
+  static constexpr int auto_max_size(int channels, bool box) {
+    return channels == 1 && !box ? kGrayWeightedAutoMaxSize : kLargestSize;
+  }
 };
 
 }  // namespace gpufilter::kernels

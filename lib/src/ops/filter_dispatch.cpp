@@ -85,13 +85,8 @@ bool auto_takes(FilterVariant variant, PixelFormat format, const FilterSpec& spe
   if (variant == FilterVariant::GradientInt) return kernels::SeparableFixedTuning::kAutoPicksGradientInt;
   if (variant == FilterVariant::SeparableFixed) return kernels::SeparableFixedTuning::kAutoPicksSeparableFixed;
   if (variant == FilterVariant::SeparablePacked) {
-    using Packed = kernels::SeparablePackedTuning;
     const int size = std::max(spec.width(), spec.height());
-    switch (format.channels) {
-      case 1: return Packed::kAutoPicksGray && size <= Packed::kGrayAutoMaxSize;
-      case 3: return Packed::kAutoPicksRgb && size <= Packed::kRgbAutoMaxSize;
-      default: return Packed::kAutoPicksRgba;
-    }
+    return size <= kernels::SeparablePackedTuning::auto_max_size(format.channels, kernels::is_box_mask(spec));
   }
   return true;
 }
