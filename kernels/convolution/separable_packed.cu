@@ -509,7 +509,7 @@ void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& i
   const long long resident =
       static_cast<long long>(cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), Tuning::kBlockThreads, 0)) *
       cached_sm_count();
-  const StripBounds bounds = Tuning::strip_rows(C, R);
+  const StripBounds bounds = Tuning::strip_rows(C, R, A != Arith::Shifted);
   const StripPlan plan = fixed_strip_plan(columns, src.height, resident, bounds.min_rows, bounds.max_rows);
   const dim3 grid(grid_x(columns, name), grid_y(plan.strips));
   kernel<<<grid, Tuning::kBlockThreads, 0, ctx.stream>>>(

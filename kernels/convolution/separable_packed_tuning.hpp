@@ -61,7 +61,7 @@ struct SeparablePackedTuning {
   // an SM, 64 registers, for both formats.
   static constexpr int kBoxMinBlocks = 8;
   // Strip lengths (fixed_strip_plan.hpp: the grid is cut into whole waves of strips
-  // between the two bounds), by channels and radius. Gray and RGBA walk short strips:
+  // between the two bounds), by channels, radius and whether the mask is a box. Gray and RGBA walk short strips:
   // 8 to 16 rows, which the plan makes 13 rows in 5 waves at 8K, though the 2R warm-up
   // rows are then a third of the loads (L2 hits: the strip above read them). Measured
   // (H100, 8K, 5x5, session 13, docs/gpu-results.md), fixed lengths of 4 / 8 / 10 / 12 /
@@ -69,23 +69,30 @@ struct SeparablePackedTuning {
   // 67.3 / 67.6 / 68.8 µs against 78.6; RGBA box 145.8 / 125.8 / 123.3 / 123.8 / 126.8 /
   // 132.9 against 152.3. Nsight Compute, gray Gaussian: SMs busy 85% of the kernel's
   // cycles against 80%, achieved occupancy 33% against 27%, L2 hits 68% against 65%.
-  // RGB's 2-pixel threads (session 15, H100, 8K, Gaussian / box µs): at 5x5 bounds of
-  // 8-16 / 10-20 / 12-24 / 16-32 / 24-48 / 16-64 gave 139.3 / 136.3 / 138.2 / 144.3 /
-  // 150.0 / 159.7 and 136.0 / 134.6 / 136.7 / 143.8 / 150.3 / 158.0; at 7x7 8-16 / 12-24 /
-  // 16-64 gave 201.0 / 192.6 / 196.3 and 176.2 / 167.3 / 178.6; at 9x9 274.2 / 263.2 /
-  // 254.3 and 201.8 / 194.2 / 196.4. The wider the mask, the dearer each strip's 2R
-  // warm-up rows, so the longer the best strip.
-  static constexpr StripBounds strip_rows(int channels, int radius) {
-    if (channels != 3) return StripBounds{8, 16};
-    if (radius <= 2) return StripBounds{10, 20};
-    if (radius == 3) return StripBounds{12, 24};
-    return StripBounds{16, 64};
+  // Session 15 (H100, 8K, Gaussian / box µs, docs/gpu-results.md): RGB's 2-pixel
+  // threads at 5x5, bounds of 8-16 / 10-20 / 12-24 / 16-32 / 24-48 / 16-64: 139.3 / 136.3
+  // / 138.2 / 144.3 / 150.0 / 159.7 and 136.0 / 134.6 / 136.7 / 143.8 / 150.3 / 158.0; at
+  // 7x7 8-16 / 12-24 / 16-64: 201.0 / 192.6 / 196.3 and 176.2 / 167.3 / 178.6; at 9x9
+  // 274.2 / 263.2 / 254.3 and 201.8 / 194.2 / 196.4. Gray and RGBA at 7x7 and 9x9, 8-16 /
+  // 12-24 / 16-32 / 16-64: gray 7x7 88.6 / 86.8 / 88.9 / 105.0 and 65.0 / 65.9 / 70.8 /
+  // 82.6, 9x9 102.1 / 100.8 / 102.6 / 115.4 and 70.7 / 71.7 / 74.5 / 85.0; RGBA 7x7 218.9
+  // / 214.5 / 216.3 / 225.6 and 145.7 / 146.7 / 148.6 / 171.9, 9x9 298.0 / 288.4 / 288.0 /
+  // 299.5 and 160.4 / 159.8 / 160.4 / 178.5. RGBA 5x5 at 6-12 / 8-16 / 10-20: 150.6 /
+  // 148.9 / 148.9 and 121.0 / 123.9 / 130.9. The wider a weighted mask, the dearer each
+  // strip's 2R warm-up rows (2R+1 multiply-adds a sample each), so the longer its best
+  // strip; boxes' rows are cheap and keep short strips.
+  static constexpr StripBounds strip_rows(int channels, int radius, bool box) {
+    if (channels == 3) {
+      if (radius <= 2) return StripBounds{10, 20};
+      return radius == 3 || box ? StripBounds{12, 24} : StripBounds{16, 64};
+    }
+    return radius >= 3 && !box ? StripBounds{12, 24} : StripBounds{8, 16};
   }
   // The largest mask (width or height) that auto takes it for, per format, from the bench
   // against the float `separable` (H100, 8K, alpha separate). Gray, 5x5 (session 13):
   // Gaussian 66.6 µs and box 60.0 against 79.2 / 79.2; 7x7 (session 15) 88.3 / 65.1
-  // against 90.2 / 90.8; 9x9 102.2 / 70.9 against 100.1 / 99.9: boxes to 9x9, weighted
-  // masks to 7x7. RGB (session 15, the strips above): 5x5 136.3 / 134.6, 7x7 192.6 /
+  // against 90.2 / 90.8; 9x9 102.2 / 70.9 (100.8 with 12-24 row strips) against 100.1 / 99.9:
+  // boxes to 9x9, weighted masks to 7x7. RGB (session 15, the strips above): 5x5 136.3 / 134.6, 7x7 192.6 /
   // 167.3, 9x9 254.3 / 196.4 against 219.5 / 219.4, 297.4 / 296.9, 334.4 / 334.9.
   // RGBA at every size (session 7: 5x5 188.6 / 153.1 against 245.8 / 246.0; session 9:
   // 9x9 Gaussian 342.3 against 364.4).
