@@ -320,6 +320,10 @@ __device__ __forceinline__ void horizontal_row(const unsigned (&h)[RowSlots<C, R
   }
 }
 
+// Whether a row step may skip its tests (separable_packed_kernel's fast groups).
+constexpr bool kInside = true;
+constexpr bool kTested = false;
+
 // Whether a format's words can move as one vector access (RGBA: two words, 8 bytes).
 template <int C>
 constexpr bool kVectorRows = C == 4 && PackedGeometry<C>::kWords == 2;
@@ -372,19 +376,21 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
         reinterpret_cast<unsigned long long>(src.data) +
         static_cast<unsigned long long>(static_cast<long long>(next_row) * static_cast<long long>(src.pitch) +
                                         first_byte);
-    const auto fetch = [&](int row, unsigned (&w)[G::kWords]) {
+    // `inside` (a constant at every call) says that the row lies in the image and the
+    // whole warp loads words, so that nothing needs testing.
+    const auto fetch = [&](bool inside, int row, unsigned (&w)[G::kWords]) {
       const unsigned long long address = fetch_address;
       fetch_address += src.pitch;
-      if (word_loads && static_cast<unsigned>(row) < static_cast<unsigned>(src.height)) {
+      if (inside || (word_loads && static_cast<unsigned>(row) < static_cast<unsigned>(src.height))) {
         load_words(reinterpret_cast<const unsigned*>(address), V, w);
         return;
       }
       fetch_words<C>(src, x0, phase, row, word_loads, V, const_word, w);
     };
 #pragma unroll
-    for (int k = 0; k < kAhead; ++k) fetch(next_row + k, ahead[k]);
+    for (int k = 0; k < kAhead; ++k) fetch(kTested, next_row + k, ahead[k]);
     // Takes row next_row's bytes into `slot` and requests row next_row + kAhead.
-    const auto take = [&](unsigned (&slot)[kSlots]) {
+    const auto take = [&](bool inside, unsigned (&slot)[kSlots]) {
       unsigned w[G::kWords];
 #pragma unroll
       for (int i = 0; i < G::kWords; ++i) w[i] = ahead[0][i];
@@ -392,11 +398,11 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
       for (int k = 0; k + 1 < kAhead; ++k)
 #pragma unroll
         for (int i = 0; i < G::kWords; ++i) ahead[k][i] = ahead[k + 1][i];
-      fetch(next_row + kAhead, ahead[kAhead - 1]);
+      fetch(inside, next_row + kAhead, ahead[kAhead - 1]);
       if constexpr (Tuning::kL2RowsAhead > 0) {
         // fetch_address is now row next_row + kAhead + 1's.
         const int py = next_row + kAhead + Tuning::kL2RowsAhead;
-        if (word_loads && static_cast<unsigned>(py) < static_cast<unsigned>(src.height))
+        if (inside || (word_loads && static_cast<unsigned>(py) < static_cast<unsigned>(src.height)))
           prefetch_l2(reinterpret_cast<const void*>(fetch_address + (Tuning::kL2RowsAhead - 1) * src.pitch));
       }
       ++next_row;
@@ -417,7 +423,7 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
       }
     };
 #pragma unroll
-    for (int k = 0; k < 2 * R; ++k) take(window[k]);
+    for (int k = 0; k < 2 * R; ++k) take(kTested, window[k]);
 
     // Output row y + u's first byte is the fetch address plus a difference that is the
     // same for every thread of the block: when row y + u is stored, take() has just
@@ -431,52 +437,78 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
                                                    reinterpret_cast<unsigned long long>(src.data)) +
                             static_cast<long long>(y_begin) * pitch_change -
                             static_cast<long long>(R + kAhead + 1) * static_cast<long long>(src.pitch);
-    for (int y = y_begin; y < y_end; y += kWin) {
+    // One output row, y + u of a group of kWin rows from y (u a compile-time constant
+    // once unrolled, so the window's slots are fixed registers).
+    const auto row_step = [&](bool inside, int u) {
+      // Row y + u + R enters the slot that row y + u - R - 1 leaves.
+      take(inside, window[(u + 2 * R) % kWin]);
+      // Vertical sums of the thread's samples; window row j is image row y + u + j - R.
+      unsigned h[kSlots];
 #pragma unroll
-      for (int u = 0; u < kWin; ++u) {
-        if (y + u < y_end) {
-          // Row y + u + R enters the slot that row y + u - R - 1 leaves.
-          take(window[(u + 2 * R) % kWin]);
-          // Vertical sums of the thread's samples; window row j is image row y + u + j - R.
-          unsigned h[kSlots];
+      for (int s = 0; s < kSlots; ++s) {
+        if constexpr (A == Arith::BoxSum) {
+          unsigned acc = window[(u + R) % kWin][s];
 #pragma unroll
-          for (int s = 0; s < kSlots; ++s) {
-            if constexpr (A == Arith::BoxSum) {
-              unsigned acc = window[(u + R) % kWin][s];
+          for (int d = 1; d <= R; ++d) acc += window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s];
+          h[s] = acc;
+        } else {
+          unsigned acc = RoundingOf<A>::kHRound + taps.qv[0] * window[(u + R) % kWin][s];
 #pragma unroll
-              for (int d = 1; d <= R; ++d) acc += window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s];
-              h[s] = acc;
-            } else {
-              unsigned acc = RoundingOf<A>::kHRound + taps.qv[0] * window[(u + R) % kWin][s];
-#pragma unroll
-              for (int d = 1; d <= R; ++d)
-                acc += taps.qv[d] * (window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s]);
-              h[s] = acc >> RoundingOf<A>::kHShift;
-            }
-          }
-          unsigned out[S];
-          horizontal_row<C, R, A>(h, taps, out);
-          constexpr int kByte = A == Arith::Shifted ? 3 : 0;
-          // The thread's first word in output row y + u (its pixels from byte `phase` on).
-          unsigned char* const store_row = reinterpret_cast<unsigned char*>(fetch_address + store_delta);
-          if (stores) {
-            unsigned char* row = store_row + phase;
-            if (word_stores) {
-              if constexpr (C == 3) {
-                store_rgb_pair<kByte>(store_row, phase, out);
-              } else {
-                unsigned words[G::kWords];
-                pack_words<kByte>(out, words);
-                store_words(reinterpret_cast<unsigned*>(row), V, words);
-              }
-            } else {
-#pragma unroll
-              for (int s = 0; s < S; ++s)
-                if (x0 + s / C < src.width) row[s] = static_cast<unsigned char>(out[s] >> (8 * kByte));
-            }
-          }
-          store_delta += pitch_change;
+          for (int d = 1; d <= R; ++d)
+            acc += taps.qv[d] * (window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s]);
+          h[s] = acc >> RoundingOf<A>::kHShift;
         }
+      }
+      unsigned out[S];
+      horizontal_row<C, R, A>(h, taps, out);
+      constexpr int kByte = A == Arith::Shifted ? 3 : 0;
+      // The thread's first word in output row y + u (its pixels from byte `phase` on).
+      unsigned char* const store_row = reinterpret_cast<unsigned char*>(fetch_address + store_delta);
+      if (stores) {
+        unsigned char* row = store_row + phase;
+        if (inside || word_stores) {
+          if constexpr (C == 3) {
+            store_rgb_pair<kByte>(store_row, phase, out);
+          } else {
+            unsigned words[G::kWords];
+            pack_words<kByte>(out, words);
+            store_words(reinterpret_cast<unsigned*>(row), V, words);
+          }
+        } else {
+#pragma unroll
+          for (int s = 0; s < S; ++s)
+            if (x0 + s / C < src.width) row[s] = static_cast<unsigned char>(out[s] >> (8 * kByte));
+        }
+      }
+      store_delta += pitch_change;
+    };
+    int y = y_begin;
+    if constexpr (R <= Tuning::kFastGroupsMaxRadius) {
+      // Groups whose rows, those fetched and prefetched included, all lie in the image,
+      // walked by a warp whose lanes all load and store whole words: no test a row (the
+      // border mode, the row's place, the edge threads' byte path).
+      if (__all_sync(0xffffffffu, word_loads && (word_stores || !stores))) {
+        for (; y + kWin <= y_end && y + kWin + R + kAhead + Tuning::kL2RowsAhead <= src.height; y += kWin) {
+#pragma unroll
+          for (int u = 0; u < kWin; ++u) row_step(kInside, u);
+        }
+      }
+      // The rest (the warps at the image's left and right edges, the groups near its
+      // top and bottom, a strip's last rows): one row a turn, the window then moved up
+      // a slot, so that these rare rows cost one row's code instead of 2R+1.
+#pragma unroll 1
+      for (; y < y_end; ++y) {
+        row_step(kTested, 0);
+#pragma unroll
+        for (int j = 0; j + 1 < kWin; ++j)
+#pragma unroll
+          for (int s = 0; s < kSlots; ++s) window[j][s] = window[j + 1][s];
+      }
+    } else {
+      for (; y < y_end; y += kWin) {
+#pragma unroll
+        for (int u = 0; u < kWin; ++u)
+          if (y + u < y_end) row_step(kTested, u);
       }
     }
   }

@@ -41,6 +41,18 @@ struct SeparablePackedTuning {
   // 155.5 us and Gaussian 207.4 -> 188.7 at 2 rows, 156.2 / 189.6 at 3, 159.0 / 192.4 at
   // 4, 162.4 / 191.9 at 6; gray Gaussian 88.8 -> 83.3 (gray box 89.0 -> 93.9).
   static constexpr int kL2RowsAhead = 2;
+  // Radii whose strips walk most rows in groups that test nothing (separable_packed.cu:
+  // a warp whose rows all lie in the image and whose lanes all move whole words), the
+  // other rows one at a time through the tested step. Nsight Compute (H100, 8K gray 5x5
+  // Gaussian, session 15): about 25 of a row's 118 warp instructions were those tests
+  // and their branches; 33.2M -> 29.5M instructions in all. The tested rows unrolled
+  // 2R+1 times beside the fast groups outgrew the instruction cache (no-instruction
+  // stalls 11.5% -> 17.3% of samples, gray no faster); one tested row a turn keeps the
+  // code small (5.0%). 8K 5x5, µs, Gaussian / box: gray 62.9 / 57.8 -> 61.0 / 57.1, RGB
+  // 137.8 / 134.9 -> 130.2 / 127.6, RGBA 149.6 / 123.8 -> 135.4 / 118.5. At 7x7 and 9x9
+  // the fast groups cost 20-60 registers more (RGBA 9x9 Gaussian 209) and ran slower, so
+  // larger radii keep the tested walk, unrolled.
+  static constexpr int kFastGroupsMaxRadius = 2;
   // Blocks an SM that the kernels up to 5x5 are compiled for (__launch_bounds__; ptxas
   // -v on sm_90, two rows ahead). With a minimum of 1, ptxas gives the 5x5 Gaussian 69
   // registers on gray (7 blocks, 28 warps) and 95 on RGBA (5 blocks); 8 blocks cap gray
