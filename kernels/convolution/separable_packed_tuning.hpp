@@ -93,7 +93,15 @@ struct SeparablePackedTuning {
   // 148.9 / 148.9 and 121.0 / 123.9 / 130.9. The wider a weighted mask, the dearer each
   // strip's 2R warm-up rows (2R+1 multiply-adds a sample each), so the longer its best
   // strip; boxes' rows are cheap and keep short strips.
+  // At 5x5, since the fast groups (kFastGroupsMaxRadius), strips of whole groups of 5
+  // rows (session 15, fixed lengths of 10 / 15 / 20 / 25 / 30 rows against the bounds
+  // above; Gaussian / box µs): gray 58.0 / 58.7 / 62.5 / 65.7 / 71.2 and 54.4 / 56.0 /
+  // 60.4 / 63.1 / 70.2 against 60.8 / 56.8; RGB 126.6 / 128.2 / 130.4 / 133.8 / 139.9 and
+  // 123.8 / 125.4 / 128.2 / 130.6 / 135.3 against 131.0 / 127.4; RGBA 137.5 / 134.0 /
+  // 136.1 / 139.3 / 144.3 and 117.3 / 118.3 / 126.3 / 132.2 / 137.2 against 135.5 /
+  // 118.3. A strip's rows past its last whole group take the slower tested step.
   static constexpr StripBounds strip_rows(int channels, int radius, bool box) {
+    if (radius == 2) return channels == 4 && !box ? StripBounds{15, 15} : StripBounds{10, 10};
     if (channels == 3) {
       if (radius <= 2) return StripBounds{10, 20};
       return radius == 3 || box ? StripBounds{12, 24} : StripBounds{16, 64};
