@@ -12,6 +12,7 @@
 
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "kernels/convolution/fixed_strip_plan.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
 #include "kernels/convolution/separable_packed_tuning.hpp"
 #include "kernels/convolution/separable_packed_weights.hpp"
@@ -137,6 +138,21 @@ TEST(PackedFilter, WhichSpecsItTakes) {
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{2.0, 6}), kGray, FilterVariant::SeparablePacked),
             FilterVariant::Separable);
   EXPECT_EQ(filter_variant_from_name("separable_packed"), FilterVariant::SeparablePacked);
+}
+
+// The fast groups walk 2R+1 rows at a time; at 5x5 the strips of common image heights
+// are whole groups, so no interior row takes the tested step.
+TEST(PackedFilter, FiveByFiveStripsAreWholeGroups) {
+  using Tuning = kernels::SeparablePackedTuning;
+  ASSERT_GE(Tuning::kFastGroupsMaxRadius, 2);
+  for (int channels : {1, 3, 4})
+    for (bool box : {false, true})
+      for (int height : {1080, 2160, 4000, 4320}) {
+        const kernels::StripBounds bounds = Tuning::strip_rows(channels, 2, box);
+        const kernels::StripPlan plan = kernels::fixed_strip_plan(64, height, 1056, bounds.min_rows, bounds.max_rows);
+        EXPECT_EQ(plan.rows % 5, 0) << channels << " channels, box " << box << ", height " << height;
+        EXPECT_GE(static_cast<long long>(plan.rows) * plan.strips, height);
+      }
 }
 
 }  // namespace

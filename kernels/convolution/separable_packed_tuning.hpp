@@ -73,9 +73,10 @@ struct SeparablePackedTuning {
   // an SM, 64 registers, for both formats.
   static constexpr int kBoxMinBlocks = 8;
   // Strip lengths (fixed_strip_plan.hpp: the grid is cut into whole waves of strips
-  // between the two bounds), by channels, radius and whether the mask is a box. Gray and RGBA walk short strips:
-  // 8 to 16 rows, which the plan makes 13 rows in 5 waves at 8K, though the 2R warm-up
-  // rows are then a third of the loads (L2 hits: the strip above read them). Measured
+  // between the two bounds), by channels, radius and whether the mask is a box. Gray
+  // and RGBA walk short strips: 8 to 16 rows, which the plan makes 13 rows in 5 waves at
+  // 8K, though the 2R warm-up rows are then a third of the loads (L2 hits: the strip
+  // above read them). Measured
   // (H100, 8K, 5x5, session 13, docs/gpu-results.md), fixed lengths of 4 / 8 / 10 / 12 /
   // 16 / 20 rows, against 16-64 (33 rows in 2 waves): gray Gaussian 76.4 / 67.8 / 66.4 /
   // 67.3 / 67.6 / 68.8 µs against 78.6; RGBA box 145.8 / 125.8 / 123.3 / 123.8 / 126.8 /
@@ -103,7 +104,7 @@ struct SeparablePackedTuning {
   static constexpr StripBounds strip_rows(int channels, int radius, bool box) {
     if (radius == 2) return channels == 4 && !box ? StripBounds{15, 15} : StripBounds{10, 10};
     if (channels == 3) {
-      if (radius <= 2) return StripBounds{10, 20};
+      if (radius == 1) return StripBounds{10, 20};
       return radius == 3 || box ? StripBounds{12, 24} : StripBounds{16, 64};
     }
     return radius >= 3 && !box ? StripBounds{12, 24} : StripBounds{8, 16};
@@ -111,9 +112,10 @@ struct SeparablePackedTuning {
   // The largest mask (width or height) that auto takes it for, per format, from the bench
   // against the float `separable` (H100, 8K, alpha separate). Gray, 5x5 (session 13):
   // Gaussian 66.6 µs and box 60.0 against 79.2 / 79.2; 7x7 (session 15) 88.3 / 65.1
-  // against 90.2 / 90.8; 9x9 102.2 / 70.9 (100.8 with 12-24 row strips) against 100.1 / 99.9:
-  // boxes to 9x9, weighted masks to 7x7. RGB (session 15, the strips above): 5x5 136.3 / 134.6, 7x7 192.6 /
-  // 167.3, 9x9 254.3 / 196.4 against 219.5 / 219.4, 297.4 / 296.9, 334.4 / 334.9.
+  // against 90.2 / 90.8; 9x9 102.2 / 70.9 (100.8 with 12-24 row strips) against 100.1 /
+  // 99.9: boxes to 9x9, weighted masks to 7x7. RGB (session 15, the strips above): 5x5
+  // 136.3 / 134.6, 7x7 192.6 / 167.3, 9x9 254.3 / 196.4 against 219.5 / 219.4, 297.4 /
+  // 296.9, 334.4 / 334.9.
   // RGBA at every size (session 7: 5x5 188.6 / 153.1 against 245.8 / 246.0; session 9:
   // 9x9 Gaussian 342.3 against 364.4).
   static constexpr int kLargestSize = 2 * kMaxRadius + 1;
