@@ -126,6 +126,18 @@ __device__ __forceinline__ void fetch_span(const ByteImage& img, int x0, int y, 
   for (int i = 0; i < Span::kWords; ++i) w[i] = __ldg(first + i);
 }
 
+// Takes the span's bytes out of its words (a row inside the image, loaded as words).
+template <int C, int P, int R>
+__device__ __forceinline__ void unpack_words(const unsigned (&w)[RowSpan<C, P, R>::kWords],
+                                             unsigned (&b)[RowSpan<C, P, R>::kBytes]) {
+  using Span = RowSpan<C, P, R>;
+#pragma unroll
+  for (int k = 0; k < Span::kBytes; ++k) {
+    const int at = k + Span::kSkip;
+    b[k] = __byte_perm(w[at / 4], 0u, 0x4440u | static_cast<unsigned>(at % 4));
+  }
+}
+
 // Fills b with the bytes of pixels x0 - R .. x0 + P + R - 1 of image row y: from w
 // (fetch_span() of the same row) where the thread loads words, else byte by byte
 // through the border mode.
@@ -141,11 +153,7 @@ __device__ __forceinline__ void unpack_span(const ByteImage& img, int x0, int y,
     return;
   }
   if (words) {
-#pragma unroll
-    for (int k = 0; k < Span::kBytes; ++k) {
-      const int at = k + Span::kSkip;
-      b[k] = __byte_perm(w[at / 4], 0u, 0x4440u | static_cast<unsigned>(at % 4));
-    }
+    unpack_words<C, P, R>(w, b);
   } else {
     // The slow path (image edges, unaligned rows): one border map per pixel.
     const unsigned char* row = img.data + static_cast<std::size_t>(sy) * img.pitch;
@@ -183,11 +191,13 @@ struct SpanStream {
   __device__ __forceinline__ SpanStream(const ByteImage& image, int x, bool word_loads)
       : img(image), x0(x), words(word_loads) {}
 
-  // Requests row y's words (the row after the last one fetched).
+  // Requests row y's words (the row after the last one fetched). kInside: the caller
+  // knows that the row lies in the image and that the thread loads words.
+  template <bool kInside = false>
   __device__ __forceinline__ void fetch(int y, unsigned (&w)[Span::kWords]) {
     const unsigned long long address = next_address;
     next_address += img.pitch;
-    if (words && static_cast<unsigned>(y) < static_cast<unsigned>(img.height)) {
+    if (kInside || (words && static_cast<unsigned>(y) < static_cast<unsigned>(img.height))) {
       load_words(reinterpret_cast<const unsigned*>(address), /*vector=*/false, w);
       return;
     }
@@ -202,10 +212,13 @@ struct SpanStream {
     for (int k = 0; k < kAhead; ++k) fetch(y + k, ahead[k]);
   }
 
+  // kInside: rows y and y + kAhead lie in the image and the thread loads words, so
+  // neither the fetch nor the unpacking tests anything (no border mapping).
+  template <bool kInside = false>
   __device__ __forceinline__ void take(int y, unsigned (&b)[Span::kBytes]) {
     unsigned w[Span::kWords];
     if constexpr (kAhead == 0) {
-      fetch(y, w);
+      fetch<kInside>(y, w);
     } else {
 #pragma unroll
       for (int i = 0; i < Span::kWords; ++i) w[i] = ahead[0][i];
@@ -213,9 +226,12 @@ struct SpanStream {
       for (int k = 0; k + 1 < kAhead; ++k)
 #pragma unroll
         for (int i = 0; i < Span::kWords; ++i) ahead[k][i] = ahead[k + 1][i];
-      fetch(y + kAhead, ahead[kAhead - 1]);
+      fetch<kInside>(y + kAhead, ahead[kAhead - 1]);
     }
-    unpack_span<C, P, R>(img, x0, y, words, w, b);
+    if constexpr (kInside)
+      unpack_words<C, P, R>(w, b);
+    else
+      unpack_span<C, P, R>(img, x0, y, words, w, b);
   }
 };
 
@@ -256,8 +272,10 @@ struct SpanStores {
     next = dst + (static_cast<long long>(y) * static_cast<long long>(pitch) + static_cast<long long>(x0) * C);
   }
 
+  // kInside: the thread stores whole words.
+  template <bool kInside = false>
   __device__ __forceinline__ void store(const unsigned (&o)[P * C]) {
-    store_span<C, P>(next, width, x0, words, o);
+    store_span<C, P>(next, width, x0, kInside || words, o);
     next += pitch;
   }
 };

@@ -14,7 +14,6 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "common/launch.cuh"
@@ -51,6 +50,10 @@ constexpr int gradient_live_registers() {
   return (3 * (kKeepAlpha ? 3 : 2) + 1) * Span::kSamples + Shape::kPrefetchRows * Span::kWords + Span::kBytes;
 }
 
+// Whether a row step may skip its tests (the fast groups below).
+constexpr bool kInside = true;
+constexpr bool kTested = false;
+
 // kKeepAlpha: RGBA with AlphaMode::Keep, alpha copied from the input's centre pixel.
 template <int C, bool kKeepAlpha, class Shape>
 __global__ void __launch_bounds__(Shape::kBlockThreads,
@@ -68,9 +71,14 @@ __global__ void __launch_bounds__(Shape::kBlockThreads,
   SpanStores<C, P> out_rows{dst, dst_pitch, src.width, x0, word_stores};
 
   // Row y's differences, smoothings and (kKeepAlpha) centre bytes; rows come in order.
-  const auto horizontal = [&](int y, int (&d)[S], int (&m)[S], unsigned (&centre)[S]) {
+  // `inside` (a constant at every call): row y lies in the image and the thread moves
+  // whole words (SpanStream::take).
+  const auto horizontal = [&](bool inside, int y, int (&d)[S], int (&m)[S], unsigned (&centre)[S]) {
     unsigned b[Span::kBytes];
-    rows.take(y, b);
+    if (inside)
+      rows.template take<true>(y, b);
+    else
+      rows.template take<false>(y, b);
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       const int left = static_cast<int>(b[s]), mid = static_cast<int>(b[s + C]), right = static_cast<int>(b[s + 2 * C]);
@@ -87,28 +95,53 @@ __global__ void __launch_bounds__(Shape::kBlockThreads,
     unsigned centre[3][S];
     rows.start(y_begin - 1);
     out_rows.start(y_begin);
-    horizontal(y_begin - 1, d[0], m[0], centre[0]);
-    horizontal(y_begin, d[1], m[1], centre[1]);
-    for (int y = y_begin; y < y_end; y += 3) {
+    horizontal(kTested, y_begin - 1, d[0], m[0], centre[0]);
+    horizontal(kTested, y_begin, d[1], m[1], centre[1]);
+    // Output row y + u of a group of 3 from y (u a constant once unrolled: the window's
+    // slots are fixed registers).
+    const auto row_step = [&](bool inside, int y, int u) {
+      const int up = u % 3, mid = (u + 1) % 3, down = (u + 2) % 3;
+      horizontal(inside, y + u + 1, d[down], m[down], centre[down]);
+      unsigned out[S];
 #pragma unroll
-      for (int u = 0; u < 3; ++u) {
-        if (y + u < y_end) {
-          const int up = u % 3, mid = (u + 1) % 3, down = (u + 2) % 3;
-          horizontal(y + u + 1, d[down], m[down], centre[down]);
-          unsigned out[S];
-#pragma unroll
-          for (int s = 0; s < S; ++s) {
-            const float gx = small_int_to_float(taps.a * (d[up][s] + d[down][s]) + taps.c * d[mid][s]);
-            const float gy = small_int_to_float(m[down][s] - m[up][s]);
-            const float magnitude = sqrt_approx(fmaf(gx, gx, gy * gy)) * taps.scale;
-            // Round to nearest (the 2^23 add) after saturating at 255; keep the low byte.
-            out[s] = __float_as_uint(fminf(magnitude, 255.0f) + 8388608.0f);
-            if constexpr (kKeepAlpha)
-              if (s % C == 3) out[s] = centre[mid][s];
-          }
-          out_rows.store(out);
-        }
+      for (int s = 0; s < S; ++s) {
+        const float gx = small_int_to_float(taps.a * (d[up][s] + d[down][s]) + taps.c * d[mid][s]);
+        const float gy = small_int_to_float(m[down][s] - m[up][s]);
+        const float magnitude = sqrt_approx(fmaf(gx, gx, gy * gy)) * taps.scale;
+        // Round to nearest (the 2^23 add) after saturating at 255; keep the low byte.
+        out[s] = __float_as_uint(fminf(magnitude, 255.0f) + 8388608.0f);
+        if constexpr (kKeepAlpha)
+          if (s % C == 3) out[s] = centre[mid][s];
       }
+      if (inside)
+        out_rows.template store<true>(out);
+      else
+        out_rows.template store<false>(out);
+    };
+    int y = y_begin;
+    // Groups whose rows, the fetched ones included, lie in the image, for a thread that
+    // moves whole words: no test a row (separable_packed's fast groups; on the 8K gray
+    // Sobel the row tests, border maps and their branches were about a fifth of the
+    // instructions).
+    if (word_loads && word_stores) {
+      for (; y + 3 <= y_end && y + 4 + Shape::kPrefetchRows <= src.height; y += 3) {
+#pragma unroll
+        for (int u = 0; u < 3; ++u) row_step(kInside, y, u);
+      }
+    }
+    // The rest (edge threads, rows near the top and bottom, a strip's last rows): one
+    // row a turn, the window moved up a slot after each.
+#pragma unroll 1
+    for (; y < y_end; ++y) {
+      row_step(kTested, y, 0);
+#pragma unroll
+      for (int j = 0; j < 2; ++j)
+#pragma unroll
+        for (int s = 0; s < S; ++s) {
+          d[j][s] = d[j + 1][s];
+          m[j][s] = m[j + 1][s];
+          if constexpr (kKeepAlpha) centre[j][s] = centre[j + 1][s];
+        }
     }
   }
 }
