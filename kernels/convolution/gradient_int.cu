@@ -160,7 +160,7 @@ template <class Shape, int C, bool kKeepAlpha>
 void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& image, const GradientTaps& taps,
                   bool aligned, const ExecContext& ctx) {
   launch_in_shape<Shape, C>(gradient_int_kernel<C, kKeepAlpha, Shape>, "gradient_int_kernel", src, dst, image, taps,
-                            aligned, SeparableFixedTuning::gradient_strip_rows(C), ctx);
+                            aligned, SeparableFixedTuning::kGradientStripRows, ctx);
 }
 
 }  // namespace

@@ -79,15 +79,17 @@ struct SeparableFixedTuning {
   using DeepShape = FixedShape<128, 80, 2, 4, 2, true>;
   // Strip length bounds of the wave-filling shapes: separable_fixed at least 16 rows, so
   // the 2R warm-up rows stay a small share of the walk (2R / 16 = 25% more horizontal
-  // sums at 5x5), at most 64. gradient_int on gray and RGB walks 8 to 16 (13 rows in 5
-  // waves at 8K): H100, 8K Sobel magnitude (session 13, docs/gpu-results.md), gray 71.1
-  // µs against 75.5 at 16-64, RGB 157.0 against 161.2; RGBA keeps 16-64 (202.7 against
-  // 204.2). separable_fixed was slower at every shorter length (gray 5x5 Gaussian 112.5
-  // µs at 16-64, 133.2 at 8 rows).
+  // sums at 5x5), at most 64; it was slower at every shorter length (gray 5x5 Gaussian
+  // 112.5 µs at 16-64, 133.2 at 8 rows; H100, 8K, session 13, docs/gpu-results.md).
+  // gradient_int walks strips of 12 rows, 4 whole groups of its 3-row fast walk: 8K Sobel
+  // magnitude on the H100 (session 15), fixed lengths of 9 / 12 / 15 / 18 / 24 / 30 / 48
+  // rows: gray 50.9-51.1 / 50.5-50.8 / 51.2-51.5 / 52.3-52.9 / 55.6-56.7 / 61.2-61.6 /
+  // 73.1-73.9 µs, RGB 122.2-122.3 / 120.8-120.9 / 122.0-122.3 / 122.2-122.9 / 125.1-125.4
+  // / 131.1 / 142.9-143.4, RGBA 126.5-126.9 / 125.9 / 126.2-126.4 / 127.1-127.3 /
+  // 133.2-133.7 / 136.4-136.6 / 147.9-148.2, against the earlier bounds (8-16 on gray and
+  // RGB, 16-64 on RGBA) 52.7 / 122.8 / 156.3.
   static constexpr StripBounds kStripRows{16, 64};
-  static constexpr StripBounds gradient_strip_rows(int channels) {
-    return channels == 4 ? kStripRows : StripBounds{8, 16};
-  }
+  static constexpr StripBounds kGradientStripRows{12, 12};
   // The serial shape's strip: 32 rows (2R / 32 = 12.5% warm-up at R = 2).
   static constexpr int kFixedStripRows = 32;
 
