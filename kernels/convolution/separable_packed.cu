@@ -15,7 +15,9 @@
 // taken out: each byte is loaded and unpacked once. Square boxes run both passes on
 // two samples a register (16-bit lanes: plain sums of bytes cannot carry into the next
 // lane). An RGBA thread's two words move in one 8-byte access, and rows a little
-// further down are prefetched into L2 (SeparablePackedTuning::kL2RowsAhead).
+// further down are prefetched into L2 (SeparablePackedTuning::kL2RowsAhead). Up to
+// kFastGroupsMaxRadius, a warp inside the image walks groups of 2R+1 rows that test
+// nothing; the rows near the borders go one at a time through the tested step.
 #include <cstdint>
 #include <string>
 #include <type_traits>
