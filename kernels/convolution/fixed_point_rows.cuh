@@ -167,6 +167,22 @@ __device__ __forceinline__ void unpack_span(const ByteImage& img, int x0, int y,
   }
 }
 
+// Whether a register-window kernel's row step may skip its tests (its "fast groups":
+// rows inside the image, moved as whole words), as an argument that is a constant at
+// every call (a bool, not a bool_constant: generic lambdas over those crash cudafe++).
+constexpr bool kInside = true;
+constexpr bool kTested = false;
+
+// Moves a rolled walk's window up a slot (slot j takes slot j + 1's values), for the rows
+// that step one at a time: the unrolled groups rotate their window by renaming instead.
+template <class T, int N, int S>
+__device__ __forceinline__ void move_window_up(T (&window)[N][S]) {
+#pragma unroll
+  for (int j = 0; j + 1 < N; ++j)
+#pragma unroll
+    for (int s = 0; s < S; ++s) window[j][s] = window[j + 1][s];
+}
+
 // A thread's walk down its rows, kAhead rows of loads ahead of the math: take(y)
 // requests row y + kAhead's words and then unpacks row y's, which were requested
 // kAhead calls before, so their latency passes while the thread works on the rows

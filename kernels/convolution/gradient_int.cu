@@ -50,10 +50,6 @@ constexpr int gradient_live_registers() {
   return (3 * (kKeepAlpha ? 3 : 2) + 1) * Span::kSamples + Shape::kPrefetchRows * Span::kWords + Span::kBytes;
 }
 
-// Whether a row step may skip its tests (the fast groups below).
-constexpr bool kInside = true;
-constexpr bool kTested = false;
-
 // kKeepAlpha: RGBA with AlphaMode::Keep, alpha copied from the input's centre pixel.
 template <int C, bool kKeepAlpha, class Shape>
 __global__ void __launch_bounds__(Shape::kBlockThreads,
@@ -134,14 +130,9 @@ __global__ void __launch_bounds__(Shape::kBlockThreads,
 #pragma unroll 1
     for (; y < y_end; ++y) {
       row_step(kTested, y, 0);
-#pragma unroll
-      for (int j = 0; j < 2; ++j)
-#pragma unroll
-        for (int s = 0; s < S; ++s) {
-          d[j][s] = d[j + 1][s];
-          m[j][s] = m[j + 1][s];
-          if constexpr (kKeepAlpha) centre[j][s] = centre[j + 1][s];
-        }
+      move_window_up(d);
+      move_window_up(m);
+      if constexpr (kKeepAlpha) move_window_up(centre);
     }
   }
 }

@@ -322,10 +322,6 @@ __device__ __forceinline__ void horizontal_row(const unsigned (&h)[RowSlots<C, R
   }
 }
 
-// Whether a row step may skip its tests (separable_packed_kernel's fast groups).
-constexpr bool kInside = true;
-constexpr bool kTested = false;
-
 // Whether a format's words can move as one vector access (RGBA: two words, 8 bytes).
 template <int C>
 constexpr bool kVectorRows = C == 4 && PackedGeometry<C>::kWords == 2;
@@ -501,10 +497,7 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
 #pragma unroll 1
       for (; y < y_end; ++y) {
         row_step(kTested, 0);
-#pragma unroll
-        for (int j = 0; j + 1 < kWin; ++j)
-#pragma unroll
-          for (int s = 0; s < kSlots; ++s) window[j][s] = window[j + 1][s];
+        move_window_up(window);
       }
     } else {
       for (; y < y_end; y += kWin) {
