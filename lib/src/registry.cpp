@@ -1,7 +1,6 @@
 #include "gpufilter/registry.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <sstream>
 
@@ -28,12 +27,6 @@ const char* kind_name(ParamKind kind) {
     case ParamKind::Flag: return "a flag";
   }
   return "a value";
-}
-
-bool parse_double(const std::string& text, double& value) {
-  const char* const end = text.data() + text.size();
-  const auto [stop, status] = std::from_chars(text.data(), end, value);
-  return !text.empty() && status == std::errc() && stop == end && std::isfinite(value);
 }
 
 // The value's alternative that the kind holds.
@@ -81,34 +74,6 @@ const std::vector<double>& ParamValues::numbers(const std::string& name) const {
 }
 
 // ---- specs -------------------------------------------------------------------------
-
-ParamValue ParamSpec::parse(const std::string& text) const {
-  switch (kind) {
-    case ParamKind::Number:
-    case ParamKind::Flag: {
-      double value = 0.0;
-      if (!parse_double(text, value)) invalid("--" + name + " expects a number, got '" + text + "'");
-      return value;
-    }
-    case ParamKind::Choice:
-    case ParamKind::Text: return text;
-    case ParamKind::Numbers: {
-      std::vector<double> items;
-      std::string::size_type start = 0;
-      while (true) {
-        const auto stop = text.find_first_of("x,", start);
-        double value = 0.0;
-        if (!parse_double(text.substr(start, stop - start), value))
-          invalid("--" + name + " expects " + metavar + ", got '" + text + "'");
-        items.push_back(value);
-        if (stop == std::string::npos) break;
-        start = stop + 1;
-      }
-      return items;
-    }
-  }
-  invalid("--" + name + ": unknown parameter kind");
-}
 
 std::string ParamSpec::accepted() const {
   switch (kind) {
