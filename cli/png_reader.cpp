@@ -279,6 +279,12 @@ PngDecodeResult decode_checked(const std::uint8_t* data, std::size_t size, const
   // OpenCV's Mat holds at most INT_MAX columns.
   if (header.width > static_cast<std::uint32_t>(INT_MAX) / static_cast<std::uint32_t>(store.mat_channels))
     return declined("the image is too wide for a Mat");
+  // Deflate codes at most 258 bytes in 2 bits (1032:1): rows that need more than the IDAT
+  // data can hold mean a damaged header, declined before they are allocated (a 100-byte
+  // file may claim 2^31 x 5 pixels).
+  std::size_t idat_bytes = 0;
+  for (const Chunk& chunk : layout.idat) idat_bytes += chunk.length;
+  if (stride * height / 1032 > idat_bytes) return declined("the IDAT data is too short for the image");
   const unsigned threads = codec_threads(options.threads);
 
   std::unique_ptr<std::uint8_t[]> raw(new std::uint8_t[stride * height]);

@@ -255,6 +255,15 @@ TEST(PngCodec, DeclinesWhatItLeavesToOpenCv) {
   EXPECT_EQ(declined_reason(Bytes{'n', 'o', 't'}), "not a PNG file");
 }
 
+// A header whose rows the IDAT data could never inflate to is declined before the rows
+// are allocated: 2^31 - 1 x 5 16-bit pixels from a few hundred bytes would take 20 GB.
+TEST(PngCodec, DeclinesRowsLargerThanTheDataCanHold) {
+  Bytes file = our_encode(test_image(8, 5, CV_16UC1, 710));
+  file[17] = file[18] = file[19] = 0xff;
+  file = with_header_byte(file, 0, 0x7f);  // the width 0x7fffffff, the CRC rewritten
+  EXPECT_EQ(declined_reason(file), "the IDAT data is too short for the image");
+}
+
 TEST(PngCodec, TruncatedFilesAreDeclined) {
   for (const Bytes& file : {our_encode(test_image(40, 50, CV_8UC3, 800)),
                             opencv_encode(test_image(40, 50, CV_16UC4, 801))}) {
