@@ -1,0 +1,71 @@
+// The geometry texts: crop's --geometry WxH+X+Y (parse_geometry, then crop against an
+// image) and list parameters such as resize's --size WxH (ParamSpec::parse). The first
+// input byte picks which; the rest is the text.
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "gpufilter/error.hpp"
+#include "gpufilter/geometry.hpp"
+#include "gpufilter/registry.hpp"
+
+namespace {
+
+void geometry(const std::string& text) {
+  gpufilter::Rect rect;
+  try {
+    rect = gpufilter::parse_geometry(text);
+  } catch (const gpufilter::Error& error) {
+    if (error.code() != gpufilter::ErrorCode::InvalidArgument) std::abort();
+    return;
+  }
+  if (rect.width <= 0 || rect.height <= 0 || rect.width > 999999999 || rect.height > 999999999 ||
+      std::abs(static_cast<long long>(rect.x)) > 999999999 || std::abs(static_cast<long long>(rect.y)) > 999999999)
+    std::abort();
+  // Against a 1000x1000 gray image (no pixels are touched): a view inside it, or an error.
+  const gpufilter::ImageView image{reinterpret_cast<void*>(std::uintptr_t{4096}), 1000, 1000, 1000,
+                                   gpufilter::PixelFormat{gpufilter::ChannelType::U8, 1}};
+  try {
+    const gpufilter::ImageView view = gpufilter::crop(image, rect);
+    if (view.width != rect.width || view.height != rect.height || rect.x < 0 || rect.y < 0 ||
+        rect.x + rect.width > 1000 || rect.y + rect.height > 1000)
+      std::abort();
+  } catch (const gpufilter::Error& error) {
+    if (error.code() != gpufilter::ErrorCode::InvalidArgument) std::abort();
+  }
+}
+
+void numbers(const std::string& text) {
+  gpufilter::ParamSpec size;
+  size.name = "size";
+  size.kind = gpufilter::ParamKind::Numbers;
+  size.metavar = "WxH";
+  gpufilter::ParamValue value;
+  try {
+    value = size.parse(text);
+  } catch (const gpufilter::Error& error) {
+    if (error.code() != gpufilter::ErrorCode::InvalidArgument) std::abort();
+    return;
+  }
+  const auto* items = std::get_if<std::vector<double>>(&value);
+  if (items == nullptr) std::abort();
+  std::size_t separators = 0;
+  for (char c : text) separators += (c == 'x' || c == ',') ? 1 : 0;
+  if (items->size() != separators + 1) std::abort();
+  for (double item : *items)
+    if (!std::isfinite(item)) std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  if (data[0] & 1) {
+    numbers(text);
+  } else {
+    geometry(text);
+  }
+  return 0;
+}
