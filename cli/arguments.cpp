@@ -2,6 +2,8 @@
 
 #include <cxxopts.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -13,6 +15,7 @@
 #include "exit_codes.hpp"
 #include "gpufilter/error.hpp"
 #include "help.hpp"
+#include "standard_streams.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -100,6 +103,7 @@ cxxopts::Options make_options(const Operation* op) {
          "JPEG it takes, an error where it cannot be used at all; cpu: OpenCV (default: auto)",
          cxxopts::value<std::string>(), "auto|gpu|cpu");
   common("timing", "print the time of each stage on stderr");
+  common("y,yes", data_op ? "replace an existing --plot FILE" : "replace an existing OUT (in a batch, existing outputs)");
   if (data_op) {
     common("json", "print the result as JSON (default: a table)");
     common("csv", "print the result as CSV (default: a table)");
@@ -116,12 +120,18 @@ cxxopts::Options make_options(const Operation* op) {
            "colour under an image with alpha written to a format without it (JPEG, PNM): white, black, gray, "
            "#RRGGBB or R,G,B (default: white)",
            cxxopts::value<std::string>(), "COLOUR");
+    common("strip", "write OUT without IN's metadata (EXIF, IPTC, XMP, ICC colour profile), which is otherwise kept "
+                    "where OUT's format holds it (JPEG, PNG, TIFF, WebP)");
   }
   common("no-autorotate", "keep a JPEG's pixels in their stored order (default: turn them upright by the EXIF "
                           "orientation, as viewers show them)");
   if (!op || op->produces_image()) {
-    common("out-dir", "batch: write each IN into DIR as <name><suffix><extension>; IN may be many files",
+    common("out-dir", "batch: write each IN into DIR as <name><suffix><extension>; IN may be many files; DIR is "
+                      "made when missing",
            cxxopts::value<std::string>(), "DIR");
+    common("format", "the output's format (png, jpg, tif, webp, ...): needed for OUT '-' (standard output); in a "
+                     "batch, each output's extension (default: its input's)",
+           cxxopts::value<std::string>(), "FMT");
     common("suffix", "batch: added to each output's name before its extension (default: none)",
            cxxopts::value<std::string>(), "TEXT");
     common("from-file", "batch: read more inputs from LIST, one path a line ('-': stdin)",
@@ -284,6 +294,20 @@ void read_devices(const cxxopts::ParseResult& result, RunRequest& request) {
   if (request.devices.empty()) usage_error("--devices expects all or a list such as 0,1, got '" + text + "'");
 }
 
+// --format as an output suffix (".jpg"), or empty when not given.
+std::string read_format(const cxxopts::ParseResult& result) {
+  if (!result.count("format")) return {};
+  std::string format = result["format"].as<std::string>();
+  if (!format.empty() && format.front() == '.') format.erase(0, 1);
+  const bool plain = !format.empty() && std::all_of(format.begin(), format.end(), [](unsigned char c) {
+    return std::isalnum(c) != 0;
+  });
+  if (!plain) usage_error("--format expects a format name such as png, jpg or tif, got '" + format + "'");
+  std::transform(format.begin(), format.end(), format.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return "." + format;
+}
+
 // The batch options, when --out-dir or --from-file makes the run a batch.
 std::optional<BatchOptions> read_batch(const cxxopts::ParseResult& result, const std::vector<std::string>& files) {
   const bool batch = result.count("out-dir") || result.count("from-file");
@@ -299,6 +323,9 @@ std::optional<BatchOptions> read_batch(const cxxopts::ParseResult& result, const
     usage_error("no input files: give IN... or --from-file LIST");
   if (result.count("suffix")) options.suffix = result["suffix"].as<std::string>();
   if (options.suffix.find('/') != std::string::npos) usage_error("--suffix cannot hold '/'");
+  options.format = read_format(result);
+  for (const std::filesystem::path& input : options.inputs)
+    if (input == "-") usage_error("IN '-' (standard input) is one file; a batch reads --from-file - for its list");
   if (result.count("jobs")) options.jobs = whole_number_in(result["jobs"].as<std::string>(), "jobs", 1, 1024);
   options.quiet = result.count("quiet") > 0;
   if (result.count("shard")) {
@@ -355,12 +382,14 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
   request.codec = read_codec(result);
   request.timing = result.count("timing") > 0;
   request.autorotate = result.count("no-autorotate") == 0;
+  request.strip = result.count("strip") > 0;
   request.max_pixels = read_max_pixels(result, request.max_pixels);
   const auto files = result.count(kFilesOption) ? result[kFilesOption].as<std::vector<std::string>>()
                                                 : std::vector<std::string>{};
   if (!op.produces_image()) {
     read_devices(result, request);
     read_data_output(result, request);
+    request.encode.replace_existing = result.count("yes") > 0;
     if (files.empty()) usage_error("IN is missing (usage: gpufilter " + op.name + " IN [options])");
     if (files.size() > 1)
       usage_error(op.name + " prints its result and writes no image: unexpected argument '" + files[1] +
@@ -370,6 +399,7 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
   }
   read_devices(result, request);
   request.overwrite = result.count("overwrite") > 0;
+  request.encode.replace_existing = result.count("yes") > 0 || request.overwrite;
   request.batch = read_batch(result, files);
   if (result.count("background")) request.background = parse_background(result["background"].as<std::string>());
   if (result.count("quality"))
@@ -387,6 +417,15 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
     usage_error("unexpected argument '" + files[2] + "' after IN and OUT (for many files: IN... --out-dir DIR)");
   request.input = files[0];
   request.output = files[1];
+  const std::string format = read_format(result);
+  if (request.output == "-") {
+    if (format.empty()) usage_error("OUT '-' writes to standard output: name its format with --format (png, jpg, ...)");
+    request.output = standard_output_path(format);
+  } else if (!format.empty()) {
+    usage_error("--format is for OUT '-' and batches; OUT's own suffix names its format");
+  } else if (is_standard_output(request.output)) {
+    request.output = "." / request.output;  // a file of that name, not standard output
+  }
   return request;
 }
 
@@ -410,7 +449,7 @@ Command parse_step(const std::string& name, int argc, const char* const* argv, s
   RunRequest step;
   step.op = op;
   // The run's options go to the first op, which owns them (flags hold "true").
-  static const std::set<std::string> kFlags = {"timing", "overwrite", "no-autorotate", "quiet", "json", "csv"};
+  static const std::set<std::string> kFlags = {"timing", "overwrite", "yes", "no-autorotate", "strip", "quiet", "json", "csv"};
   for (const auto& option : result.arguments()) {
     const std::string& key = option.key();
     if (op->find_param(key) || key == "variant" || key == "border" || key == "border-value") continue;

@@ -31,6 +31,7 @@ struct BatchOptions {
   std::filesystem::path from_file;            // more inputs, one path a line (empty: none)
   std::filesystem::path out_dir;
   std::string suffix;
+  std::string format;  // --format as a suffix (".jpg"): every output's; empty: each input's own
   int jobs = 0;        // decode/encode threads; 0: one per core
   bool quiet = false;  // no progress bar and no closing summary
   int shard_index = 0;  // --shard I/N keeps the inputs whose position is I modulo N
@@ -60,6 +61,7 @@ struct RunRequest {
   bool timing = false;
   bool overwrite = false;
   bool autorotate = true;  // apply a JPEG's EXIF orientation on read
+  bool strip = false;      // --strip: OUT carries none of IN's metadata
   CodecChoice codec = CodecChoice::Auto;  // --codec
   // Images of more pixels are refused before decoding (decompression bombs); OpenCV's
   // default limit, raised or lowered with --max-pixels.

@@ -11,22 +11,58 @@
 namespace gpufilter::cli {
 namespace {
 
-// One path a line; blank lines skipped, a Windows line end tolerated.
 void read_list(const std::filesystem::path& list, std::vector<std::filesystem::path>& inputs) {
   std::ifstream file;
-  std::istream* in = &std::cin;
   if (list != "-") {
-    file.open(list);
+    file.open(list, std::ios::binary);
     if (!file) throw CliError(ExitCode::Usage, "cannot read the list '" + list.string() + "' (--from-file)");
-    in = &file;
   }
-  for (std::string line; std::getline(*in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!line.empty()) inputs.emplace_back(line);
+  const std::vector<std::filesystem::path> listed =
+      parse_input_list(list == "-" ? std::cin : file, list == "-" ? "standard input" : "'" + list.string() + "'");
+  inputs.insert(inputs.end(), listed.begin(), listed.end());
+}
+
+// --out-dir and its parents, made as mkdir -p would (0777 less the umask).
+void make_output_directory(const std::filesystem::path& directory) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error) {
+    throw CliError(ExitCode::Output, "cannot make the output directory '" + directory.string() + "': " +
+                                         error.message());
   }
 }
 
+// A batch into a folder that already holds some of its outputs stops before any work,
+// so that no output is replaced without -y (and none is half the run's).
+void refuse_existing_outputs(const std::vector<BatchItem>& items, const std::filesystem::path& out_dir) {
+  std::size_t existing = 0;
+  const BatchItem* first = nullptr;
+  for (const BatchItem& item : items) {
+    if (!output_exists(item.output)) continue;
+    if (existing++ == 0) first = &item;
+  }
+  if (existing == 0) return;
+  throw CliError(ExitCode::Usage, std::to_string(existing) + " of the " + std::to_string(items.size()) +
+                                      " outputs exist in '" + out_dir.string() + "' (the first: '" +
+                                      first->output.string() + "'); pass -y to replace them");
+}
+
 }  // namespace
+
+std::vector<std::filesystem::path> parse_input_list(std::istream& in, const std::string& source) {
+  std::vector<std::filesystem::path> paths;
+  std::size_t number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find('\0') != std::string::npos) {
+      throw CliError(ExitCode::Usage, "line " + std::to_string(number) + " of the list " + source +
+                                          " (--from-file) holds a NUL byte; give one path a line");
+    }
+    if (!line.empty()) paths.emplace_back(line);
+  }
+  return paths;
+}
 
 std::vector<BatchItem> plan_batch(const RunRequest& request) {
   const BatchOptions& batch = *request.batch;
@@ -38,8 +74,8 @@ std::vector<BatchItem> plan_batch(const RunRequest& request) {
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (static_cast<int>(i % static_cast<std::size_t>(batch.shard_count)) != batch.shard_index) continue;
     const std::filesystem::path& input = inputs[i];
-    std::filesystem::path output =
-        batch.out_dir / (input.stem().string() + batch.suffix + input.extension().string());
+    const std::string extension = batch.format.empty() ? input.extension().string() : batch.format;
+    std::filesystem::path output = batch.out_dir / (input.stem().string() + batch.suffix + extension);
     const auto [at, fresh] = claimed.emplace(output.lexically_normal(), input);
     if (!fresh) {
       throw CliError(ExitCode::Usage, "'" + at->second.string() + "' and '" + input.string() +
@@ -48,9 +84,11 @@ std::vector<BatchItem> plan_batch(const RunRequest& request) {
     }
     items.push_back({input, std::move(output)});
   }
+  make_output_directory(batch.out_dir);
   // The directory once, before any file is read (a PNG name stands for any output: each
   // output's own suffix is checked with its file, which fails alone).
   check_output_target(batch.out_dir / "any.png");
+  if (!request.encode.replace_existing) refuse_existing_outputs(items, batch.out_dir);
   return items;
 }
 

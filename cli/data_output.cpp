@@ -139,7 +139,7 @@ std::string format_data(const DataSource& source, const DataLayout& layout, cons
 }
 
 void write_chart(const std::filesystem::path& path, const DataSource& source, const DataLayout& layout,
-                 const std::vector<double>& values) {
+                 const std::vector<double>& values, const EncodeOptions& options) {
   if (!layout.chartable || layout.row_labels.size() < 2)
     throw CliError(ExitCode::Usage, source.op + "'s result has no axis to chart; --plot draws tables such as "
                                                 "a histogram's bins");
@@ -177,7 +177,7 @@ void write_chart(const std::filesystem::path& path, const DataSource& source, co
   cv::putText(chart, layout.row_title, {kLeft + static_cast<int>(plot_w / 2), kHeight - 10},
               cv::FONT_HERSHEY_SIMPLEX, 0.45, ink, 1, cv::LINE_AA);
   cv::putText(chart, number_text(top), {4, kTop + 4}, cv::FONT_HERSHEY_SIMPLEX, 0.4, ink, 1, cv::LINE_AA);
-  write_image_atomically(path, chart, PixelFormat{ChannelType::U8, 3}, ChannelLayout::AsDecoded);
+  write_image_atomically(path, chart, PixelFormat{ChannelType::U8, 3}, ChannelLayout::AsDecoded, options);
 }
 
 }  // namespace gpufilter::cli

@@ -26,6 +26,6 @@ std::string format_data(const DataSource& source, const DataLayout& layout, cons
 // Throws CliError(Usage) when the layout's rows form no axis, CliError(Output) when the
 // file cannot be written.
 void write_chart(const std::filesystem::path& path, const DataSource& source, const DataLayout& layout,
-                 const std::vector<double>& values);
+                 const std::vector<double>& values, const EncodeOptions& options);
 
 }  // namespace gpufilter::cli

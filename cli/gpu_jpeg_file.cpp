@@ -5,6 +5,16 @@
 #include "jpeg_orientation.hpp"
 
 namespace gpufilter::cli {
+namespace {
+
+// Whether the last bytes, past any zero padding, are the EOI marker (FF D9).
+bool ends_with_end_of_image(const std::vector<unsigned char>& bytes) {
+  std::size_t end = bytes.size();
+  while (end > 0 && bytes[end - 1] == 0x00) --end;
+  return end >= 2 && bytes[end - 2] == 0xFF && bytes[end - 1] == 0xD9;
+}
+
+}  // namespace
 
 PixelFormat GpuJpegFile::format() const {
   return PixelFormat{ChannelType::U8, header.components.size() == 1 ? 1 : 3};
@@ -41,7 +51,9 @@ std::optional<GpuJpegFile> read_gpu_jpeg_file(const std::filesystem::path& path,
     readable = std::fread(jpeg.bytes.data(), 1, jpeg.bytes.size(), file) == jpeg.bytes.size();
   }
   std::fclose(file);
-  if (!readable) return std::nullopt;
+  // nvJPEG decodes a truncated file without a word, filling what is missing; OpenCV's
+  // decoder takes any file that does not end in its EOI marker, and reports the damage.
+  if (!readable || !ends_with_end_of_image(jpeg.bytes)) return std::nullopt;
   jpeg.header = header;
   jpeg.orientation = autorotate ? jpeg.header.orientation : 1;
   return jpeg;

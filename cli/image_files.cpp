@@ -1,5 +1,6 @@
 #include "image_files.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <opencv2/core.hpp>
@@ -14,9 +15,11 @@
 #include <vector>
 
 #include "exit_codes.hpp"
+#include "codec_messages.hpp"
 #include "codecs.hpp"
 #include "jpeg_metadata.hpp"
 #include "quiet_stderr.hpp"
+#include "standard_streams.hpp"
 
 namespace gpufilter::cli {
 namespace fs = std::filesystem;
@@ -113,26 +116,32 @@ cv::Mat read_image(const fs::path& path, bool autorotate) {
   if (::access(path.c_str(), R_OK) != 0) {
     throw CliError(ExitCode::Input, "cannot read " + quoted(path) + ": " + std::strerror(errno));
   }
-  cv::Mat image;
-  std::string failure;
-  {
-    QuietStderr quiet;
+  // IMREAD_UNCHANGED keeps depth and alpha but ignores a photo's EXIF orientation.
+  // A JPEG has no alpha, and any-depth any-colour decoding turns it upright as every
+  // viewer shows it (phone photos are stored sideways with an orientation tag).
+  const bool upright = autorotate && starts_like_jpeg(path);
+  const int flags = upright ? cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR : cv::IMREAD_UNCHANGED;
+  auto [decoded, messages] = decode_with_messages([&]() -> std::pair<cv::Mat, std::string> {
     try {
-      // IMREAD_UNCHANGED keeps depth and alpha but ignores a photo's EXIF orientation.
-      // A JPEG has no alpha, and any-depth any-colour decoding turns it upright as every
-      // viewer shows it (phone photos are stored sideways with an orientation tag).
-      const bool upright = autorotate && starts_like_jpeg(path);
-      image = codecs::read(path.string(), upright ? cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR : cv::IMREAD_UNCHANGED);
+      return {codecs::read(path.string(), flags), std::string()};
     } catch (const cv::Exception& exception) {
-      failure = exception.err;
+      return {cv::Mat(), exception.err};
     }
-  }
+  });
+  auto& [image, failure] = decoded;
+  const CodecComplaints complaints = sort_codec_messages(messages);
   if (image.empty()) {
-    throw CliError(ExitCode::Input,
-                   "cannot decode " + quoted(path) + ": " +
-                       (failure.empty() ? "not an image format OpenCV reads, or the file is truncated or corrupt"
-                                        : failure));
+    const std::string reason = !failure.empty()             ? failure
+                               : !complaints.damage.empty() ? complaints.damage
+                                                            : "not an image format OpenCV reads, or the file is "
+                                                              "truncated or corrupt";
+    throw CliError(ExitCode::Input, "cannot decode " + quoted(path) + ": " + reason);
   }
+  // A decoder that warned about the pixels filled what it could not read (a truncated
+  // JPEG comes out grey below the break): that image is not the file's.
+  if (!complaints.damage.empty())
+    throw CliError(ExitCode::Input, "cannot decode " + quoted(path) + ": " + complaints.damage);
+  for (const std::string& note : complaints.notes) write_stderr("gpufilter: note: " + quoted(path) + ": " + note + "\n");
   return image;
 }
 
@@ -172,13 +181,6 @@ ImageView host_view(const cv::Mat& image, PixelFormat format) {
   return view;
 }
 
-fs::path output_destination(const fs::path& output) {
-  std::error_code error;
-  if (!fs::is_symlink(fs::symlink_status(output, error))) return output;
-  const fs::path target = fs::weakly_canonical(output, error);
-  return error ? output : target;
-}
-
 void check_output_target(const fs::path& output) {
   const std::string suffix = output.extension().string();
   if (suffix.empty() || suffix == ".") {
@@ -189,6 +191,7 @@ void check_output_target(const fs::path& output) {
     throw CliError(ExitCode::Usage, "unsupported output suffix '" + suffix + "'; use " +
                                         join_choices(writable_suffixes()));
   }
+  if (is_standard_output(output)) return;  // no file, no directory
   const fs::path directory = output.parent_path().empty() ? fs::path(".") : output.parent_path();
   std::error_code error;
   const fs::file_status status = fs::status(directory, error);
@@ -207,17 +210,16 @@ void check_output_target(const fs::path& output) {
   }
 }
 
-bool same_file(const fs::path& a, const fs::path& b) {
-  std::error_code error;
-  const bool equivalent = fs::equivalent(a, b, error);
-  if (!error) return equivalent;
-  // One of them does not exist yet: compare the names.
-  std::error_code error_a;
-  std::error_code error_b;
-  const fs::path canonical_a = fs::weakly_canonical(a, error_a);
-  const fs::path canonical_b = fs::weakly_canonical(b, error_b);
-  if (!error_a && !error_b) return canonical_a == canonical_b;
-  return fs::absolute(a, error_a).lexically_normal() == fs::absolute(b, error_b).lexically_normal();
+bool same_file(const fs::path& input, const fs::path& output) {
+  struct stat in {};
+  struct stat out {};
+  return ::stat(input.c_str(), &in) == 0 && ::lstat(output.c_str(), &out) == 0 && in.st_dev == out.st_dev &&
+         in.st_ino == out.st_ino;
+}
+
+bool output_exists(const fs::path& output) {
+  struct stat status {};
+  return ::lstat(output.c_str(), &status) == 0;
 }
 
 OutputFit check_output_holds(const fs::path& output, PixelFormat format) {

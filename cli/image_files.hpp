@@ -24,15 +24,14 @@ int cv_type_of(PixelFormat format);
 // The Mat's own memory and row step as a host view; no copy.
 ImageView host_view(const cv::Mat& image, PixelFormat format);
 
-// Where OUT's bytes go: the file a symbolic link OUT points at, else OUT itself, so that
-// writing through a link updates its target instead of replacing the link.
-std::filesystem::path output_destination(const std::filesystem::path& output);
-
 // Everything about OUT that can be told before any work: a suffix OpenCV can encode
 // (else CliError(Usage)), an existing writable directory (else CliError(Output)).
 void check_output_target(const std::filesystem::path& output);
-// Whether two names denote one file (the same inode, or the same path once normalised).
-bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
+// Whether writing OUT would replace the file IN: the same inode, OUT's own entry not
+// followed (OUT is never written through a symbolic link: the link itself is replaced).
+bool same_file(const std::filesystem::path& input, const std::filesystem::path& output);
+// Whether OUT's name is taken (a file, a link, even a dangling one).
+bool output_exists(const std::filesystem::path& output);
 // Whether OUT's format stores `format` pixels as they are, or only once their alpha is
 // flattened onto a background (4 channels into JPEG or PNM, at the same depth).
 enum class OutputFit { AsIs, FlattenAlpha };

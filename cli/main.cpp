@@ -4,6 +4,7 @@
 #include <opencv2/core.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +34,7 @@
 #include "image_files.hpp"
 #include "resident_gpus.hpp"
 #include "server.hpp"
+#include "standard_streams.hpp"
 #include "timing.hpp"
 
 namespace gpufilter::cli {
@@ -62,14 +64,18 @@ struct SingleRun {
 
 // A data op (stats, histogram): reads IN, prints the result on stdout, draws --plot.
 void run_data_request(const RunRequest& request, Clock::time_point started) {
-  if (!request.plot.empty()) check_output_target(output_destination(request.plot));
+  if (!request.plot.empty()) {
+    check_output_target(request.plot);
+    if (!request.encode.replace_existing && output_exists(request.plot))
+      throw CliError(ExitCode::Usage, "--plot " + request.plot.string() + " exists; pass -y to replace it");
+  }
   SingleRun single(request);
   StageTimes times;
   times.add("start", Stopwatch(started).elapsed_ms());
   const DataFileResult result = process_data_file(request, request.input, *single.runner, times);
   Stopwatch stage;
   std::cout << format_data(result.source, result.layout, result.values, request.data_format) << std::flush;
-  if (!request.plot.empty()) write_chart(output_destination(request.plot), result.source, result.layout, result.values);
+  if (!request.plot.empty()) write_chart(request.plot, result.source, result.layout, result.values, request.encode);
   times.add("print", stage.elapsed_ms());
   if (request.timing)
     std::cerr << times.summary(single.device_name(), Stopwatch(started).elapsed_ms()) << '\n';
@@ -113,12 +119,19 @@ int run(int argc, const char* const* argv, Clock::time_point started) {
     std::cout << reply->text << std::flush;
     return static_cast<int>(ExitCode::Ok);
   }
-  const RunRequest& request = std::get<RunRequest>(command);
+  RunRequest request = std::get<RunRequest>(command);
   // OpenCV reads its decoders' limits once, when the codec module loads: set them first.
   set_decoder_pixel_limit(request.max_pixels);
   codecs::start_loading();
   if (request.batch) return static_cast<int>(run_batch(request));
-  run_request(request, started);
+  std::optional<SpooledStandardInput> standard_input;
+  if (request.input == "-") request.input = standard_input.emplace().path();
+  try {
+    run_request(request, started);
+  } catch (const CliError& error) {
+    if (!standard_input) throw;
+    throw CliError(error.code(), standard_input->describe(error.what()));
+  }
   return static_cast<int>(ExitCode::Ok);
 }
 
@@ -160,18 +173,38 @@ int run_and_report(int argc, const char* const* argv, Clock::time_point started)
 
 // ---- gpufilter server (server.hpp) ---------------------------------------------------
 
-// A forwarded command line. OpenCV read its decoders' pixel limit when the server loaded
-// its codecs (the default --max-pixels): a command with another limit runs in its own
-// process. Anything that cannot be parsed runs here, to be reported as usual.
-std::optional<int> serve_forwarded(int argc, const char* const* argv, Clock::time_point started) {
+// Whether a server runs this forwarded command line. OpenCV read its decoders' pixel
+// limit when the server loaded its codecs (the default --max-pixels): a command with
+// another limit runs in its own process. Anything that cannot be parsed runs in the
+// server, to be reported as usual.
+bool accepts_forwarded(int argc, const char* const* argv) {
   try {
     const Command command = parse_command_line(argc, argv);
     if (const auto* request = std::get_if<RunRequest>(&command); request != nullptr && request->max_pixels != RunRequest{}.max_pixels)
-      return std::nullopt;
+      return false;
   } catch (...) {
   }
+  return true;
+}
+
+int serve_forwarded(int argc, const char* const* argv, Clock::time_point started) {
   codecs::set_threads_per_file(0);  // as a process of its own starts (a batch sets it)
   return run_and_report(argc, argv, started);
+}
+
+// For a caller whose server ended mid-command: what it may have written, as far as the
+// command line tells.
+std::string outputs_after_a_lost_server(int argc, const char* const* argv) {
+  const std::string whole = "each file it wrote is whole (a hidden temporary file may be left beside it)";
+  try {
+    const Command command = parse_command_line(argc, argv);
+    const auto* request = std::get_if<RunRequest>(&command);
+    if (request == nullptr || request->batch) return "its outputs may be incomplete: " + whole;
+    if (!request->op->produces_image()) return "what it printed may be cut short";
+    return "OUT '" + request->output.string() + "' is either the new image, whole, or as it was before";
+  } catch (...) {
+    return "its outputs may be incomplete: " + whole;
+  }
 }
 
 // Before the server says it is ready: the codec libraries loaded; on every GPU, the
@@ -189,7 +222,7 @@ void warm_up_server() {
 }
 
 const ServerHooks& server_hooks() {
-  static const ServerHooks hooks{serve_forwarded, warm_up_server,
+  static const ServerHooks hooks{accepts_forwarded, serve_forwarded, warm_up_server,
                                  [] { return ResidentGpus::active() == nullptr || ResidentGpus::active()->healthy(); }};
   return hooks;
 }
@@ -222,8 +255,14 @@ int main(int argc, char** argv) {
   // First, so that --timing's "start" and "total" hold argument parsing and device selection.
   const auto started = gpufilter::cli::Clock::now();
   using namespace gpufilter::cli;
+  // Past a file-size limit (ulimit -f) a write then fails with EFBIG, reported as any
+  // write error, and the unfinished output is removed; the signal would kill the run
+  // with the temporary file left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   if (is_server_command(argc, argv)) exit_promptly(run_server(argc, argv));
   // A running server (of this build) has the GPU warm: the command runs there.
-  if (const std::optional<int> status = forward_to_server(argc, argv, started)) exit_promptly(*status);
+  if (const std::optional<int> status = forward_to_server(
+          argc, argv, started, [&] { return outputs_after_a_lost_server(argc, argv); }))
+    exit_promptly(*status);
   exit_promptly(run_and_report(argc, argv, started));
 }

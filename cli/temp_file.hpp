@@ -3,7 +3,8 @@
 // (same file system), so OUT is either the old file or the complete new one, never a
 // partial write. Nobody else can choose or redirect the file: it is created exclusively
 // (O_CREAT | O_EXCL | O_NOFOLLOW) under a random name, readable by its owner alone until
-// commit(), and only that very file is ever removed.
+// commit(), and only that very file is ever removed. OUT's last component is never
+// followed: a symbolic link at OUT is itself replaced, never the file it points to.
 #include <sys/types.h>
 
 #include <cstddef>
@@ -28,8 +29,10 @@ class TemporaryFile {
   // never throws, so C libraries may call it from their output callbacks.
   int append(const void* data, std::size_t size) noexcept;
   // Gives the file OUT's permissions (an existing OUT's, else those of any new file),
-  // flushes it to disk and renames it onto OUT. Throws std::system_error.
-  void commit();
+  // flushes it to disk and renames it onto OUT. Unless `replace_existing`, the rename
+  // fails with EEXIST when OUT exists by then (checked atomically, not beforehand).
+  // Throws std::system_error.
+  void commit(bool replace_existing);
 
  private:
   void remove_if_still_ours() noexcept;

@@ -1,0 +1,82 @@
+#include "standard_streams.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "exit_codes.hpp"
+
+namespace gpufilter::cli {
+namespace {
+
+constexpr const char* kStandardOutputStem = "-";
+
+}  // namespace
+
+std::filesystem::path standard_output_path(const std::string& suffix) { return kStandardOutputStem + suffix; }
+
+bool is_standard_output(const std::filesystem::path& output) {
+  return !output.has_parent_path() && output.stem() == kStandardOutputStem && output.has_extension();
+}
+
+void write_standard_output(const std::vector<unsigned char>& bytes) {
+  const unsigned char* data = bytes.data();
+  std::size_t left = bytes.size();
+  while (left > 0) {
+    const ssize_t written = ::write(STDOUT_FILENO, data, left);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      throw CliError(ExitCode::Output, std::string("cannot write the image to standard output: ") + std::strerror(errno));
+    }
+    data += written;
+    left -= static_cast<std::size_t>(written);
+  }
+}
+
+SpooledStandardInput::SpooledStandardInput() {
+  fd_ = ::memfd_create("gpufilter-stdin", MFD_CLOEXEC);
+  if (fd_ < 0) throw CliError(ExitCode::Input, std::string("cannot hold standard input: ") + std::strerror(errno));
+  std::vector<unsigned char> buffer(1 << 20);
+  std::size_t total = 0;
+  for (;;) {
+    const ssize_t got = ::read(STDIN_FILENO, buffer.data(), buffer.size());
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      const int error = errno;
+      ::close(fd_);
+      throw CliError(ExitCode::Input, std::string("cannot read standard input: ") + std::strerror(error));
+    }
+    if (got == 0) break;
+    for (ssize_t done = 0; done < got;) {
+      const ssize_t put = ::write(fd_, buffer.data() + done, static_cast<std::size_t>(got - done));
+      if (put < 0 && errno == EINTR) continue;
+      if (put < 0) {
+        const int error = errno;
+        ::close(fd_);
+        throw CliError(ExitCode::Runtime, std::string("cannot hold standard input: ") + std::strerror(error));
+      }
+      done += put;
+    }
+    total += static_cast<std::size_t>(got);
+  }
+  if (total == 0) {
+    ::close(fd_);
+    throw CliError(ExitCode::Input, "standard input is empty: no image to read from '-'");
+  }
+  path_ = "/proc/self/fd/" + std::to_string(fd_);
+}
+
+SpooledStandardInput::~SpooledStandardInput() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::string SpooledStandardInput::describe(std::string message) const {
+  const std::string quoted = "'" + path_.string() + "'";
+  for (std::size_t at = message.find(quoted); at != std::string::npos; at = message.find(quoted, at))
+    message.replace(at, quoted.size(), "standard input");
+  return message;
+}
+
+}  // namespace gpufilter::cli
