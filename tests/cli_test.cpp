@@ -8,7 +8,9 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -545,28 +547,73 @@ TEST_F(CliTest, BatchRefusesTwoInputsWritingOneOutput) {
 TEST_F(CliTest, BatchOptionsNeedABatch) {
   const std::string in = write_input("in.png", random_image(9, 8, CV_8UC1, 71));
   expect_failure(gpufilter({"blur", in, path("out.png"), "--suffix", "_x"}), kUsage, "--out-dir", path("out.png"));
-  expect_failure(gpufilter({"blur", in, "--out-dir", path("nowhere")}), kOutput, "does not exist", path("nowhere"));
 }
 
-TEST_F(CliTest, ReplacesAnotherExistingOutput) {
+TEST_F(CliTest, BatchMakesItsOutputDirectoryAndTakesAFormat) {
+  const cv::Mat image = random_image(9, 8, CV_8UC3, 72);
+  const std::string in = write_input("in.png", image);
+  const ProcessResult run =
+      gpufilter({"copy", in, "--out-dir", path("new/deeper"), "--format", "TIF", "--device", "cpu", "--quiet"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(max_difference(read_unchanged(path("new/deeper/in.tif")), image), 0.0);
+  expect_failure(gpufilter({"copy", in, "--out-dir", path("x"), "--format", "p/ng"}), kUsage, "--format", path("x"));
+  write_bytes(path("file"), "a file, not a folder");
+  expect_failure(gpufilter({"copy", in, "--out-dir", path("file/sub"), "--device", "cpu"}), kOutput,
+                 "output directory", "");
+}
+
+TEST_F(CliTest, ReplacesAnotherExistingOutputOnlyWithYes) {
   const cv::Mat image = random_image(12, 14, CV_8UC3, 11);
   const std::string in = write_input("in.png", image);
   write_bytes(path("out.png"), "old contents");
-  const ProcessResult run = gpufilter({"blur", in, path("out.png"), "--device", "cpu"});
+  expect_failure(gpufilter({"blur", in, path("out.png"), "--device", "cpu"}), kUsage, {"exists", "-y"}, "");
+  EXPECT_EQ(read_bytes(path("out.png")), "old contents");
+  const ProcessResult run = gpufilter({"blur", in, path("out.png"), "--device", "cpu", "-y"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(max_difference(read_unchanged(path("out.png")), expected_blur(image)), 0.0);
   EXPECT_EQ(dir_.entries(), (std::vector<std::string>{"in.png", "out.png"}));
 }
 
-TEST_F(CliTest, WritesThroughASymbolicLink) {
+// What a shell glob of two files expands to: the second is an existing OUT, kept.
+TEST_F(CliTest, AGlobOfTwoInputsLeavesTheSecondAlone) {
+  const std::string first = write_input("a1.png", random_image(9, 7, CV_8UC3, 61));
+  const std::string second = write_input("a2.png", random_image(9, 7, CV_8UC3, 62));
+  const std::string before = read_bytes(second);
+  const ProcessResult run = gpufilter({"blur", first, second, "--device", "cpu"});
+  EXPECT_EQ(run.exit_code, kUsage) << run.err;
+  EXPECT_TRUE(contains(run.err, "-y")) << run.err;
+  EXPECT_EQ(read_bytes(second), before);
+}
+
+// A batch into a folder that holds some of its outputs does nothing without -y.
+TEST_F(CliTest, BatchRefusesExistingOutputsWithoutYes) {
+  const std::string a = write_input("a.png", random_image(9, 7, CV_8UC3, 63));
+  const std::string b = write_input("b.png", random_image(9, 7, CV_8UC3, 64));
+  fs::create_directory(path("out"));
+  write_bytes(path("out/b.png"), "old contents");
+  const ProcessResult refused = gpufilter({"copy", a, b, "--out-dir", path("out"), "--device", "cpu", "--quiet"});
+  EXPECT_EQ(refused.exit_code, kUsage) << refused.err;
+  EXPECT_TRUE(contains(refused.err, "1 of the 2 outputs exist")) << refused.err;
+  EXPECT_FALSE(fs::exists(path("out/a.png")));
+  EXPECT_EQ(read_bytes(path("out/b.png")), "old contents");
+  const ProcessResult replaced = gpufilter({"copy", a, b, "--out-dir", path("out"), "--device", "cpu", "--quiet", "-y"});
+  ASSERT_EQ(replaced.exit_code, 0) << replaced.err;
+  EXPECT_EQ(max_difference(read_unchanged(path("out/b.png")), read_unchanged(b)), 0.0);
+}
+
+// A link planted at OUT must not make the run write where the link points (a root run
+// would replace a file the planter cannot write): the link itself is replaced.
+TEST_F(CliTest, ReplacesASymbolicLinkAtOutInsteadOfItsTarget) {
   const cv::Mat image = random_image(12, 14, CV_8UC3, 25);
   const std::string in = write_input("in.png", image);
-  write_bytes(path("target.png"), "old contents");
+  write_bytes(path("target.png"), "precious");
   fs::create_symlink("target.png", path("link.png"));
-  const ProcessResult run = gpufilter({"blur", in, path("link.png"), "--device", "cpu"});
+  expect_failure(gpufilter({"blur", in, path("link.png"), "--device", "cpu"}), kUsage, "exists", "");
+  const ProcessResult run = gpufilter({"blur", in, path("link.png"), "--device", "cpu", "-y"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_TRUE(fs::is_symlink(path("link.png")));
-  EXPECT_EQ(max_difference(read_unchanged(path("target.png")), expected_blur(image)), 0.0);
+  EXPECT_FALSE(fs::is_symlink(path("link.png")));
+  EXPECT_EQ(read_bytes(path("target.png")), "precious");
+  EXPECT_EQ(max_difference(read_unchanged(path("link.png")), expected_blur(image)), 0.0);
 }
 
 TEST_F(CliTest, OverwriteReplacesTheInput) {
@@ -921,7 +968,9 @@ TEST_F(CliTest, JpegToJpegKeepsExifAndIccProfile) {
   std::string jpeg = jpeg_with_orientation(stored, 8);
   // A little-endian EXIF block goes through the same parser in tests below; here an ICC
   // profile segment joins the big-endian one, after it.
-  const std::string icc_body = std::string("ICC_PROFILE\0", 12) + std::string("\x01\x01", 2) + "fake profile bytes";
+  // (a profile's first four bytes are its size, which Exiv2 checks).
+  const std::string icc_body =
+      std::string("ICC_PROFILE\0", 12) + std::string("\x01\x01", 2) + std::string("\0\0\0\x16", 4) + "fake profile bytes";
   std::string icc = "\xFF\xE2";
   icc += static_cast<char>((icc_body.size() + 2) >> 8);
   icc += static_cast<char>((icc_body.size() + 2) & 0xFF);
@@ -1703,6 +1752,112 @@ TEST_F(CliTest, GrayAlphaBorderValueIsGrayThenAlpha) {
   expect_failure(gpufilter({"blur", path("ga.png"), path("out.png"), "--device", "cpu", "--border", "constant",
                             "--border-value", "40,40,200"}),
                  kUsage, "gray+alpha", path("out.png"));
+}
+
+// ---- damaged inputs, standard streams and leftovers ---------------------------------------
+
+// A JPEG cut short: libjpeg warns and fills the rest grey; the tool must fail the file.
+std::string truncated_jpeg(const cv::Mat& image) {
+  std::vector<uchar> bytes;
+  if (!cv::imencode(".jpg", image, bytes, {cv::IMWRITE_JPEG_QUALITY, 95})) throw std::runtime_error("imencode");
+  return std::string(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() / 3));
+}
+
+TEST_F(CliTest, ATruncatedJpegFailsNamingTheFile) {
+  write_bytes(path("cut.jpg"), truncated_jpeg(random_image(120, 160, CV_8UC3, 81)));
+  expect_failure(gpufilter({"blur", path("cut.jpg"), path("out.png"), "--device", "cpu"}), kInput,
+                 {"cut.jpg", "Premature end of JPEG file"}, path("out.png"));
+  // In a batch the file is named and skipped; the others are written.
+  const std::string good = write_input("good.png", random_image(20, 30, CV_8UC3, 82));
+  const ProcessResult batch =
+      gpufilter({"copy", path("cut.jpg"), good, "--out-dir", path("out"), "--device", "cpu", "--quiet"});
+  EXPECT_EQ(batch.exit_code, kInput) << batch.err;
+  EXPECT_TRUE(contains(batch.err, "cut.jpg") && contains(batch.err, "Premature end")) << batch.err;
+  EXPECT_TRUE(fs::exists(path("out/good.png")));
+  EXPECT_FALSE(fs::exists(path("out/cut.jpg")));
+}
+
+TEST_F(CliTest, ANulByteInTheListIsAUsageError) {
+  const std::string in = write_input("in.png", random_image(9, 8, CV_8UC3, 83));
+  write_bytes(path("list.txt"), in + std::string(1, '\0') + "other.png\n" + in + "\n");
+  const ProcessResult run = gpufilter({"copy", "--from-file", path("list.txt"), "--out-dir", path("out"), "--device", "cpu"});
+  EXPECT_EQ(run.exit_code, kUsage) << run.err;
+  EXPECT_TRUE(contains(run.err, "line 1") && contains(run.err, "NUL")) << run.err;
+  EXPECT_FALSE(fs::exists(path("out/in.png")));
+}
+
+TEST_F(CliTest, DashReadsStandardInputAndWritesStandardOutput) {
+  const cv::Mat image = random_image(21, 17, CV_8UC3, 84);
+  const std::string in = write_input("in.png", image);
+  ProcessOptions from_file;
+  from_file.before_exec = [in] {
+    const int fd = ::open(in.c_str(), O_RDONLY);
+    if (fd >= 0) ::dup2(fd, STDIN_FILENO);
+  };
+  const ProcessResult run = gpufilter({"blur", "-", "-", "--format", "png", "--device", "cpu"}, from_file);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const cv::Mat written = cv::imdecode(std::vector<uchar>(run.out.begin(), run.out.end()), cv::IMREAD_UNCHANGED);
+  EXPECT_EQ(max_difference(written, expected_blur(image)), 0.0);
+  EXPECT_EQ(dir_.entries(), std::vector<std::string>{"in.png"});
+  expect_failure(gpufilter({"blur", in, "-", "--device", "cpu"}), kUsage, "--format", "");
+  expect_failure(gpufilter({"blur", in, path("o.png"), "--format", "jpg"}), kUsage, "--format", path("o.png"));
+  // Damage read from standard input is named as such.
+  write_bytes(path("cut.jpg"), truncated_jpeg(image));
+  ProcessOptions from_cut;
+  const std::string cut = path("cut.jpg");
+  from_cut.before_exec = [cut] {
+    const int fd = ::open(cut.c_str(), O_RDONLY);
+    if (fd >= 0) ::dup2(fd, STDIN_FILENO);
+  };
+  expect_failure(gpufilter({"blur", "-", path("o.png"), "--device", "cpu"}, from_cut), kInput,
+                 {"standard input", "Premature end"}, path("o.png"));
+}
+
+// ulimit -f: the write fails (EFBIG, not a SIGXFSZ death) and leaves no temporary file.
+TEST_F(CliTest, AFileSizeLimitFailsTheWriteAndLeavesNothing) {
+  const std::string in = write_input("in.png", random_image(300, 300, CV_8UC3, 85));
+  ProcessOptions limited;
+  limited.before_exec = [] {
+    const rlimit limit{4096, 4096};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+  };
+  const ProcessResult run = gpufilter({"copy", in, path("out.png"), "--device", "cpu"}, limited);
+  EXPECT_EQ(run.signal, 0);
+  expect_failure(run, kOutput, "out.png", path("out.png"));
+  EXPECT_EQ(dir_.entries(), std::vector<std::string>{"in.png"});
+}
+
+// What a SIGKILL or power cut left: this tool's stale temporary files are swept, fresh
+// ones (another run's, writing now) and other files are not.
+TEST_F(CliTest, StaleTemporaryFilesAreSwept) {
+  const std::string in = write_input("in.png", random_image(9, 8, CV_8UC3, 86));
+  write_bytes(path(".old.png.tmp-abcdefABCDEF"), "");
+  write_bytes(path(".new.png.tmp-abcdefABCDEF"), "");
+  write_bytes(path(".old.png.tmp-notours"), "");
+  const timespec hour_ago[2] = {{::time(nullptr) - 3600, 0}, {::time(nullptr) - 3600, 0}};
+  for (const char* name : {".old.png.tmp-abcdefABCDEF", ".old.png.tmp-notours"})
+    ASSERT_EQ(::utimensat(AT_FDCWD, path(name).c_str(), hour_ago, 0), 0);
+  const ProcessResult run = gpufilter({"copy", in, path("out.png"), "--device", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(dir_.entries(), (std::vector<std::string>{".new.png.tmp-abcdefABCDEF", ".old.png.tmp-notours", "in.png",
+                                                       "out.png"}));
+}
+
+// Batch workers commit side by side: each output gets 0666 less the umask, never 0666
+// (the umask was once set to 0 and back around each commit).
+TEST_F(CliTest, BatchOutputsKeepTheUmask) {
+  std::vector<std::string> args{"copy"};
+  for (int i = 0; i < 48; ++i) args.push_back(write_input("in" + std::to_string(i) + ".png", random_image(8, 8, CV_8UC1, 90 + i)));
+  args.insert(args.end(), {"--out-dir", path("out"), "--jobs", "8", "--device", "cpu", "--quiet"});
+  ProcessOptions masked;
+  masked.before_exec = [] { ::umask(027); };
+  const ProcessResult run = gpufilter(args, masked);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const auto& entry : fs::directory_iterator(path("out"))) {
+    struct stat status {};
+    ASSERT_EQ(::stat(entry.path().c_str(), &status), 0);
+    EXPECT_EQ(status.st_mode & 0777, 0640u) << entry.path();
+  }
 }
 
 }  // namespace
