@@ -5,16 +5,16 @@
 // (channel 3).
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <opencv2/core/mat.hpp>
 
-#include "temp_file.hpp"
-
 namespace gpufilter::cli {
 
-// Encodes an 8- or 16-bit 4-channel image into `file` as a gray+alpha PNG. Returns an
-// empty string on success, else why it failed. `compression` 0..9 as --png-compression;
-// unset: the PNG writer's default.
-std::string write_gray_alpha_png(const cv::Mat& bgra, std::optional<int> compression, TemporaryFile& file);
+// Encodes an 8- or 16-bit 4-channel image into `bytes` (in memory) as a gray+alpha PNG.
+// Returns an empty string on success, else why it failed. `compression` 0..9 as
+// --png-compression; unset: the PNG writer's default.
+std::string encode_gray_alpha_png(const cv::Mat& bgra, std::optional<int> compression,
+                                  std::vector<unsigned char>& bytes);
 
 }  // namespace gpufilter::cli

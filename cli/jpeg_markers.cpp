@@ -11,7 +11,6 @@ constexpr int kEoi = 0xD9;
 constexpr int kSos = 0xDA;
 constexpr int kApp0 = 0xE0;
 constexpr int kApp1 = 0xE1;
-constexpr int kApp2 = 0xE2;
 constexpr int kApp14 = 0xEE;
 constexpr std::uint16_t kOrientationTag = 0x0112;
 
@@ -147,13 +146,6 @@ std::optional<JpegHeader> parse_jpeg_header(const unsigned char* data, std::size
       header.orientation = exif_orientation(payload, payload_size);
     } else if (marker == kApp14 && payload_size >= 12 && std::memcmp(payload, "Adobe", 5) == 0) {
       header.adobe_transform = payload[11];
-    }
-    const bool exif = marker == kApp1 && payload_size >= 6 && std::memcmp(payload, "Exif\0\0", 6) == 0;
-    const bool icc = marker == kApp2 && payload_size >= 12 && std::memcmp(payload, "ICC_PROFILE\0", 12) == 0;
-    if (exif || icc) {
-      JpegSegment segment{0xFF, static_cast<unsigned char>(marker)};
-      segment.insert(segment.end(), data + at, data + at + length);
-      header.metadata.push_back(std::move(segment));
     }
     at += length;
   }

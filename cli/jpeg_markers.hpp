@@ -18,8 +18,6 @@ enum class JpegCoding {
   Other,            // lossless, arithmetic-coded or hierarchical (SOF3, SOF5..SOF15)
 };
 
-using JpegSegment = std::vector<unsigned char>;  // a whole segment: FF, marker, length, payload
-
 struct JpegComponent {
   int id = 0;
   int horizontal = 0;  // sampling factors, 1..4
@@ -35,8 +33,6 @@ struct JpegHeader {
   bool jfif = false;         // an APP0 "JFIF" segment: the components are YCbCr (or gray)
   int adobe_transform = -1;  // APP14 "Adobe" colour transform (0: none, RGB or CMYK); -1: no such segment
   int orientation = 1;       // EXIF orientation 1..8 from the first APP1 segment; 1 when absent or invalid
-  // APP1 "Exif" and APP2 "ICC_PROFILE" segments in file order, which a JPEG OUT carries.
-  std::vector<JpegSegment> metadata;
 };
 
 // The segments from SOI up to the first scan (SOS). nullopt when the bytes do not start

@@ -9,8 +9,6 @@
 namespace gpufilter::cli {
 namespace {
 
-constexpr std::size_t kSegmentPrefix = 4;  // FF, marker, two length bytes
-
 struct FileCloser {
   void operator()(std::FILE* file) const { std::fclose(file); }
 };
@@ -70,30 +68,6 @@ std::optional<JpegHeader> read_jpeg_header(const std::filesystem::path& path) {
   if (!file) return std::nullopt;
   const std::vector<unsigned char> bytes = header_bytes(file.get());
   return parse_jpeg_header(bytes.data(), bytes.size());
-}
-
-void reset_exif_orientation(JpegSegment& segment) {
-  if (segment.size() <= kSegmentPrefix || segment[1] != 0xE1) return;
-  bool little = false;
-  const std::optional<std::size_t> at =
-      exif_orientation_offset(segment.data() + kSegmentPrefix, segment.size() - kSegmentPrefix, little);
-  if (!at || kSegmentPrefix + *at + 2 > segment.size()) return;
-  unsigned char* value = segment.data() + kSegmentPrefix + *at;
-  value[little ? 0 : 1] = 1;
-  value[little ? 1 : 0] = 0;
-}
-
-void insert_jpeg_segments(std::vector<unsigned char>& jpeg, const std::vector<JpegSegment>& segments) {
-  if (segments.empty() || jpeg.size() < 2 || jpeg[0] != 0xFF || jpeg[1] != 0xD8) return;
-  std::size_t at = 2;
-  // After a JFIF APP0, which must come first.
-  if (jpeg.size() >= at + kSegmentPrefix && jpeg[at] == 0xFF && jpeg[at + 1] == 0xE0) {
-    const std::size_t length = static_cast<std::size_t>((jpeg[at + 2] << 8) | jpeg[at + 3]);
-    if (at + 2 + length <= jpeg.size()) at += 2 + length;
-  }
-  std::vector<unsigned char> joined;
-  for (const JpegSegment& segment : segments) joined.insert(joined.end(), segment.begin(), segment.end());
-  jpeg.insert(jpeg.begin() + static_cast<std::ptrdiff_t>(at), joined.begin(), joined.end());
 }
 
 }  // namespace gpufilter::cli

@@ -50,9 +50,9 @@ std::optional<GpuJpegFile> gpu_jpeg_input(const RunRequest& request, const std::
 }
 
 // `gpu_jpeg_runner`: the runner to ask whether nvJPEG may read a JPEG input; null for
-// OpenCV alone.
+// OpenCV alone. `metadata_read_before`: IN's metadata where a first attempt read it.
 DecodedInput decode_input(const RunRequest& request, const std::filesystem::path& input, StageTimes& times,
-                          Runner* gpu_jpeg_runner = nullptr) {
+                          Runner* gpu_jpeg_runner = nullptr, const ImageMetadata* metadata_read_before = nullptr) {
   // "decode": reading IN, its header and then its pixels.
   Stopwatch stage;
   // Both from the file's header, before decoding: an image over the pixel limit, and a
@@ -79,11 +79,13 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
                             " and its result");
   }
   DecodedInput decoded;
-  if (jpeg) {
-    // Carried into a JPEG OUT; pixels turned upright keep an upright tag.
-    decoded.jpeg_metadata = std::move(jpeg->metadata);
-    if (request.autorotate)
-      for (JpegSegment& segment : decoded.jpeg_metadata) reset_exif_orientation(segment);
+  if (metadata_read_before != nullptr) {
+    decoded.metadata = *metadata_read_before;
+  } else if (!request.strip && request.op->produces_image()) {
+    // Read once, for whichever path writes OUT. A JPEG's pixels are turned upright on
+    // read (read_image, GpuJpegFile), so its tag then says upright.
+    decoded.metadata = ImageMetadata::read(input);
+    if (jpeg && request.autorotate) decoded.metadata.reset_orientation();
   }
   if (gpu_jpeg_runner != nullptr && jpeg) {
     decoded.gpu_jpeg = gpu_jpeg_input(request, input, *jpeg, *gpu_jpeg_runner, times, stage);
@@ -131,18 +133,19 @@ cv::Mat result_image(const ImageShape& out) {
   return cv::Mat::zeros(out.height, out.width, cv_type_of(out.format));
 }
 
-// Encodes the downloaded result with OpenCV (or libpng) into OUT, with a JPEG input's
-// metadata where OUT is a JPEG.
+// Encodes the downloaded result with OpenCV (or the PNG writer) into OUT, with IN's
+// metadata where OUT's format holds it (warnings about it go to `notes`).
 void write_result(const RunRequest& request, const std::filesystem::path& output, cv::Mat& result,
-                  const ImageShape& out, OutputFit fit, ChannelLayout layout,
-                  const std::vector<JpegSegment>& jpeg_metadata, StageTimes& times) {
+                  const ImageShape& out, OutputFit fit, ChannelLayout layout, const ImageMetadata& metadata,
+                  StageTimes& times, std::string& notes) {
   Stopwatch stage;
   to_codec_order(result);
   if (fit == OutputFit::FlattenAlpha) {
     result = flatten_onto(result, request.background);
-    write_image_atomically(output, result, PixelFormat{out.format.type, 3}, ChannelLayout::AsDecoded, request.encode);
+    notes += write_image_atomically(output, result, PixelFormat{out.format.type, 3}, ChannelLayout::AsDecoded,
+                                    request.encode, &metadata);
   } else {
-    write_image_atomically(output, result, out.format, layout, request.encode, jpeg_metadata);
+    notes += write_image_atomically(output, result, out.format, layout, request.encode, &metadata);
   }
   times.add("encode", stage.elapsed_ms());
 }
@@ -154,12 +157,14 @@ bool jpeg_encodes_on_gpu(const RunRequest& request, const std::filesystem::path&
          (out.format.channels == 1 || out.format.channels == 3) && request.codec != CodecChoice::Cpu;
 }
 
-// `encoded` (a JPEG from nvJPEG) with the input's metadata, written to OUT.
+// `encoded` (a JPEG from nvJPEG of an `out`-shaped result) with IN's metadata, written
+// to OUT.
 void write_gpu_encoded(const std::filesystem::path& output, std::vector<unsigned char>& encoded,
-                       const std::vector<JpegSegment>& jpeg_metadata, StageTimes& times) {
+                       const ImageMetadata& metadata, const ImageShape& out, bool replace_existing,
+                       StageTimes& times, std::string& notes) {
   Stopwatch stage;
-  insert_jpeg_segments(encoded, jpeg_metadata);
-  write_encoded_atomically(output, encoded, "JPEG");
+  notes += write_encoded_atomically(output, std::move(encoded), "JPEG", replace_existing, &metadata, out.width,
+                                    out.height);
   times.add("write", stage.elapsed_ms());
 }
 
@@ -167,8 +172,8 @@ void write_gpu_encoded(const std::filesystem::path& output, std::vector<unsigned
 // holds it as it is (only the file's bytes come back from the GPU), else downloaded and
 // written as any result. False where nvJPEG refused the file.
 bool run_gpu_jpeg(const RunRequest& request, const GpuJpegFile& jpeg, const std::filesystem::path& output,
-                  const ImageShape& out, OutputFit fit, ChannelLayout layout,
-                  const std::vector<JpegSegment>& jpeg_metadata, Runner& runner, StageTimes& times) {
+                  const ImageShape& out, OutputFit fit, ChannelLayout layout, const ImageMetadata& metadata,
+                  Runner& runner, StageTimes& times, std::string& notes) {
   const bool encode_on_gpu = jpeg_encodes_on_gpu(request, output, out, fit);
   GpuJpegOutput sink;
   sink.quality = request.encode.jpeg_quality;
@@ -182,10 +187,10 @@ bool run_gpu_jpeg(const RunRequest& request, const GpuJpegFile& jpeg, const std:
   }
   if (!runner.run_jpeg(request, jpeg.input(), sink, times)) return false;
   if (!encode_on_gpu) {
-    write_result(request, output, result, out, fit, layout, jpeg_metadata, times);
+    write_result(request, output, result, out, fit, layout, metadata, times, notes);
     return true;
   }
-  write_gpu_encoded(output, encoded, jpeg_metadata, times);
+  write_gpu_encoded(output, encoded, metadata, out, request.encode.replace_existing, times, notes);
   return true;
 }
 
@@ -218,15 +223,16 @@ void finish_image_file(const RunRequest& given, const std::filesystem::path& inp
   }
 
   if (decoded.gpu_jpeg) {
-    if (run_gpu_jpeg(request, *decoded.gpu_jpeg, output, out, fit, layout, decoded.jpeg_metadata, runner, times))
+    if (run_gpu_jpeg(request, *decoded.gpu_jpeg, output, out, fit, layout, decoded.metadata, runner, times, notes))
       return;
-    decoded = decode_input(request, input, times);  // nvJPEG refused the file: OpenCV reads it
+    const ImageMetadata metadata = decoded.metadata;
+    decoded = decode_input(request, input, times, nullptr, &metadata);  // nvJPEG refused the file: OpenCV reads it
   } else if (host_to_gpu_jpeg && jpeg_encodes_on_gpu(request, output, out, fit)) {
     std::vector<unsigned char> encoded;
     if (runner.run_image_to_jpeg(request, host_view(decoded.image, format), request.encode.jpeg_quality, encoded,
                                  times)) {
       decoded.image.release();
-      write_gpu_encoded(output, encoded, decoded.jpeg_metadata, times);
+      write_gpu_encoded(output, encoded, decoded.metadata, out, request.encode.replace_existing, times, notes);
       return;
     }
   }
@@ -236,7 +242,7 @@ void finish_image_file(const RunRequest& given, const std::filesystem::path& inp
   cv::Mat result = result_image(out);
   runner.run_image(request, host_view(decoded.image, format), host_view(result, out.format), times);
   decoded.image.release();  // the encoder's buffer can take its place
-  write_result(request, output, result, out, fit, layout, decoded.jpeg_metadata, times);
+  write_result(request, output, result, out, fit, layout, decoded.metadata, times, notes);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "data_output.hpp"
 #include "execute.hpp"
 #include "gpu_jpeg_file.hpp"
+#include "image_metadata.hpp"
 #include "jpeg_markers.hpp"
 #include "timing.hpp"
 
@@ -30,7 +31,7 @@ struct DecodedInput {
   cv::Mat image;
   PixelFormat format;
   ChannelLayout layout = ChannelLayout::AsDecoded;
-  std::vector<JpegSegment> jpeg_metadata;  // EXIF and ICC segments of a JPEG input
+  ImageMetadata metadata;  // IN's EXIF, IPTC, XMP and ICC profile, read once; empty with --strip
   std::optional<GpuJpegFile> gpu_jpeg;
   ImageShape shape() const { return gpu_jpeg ? gpu_jpeg->upright_shape() : ImageShape{image.cols, image.rows, format}; }
   // The decoded image's bytes in host memory.

@@ -19,13 +19,16 @@
 #include "image_files.hpp"
 #include "codecs.hpp"
 #include "quiet_stderr.hpp"
+#include "standard_streams.hpp"
 #include "temp_file.hpp"
+#include "tiff_alpha.hpp"
 
 namespace gpufilter::cli {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr const char* kPauseHook = "GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_MS";
+constexpr const char* kPauseBeforeCommit = "GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_MS";
+constexpr const char* kPauseAfterEncode = "GPUFILTER_TEST_PAUSE_AFTER_ENCODE_MS";
 
 std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
 
@@ -36,8 +39,8 @@ std::string lower_suffix(const fs::path& path) {
   return suffix;
 }
 
-void pause_for_tests() {
-  const char* text = std::getenv(kPauseHook);
+void pause_for_tests(const char* hook) {
+  const char* text = std::getenv(hook);
   if (text == nullptr) return;
   int ms = 0;
   const char* end = text + std::strlen(text);
@@ -45,64 +48,83 @@ void pause_for_tests() {
   std::this_thread::sleep_for(std::chrono::milliseconds(ms));
 }
 
-// OpenCV's encoders, into memory, with `jpeg_metadata` inserted into a JPEG. Returns why
-// it failed, or an empty string.
+// OpenCV's encoders, into memory. Returns why it failed, or an empty string.
 std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, const EncodeOptions& options,
-                               const std::vector<JpegSegment>& jpeg_metadata, TemporaryFile& file) {
+                               std::vector<unsigned char>& bytes) {
   std::vector<int> params = encoder_params();
   params.insert(params.end(), {cv::IMWRITE_JPEG_QUALITY, options.jpeg_quality});
   if (options.png_compression) params.insert(params.end(), {cv::IMWRITE_PNG_COMPRESSION, *options.png_compression});
-  std::vector<uchar> bytes;
   std::string failure;
-  {
-    QuietStderr quiet;
-    try {
-      if (!codecs::encode(suffix, image, bytes, params)) failure = "the encoder failed";
-    } catch (const cv::Exception& exception) {
-      failure = exception.err;
-    }
-  }
-  if (!failure.empty()) return failure;
-  insert_jpeg_segments(bytes, jpeg_metadata);
-  const int error = file.append(bytes.data(), bytes.size());
-  return error == 0 ? std::string() : std::strerror(error);
-}
-
-}  // namespace
-
-void write_image_atomically(const fs::path& output, const cv::Mat& image, PixelFormat format,
-                            ChannelLayout layout, const EncodeOptions& options,
-                            const std::vector<JpegSegment>& jpeg_metadata) {
-  const std::string cannot_write = "cannot write " + format.name() + " pixels as " + output.extension().string() +
-                                   " to " + quoted(output) + ": ";
+  QuietStderr quiet;
   try {
-    TemporaryFile temporary(output);
-    const std::string suffix = lower_suffix(output);
-    const std::string failure = layout == ChannelLayout::GrayAlpha && suffix == ".png"
-                                    ? write_gray_alpha_png(image, options.png_compression, temporary)
-                                    : encode_with_opencv(image, suffix, options,
-                                                         is_jpeg_output(output) ? jpeg_metadata : std::vector<JpegSegment>{},
-                                                         temporary);
-    if (!failure.empty()) throw CliError(ExitCode::Output, cannot_write + failure);
-    pause_for_tests();
-    temporary.commit();
-  } catch (const std::system_error& error) {
-    throw CliError(ExitCode::Output, cannot_write + error.what());
+    if (!codecs::encode(suffix, image, bytes, params)) failure = "the encoder failed";
+  } catch (const cv::Exception& exception) {
+    failure = exception.err;
   }
+  return failure;
 }
 
-void write_encoded_atomically(const fs::path& output, const std::vector<unsigned char>& bytes,
-                              const std::string& what) {
-  const std::string cannot_write = "cannot write the " + what + " file " + quoted(output) + ": ";
+// IN's metadata added to the encoded OUT: the warnings for what could not be read or
+// written, one line each (the file keeps its pixels either way).
+std::string add_metadata(std::vector<unsigned char>& bytes, const fs::path& output, const ImageMetadata* metadata,
+                         int width, int height) {
+  const std::string suffix = lower_suffix(output);
+  if (metadata == nullptr || !suffix_holds_metadata(suffix)) return "";
+  std::string warnings;
+  if (!metadata->problem().empty())
+    warnings += "gpufilter: warning: " + metadata->problem() + " (" + quoted(output) + " carries what was read)\n";
+  const std::string failure = write_metadata(bytes, suffix, *metadata, width, height);
+  if (!failure.empty())
+    warnings += "gpufilter: warning: " + quoted(output) + " is written without IN's metadata: " + failure + "\n";
+  return warnings;
+}
+
+// The complete file, already in memory, into a temporary file renamed onto OUT (or onto
+// the standard output for OUT '-').
+void commit_bytes(const fs::path& output, const std::vector<unsigned char>& bytes, bool replace_existing,
+                  const std::string& cannot_write) {
+  if (is_standard_output(output)) {
+    write_standard_output(bytes);
+    return;
+  }
+  pause_for_tests(kPauseAfterEncode);
   try {
     TemporaryFile temporary(output);
     const int error = temporary.append(bytes.data(), bytes.size());
     if (error != 0) throw CliError(ExitCode::Output, cannot_write + std::strerror(error));
-    pause_for_tests();
-    temporary.commit();
+    pause_for_tests(kPauseBeforeCommit);
+    temporary.commit(replace_existing);
   } catch (const std::system_error& error) {
     throw CliError(ExitCode::Output, cannot_write + error.what());
   }
+}
+
+}  // namespace
+
+std::string write_image_atomically(const fs::path& output, const cv::Mat& image, PixelFormat format,
+                                   ChannelLayout layout, const EncodeOptions& options, const ImageMetadata* metadata) {
+  const std::string cannot_write = "cannot write " + format.name() + " pixels as " + output.extension().string() +
+                                   " to " + quoted(output) + ": ";
+  const std::string suffix = lower_suffix(output);
+  std::vector<unsigned char> bytes;
+  std::string failure = layout == ChannelLayout::GrayAlpha && suffix == ".png"
+                            ? encode_gray_alpha_png(image, options.png_compression, bytes)
+                            : encode_with_opencv(image, suffix, options, bytes);
+  if (failure.empty() && image.channels() == 4 && (suffix == ".tif" || suffix == ".tiff"))
+    failure = mark_tiff_alpha(bytes);
+  if (!failure.empty()) throw CliError(ExitCode::Output, cannot_write + failure);
+  const std::string warnings = add_metadata(bytes, output, metadata, image.cols, image.rows);
+  commit_bytes(output, bytes, options.replace_existing, cannot_write);
+  return warnings;
+}
+
+std::string write_encoded_atomically(const fs::path& output, std::vector<unsigned char> bytes,
+                                     const std::string& what, bool replace_existing, const ImageMetadata* metadata,
+                                     int width, int height) {
+  const std::string cannot_write = "cannot write the " + what + " file " + quoted(output) + ": ";
+  const std::string warnings = add_metadata(bytes, output, metadata, width, height);
+  commit_bytes(output, bytes, replace_existing, cannot_write);
+  return warnings;
 }
 
 }  // namespace gpufilter::cli

@@ -8,10 +8,13 @@ if(TARGET gpufilter_cli)
   add_executable(cli_test
     ${CMAKE_CURRENT_LIST_DIR}/cli_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cli_server_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/cli_metadata_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cli_test_util.cpp)
   target_compile_definitions(cli_test PRIVATE GPUFILTER_CLI_PATH="$<TARGET_FILE:gpufilter_cli>")
+  # Exiv2 reads back the metadata OUT carries (cli_metadata_test.cpp).
+  find_package(exiv2 REQUIRED CONFIG)
   target_link_libraries(cli_test PRIVATE gpufilter::gpufilter GTest::gtest_main opencv_core opencv_imgcodecs opencv_imgproc
-                        ZLIB::ZLIB)
+                        ZLIB::ZLIB exiv2lib)
   add_dependencies(cli_test gpufilter_cli)
   gpufilter_warnings(cli_test)
   gtest_discover_tests(cli_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cli)
