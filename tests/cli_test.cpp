@@ -1506,7 +1506,7 @@ TEST_F(CliTest, ReplacedOutputKeepsItsPermissions) {
   const std::string in = write_input("in.png", image);
   write_bytes(path("out.png"), "old contents");
   fs::permissions(path("out.png"), fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
-  const ProcessResult run = gpufilter({"blur", in, path("out.png"), "--device", "cpu"});
+  const ProcessResult run = gpufilter({"blur", in, path("out.png"), "--device", "cpu", "-y"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(fs::status(path("out.png")).permissions(),
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
