@@ -72,7 +72,18 @@ int drop_warning(TIFF*, void*, const char*, const char*, va_list) { return 1; }
 }  // namespace
 
 std::string mark_tiff_alpha(std::vector<unsigned char>& tiff) {
-  std::vector<unsigned char> bytes = tiff;
+  // libtiff appends the new directory and repoints the header at it: done in place (no
+  // copy of a file of tens of megabytes), and undone by restoring both on failure.
+  const std::size_t original_size = tiff.size();
+  unsigned char header[8] = {};
+  if (original_size < sizeof header) return "the encoded TIFF is too short";
+  std::copy(tiff.begin(), tiff.begin() + sizeof header, header);
+  tiff.reserve(original_size + 4096);
+  const auto undo = [&] {
+    tiff.resize(original_size);
+    std::copy(header, header + sizeof header, tiff.begin());
+  };
+  std::vector<unsigned char>& bytes = tiff;
   MemoryFile file{&bytes, 0, {}};
   TIFFOpenOptions* options = TIFFOpenOptionsAlloc();
   TIFFOpenOptionsSetErrorHandlerExtR(options, keep_error, &file);
@@ -80,7 +91,10 @@ std::string mark_tiff_alpha(std::vector<unsigned char>& tiff) {
   TIFF* handle = TIFFClientOpenExt("OUT", "r+m", &file, read_bytes, write_bytes, seek_to, close_file, size_of, no_map,
                                    no_unmap, options);
   TIFFOpenOptionsFree(options);
-  if (handle == nullptr) return "libtiff cannot open the encoded TIFF: " + file.error;
+  if (handle == nullptr) {
+    undo();
+    return "libtiff cannot open the encoded TIFF: " + file.error;
+  }
   std::uint16_t samples = 0, photometric = 0;
   TIFFGetField(handle, TIFFTAG_SAMPLESPERPIXEL, &samples);
   TIFFGetField(handle, TIFFTAG_PHOTOMETRIC, &photometric);
@@ -95,12 +109,15 @@ std::string mark_tiff_alpha(std::vector<unsigned char>& tiff) {
     changed = TIFFSetField(handle, TIFFTAG_EXTRASAMPLES, 1, &alpha) == 1 && TIFFRewriteDirectory(handle) == 1;
     if (!changed) {
       TIFFClose(handle);
+      undo();
       return "libtiff cannot add the ExtraSamples tag: " + file.error;
     }
   }
   TIFFClose(handle);
-  if (!file.error.empty()) return "libtiff: " + file.error;
-  if (changed) tiff.swap(bytes);
+  if (!file.error.empty()) {
+    undo();
+    return "libtiff: " + file.error;
+  }
   return "";
 }
 
