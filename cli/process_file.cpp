@@ -19,6 +19,7 @@
 #include "image_files.hpp"
 #include "jpeg_metadata.hpp"
 #include "png_header.hpp"
+#include "standard_streams.hpp"
 #include "write_output.hpp"
 
 namespace gpufilter::cli {
@@ -249,18 +250,21 @@ void finish_image_file(const RunRequest& given, const std::filesystem::path& inp
 
 void check_output_path(const RunRequest& request, const std::filesystem::path& input,
                        const std::filesystem::path& output) {
-  check_output_target(output_destination(output));
-  if (!request.overwrite && same_file(input, output_destination(output))) {
-    throw CliError(ExitCode::Usage, "OUT is the same file as IN (" + quoted(input) + "); pass --overwrite to replace IN");
+  check_output_target(output);
+  if (is_standard_output(output)) return;
+  if (same_file(input, output)) {
+    if (!request.overwrite)
+      throw CliError(ExitCode::Usage, "OUT is the same file as IN (" + quoted(input) + "); pass --overwrite to replace IN");
+  } else if (!request.encode.replace_existing && output_exists(output)) {
+    throw CliError(ExitCode::Usage, "OUT " + quoted(output) + " exists; pass -y to replace it");
   }
 }
 
 void process_image_file(const RunRequest& request, const std::filesystem::path& input,
                         const std::filesystem::path& output_name, Runner& runner, StageTimes& times,
                         std::string& notes) {
-  const std::filesystem::path output = output_destination(output_name);
   DecodedInput decoded = decode_input(request, input, times, &runner);
-  finish_image_file(request, input, output, std::move(decoded), runner, times, notes, false);
+  finish_image_file(request, input, output_name, std::move(decoded), runner, times, notes, false);
 }
 
 DecodedInput decode_on_cpu(const RunRequest& request, const std::filesystem::path& input, StageTimes& times) {
@@ -270,7 +274,7 @@ DecodedInput decode_on_cpu(const RunRequest& request, const std::filesystem::pat
 void process_decoded_file(const RunRequest& request, const std::filesystem::path& input,
                           const std::filesystem::path& output_name, DecodedInput decoded, Runner& runner,
                           StageTimes& times, std::string& notes) {
-  finish_image_file(request, input, output_destination(output_name), std::move(decoded), runner, times, notes, true);
+  finish_image_file(request, input, output_name, std::move(decoded), runner, times, notes, true);
 }
 
 DataFileResult process_data_file(const RunRequest& request, const std::filesystem::path& input, Runner& runner,

@@ -25,6 +25,8 @@ if(TARGET gpufilter_cli)
     ${CMAKE_CURRENT_LIST_DIR}/jpeg_markers_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/jpeg_batch_decoder_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cpu_decoders_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/codec_messages_test.cpp
+    ${PROJECT_SOURCE_DIR}/cli/codec_messages.cpp
     ${PROJECT_SOURCE_DIR}/cli/cpu_decoders.cpp
     ${PROJECT_SOURCE_DIR}/cli/jpeg_batch_decoder.cpp
     ${PROJECT_SOURCE_DIR}/cli/jpeg_markers.cpp
