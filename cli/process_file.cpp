@@ -20,6 +20,7 @@
 #include "jpeg_metadata.hpp"
 #include "png_header.hpp"
 #include "standard_streams.hpp"
+#include "stop_request.hpp"
 #include "write_output.hpp"
 
 namespace gpufilter::cli {
@@ -139,6 +140,7 @@ cv::Mat result_image(const ImageShape& out) {
 void write_result(const RunRequest& request, const std::filesystem::path& output, cv::Mat& result,
                   const ImageShape& out, OutputFit fit, ChannelLayout layout, const ImageMetadata& metadata,
                   StageTimes& times, std::string& notes) {
+  throw_if_cancelled();  // a server's caller gone: no OUT
   Stopwatch stage;
   to_codec_order(result);
   if (fit == OutputFit::FlattenAlpha) {
@@ -163,6 +165,7 @@ bool jpeg_encodes_on_gpu(const RunRequest& request, const std::filesystem::path&
 void write_gpu_encoded(const std::filesystem::path& output, std::vector<unsigned char>& encoded,
                        const ImageMetadata& metadata, const ImageShape& out, bool replace_existing,
                        StageTimes& times, std::string& notes) {
+  throw_if_cancelled();  // a server's caller gone: no OUT
   Stopwatch stage;
   notes += write_encoded_atomically(output, std::move(encoded), "JPEG", replace_existing, &metadata, out.width,
                                     out.height);
@@ -201,6 +204,7 @@ bool run_gpu_jpeg(const RunRequest& request, const GpuJpegFile& jpeg, const std:
 void finish_image_file(const RunRequest& given, const std::filesystem::path& input,
                        const std::filesystem::path& output, DecodedInput decoded, Runner& runner, StageTimes& times,
                        std::string& notes, bool host_to_gpu_jpeg) {
+  throw_if_cancelled();  // a server's caller gone: the op need not run
   RunRequest request = given;
   const PixelFormat format = decoded.format;
   ImageShape out = output_shape_of(request, decoded.shape(), input);

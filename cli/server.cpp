@@ -26,6 +26,8 @@
 #include <vector>
 
 #include "exit_codes.hpp"
+#include "process_paths.hpp"
+#include "server_peer.hpp"
 #include "server_socket.hpp"
 #include "stop_request.hpp"
 
@@ -36,6 +38,10 @@ namespace fs = std::filesystem;
 
 constexpr double kDefaultIdleSeconds = 600;
 constexpr int kReadySeconds = 120;  // `server start` waits this long for the warm-up
+// A request arrives at once: a caller gets this long for all of it, so a stuck or slow
+// one holds only its own reader thread, and only briefly.
+constexpr auto kRequestDeadline = std::chrono::seconds(2);
+constexpr int kMaxReaders = 32;  // connections read at once; more are closed unread
 
 struct ServerOptions {
   std::string action;
@@ -98,6 +104,7 @@ std::optional<ServerReply> ask(const fs::path& socket, RequestKind kind) {
   ServerRequest request;
   request.kind = kind;
   request.identity = build_identity();
+  request.limits = caller_limits();
   ServerReply reply;
   const bool ok = send_request(fd, request, {}) && receive_reply(fd, reply);
   ::close(fd);
@@ -115,8 +122,11 @@ extern "C" void remove_socket_and_exit(int /*signal_number*/) {
   ::_exit(0);
 }
 
-// While a forwarded command runs: a thread that asks it to stop (stop_request.hpp) as
-// soon as its caller hangs up, which is what Ctrl-C on the waiting command does.
+// While a forwarded command runs: a thread that cancels it (stop_request.hpp) as soon as
+// its caller hangs up, which is what Ctrl-C on the waiting command does: a batch takes no
+// more files, a single file stops at its next safe point and writes no OUT, and nothing
+// more reaches the caller's terminal (its stdout and stderr become /dev/null), as when a
+// process of its own dies.
 class CallerWatch {
  public:
   explicit CallerWatch(int connection) {
@@ -125,7 +135,14 @@ class CallerWatch {
       pollfd fds[2] = {{connection, POLLRDHUP, 0}, {wake, POLLIN, 0}};
       while (::poll(fds, 2, -1) < 0 && errno == EINTR) {
       }
-      if ((fds[0].revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0) stop_request() = true;
+      if ((fds[0].revents & (POLLRDHUP | POLLHUP | POLLERR)) == 0) return;
+      cancel_request() = true;
+      stop_request() = true;
+      const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+      if (null < 0) return;
+      ::dup2(null, 1);  // the command's fds 1 and 2 are the caller's until run_forwarded restores them
+      ::dup2(null, 2);
+      ::close(null);
     });
   }
   ~CallerWatch() {
@@ -136,6 +153,7 @@ class CallerWatch {
       ::close(wake_[1]);
     }
     stop_request() = false;
+    cancel_request() = false;
   }
   CallerWatch(const CallerWatch&) = delete;
   CallerWatch& operator=(const CallerWatch&) = delete;
@@ -149,13 +167,15 @@ class Server {
  public:
   Server(fs::path socket, const ServerOptions& options, const ServerHooks& hooks)
       : socket_(std::move(socket)), options_(options), hooks_(hooks), identity_(build_identity()),
-        environment_(tool_environment()), up_since_(ServerClock::now()) {}
+        environment_(tool_environment()), limits_(caller_limits()), up_since_(ServerClock::now()) {}
 
   // Listens, warms up, tells `ready_fd` (when not -1) "ok" or the error, then serves until
-  // idle, stopped or broken. Returns the exit status.
-  int run(int ready_fd) {
+  // idle, stopped or broken. Once it holds the lock (never before: a losing start must
+  // not truncate the running server's log), `log` (when not empty) becomes its stdout
+  // and stderr. Returns the exit status.
+  int run(int ready_fd, const fs::path& log = {}) {
     std::string error;
-    if (!listen(error)) {
+    if (!listen(error, log)) {
       report_ready(ready_fd, locked_ ? "locked" : "error " + error);
       std::cerr << "gpufilter: error: " << error << std::endl;
       return static_cast<int>(ExitCode::Runtime);
@@ -174,13 +194,21 @@ class Server {
   }
 
  private:
-  bool listen(std::string& error) {
+  bool listen(std::string& error, const fs::path& log) {
     const fs::path lock_path = socket_.string() + ".lock";
     lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
       locked_ = lock_fd_ >= 0;
       error = "another gpufilter server is running or starting at '" + socket_.string() + "'";
       return false;
+    }
+    if (!log.empty()) {
+      const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+      if (log_fd >= 0) {
+        ::dup2(log_fd, 1);
+        ::dup2(log_fd, 2);
+        ::close(log_fd);
+      }
     }
     // The lock is ours: whatever socket file is left belongs to a server that is gone.
     ::unlink(socket_.c_str());
@@ -193,6 +221,8 @@ class Server {
     // A caller's closed pipe must not end the server, nor its terminal's hang-up.
     ::signal(SIGPIPE, SIG_IGN);
     ::signal(SIGHUP, SIG_IGN);
+    // A command's writes past a file size limit fail with EFBIG rather than end the server.
+    ::signal(SIGXFSZ, SIG_IGN);
     ::signal(SIGINT, remove_socket_and_exit);
     ::signal(SIGTERM, remove_socket_and_exit);
     return true;
@@ -241,7 +271,7 @@ class Server {
       pollfd wait{listen_fd_, POLLIN, 0};
       if (::poll(&wait, 1, timeout_ms) <= 0) continue;
       const int connection = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-      if (connection >= 0) answer(connection);
+      if (connection >= 0) read_off_thread(connection);
     }
     std::deque<Pending> left;
     {
@@ -253,18 +283,44 @@ class Server {
     work_.notify_all();
     for (Pending& pending : left) finish(pending, {ReplyKind::Declined, 0, "the server is stopping"});
     worker.join();
+    // The readers end by their deadline; they must not outlive the server.
+    std::unique_lock<std::mutex> lock(mutex_);
+    readers_done_.wait(lock, [this] { return readers_ == 0; });
   }
 
-  // One connection: a status or stop request answered now, a command queued.
+  // Reads the connection's request on a thread of its own, so a slow caller delays no
+  // other; closes it unread when kMaxReaders are reading already.
+  void read_off_thread(int connection) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (readers_ >= kMaxReaders) {
+        ::close(connection);
+        return;
+      }
+      ++readers_;
+    }
+    try {
+      std::thread([this, connection] {
+        answer(connection);
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (--readers_ == 0) readers_done_.notify_all();
+      }).detach();
+    } catch (const std::system_error&) {
+      ::close(connection);
+      const std::lock_guard<std::mutex> lock(mutex_);
+      --readers_;
+    }
+  }
+
+  // One connection: a status or stop request answered now; a command declined at once
+  // where it could not run here as in its own process or would have to wait, else queued.
   void answer(int connection) {
     ucred peer{};
     socklen_t size = sizeof peer;
-    timeval limit{10, 0};  // a request arrives at once; a stuck caller must not hold the server
     Pending pending;
     pending.connection = connection;
     if (::getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0 || peer.uid != ::getuid() ||
-        ::setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit) != 0 ||
-        !receive_request(connection, pending.request, pending.fds)) {
+        !receive_request(connection, pending.request, pending.fds, ServerClock::now() + kRequestDeadline)) {
       ::close(connection);
       return;
     }
@@ -277,10 +333,17 @@ class Server {
         return;
       }
       case RequestKind::Run: {
+        if (const std::string why = decline_reason(pending); !why.empty()) {
+          finish(pending, {ReplyKind::Declined, 0, why});
+          return;
+        }
         std::unique_lock<std::mutex> lock(mutex_);
-        if (ending_) {
+        // Waiting for another command would take longer than starting a process: the
+        // caller runs it itself (nothing of it has been read yet).
+        const char* why = ending_ ? "the server is stopping" : running_ || !queue_.empty() ? "busy" : nullptr;
+        if (why != nullptr) {
           lock.unlock();
-          finish(pending, {ReplyKind::Declined, 0, "the server is stopping"});
+          finish(pending, {ReplyKind::Declined, 0, why});
           return;
         }
         queue_.push_back(std::move(pending));
@@ -290,6 +353,17 @@ class Server {
       }
     }
     ::close(connection);
+  }
+
+  // Why a forwarded command cannot run here as it would in the caller's own process;
+  // empty when it can (the paths it names are checked in the caller's directory, later).
+  std::string decline_reason(const Pending& pending) const {
+    const ServerRequest& request = pending.request;
+    if (request.identity != identity_) return "another build";
+    if (request.env != environment_) return "other GPUFILTER_*, CUDA_* or OPENCV_* variables";
+    if (pending.fds.size() != 4 || request.args.empty()) return "malformed request";
+    if (request.limits != limits_) return "other resource limits (ulimit)";
+    return peer_difference(pending.connection);
   }
 
   // Replies, then closes what the request brought.
@@ -320,16 +394,17 @@ class Server {
         running_since_ = ServerClock::now();
         running_what_ = pending.request.args.size() > 1 ? pending.request.args[1] : "";
       }
-      if (caller_gone(pending.connection)) {
-        finish(pending, {ReplyKind::Declined, 0, "the caller has gone"});
-      } else {
-        const ServerReply reply = run_forwarded(pending.request, pending.fds, pending.connection);
-        finish(pending, reply);
-      }
+      const ServerReply reply = caller_gone(pending.connection)
+                                    ? ServerReply{ReplyKind::Declined, 0, "the caller has gone"}
+                                    : run_forwarded(pending.request, pending.fds, pending.connection);
       const bool healthy = hooks_.healthy();
-      const std::lock_guard<std::mutex> lock(mutex_);
-      running_ = false;
-      if (!healthy) ending_ = true;
+      {
+        // Free before the reply: the caller's next command must not find the server busy.
+        const std::lock_guard<std::mutex> lock(mutex_);
+        running_ = false;
+        if (!healthy) ending_ = true;
+      }
+      finish(pending, reply);
     }
   }
 
@@ -353,10 +428,11 @@ class Server {
     return text;
   }
 
+  // Runs the command in the caller's directory with its streams and umask: replies
+  // Started first, so that the caller never runs it again; declines before that where
+  // the command names a path through the caller's process (process_paths.hpp) or the
+  // server's fixed settings differ (hooks_.accepts).
   ServerReply run_forwarded(const ServerRequest& request, const std::vector<int>& fds, int connection) {
-    if (request.identity != identity_) return {ReplyKind::Declined, 0, "another build"};
-    if (request.env != environment_) return {ReplyKind::Declined, 0, "other GPUFILTER_*, CUDA_* or OPENCV_* variables"};
-    if (fds.size() != 4 || request.args.empty()) return {ReplyKind::Declined, 0, "malformed request"};
     // The caller's standard streams and directory for the command's run, then ours back.
     std::cout.flush();
     std::cerr.flush();
@@ -365,36 +441,46 @@ class Server {
     for (int i = 0; i < 3; ++i) saved[i] = ::fcntl(i, F_DUPFD_CLOEXEC, 3);
     for (int i = 0; i < 3; ++i) ::dup2(fds[static_cast<std::size_t>(i) + 1], i);
     std::optional<int> code;
-    if (::fchdir(fds[0]) == 0) {
+    std::string declined;
+    std::vector<const char*> argv;
+    for (const std::string& arg : request.args) argv.push_back(arg.c_str());
+    argv.push_back(nullptr);
+    const int argc = static_cast<int>(request.args.size());
+    if (::fchdir(fds[0]) != 0) {
+      declined = "the caller's directory cannot be entered";
+    } else if (arguments_through_process(argc, argv.data())) {
+      declined = "a path through the caller's process (/proc, /dev/fd)";
+    } else if (!hooks_.accepts(argc, argv.data())) {
+      declined = "settings fixed at the server's start differ";
+    } else if (send_reply(connection, {ReplyKind::Started, 0, ""})) {
       const mode_t old_mask = ::umask(static_cast<mode_t>(request.umask & 0777));
       std::cout.clear();
       std::cerr.clear();
       std::clearerr(stdout);
       std::clearerr(stderr);
-      std::vector<const char*> argv;
-      for (const std::string& arg : request.args) argv.push_back(arg.c_str());
-      argv.push_back(nullptr);
       const ServerClock::time_point started{
           std::chrono::duration_cast<ServerClock::duration>(std::chrono::nanoseconds(request.started_ns))};
       {
         const CallerWatch watch(connection);
-        code = hooks_.serve(static_cast<int>(request.args.size()), argv.data(), started);
+        code = hooks_.serve(argc, argv.data(), started);
       }
       std::cout.flush();
       std::cerr.flush();
       std::fflush(nullptr);
       ::umask(old_mask);
-      [[maybe_unused]] const int back = ::chdir("/");
+    } else {
+      declined = "the caller has gone";
     }
+    [[maybe_unused]] const int back = ::chdir("/");
     for (int i = 0; i < 3; ++i) {
       ::dup2(saved[i], i);
       ::close(saved[i]);
     }
     std::cout.clear();
     std::cerr.clear();
-    if (!code) return {ReplyKind::Declined, 0, "settings fixed at the server's start differ"};
+    if (!code) return ServerReply{ReplyKind::Declined, 0, declined};
     served_.fetch_add(1);
-    return {ReplyKind::Ran, *code, ""};
+    return ServerReply{ReplyKind::Ran, *code, ""};
   }
 
   fs::path socket_;
@@ -402,11 +488,14 @@ class Server {
   const ServerHooks& hooks_;
   std::string identity_;
   std::vector<std::string> environment_;
+  std::vector<std::int64_t> limits_;  // as `server start` had them, before any library could change them
   ServerClock::time_point up_since_;
   std::atomic<long> served_{0};
   // Shared by the accepting thread and the worker:
   mutable std::mutex mutex_;
   std::condition_variable work_;
+  std::condition_variable readers_done_;
+  int readers_ = 0;  // threads reading a request
   std::deque<Pending> queue_;
   bool running_ = false;
   bool ending_ = false;
@@ -465,14 +554,10 @@ int start_server(const fs::path& socket, const ServerOptions& options, const Ser
     ::setsid();
     if (::fork() != 0) ::_exit(0);
     const int null = ::open("/dev/null", O_RDWR);
-    const std::string log_path = socket.string() + ".log";
-    const int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    ::dup2(null, 0);
-    ::dup2(log >= 0 ? log : null, 1);
-    ::dup2(log >= 0 ? log : null, 2);
+    for (int i = 0; i < 3; ++i) ::dup2(null, i);  // the log once the lock is ours (Server::run)
     [[maybe_unused]] const int root = ::chdir("/");
     Server server(socket, options, hooks);
-    std::_Exit(server.run(ready[1]));
+    std::_Exit(server.run(ready[1], socket.string() + ".log"));
   }
   ::close(ready[1]);
   ::waitpid(child, nullptr, 0);
@@ -553,6 +638,7 @@ int run_server_command(int argc, const char* const* argv, const ServerHooks& hoo
   if (options.action == "stop") return stop_server(socket);
   if (options.action == "status") return report_status(socket);
   prepare_socket_directory(socket);
+  if (const std::optional<std::string> note = socket_fallback_note()) std::cout << "gpufilter: note: " << *note << '\n';
   if (options.action == "start") return start_server(socket, options, hooks);
   Server server(socket, options, hooks);  // "run": in the foreground
   std::cerr << "gpufilter: server (pid " << ::getpid() << ") starting at " << socket.string() << std::endl;

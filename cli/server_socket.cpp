@@ -1,6 +1,8 @@
 #include "server_socket.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -87,8 +89,26 @@ bool write_all(int socket, const char* data, std::size_t size) {
   return true;
 }
 
-bool read_all(int socket, char* data, std::size_t size) {
+using Deadline = std::chrono::steady_clock::time_point;
+constexpr Deadline kNoDeadline = Deadline::max();
+
+// Waits until `socket` has bytes (or an end) to read: false once `deadline` has passed.
+bool readable_by(int socket, Deadline deadline) {
+  if (deadline == kNoDeadline) return true;
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return false;
+    pollfd wait{socket, POLLIN, 0};
+    const int ready = ::poll(&wait, 1, static_cast<int>(std::min<long long>(left, 60000)));
+    if (ready > 0) return true;
+    if (ready < 0 && errno != EINTR) return false;
+  }
+}
+
+bool read_all(int socket, char* data, std::size_t size, Deadline deadline) {
   while (size > 0) {
+    if (!readable_by(socket, deadline)) return false;
     const ssize_t n = ::recv(socket, data, size, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
@@ -123,7 +143,7 @@ bool send_frame(int socket, const std::string& payload, const std::vector<int>& 
   return write_all(socket, payload.data(), payload.size());
 }
 
-bool receive_frame(int socket, std::string& payload, std::vector<int>* fds) {
+bool receive_frame(int socket, std::string& payload, std::vector<int>* fds, Deadline deadline) {
   std::uint32_t length = 0;
   iovec part{&length, sizeof length};
   msghdr message{};
@@ -132,10 +152,14 @@ bool receive_frame(int socket, std::string& payload, std::vector<int>* fds) {
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxFds)] = {};
   message.msg_control = control;
   message.msg_controllen = sizeof control;
-  ssize_t got;
-  do {
-    got = ::recvmsg(socket, &message, MSG_CMSG_CLOEXEC | MSG_WAITALL);
-  } while (got < 0 && errno == EINTR);
+  // The length and its fds come in one sendmsg(): the first read has them (waiting for
+  // all four bytes only where no deadline limits it).
+  ssize_t got = -1;
+  if (readable_by(socket, deadline)) {
+    do {
+      got = ::recvmsg(socket, &message, MSG_CMSG_CLOEXEC | (deadline == kNoDeadline ? MSG_WAITALL : 0));
+    } while (got < 0 && errno == EINTR);
+  }
   // Whatever arrived is ours to close, even when the rest is malformed.
   std::vector<int> received;
   for (cmsghdr* header = CMSG_FIRSTHDR(&message); header != nullptr; header = CMSG_NXTHDR(&message, header)) {
@@ -151,11 +175,14 @@ bool receive_frame(int socket, std::string& payload, std::vector<int>* fds) {
     for (int fd : received) ::close(fd);
     return false;
   };
-  if (got != static_cast<ssize_t>(sizeof length) || (message.msg_flags & MSG_CTRUNC) != 0) return fail();
+  if (got <= 0 || (message.msg_flags & MSG_CTRUNC) != 0) return fail();
+  if (got < static_cast<ssize_t>(sizeof length) &&
+      !read_all(socket, reinterpret_cast<char*>(&length) + got, sizeof length - static_cast<std::size_t>(got), deadline))
+    return fail();
   if (fds == nullptr && !received.empty()) return fail();
   if (length > kMaxMessageBytes) return fail();
   payload.assign(length, '\0');
-  if (!read_all(socket, payload.data(), length)) return fail();
+  if (!read_all(socket, payload.data(), length, deadline)) return fail();
   if (fds != nullptr) *fds = std::move(received);
   return true;
 }
@@ -169,24 +196,84 @@ bool fill_address(const fs::path& path, sockaddr_un& address) {
   return true;
 }
 
-}  // namespace
-
-fs::path server_socket_path() {
-  if (const char* given = std::getenv("GPUFILTER_SERVER_SOCKET"); given != nullptr && *given != '\0')
-    return fs::path(given);
-  if (const char* runtime = std::getenv("XDG_RUNTIME_DIR"); runtime != nullptr && *runtime == '/')
-    return fs::path(runtime) / "gpufilter-server.sock";
+// <temp dir>/gpufilter-<uid>: the default folder, which anyone could make first.
+fs::path default_socket_folder() {
   std::error_code error;
   fs::path temp = fs::temp_directory_path(error);  // $TMPDIR and the like, else /tmp
   if (error) temp = "/tmp";
-  return temp / ("gpufilter-" + std::to_string(::getuid())) / "server.sock";
+  return temp / ("gpufilter-" + std::to_string(::getuid()));
+}
+
+// Whether `folder` is missing (to be made) or a directory of this user's closed to others.
+bool usable_folder(const fs::path& folder) {
+  struct stat status {};
+  if (::lstat(folder.c_str(), &status) != 0) return errno == ENOENT;
+  return S_ISDIR(status.st_mode) && status.st_uid == ::getuid() && (status.st_mode & 0022) == 0;
+}
+
+// A folder only this user can make: $XDG_CACHE_HOME/gpufilter, else $HOME/.cache/gpufilter.
+std::optional<fs::path> home_socket_folder() {
+  if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache != nullptr && *cache == '/')
+    return fs::path(cache) / "gpufilter";
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home == '/')
+    return fs::path(home) / ".cache" / "gpufilter";
+  return std::nullopt;
+}
+
+// Makes `directory` and its missing parents, mode 0700.
+void make_directories(const fs::path& directory) {
+  if (::mkdir(directory.c_str(), 0700) == 0 || errno == EEXIST) return;
+  if (errno == ENOENT && directory.has_parent_path() && directory.parent_path() != directory) {
+    make_directories(directory.parent_path());
+    if (::mkdir(directory.c_str(), 0700) == 0 || errno == EEXIST) return;
+  }
+  throw CliError(ExitCode::Runtime,
+                 "cannot make the server's directory '" + directory.string() + "': " + std::strerror(errno));
+}
+
+}  // namespace
+
+fs::path server_socket_path() {
+  if (const char* given = std::getenv("GPUFILTER_SERVER_SOCKET"); given != nullptr && *given != '\0') {
+    // Absolute now: the server works in "/" once started, its callers anywhere.
+    std::error_code error;
+    const fs::path absolute = fs::absolute(given, error);
+    return error ? fs::path(given) : absolute.lexically_normal();
+  }
+  if (const char* runtime = std::getenv("XDG_RUNTIME_DIR"); runtime != nullptr && *runtime == '/')
+    return fs::path(runtime) / "gpufilter-server.sock";
+  const fs::path folder = default_socket_folder();
+  if (!usable_folder(folder)) {
+    if (const std::optional<fs::path> home = home_socket_folder()) return *home / "server.sock";
+  }
+  return folder / "server.sock";
+}
+
+std::optional<std::string> socket_fallback_note() {
+  if (const char* given = std::getenv("GPUFILTER_SERVER_SOCKET"); given != nullptr && *given != '\0') return std::nullopt;
+  if (const char* runtime = std::getenv("XDG_RUNTIME_DIR"); runtime != nullptr && *runtime == '/') return std::nullopt;
+  const fs::path folder = default_socket_folder();
+  const std::optional<fs::path> home = home_socket_folder();
+  if (usable_folder(folder) || !home) return std::nullopt;
+  return "'" + folder.string() + "' is not this user's alone (another user made it), so the socket is in '" +
+         home->string() + "'";
+}
+
+std::vector<std::int64_t> caller_limits() {
+  std::vector<std::int64_t> limits;
+  for (const int resource : {RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_AS, RLIMIT_DATA, RLIMIT_CPU, RLIMIT_CORE,
+                             RLIMIT_STACK, RLIMIT_MEMLOCK}) {
+    rlimit limit{};
+    if (::getrlimit(resource, &limit) != 0) limit = {0, 0};
+    limits.push_back(static_cast<std::int64_t>(limit.rlim_cur));
+    limits.push_back(static_cast<std::int64_t>(limit.rlim_max));
+  }
+  return limits;
 }
 
 void prepare_socket_directory(const fs::path& socket) {
   const fs::path directory = socket.parent_path().empty() ? fs::path(".") : socket.parent_path();
-  if (::mkdir(directory.c_str(), 0700) != 0 && errno != EEXIST)
-    throw CliError(ExitCode::Runtime, "cannot make the server's directory '" + directory.string() +
-                                          "': " + std::strerror(errno));
+  make_directories(directory);
   struct stat status {};
   if (::lstat(directory.c_str(), &status) != 0 || !S_ISDIR(status.st_mode))
     throw CliError(ExitCode::Runtime, "the server's directory '" + directory.string() + "' is not a directory");
@@ -234,12 +321,14 @@ bool send_request(int socket, const ServerRequest& request, const std::vector<in
   w.texts(request.env);
   w.i64(request.started_ns);
   w.u32(request.umask);
+  w.u32(static_cast<std::uint32_t>(request.limits.size()));
+  for (const std::int64_t limit : request.limits) w.i64(limit);
   return send_frame(socket, w.bytes, fds);
 }
 
-bool receive_request(int socket, ServerRequest& request, std::vector<int>& fds) {
+bool receive_request(int socket, ServerRequest& request, std::vector<int>& fds, Deadline deadline) {
   std::string payload;
-  if (!receive_frame(socket, payload, &fds)) return false;
+  if (!receive_frame(socket, payload, &fds, deadline)) return false;
   Reader r{payload};
   const bool magic = r.number<std::uint32_t>() == kMagic;
   request.kind = static_cast<RequestKind>(r.number<std::uint32_t>());
@@ -248,6 +337,9 @@ bool receive_request(int socket, ServerRequest& request, std::vector<int>& fds) 
   request.env = r.texts();
   request.started_ns = r.number<std::int64_t>();
   request.umask = r.number<std::uint32_t>();
+  const std::uint32_t limits = r.number<std::uint32_t>();
+  request.limits.clear();
+  for (std::uint32_t i = 0; r.ok && i < limits; ++i) request.limits.push_back(r.number<std::int64_t>());
   if (r.ok && magic) return true;
   for (int fd : fds) ::close(fd);
   fds.clear();
@@ -265,7 +357,7 @@ bool send_reply(int socket, const ServerReply& reply) {
 
 bool receive_reply(int socket, ServerReply& reply) {
   std::string payload;
-  if (!receive_frame(socket, payload, nullptr)) return false;
+  if (!receive_frame(socket, payload, nullptr, kNoDeadline)) return false;
   Reader r{payload};
   const bool magic = r.number<std::uint32_t>() == kMagic;
   reply.kind = static_cast<ReplyKind>(r.number<std::uint32_t>());

@@ -8,12 +8,21 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include <grp.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
+#include <thread>
 #include <filesystem>
 #include <regex>
 #include <string>
@@ -53,8 +62,8 @@ class CliServerTest : public ::testing::Test {
     options.env.push_back("GPUFILTER_SERVER=off");
     return run(args, options);
   }
-  void start_server(const std::string& idle = "60") {
-    const ProcessResult started = run({"server", "start", "--idle-timeout", idle});
+  void start_server(const std::string& idle = "60", const ProcessOptions& options = {}) {
+    const ProcessResult started = run({"server", "start", "--idle-timeout", idle}, options);
     ASSERT_EQ(started.exit_code, 0) << started.out << started.err;
     ASSERT_TRUE(contains(started.out, "server started")) << started.out;
   }
@@ -143,7 +152,8 @@ TEST_F(CliServerTest, CommandsWithOtherSettingsRunInTheirOwnProcess) {
   for (const char* variable : {"GPUFILTER_JPEG_BATCH=3", "CUDA_VISIBLE_DEVICES=1"}) {
     ProcessOptions other;
     other.env.push_back(variable);
-    const ProcessResult run_other = run({"copy", in, (work_ / "a.png").string(), "--device", "cpu"}, other);
+    const std::string name = std::string(variable).substr(0, std::string(variable).find('=')) + ".png";
+    const ProcessResult run_other = run({"copy", in, (work_ / name).string(), "--device", "cpu"}, other);
     ASSERT_EQ(run_other.exit_code, 0) << variable << ": " << run_other.err;
   }
   // Another pixel limit than the one the server's codecs were loaded with.
@@ -154,7 +164,7 @@ TEST_F(CliServerTest, CommandsWithOtherSettingsRunInTheirOwnProcess) {
   const ProcessResult off = local({"copy", in, (work_ / "c.png").string(), "--device", "cpu"});
   ASSERT_EQ(off.exit_code, 0) << off.err;
   EXPECT_EQ(commands_run(), 0);
-  for (const char* name : {"a.png", "b.png", "c.png"})
+  for (const char* name : {"GPUFILTER_JPEG_BATCH.png", "CUDA_VISIBLE_DEVICES.png", "b.png", "c.png"})
     EXPECT_EQ(max_difference(read_unchanged(work_ / name), read_unchanged(in)), 0.0) << name;
 }
 
@@ -198,8 +208,8 @@ TEST_F(CliServerTest, ACallerThatGoesAwayStopsItsBatch) {
 }
 
 // While a batch runs: status answers at once and names it; a command sent meanwhile
-// waits its turn; stop ends the batch after its files in flight (its caller is told
-// how far it got) and the waiting command runs in its own process instead.
+// does not wait behind it but runs in its own process at once; stop ends the batch after
+// its files in flight (its caller is told how far it got).
 TEST_F(CliServerTest, StatusAndStopAnswerWhileABatchRuns) {
   constexpr int kFiles = 400;
   const std::vector<std::string> args = slow_batch(kFiles);
@@ -209,20 +219,233 @@ TEST_F(CliServerTest, StatusAndStopAnswerWhileABatchRuns) {
   const ProcessResult status = run({"server", "status"});
   EXPECT_EQ(status.exit_code, 0);
   EXPECT_TRUE(contains(status.out, "running 'blur'")) << status.out;
-  ScratchDir waiting_capture;
-  ChildProcess waiting(GPUFILTER_CLI_PATH, {"copy", args[1], (work_ / "waited.png").string(), "--device", "cpu"},
-                       waiting_capture.path());
-  ASSERT_TRUE(wait_until([&] { return contains(run({"server", "status"}).out, "1 waiting"); }, std::chrono::seconds(30)));
+  ScratchDir meanwhile_capture;
+  const ProcessResult meanwhile = run_process(
+      GPUFILTER_CLI_PATH, {"copy", args[1], (work_ / "meanwhile.png").string(), "--device", "cpu"},
+      meanwhile_capture.path());
+  EXPECT_EQ(meanwhile.exit_code, 0) << meanwhile.err;
+  EXPECT_TRUE(fs::exists(work_ / "meanwhile.png"));
+  EXPECT_TRUE(batch.running()) << "the command waited for the batch";
+  EXPECT_EQ(commands_run(), 0);  // the batch still runs; the copy ran in its own process
   const ProcessResult stopped = run({"server", "stop"});
   EXPECT_EQ(stopped.exit_code, 0) << stopped.err;
   const ProcessResult batch_end = batch.wait();
   EXPECT_EQ(batch_end.exit_code, 5);
   EXPECT_TRUE(contains(batch_end.err, "gpufilter: stopped: ")) << batch_end.err;
   EXPECT_LT(batch_outputs(), kFiles);
-  const ProcessResult waited = waiting.wait();
-  EXPECT_EQ(waited.exit_code, 0) << waited.err;
-  EXPECT_TRUE(fs::exists(work_ / "waited.png"));
   EXPECT_FALSE(fs::exists(socket_));
+}
+
+// A caller that sends its request a byte at a time holds neither status nor commands:
+// requests are read off the accepting thread, within one deadline for all of it.
+TEST_F(CliServerTest, ASlowCallerDelaysNoOther) {
+  const std::string in = write_image("in.png", 8);
+  start_server();
+  const int slow = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, socket_.c_str(), sizeof address.sun_path - 1);
+  ASSERT_EQ(::connect(slow, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::send(slow, "G", 1, MSG_NOSIGNAL), 1);
+  const auto before = std::chrono::steady_clock::now();
+  const ProcessResult status = run({"server", "status"});
+  const ProcessResult copied = run({"copy", in, (work_ / "out.png").string(), "--device", "cpu"});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
+  EXPECT_EQ(status.exit_code, 0);
+  EXPECT_EQ(copied.exit_code, 0) << copied.err;
+  EXPECT_LT(seconds, 1.5) << "status and a command waited for a slow caller";
+  EXPECT_EQ(commands_run(), 1);
+  // Past its deadline the slow caller is hung up on.
+  char byte;
+  timeval limit{10, 0};
+  ::setsockopt(slow, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  EXPECT_EQ(::recv(slow, &byte, 1, 0), 0) << "the server still waits for the slow caller";
+  ::close(slow);
+}
+
+// A server that ends while it runs a command: the caller says so and fails, and does not
+// run the command again (its standard input may have been read).
+TEST_F(CliServerTest, AServerThatEndsMidCommandIsAnError) {
+  const std::string in = write_image("in.png", 4);
+  ProcessOptions paused;  // the server holds the finished output 4 s before its rename
+  paused.env.push_back("GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_MS=4000");
+  start_server("60", paused);
+  const long pid = server_pid();
+  ASSERT_GT(pid, 0);
+  const std::string out = (work_ / "out.png").string();
+  ScratchDir caller_capture;
+  ChildProcess caller(GPUFILTER_CLI_PATH, {"copy", in, out, "--device", "cpu"}, caller_capture.path(), paused);
+  ASSERT_TRUE(wait_until([&] { return contains(run({"server", "status"}).out, "running 'copy'"); },
+                         std::chrono::seconds(30)));
+  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+  const ProcessResult ended = caller.wait();
+  EXPECT_EQ(ended.exit_code, 5) << ended.err;
+  EXPECT_EQ(ended.err_lines().size(), 1u) << ended.err;
+  EXPECT_TRUE(contains(ended.err, "the server ended while running the command, which is not run again")) << ended.err;
+  EXPECT_TRUE(contains(ended.err, "OUT '" + out + "'")) << ended.err;
+  EXPECT_FALSE(fs::exists(out)) << "the command ran again";
+}
+
+// Ctrl-C on a single file the server runs: it stops at its next safe point and writes
+// no OUT, as its own process would have died; the server takes the next command.
+TEST_F(CliServerTest, ACallerThatGoesAwayWritesNoOutput) {
+  const fs::path in = work_ / "big.png";
+  ASSERT_TRUE(cv::imwrite(in.string(), random_image(750, 1000, CV_8UC3, 9)));  // a second or more to blur
+  start_server();
+  const fs::path out = work_ / "out.png";
+  {
+    ScratchDir caller_capture;
+    ChildProcess caller(GPUFILTER_CLI_PATH, {"blur", in.string(), out.string(), "--sigma", "8", "--device", "cpu"},
+                        caller_capture.path());
+    ASSERT_TRUE(wait_until([&] { return contains(run({"server", "status"}).out, "running 'blur'"); },
+                           std::chrono::seconds(30)));
+    caller.send(SIGINT);
+    EXPECT_EQ(caller.wait().signal, SIGINT);
+  }
+  ASSERT_TRUE(wait_until([&] { return commands_run() == 1; }, std::chrono::seconds(60)));
+  EXPECT_FALSE(fs::exists(out)) << "the server wrote OUT for a caller that had gone";
+  for (const std::string& name : work_.entries()) EXPECT_FALSE(name.starts_with(".out.png")) << name;
+  const ProcessResult next = run({"copy", write_image("small.png", 3), (work_ / "next.png").string(), "--device", "cpu"});
+  EXPECT_EQ(next.exit_code, 0) << next.err;
+  EXPECT_EQ(commands_run(), 2);
+}
+
+// A caller whose supplementary groups differ from the server's may be denied files the
+// server could read: its command runs in its own process. The same for other resource
+// limits (ulimit -f), while the caller's umask is applied to what the server writes.
+TEST_F(CliServerTest, CallersOfOtherGroupsOrLimitsRunInTheirOwnProcess) {
+  if (::geteuid() != 0) GTEST_SKIP() << "changing groups needs root";
+  const std::string in = write_image("in.png", 5);
+  ProcessOptions more_groups;
+  more_groups.before_exec = [] {
+    const gid_t groups[] = {::getgid(), 4242};
+    if (::setgroups(2, groups) != 0) ::_exit(125);
+  };
+  start_server("60", more_groups);
+  const ProcessResult same = run({"copy", in, (work_ / "same.png").string(), "--device", "cpu"}, more_groups);
+  ASSERT_EQ(same.exit_code, 0) << same.err;
+  ASSERT_EQ(commands_run(), 1);
+  const ProcessResult fewer = run({"copy", in, (work_ / "fewer.png").string(), "--device", "cpu"});
+  EXPECT_EQ(fewer.exit_code, 0) << fewer.err;
+  EXPECT_EQ(commands_run(), 1) << "the server ran a command for a caller with fewer groups";
+
+  // Files of at most 16 KiB (ulimit -f 16): a 180 KB PNG cannot be written, as in the
+  // caller's own process.
+  const fs::path big = work_ / "big.png";
+  ASSERT_TRUE(cv::imwrite(big.string(), random_image(200, 300, CV_8UC3, 6)));
+  ProcessOptions small_files = more_groups;
+  small_files.before_exec = [groups = more_groups.before_exec] {
+    groups();
+    const rlimit limit{16384, 16384};
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(125);
+  };
+  const ProcessResult limited = run({"copy", big.string(), (work_ / "limited.png").string(), "--device", "cpu"},
+                                    small_files);
+  EXPECT_NE(limited.exit_code, 0) << "a file past the caller's size limit was written";
+  EXPECT_FALSE(fs::exists(work_ / "limited.png"));
+  EXPECT_EQ(commands_run(), 1);
+
+  ProcessOptions private_files = more_groups;
+  private_files.before_exec = [groups = more_groups.before_exec] {
+    groups();
+    ::umask(077);
+  };
+  const ProcessResult masked = run({"copy", in, (work_ / "private.png").string(), "--device", "cpu"}, private_files);
+  ASSERT_EQ(masked.exit_code, 0) << masked.err;
+  EXPECT_EQ(commands_run(), 2);
+  struct stat status {};
+  ASSERT_EQ(::stat((work_ / "private.png").c_str(), &status), 0);
+  EXPECT_EQ(status.st_mode & 0777, 0600u);
+}
+
+// A caller in another mount namespace may see other files under the same paths.
+TEST_F(CliServerTest, CallersOfAnotherMountNamespaceRunInTheirOwnProcess) {
+  const std::string in = write_image("in.png", 6);
+  start_server();
+  ProcessOptions other_namespace;
+  other_namespace.before_exec = [] {
+    if (::unshare(CLONE_NEWNS) != 0) ::_exit(77);
+  };
+  const ProcessResult r = run({"copy", in, (work_ / "out.png").string(), "--device", "cpu"}, other_namespace);
+  if (r.exit_code == 77) GTEST_SKIP() << "no new mount namespace here (unshare needs CAP_SYS_ADMIN)";
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(work_ / "out.png"));
+  EXPECT_EQ(commands_run(), 0);
+}
+
+// /dev/fd/N (a shell's <(...)), /proc/self/... and links to them name the caller's own
+// files: such a command runs in the caller's process, never in the server's.
+TEST_F(CliServerTest, PathsThroughTheCallersProcessRunThere) {
+  const std::string in = write_image("in.png", 7);
+  const ProcessResult alone = local({"stats", in, "--csv", "--device", "cpu"});
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  start_server();
+  const std::string where = work_.path().string();
+  ProcessOptions fd7;
+  fd7.before_exec = [in, where] {
+    const int fd = ::open(in.c_str(), O_RDONLY);
+    if (fd < 0 || ::dup2(fd, 7) != 7 || ::chdir(where.c_str()) != 0) ::_exit(126);
+  };
+  fs::create_symlink("/proc/self/fd/7", work_ / "link.png");
+  for (const std::string& path : {std::string("/dev/fd/7"), std::string("/proc/self/fd/7"), std::string("link.png")}) {
+    const ProcessResult r = run({"stats", path, "--csv", "--device", "cpu"}, fd7);
+    EXPECT_EQ(r.exit_code, 0) << path << ": " << r.err;
+    EXPECT_EQ(r.out, alone.out) << path;
+  }
+  EXPECT_EQ(commands_run(), 0);
+}
+
+// GPUFILTER_SERVER_SOCKET=rel.sock is in the directory where it was given, not in "/"
+// where the server works.
+TEST_F(CliServerTest, ARelativeSocketPathIsTheCallersDirectory) {
+  ProcessOptions relative;
+  relative.env.push_back("GPUFILTER_SERVER_SOCKET=rel.sock");
+  const ProcessResult started = run_in(work_.path(), {"server", "start"}, relative);
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  EXPECT_TRUE(fs::exists(work_ / "rel.sock"));
+  EXPECT_EQ(run_in(work_.path(), {"server", "status"}, relative).exit_code, 0);
+  EXPECT_EQ(run_in(work_.path(), {"server", "stop"}, relative).exit_code, 0);
+  EXPECT_FALSE(fs::exists(work_ / "rel.sock"));
+}
+
+// A start that loses to a server already starting leaves that server's log alone.
+TEST_F(CliServerTest, ALosingStartLeavesTheLogAlone) {
+  const std::string log = socket_ + ".log";
+  const int lock = ::open((socket_ + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  ASSERT_GE(lock, 0);
+  ASSERT_EQ(::flock(lock, LOCK_EX), 0);  // a server starting, not yet answering
+  write_bytes(log, "the starting server's log\n");
+  ScratchDir start_capture;
+  ChildProcess second(GPUFILTER_CLI_PATH, {"server", "start"}, start_capture.path());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // its server has tried the lock
+  EXPECT_EQ(read_bytes(log), "the starting server's log\n");
+  ::close(lock);  // the holder ended without answering: this start starts one
+  const ProcessResult started = second.wait();
+  EXPECT_EQ(started.exit_code, 0) << started.err;
+  EXPECT_GT(server_pid(), 0);
+}
+
+// The default folder /tmp/gpufilter-<uid> made by another user first: the server goes
+// to ~/.cache/gpufilter instead, says so, and its callers find it there.
+TEST_F(CliServerTest, AnotherUsersDefaultFolderIsSteppedAround) {
+  if (::geteuid() != 0) GTEST_SKIP() << "making a folder of another user needs root";
+  ScratchDir temp, home;
+  const fs::path taken = temp / ("gpufilter-" + std::to_string(::getuid()));
+  fs::create_directory(taken);
+  ASSERT_EQ(::chown(taken.c_str(), 4242, 4242), 0);
+  ProcessOptions defaults;
+  defaults.env = {"GPUFILTER_SERVER_SOCKET=", "XDG_RUNTIME_DIR=", "XDG_CACHE_HOME=", "TMPDIR=" + temp.path().string(),
+                  "HOME=" + home.path().string()};
+  const ProcessResult started = run({"server", "start"}, defaults);
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  EXPECT_TRUE(contains(started.out, "is not this user's alone")) << started.out;
+  EXPECT_TRUE(fs::exists(home / ".cache/gpufilter/server.sock"));
+  const std::string in = write_image("in.png", 8);
+  const ProcessResult copied = run({"copy", in, (work_ / "out.png").string(), "--device", "cpu"}, defaults);
+  EXPECT_EQ(copied.exit_code, 0) << copied.err;
+  const ProcessResult status = run({"server", "status"}, defaults);
+  EXPECT_TRUE(contains(status.out, "1 commands run")) << status.out;
+  EXPECT_EQ(run({"server", "stop"}, defaults).exit_code, 0);
 }
 
 TEST_F(CliServerTest, StartStatusStopAndIdleTimeout) {
