@@ -130,11 +130,36 @@ def photo_headers(paths):
         put("jpeg_header", "photo_" + os.path.splitext(os.path.basename(path))[0] + ".jpg", data[:at] + b"\xff\xd9")
 
 
+def server_seeds():
+    # The first byte: bit 0 picks the reply parser, bit 1 frames the rest as one payload,
+    # bit 2 sends a descriptor along (fuzz/server_request.cpp).
+    def text(t):
+        return struct.pack("<I", len(t)) + t
+
+    def texts(items):
+        return struct.pack("<I", len(items)) + b"".join(text(t) for t in items)
+
+    magic = struct.pack("<I", 0x47504653)
+    for i, (kind, args, limits) in enumerate(((1, [b"gpufilter", b"blur", b"in.png", b"out.png"], [1 << 30, 1024]),
+                                              (2, [b"gpufilter", b"server", b"status"], []),
+                                              (3, [], [-1]))):
+        payload = (magic + struct.pack("<I", kind) + text(b"0.2.0 /usr/bin/gpufilter 123 456") + texts(args) +
+                   texts([b"GPUFILTER_THREADS=2"]) + struct.pack("<qI", 123456789, 0o22) +
+                   struct.pack("<I", len(limits)) + b"".join(struct.pack("<q", v) for v in limits))
+        put("server_request", f"request{i}", b"\x02" + payload)
+        put("server_request", f"request{i}_fd", b"\x06" + payload)
+        put("server_request", f"request{i}_stream", b"\x00" + struct.pack("<I", len(payload)) + payload)
+    for i, (kind, code, message) in enumerate(((1, 0, b""), (2, 0, b"busy"), (3, 0, b"serving 2 GPUs"), (5, 0, b""))):
+        put("server_request", f"reply{i}", b"\x03" + magic + struct.pack("<Ii", kind, code) + text(message))
+    put("server_request", "huge_frame", b"\x00" + struct.pack("<I", 0xFFFFFFF0))
+
+
 def main():
     photo_headers(sys.argv[1:])
     png_seeds()
     jpeg_seeds()
     text_seeds()
+    server_seeds()
     return 0
 
 
