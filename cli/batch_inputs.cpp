@@ -7,6 +7,7 @@
 
 #include "exit_codes.hpp"
 #include "image_files.hpp"
+#include "process_paths.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -68,6 +69,9 @@ std::vector<BatchItem> plan_batch(const RunRequest& request) {
   const BatchOptions& batch = *request.batch;
   std::vector<std::filesystem::path> inputs = batch.inputs;
   if (!batch.from_file.empty()) read_list(batch.from_file, inputs);
+  ProcessPathCheck process_paths;  // in a server: the list's /dev/fd/N are the caller's, not ours
+  for (std::size_t i = batch.inputs.size(); i < inputs.size(); ++i)
+    refuse_process_path_in_server(inputs[i], process_paths, "--from-file");
 
   std::vector<BatchItem> items;
   std::map<std::filesystem::path, std::filesystem::path> claimed;  // output -> the input writing it

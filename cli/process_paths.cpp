@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "exit_codes.hpp"
+
 namespace gpufilter::cli {
 namespace {
 
@@ -66,6 +68,18 @@ bool arguments_through_process(int argc, const char* const* argv) {
     if (check.through_process(fs::path(std::string(value)))) return true;
   }
   return false;
+}
+
+std::atomic<bool>& serving_a_caller() {
+  static std::atomic<bool> serving{false};
+  return serving;
+}
+
+void refuse_process_path_in_server(const fs::path& path, ProcessPathCheck& check, const std::string& where) {
+  if (!serving_a_caller().load() || !check.through_process(path)) return;
+  throw CliError(ExitCode::Usage, "'" + path.string() + "' (" + where +
+                                      ") names a file through the process (/proc, /dev/fd), which the server "
+                                      "would read as its own; run this command with GPUFILTER_SERVER=off");
 }
 
 }  // namespace gpufilter::cli

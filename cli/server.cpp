@@ -55,16 +55,20 @@ std::string usage() {
          "  stop     stop the running server (a batch it runs ends after its files in flight,\n"
          "           commands waiting for it run in their own processes)\n"
          "  status   describe the running server (exit status 1 when none runs)\n\n"
-         "While a server runs, gpufilter commands of the same build, user and GPUFILTER_*,\n"
-         "CUDA_* and OPENCV_* variables run in it, with the GPU, nvJPEG and codecs already\n"
-         "started; the command waits for the result and exits with its status. Commands run\n"
-         "one at a time. GPUFILTER_SERVER=off runs a command in its own process. Ctrl-C on a\n"
-         "waiting batch stops it after the files in flight.\n\n"
+         "While a server runs, gpufilter commands of the same build, user, groups, mount\n"
+         "namespace, root, resource limits and GPUFILTER_*, CUDA_* and OPENCV_* variables run\n"
+         "in it, with the GPU, nvJPEG and codecs already started; the command waits for the\n"
+         "result and exits with its status. Commands run one at a time: one sent while\n"
+         "another runs, or naming /dev/fd/N, /proc/... or <(...), runs in its own process, as\n"
+         "does any with GPUFILTER_SERVER=off. Ctrl-C on a waiting command cancels it (a single\n"
+         "file writes no OUT; a batch stops after the files in flight). A server that ends\n"
+         "while running a command fails it (exit 5); it is not run again.\n\n"
          "  --idle-timeout SECONDS  stop after this long without a command (default " +
          std::to_string(static_cast<int>(kDefaultIdleSeconds)) +
          ", 0: never)\n"
          "  socket: $GPUFILTER_SERVER_SOCKET, else $XDG_RUNTIME_DIR/gpufilter-server.sock,\n"
-         "          else /tmp/gpufilter-<uid>/server.sock (" +
+         "          else /tmp/gpufilter-<uid>/server.sock, or ~/.cache/gpufilter/server.sock\n"
+         "          where another user made that folder (" +
          server_socket_path().string() + " here)\n";
 }
 
@@ -462,7 +466,9 @@ class Server {
           std::chrono::duration_cast<ServerClock::duration>(std::chrono::nanoseconds(request.started_ns))};
       {
         const CallerWatch watch(connection);
+        serving_a_caller() = true;
         code = hooks_.serve(argc, argv.data(), started);
+        serving_a_caller() = false;
       }
       std::cout.flush();
       std::cerr.flush();

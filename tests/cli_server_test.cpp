@@ -393,6 +393,17 @@ TEST_F(CliServerTest, PathsThroughTheCallersProcessRunThere) {
     EXPECT_EQ(r.out, alone.out) << path;
   }
   EXPECT_EQ(commands_run(), 0);
+  // In a --from-file list, which the caller cannot check without reading it, the server
+  // refuses such a path rather than read its own fd 7.
+  write_bytes(work_ / "list.txt", "/dev/fd/7\n");
+  const std::vector<std::string> batch{"copy", "--from-file", "list.txt", "--out-dir", "out", "--format", "png", "--device", "cpu"};
+  const ProcessResult served = run(batch, fd7);
+  EXPECT_EQ(served.exit_code, 2) << served.err;
+  EXPECT_TRUE(contains(served.err, "'/dev/fd/7' (--from-file) names a file through the process")) << served.err;
+  EXPECT_EQ(commands_run(), 1);
+  const ProcessResult alone_batch = local(batch, fd7);
+  EXPECT_EQ(alone_batch.exit_code, 0) << alone_batch.err;
+  EXPECT_TRUE(fs::exists(work_ / "out" / "7.png")) << "the listed file was not copied in its own process";
 }
 
 // GPUFILTER_SERVER_SOCKET=rel.sock is in the directory where it was given, not in "/"
