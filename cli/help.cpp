@@ -81,25 +81,22 @@ std::string describe_formats(const std::vector<PixelFormat>& formats) {
 }
 
 std::string operation_table() {
-  const std::vector<std::string> headings{"OP", "SUMMARY", "VARIANTS", "FORMATS"};
-  std::vector<std::vector<std::string>> rows{headings};
-  for (const Operation& op : operations()) {
-    rows.push_back({op.name, op.summary, variants_text(op), describe_formats(op.formats)});
-  }
-  std::vector<std::size_t> widths(headings.size(), 0);
-  for (const auto& row : rows) {
-    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
-  }
+  // One block an op, wrapped to a 100-column terminal: the summary beside the name, the
+  // variants and formats below it.
+  constexpr std::size_t kWidth = 100;
+  std::size_t name_width = 0;
+  for (const Operation& op : operations()) name_width = std::max(name_width, op.name.size());
+  const std::size_t column = name_width + 2;
+  const std::size_t text_width = kWidth - column;
+  const std::string indent(column, ' ');
   std::string text;
-  for (const auto& row : rows) {
-    std::string line;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      line += c + 1 < row.size() ? padded(row[c], widths[c] + 2) : row[c];
-    }
-    text += line + '\n';
+  for (const Operation& op : operations()) {
+    text += padded(op.name, column) + wrapped(op.summary, text_width, column) + '\n';
+    text += indent + wrapped("variants: " + variants_text(op), text_width - 2, column + 2) + '\n';
+    text += indent + wrapped("formats: " + describe_formats(op.formats), text_width - 2, column + 2) + '\n';
   }
-  text += "\n* the variant used unless --variant says otherwise. 'gpufilter OP --help' lists "
-          "an op's parameters.\n";
+  text += "\n* the variant used unless --variant says otherwise. 'gpufilter OP --help' lists\n"
+          "  an op's parameters.\n";
   return text;
 }
 

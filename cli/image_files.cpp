@@ -121,7 +121,7 @@ cv::Mat read_image(const fs::path& path, bool autorotate) {
   // viewer shows it (phone photos are stored sideways with an orientation tag).
   const bool upright = autorotate && starts_like_jpeg(path);
   const int flags = upright ? cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR : cv::IMREAD_UNCHANGED;
-  auto [decoded, messages] = decode_with_messages([&]() -> std::pair<cv::Mat, std::string> {
+  auto [decoded, messages] = run_with_codec_messages([&]() -> std::pair<cv::Mat, std::string> {
     try {
       return {codecs::read(path.string(), flags), std::string()};
     } catch (const cv::Exception& exception) {

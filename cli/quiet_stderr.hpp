@@ -9,7 +9,7 @@
 // A batch decodes on several threads at once and descriptor 2 is one for the process,
 // so a shared capture may also hold another thread's message. An exclusive capture
 // waits until no other capture is alive and keeps new ones out meanwhile: what it reads
-// is its own. decode_with_messages() uses that to attribute a message to its file.
+// is its own. run_with_codec_messages() uses that to attribute a message to its file.
 #include <mutex>
 #include <shared_mutex>
 #include <string>
@@ -38,11 +38,11 @@ class CapturedStderr {
 // no user file and is dropped.
 using QuietStderr = CapturedStderr;
 
-// Runs `decode` under a shared capture; when anything arrived meanwhile, runs it again
+// Runs `decode` (or an encode) under a shared capture; when anything arrived meanwhile, runs it again
 // alone (exclusive), so the messages returned are the decode's own. Returns the second
 // run's result then: a decoder is deterministic, so it is the same image.
 template <class Decode>
-auto decode_with_messages(Decode&& decode) -> std::pair<decltype(decode()), std::string> {
+auto run_with_codec_messages(Decode&& decode) -> std::pair<decltype(decode()), std::string> {
   {
     CapturedStderr shared;
     auto result = decode();

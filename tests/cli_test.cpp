@@ -758,11 +758,21 @@ TEST_F(CliTest, ListShowsEveryRegisteredOp) {
   const ProcessResult run = gpufilter({"list"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err, "");
+  // Wrapped to a 100-column terminal: compare the words, whatever the line breaks.
+  const auto words = [](const std::string& text) {
+    std::istringstream in(text);
+    std::string joined;
+    for (std::string word; in >> word;) joined += word + ' ';
+    return joined;
+  };
+  const std::string listed = words(run.out);
   for (const Operation& op : operations()) {
-    EXPECT_TRUE(contains(run.out, op.name)) << op.name;
-    EXPECT_TRUE(contains(run.out, op.summary)) << op.summary;
+    EXPECT_TRUE(contains(listed, op.name + " ")) << op.name;
+    EXPECT_TRUE(contains(listed, words(op.summary))) << op.summary;
     for (const std::string& variant : op.variants) EXPECT_TRUE(contains(run.out, variant)) << variant;
   }
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
 }
 
 TEST_F(CliTest, OpHelpShowsEveryParameter) {
@@ -1775,6 +1785,25 @@ TEST_F(CliTest, ATruncatedJpegFailsNamingTheFile) {
   EXPECT_TRUE(contains(batch.err, "cut.jpg") && contains(batch.err, "Premature end")) << batch.err;
   EXPECT_TRUE(fs::exists(path("out/good.png")));
   EXPECT_FALSE(fs::exists(path("out/cut.jpg")));
+}
+
+// On the GPU, JPEG files go to nvJPEG (a batch's, and one file's with --codec gpu), which
+// decodes a cut file without a word: the tool must still fail it, and write the rest.
+TEST_F(CliTest, GpuATruncatedJpegFailsNamingTheFile) {
+  if (!has_device()) GTEST_SKIP() << "no usable GPU: " << no_device_reason();
+  const cv::Mat image = random_image(240, 320, CV_8UC3, 87);
+  write_bytes(path("cut.jpg"), truncated_jpeg(image));
+  const std::string good = write_input("good.jpg", image);
+  const ProcessResult batch = gpufilter({"copy", path("cut.jpg"), good, "--out-dir", path("out"), "--device", "gpu",
+                                         "--quiet"});
+  EXPECT_EQ(batch.exit_code, kInput) << batch.err;
+  EXPECT_TRUE(contains(batch.err, "cut.jpg") && contains(batch.err, "Premature end")) << batch.err;
+  EXPECT_TRUE(fs::exists(path("out/good.jpg")));
+  EXPECT_FALSE(fs::exists(path("out/cut.jpg")));
+  const ProcessResult single =
+      gpufilter({"copy", path("cut.jpg"), path("one.jpg"), "--device", "gpu", "--codec", "gpu"});
+  EXPECT_EQ(single.exit_code, kInput) << single.err;
+  EXPECT_FALSE(fs::exists(path("one.jpg")));
 }
 
 TEST_F(CliTest, ANulByteInTheListIsAUsageError) {
