@@ -48,19 +48,28 @@ void pause_for_tests(const char* hook) {
   std::this_thread::sleep_for(std::chrono::milliseconds(ms));
 }
 
-// OpenCV's encoders, into memory. Returns why it failed, or an empty string.
+// OpenCV's encoders, into memory. Returns why it failed, or an empty string; what the
+// codec library printed meanwhile is added to the failure, or else to `notes` as a line
+// naming OUT (never dropped).
 std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, const EncodeOptions& options,
-                               std::vector<unsigned char>& bytes) {
+                               std::vector<unsigned char>& bytes, const fs::path& output, std::string& notes) {
   std::vector<int> params = encoder_params();
   params.insert(params.end(), {cv::IMWRITE_JPEG_QUALITY, options.jpeg_quality});
   if (options.png_compression) params.insert(params.end(), {cv::IMWRITE_PNG_COMPRESSION, *options.png_compression});
-  std::string failure;
-  QuietStderr quiet;
-  try {
-    if (!codecs::encode(suffix, image, bytes, params)) failure = "the encoder failed";
-  } catch (const cv::Exception& exception) {
-    failure = exception.err;
-  }
+  auto [failure, messages] = run_with_codec_messages([&]() -> std::string {
+    bytes.clear();
+    try {
+      return codecs::encode(suffix, image, bytes, params) ? std::string() : std::string("the encoder failed");
+    } catch (const cv::Exception& exception) {
+      return exception.err;
+    }
+  });
+  std::string said;
+  for (const char c : messages) said += c == '\n' ? ' ' : c;
+  while (!said.empty() && said.back() == ' ') said.pop_back();
+  if (said.empty()) return failure;
+  if (!failure.empty()) return failure + " (" + said + ")";
+  notes += "gpufilter: note: " + quoted(output) + ": the encoder said: " + said + "\n";
   return failure;
 }
 
@@ -107,13 +116,14 @@ std::string write_image_atomically(const fs::path& output, const cv::Mat& image,
                                    " to " + quoted(output) + ": ";
   const std::string suffix = lower_suffix(output);
   std::vector<unsigned char> bytes;
+  std::string notes;
   std::string failure = layout == ChannelLayout::GrayAlpha && suffix == ".png"
                             ? encode_gray_alpha_png(image, options.png_compression, bytes)
-                            : encode_with_opencv(image, suffix, options, bytes);
+                            : encode_with_opencv(image, suffix, options, bytes, output, notes);
   if (failure.empty() && image.channels() == 4 && (suffix == ".tif" || suffix == ".tiff"))
     failure = mark_tiff_alpha(bytes);
   if (!failure.empty()) throw CliError(ExitCode::Output, cannot_write + failure);
-  const std::string warnings = add_metadata(bytes, output, metadata, image.cols, image.rows);
+  const std::string warnings = notes + add_metadata(bytes, output, metadata, image.cols, image.rows);
   commit_bytes(output, bytes, options.replace_existing, cannot_write);
   return warnings;
 }
