@@ -20,6 +20,7 @@
 #include "codecs.hpp"
 #include "quiet_stderr.hpp"
 #include "standard_streams.hpp"
+#include "stop_request.hpp"
 #include "temp_file.hpp"
 #include "tiff_alpha.hpp"
 
@@ -102,6 +103,7 @@ void commit_bytes(const fs::path& output, const std::vector<unsigned char>& byte
     const int error = temporary.append(bytes.data(), bytes.size());
     if (error != 0) throw CliError(ExitCode::Output, cannot_write + std::strerror(error));
     pause_for_tests(kPauseBeforeCommit);
+    throw_if_cancelled();  // a server's caller gone meanwhile: OUT stays as it was
     temporary.commit(replace_existing);
   } catch (const std::system_error& error) {
     throw CliError(ExitCode::Output, cannot_write + error.what());
