@@ -1,14 +1,20 @@
 // PNG encode and decode times: the tool's codec (cli/png_writer, cli/png_reader) against
-// OpenCV's imencode/imdecode at its default, on a photo-like image, in memory (no disk).
+// OpenCV's imencode/imdecode at its default and against libpng and libspng (png_peers.hpp),
+// on a photo-like image, in memory (no disk).
 //
 //   build/bench/png_codec_bench [--width 6000] [--height 4000] [--runs 5] [--threads N]
-//                               [--image FILE] [--clean] [--quick]
+//                               [--image FILE | --source FILE] [--clean] [--repeat PX]
+//                               [--quick | --peers] [--batch]
 //
-// The image is a sample photo scaled up with sensor-like noise (as bench/end_to_end makes
-// its corpus); --clean leaves the noise out, --image takes a file instead; --quick times
-// OpenCV's default and the tool's default alone, not the other settings. Prints a
-// Markdown table: median milliseconds, file size and ratio for each setting, then decode
-// times for OpenCV's file and for the tool's.
+// The image is a sample photo (--source FILE: another one) scaled up with sensor-like
+// noise (as bench/end_to_end makes its corpus); --clean leaves the noise out, --image
+// takes a file as it is; --repeat PX tiles the image's left PX columns across its width
+// (content that repeats at a distance, as in screenshots, scans and textures). --quick
+// times OpenCV's default and the tool's default alone; --peers the tool's default and
+// levels against libpng and libspng. --batch encodes one file per thread at once (N files,
+// one thread each, as a batch does) and reports milliseconds per file. Prints a Markdown
+// table: median milliseconds, file size and ratio for each setting, then decode times for
+// OpenCV's file and for the tool's.
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -26,6 +32,7 @@
 #include <vector>
 
 #include "png_filters.hpp"
+#include "png_peers.hpp"
 #include "png_reader.hpp"
 #include "png_writer.hpp"
 
@@ -43,9 +50,13 @@ struct Options {
   int height = 4000;
   int runs = 5;
   unsigned threads = 0;
+  int repeat = 0;  // columns tiled across the width; 0: none
   bool clean = false;
   bool quick = false;  // OpenCV's default and ours only
+  bool peers = false;  // ours against libpng and libspng
+  bool batch = false;  // one file per thread, one thread per file
   std::string image;
+  std::string source = std::string(GPUFILTER_SAMPLES_DIR) + "/astronaut.png";
 };
 
 double process_cpu_ms() {
@@ -72,9 +83,34 @@ double median_ms(int runs, const std::function<void()>& work, double* cpu_ms = n
   return times[times.size() / 2];
 }
 
-cv::Mat photo_like(const Options& options) {
+// Median milliseconds per file of `files` encodes run at once, each on a thread of its own.
+double batch_ms_per_file(int runs, unsigned files, const std::function<void()>& work, double* cpu_ms) {
+  const double ms = median_ms(
+      runs,
+      [&] {
+        std::vector<std::thread> workers;
+        for (unsigned i = 0; i < files; ++i) workers.emplace_back(work);
+        for (std::thread& worker : workers) worker.join();
+      },
+      cpu_ms);
+  *cpu_ms /= files;
+  return ms / files;
+}
+
+// The image's left `columns` columns repeated across its width.
+cv::Mat tiled(const cv::Mat& image, int columns) {
+  cv::Mat out(image.size(), image.type());
+  const cv::Mat strip = image.colRange(0, std::min(columns, image.cols));
+  for (int x = 0; x < out.cols; x += strip.cols) {
+    const int width = std::min(strip.cols, out.cols - x);
+    strip.colRange(0, width).copyTo(out.colRange(x, x + width));
+  }
+  return out;
+}
+
+cv::Mat scaled_photo(const Options& options) {
   if (!options.image.empty()) return cv::imread(options.image, cv::IMREAD_UNCHANGED);
-  const cv::Mat base = cv::imread(std::string(GPUFILTER_SAMPLES_DIR) + "/astronaut.png", cv::IMREAD_COLOR);
+  const cv::Mat base = cv::imread(options.source, cv::IMREAD_COLOR);
   if (base.empty()) return base;
   cv::Mat big;
   cv::resize(base, big, cv::Size(options.width, options.height), 0, 0, cv::INTER_CUBIC);
@@ -88,9 +124,15 @@ cv::Mat photo_like(const Options& options) {
   return big;
 }
 
+cv::Mat photo_like(const Options& options) {
+  const cv::Mat photo = scaled_photo(options);
+  return options.repeat > 0 && !photo.empty() ? tiled(photo, options.repeat) : photo;
+}
+
+// An encoder at one setting, given the threads it may use.
 struct Setting {
   std::string name;
-  std::function<std::vector<unsigned char>(const cv::Mat&)> encode;
+  std::function<std::vector<unsigned char>(const cv::Mat&, unsigned threads)> encode;
 };
 
 }  // namespace
@@ -105,10 +147,16 @@ int main(int argc, char** argv) {
     else if (arg == "--runs") options.runs = std::max(1, std::atoi(next().c_str()));
     else if (arg == "--threads") options.threads = static_cast<unsigned>(std::atoi(next().c_str()));
     else if (arg == "--image") options.image = next();
+    else if (arg == "--source") options.source = next();
+    else if (arg == "--repeat") options.repeat = std::max(0, std::atoi(next().c_str()));
     else if (arg == "--clean") options.clean = true;
     else if (arg == "--quick") options.quick = true;
+    else if (arg == "--peers") options.peers = true;
+    else if (arg == "--batch") options.batch = true;
     else {
-      std::fprintf(stderr, "usage: %s [--width W] [--height H] [--runs N] [--threads N] [--image FILE] [--clean] [--quick]\n",
+      std::fprintf(stderr,
+                   "usage: %s [--width W] [--height H] [--runs N] [--threads N] [--image FILE | --source FILE] "
+                   "[--clean] [--repeat PX] [--quick | --peers] [--batch]\n",
                    argv[0]);
       return 2;
     }
@@ -119,17 +167,27 @@ int main(int argc, char** argv) {
     return 1;
   }
   const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  std::printf("# PNG codec: %dx%d, %d channel(s), %d-bit, %s; %u threads (OpenCV: %d); median of %d\n\n", image.cols,
-              image.rows, image.channels(), image.depth() == CV_16U ? 16 : 8,
-              options.image.empty() ? (options.clean ? "photo, no noise" : "photo with noise") : options.image.c_str(),
-              threads, cv::getNumThreads(), options.runs);
-  gpufilter::cli::PngWriteOptions write;
-  write.threads = threads;
-  const auto ours = [&](PngEncoding encoding) {
-    return [encoding, write](const cv::Mat& m) { return gpufilter::cli::encode_png(m, encoding, write); };
+  const std::string content = options.image.empty()
+                                  ? options.source + (options.clean ? ", scaled, no noise" : ", scaled, with noise")
+                                  : options.image;
+  std::printf("# PNG codec: %dx%d, %d channel(s), %d-bit, %s%s; %s; median of %d\n\n", image.cols, image.rows,
+              image.channels(), image.depth() == CV_16U ? 16 : 8, content.c_str(),
+              options.repeat > 0 ? (", left " + std::to_string(options.repeat) + " px tiled across").c_str() : "",
+              options.batch ? (std::to_string(threads) + " files at once, 1 thread each; ms per file").c_str()
+                            : (std::to_string(threads) + " threads for one file").c_str(),
+              options.runs);
+  const auto ours = [](PngEncoding encoding) {
+    return [encoding](const cv::Mat& m, unsigned encode_threads) {
+      gpufilter::cli::PngWriteOptions write;
+      write.threads = encode_threads;
+      return gpufilter::cli::encode_png(m, encoding, write);
+    };
+  };
+  const auto library = [](auto encode, int level, int strategy) {
+    return [encode, level, strategy](const cv::Mat& m, unsigned) { return encode(m, level, strategy); };
   };
   const auto opencv = [](std::vector<int> params) {
-    return [params](const cv::Mat& m) {
+    return [params](const cv::Mat& m, unsigned) {
       std::vector<unsigned char> bytes;
       cv::imencode(".png", m, bytes, params);
       return bytes;
@@ -141,7 +199,7 @@ int main(int argc, char** argv) {
   std::vector<Setting> settings{
       {"OpenCV imencode, default (Sub, zlib 1, Z_RLE)", opencv({})},
       {"OpenCV imencode, --png-compression 1", opencv({cv::IMWRITE_PNG_COMPRESSION, 1})},
-      {"ours: default", [&](const cv::Mat& m) { return gpufilter::cli::encode_png(m, write); }},
+      {"ours: default", ours(gpufilter::cli::png_encoding_for(std::nullopt))},
       {"ours: Sub, zlib 1, Z_RLE (OpenCV's default)", ours({1, Z_RLE, sub})},
       {"ours: Up, zlib 1, Z_RLE", ours({1, Z_RLE, up})},
       {"ours: Paeth, zlib 1, Z_RLE", ours({1, Z_RLE, paeth})},
@@ -149,11 +207,34 @@ int main(int argc, char** argv) {
       {"ours: adaptive, Huffman only", ours({1, Z_HUFFMAN_ONLY, png::kAllFilters})},
       {"ours: adaptive, zlib 1", ours({1, Z_DEFAULT_STRATEGY, png::kAllFilters})},
       {"ours: adaptive, zlib 3, Z_FILTERED", ours({3, Z_FILTERED, png::kAllFilters})},
+      {"ours: adaptive, zlib 2", ours({2, Z_DEFAULT_STRATEGY, png::kAllFilters})},
+      {"ours: adaptive, zlib 4, Z_FILTERED", ours({4, Z_FILTERED, png::kAllFilters})},
+      {"ours: adaptive, zlib 4, Z_FILTERED, chain 4", ours({4, Z_FILTERED, png::kAllFilters, {4, 4, 16, 4}})},
+      {"ours: adaptive, zlib 4, Z_FILTERED, chain 2", ours({4, Z_FILTERED, png::kAllFilters, {4, 4, 16, 2}})},
+      {"ours: adaptive, zlib 4, chain 4", ours({4, Z_DEFAULT_STRATEGY, png::kAllFilters, {4, 4, 16, 4}})},
+      {"ours: adaptive, zlib 9, chain 32", ours({9, Z_DEFAULT_STRATEGY, png::kAllFilters, {8, 32, 128, 32}})},
+      {"ours: adaptive, zlib 9, chain 128", ours({9, Z_DEFAULT_STRATEGY, png::kAllFilters, {32, 128, 258, 128}})},
+      {"ours: adaptive, zlib 9, Z_FILTERED, chain 128", ours({9, Z_FILTERED, png::kAllFilters, {32, 128, 258, 128}})},
   };
   if (options.quick) settings = {settings[0], settings[2]};
-  for (int level : options.quick ? std::vector<int>{} : std::vector<int>{0, 1, 2, 3, 6, 9}) {
+  if (options.peers) settings = {settings[2], settings[6]};
+  for (int level : options.quick   ? std::vector<int>{}
+                   : options.peers ? std::vector<int>{1, 6, 9}
+                                   : std::vector<int>{0, 1, 2, 3, 6, 9}) {
     settings.push_back({"ours: --png-compression " + std::to_string(level),
                         ours(gpufilter::cli::png_encoding_for(level))});
+  }
+  if (options.peers) {
+    // All five filters, adaptively, in each; libpng's and libspng's default level is 6.
+    settings.push_back({"libpng 1.6: level 1, Z_RLE", library(gpufilter::bench::libpng_encode, 1, Z_RLE)});
+    for (int level : {1, 6, 9}) {
+      settings.push_back({"libpng 1.6: level " + std::to_string(level),
+                          library(gpufilter::bench::libpng_encode, level, Z_DEFAULT_STRATEGY)});
+    }
+    for (int level : {1, 6, 9}) {
+      settings.push_back({"libspng 0.7: level " + std::to_string(level),
+                          library(gpufilter::bench::libspng_encode, level, Z_DEFAULT_STRATEGY)});
+    }
   }
   const double raw_bytes = static_cast<double>(image.total() * image.elemSize());
   std::printf("| encoder | ms | CPU ms | MB | ratio | decodes as the input |\n|---|---:|---:|---:|---:|---|\n");
@@ -162,7 +243,11 @@ int main(int argc, char** argv) {
   for (const Setting& setting : settings) {
     std::vector<unsigned char> bytes;
     double cpu = 0;
-    const double ms = median_ms(options.runs, [&] { bytes = setting.encode(image); }, &cpu);
+    const double ms = options.batch ? batch_ms_per_file(
+                                          options.runs, threads, [&] { (void)setting.encode(image, 1); }, &cpu)
+                                    : median_ms(options.runs, [&] { bytes = setting.encode(image, threads); }, &cpu);
+    if (options.batch) bytes = setting.encode(image, 1);
+    if (bytes.empty()) continue;  // a library the build did not find
     const cv::Mat back = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);
     const bool same = !back.empty() && back.type() == image.type() && cv::norm(back, image, cv::NORM_INF) == 0;
     std::printf("| %s | %.1f | %.1f | %.2f | %.3f | %s |\n", setting.name.c_str(), ms, cpu,
@@ -173,6 +258,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
 
+  if (options.peers || options.batch) return 0;  // decoding is timed with the full list, one file
   std::printf("\n| decoder | file | ms | CPU ms | matches OpenCV |\n|---|---|---:|---:|---|\n");
   gpufilter::cli::PngReadOptions read;
   read.threads = threads;

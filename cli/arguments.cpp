@@ -113,8 +113,10 @@ cxxopts::Options make_options(const Operation* op) {
     common("overwrite", "allow OUT to be the same file as IN");
     common("quality", "JPEG quality of OUT, 1..100 (default: 95)", cxxopts::value<std::string>(), "N");
     common("png-compression",
-           "zlib level of a PNG OUT, 0 (none, fastest) .. 9 (smallest, slowest) (default: level 1 with run-length "
-           "matching and adaptive row filters, fast and smaller than level 1 on photos)",
+           "zlib level of a PNG OUT: 0 none (fastest); 1..6 zlib's level; 7..9 each strip of rows the smaller of the "
+           "default and a level-9 search capped at 16, 32, 64 chain entries (default: adaptive row filters, "
+           "run-length matching, or a short full search where rows repeat at a distance: fastest, and on photos "
+           "smaller than levels 1..6)",
            cxxopts::value<std::string>(), "N");
     common("background",
            "colour under an image with alpha written to a format without it (JPEG, PNM): white, black, gray, "

@@ -42,6 +42,12 @@ void deflate_one(const std::vector<std::uint8_t>& raw, bool last, const DeflateS
       Z_OK) {
     throw std::runtime_error("zlib could not start (out of memory)");
   }
+  const DeflateTune& tune = settings.tune;
+  if (tune.max_chain > 0 &&
+      deflateTune(&stream, tune.good_length, tune.max_lazy, tune.nice_length, tune.max_chain) != Z_OK) {
+    deflateEnd(&stream);
+    throw std::runtime_error("zlib refused the match search settings");
+  }
   // deflateBound covers the data and the final block; a full flush adds an empty stored
   // block. Should that still not be room enough, the buffer grows and deflate goes on.
   std::size_t capacity = deflateBound(&stream, static_cast<uLong>(raw.size())) + 64;
@@ -74,6 +80,13 @@ void deflate_one(const std::vector<std::uint8_t>& raw, bool last, const DeflateS
 
 std::vector<std::vector<std::uint8_t>> deflate_strips(std::size_t count, const StripSource& source,
                                                       const DeflateSettings& settings, unsigned threads) {
+  return deflate_strips(
+      count, source, [&settings](const std::vector<std::uint8_t>&) { return std::vector<DeflateSettings>{settings}; },
+      threads);
+}
+
+std::vector<std::vector<std::uint8_t>> deflate_strips(std::size_t count, const StripSource& source,
+                                                      const StripSettings& settings, unsigned threads) {
   std::vector<CompressedStrip> strips(count);
   if (count == 0) return {};
   run_tasks(count, threads, [&](std::size_t index) {
@@ -82,9 +95,15 @@ std::vector<std::vector<std::uint8_t>> deflate_strips(std::size_t count, const S
     source(index, raw);
     // One deflate call takes at most 4 GiB; strips are a few MiB.
     if (raw.size() > std::numeric_limits<uInt>::max() / 2) throw std::runtime_error("a strip is too large for zlib");
+    const std::vector<DeflateSettings> candidates = settings(raw);
+    if (candidates.empty()) throw std::invalid_argument("no deflate settings for a strip");
     CompressedStrip& strip = strips[index];
-    if (index == 0) append_zlib_header(settings.level, strip.bytes);
-    deflate_one(raw, index + 1 == count, settings, strip);
+    for (const DeflateSettings& candidate : candidates) {
+      CompressedStrip trial;
+      if (index == 0) append_zlib_header(candidate.level, trial.bytes);
+      deflate_one(raw, index + 1 == count, candidate, trial);
+      if (strip.bytes.empty() || trial.bytes.size() < strip.bytes.size()) strip = std::move(trial);
+    }
   });
   std::uint32_t adler = strips[0].adler;
   for (std::size_t i = 1; i < count; ++i) adler = png::adler32_combine(adler, strips[i].adler, strips[i].raw_size);

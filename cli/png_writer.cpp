@@ -12,6 +12,7 @@
 #include "png_checksums.hpp"
 #include "png_filters.hpp"
 #include "png_format.hpp"
+#include "repeat_probe.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -24,13 +25,25 @@ struct PngEncoderTuning {
   static constexpr std::size_t kStripBytes = std::size_t{1} << 20;
   // IDAT chunks at most this long (a strip is far shorter; the format allows 2^31 - 1).
   static constexpr std::size_t kMaxIdatBytes = std::size_t{1} << 30;
-  // The default, measured on photos (bench/png_codec; numbers in its README): zlib level
-  // 1 with run-length matching only (Z_RLE), rows filtered adaptively. Adaptive
-  // filtering makes files ~10% smaller than OpenCV's fixed Sub filter at the same zlib
-  // settings and costs little beside deflate.
+  // The default, measured (bench/png_codec; numbers in its README): zlib level 1 with
+  // run-length matching only (Z_RLE), rows filtered adaptively, is the fastest and, on
+  // photos, smaller than zlib's full search at levels 1 to 6. Adaptive filtering makes
+  // files ~10% smaller than OpenCV's fixed Sub filter and costs little beside deflate.
   static constexpr int kDefaultLevel = 1;
   static constexpr int kDefaultStrategy = Z_RLE;
   static constexpr unsigned kDefaultFilters = png::kAllFilters;
+  // Strips whose rows repeat at a distance (run-length matching misses those: files 20x
+  // larger than level 6's on tiled content) get a short full search instead: level 4's
+  // lazy matching, 2 chain entries, matches under 6 bytes dropped (Z_FILTERED), so noise
+  // in the same strip costs no more than with Z_RLE. Decided on a sample of each strip;
+  // photos score under 0.03, the strips of tiled content that need it 0.3 to 0.9.
+  static constexpr std::size_t kProbeBytes = std::size_t{1} << 16;
+  static constexpr double kRepeatShare = 0.1;
+  static constexpr DeflateSettings kRepeatSettings{4, Z_FILTERED, DeflateTune{4, 4, 16, 2}};
+  // --png-compression 7..9: each strip the smaller of the default's run-length matching
+  // and level 9's search with Z_FILTERED, its hash chains capped (zlib's 4096 entries
+  // made level 9 ~40x slower than the default for a file 0.4% smaller on a clean photo).
+  static constexpr int kHighLevelChains[3] = {16, 32, 64};
 };
 
 // The rows as PNG stores them: R, G, B(, A) or gray(, alpha), 16-bit big-endian.
@@ -139,13 +152,27 @@ bool png_writer_takes(const cv::Mat& image, bool gray_alpha) {
 }
 
 PngEncoding png_encoding_for(std::optional<int> compression) {
-  if (!compression) {
-    return PngEncoding{PngEncoderTuning::kDefaultLevel, PngEncoderTuning::kDefaultStrategy,
-                       PngEncoderTuning::kDefaultFilters};
+  PngEncoding encoding;
+  encoding.filters = png::kAllFilters;
+  const int level = compression ? std::clamp(*compression, 0, 9) : -1;
+  if (level < 0 || level >= 7) {
+    encoding.level = PngEncoderTuning::kDefaultLevel;
+    encoding.strategy = PngEncoderTuning::kDefaultStrategy;
+    encoding.filters = PngEncoderTuning::kDefaultFilters;
+    encoding.alternative = PngEncoding::Alternative::WhereRepeats;
+    encoding.alternative_settings = PngEncoderTuning::kRepeatSettings;
+    if (level >= 7) {
+      const int chain = PngEncoderTuning::kHighLevelChains[level - 7];
+      encoding.alternative = PngEncoding::Alternative::Smaller;
+      encoding.alternative_settings = DeflateSettings{9, Z_FILTERED, DeflateTune{chain / 2, chain * 2, 258, chain}};
+    }
+    return encoding;
   }
-  const int level = std::clamp(*compression, 0, 9);
+  encoding.level = level;
+  encoding.strategy = Z_DEFAULT_STRATEGY;
   // Stored blocks gain nothing from filtering.
-  return PngEncoding{level, Z_DEFAULT_STRATEGY, level == 0 ? png::filter_bit(png::Filter::None) : png::kAllFilters};
+  if (level == 0) encoding.filters = png::filter_bit(png::Filter::None);
+  return encoding;
 }
 
 std::vector<std::uint8_t> encode_png(const cv::Mat& image, const PngWriteOptions& options) {
@@ -185,8 +212,21 @@ std::vector<std::uint8_t> encode_png(const cv::Mat& image, const PngEncoding& en
       std::swap(current, prior);
     }
   };
-  std::vector<std::vector<std::uint8_t>> pieces =
-      deflate_strips(strips, filtered_strip, DeflateSettings{encoding.level, encoding.strategy}, threads);
+  const DeflateSettings primary{encoding.level, encoding.strategy, encoding.tune};
+  const StripSettings strip_settings = [&](const std::vector<std::uint8_t>& bytes) {
+    switch (encoding.alternative) {
+      case PngEncoding::Alternative::None: break;
+      case PngEncoding::Alternative::WhereRepeats:
+        if (distant_repeat_share(bytes.data(), bytes.size(), PngEncoderTuning::kProbeBytes) >=
+            PngEncoderTuning::kRepeatShare) {
+          return std::vector<DeflateSettings>{encoding.alternative_settings};
+        }
+        break;
+      case PngEncoding::Alternative::Smaller: return std::vector<DeflateSettings>{primary, encoding.alternative_settings};
+    }
+    return std::vector<DeflateSettings>{primary};
+  };
+  std::vector<std::vector<std::uint8_t>> pieces = deflate_strips(strips, filtered_strip, strip_settings, threads);
 
   std::size_t compressed = 0;
   for (const auto& piece : pieces) compressed += piece.size();

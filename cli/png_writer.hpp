@@ -2,18 +2,22 @@
 // A PNG encoder for the tool's output: rows are converted to PNG's byte order, filtered
 // and deflated in strips on several threads (deflate_strips.hpp), giving one standard
 // zlib stream that every PNG reader opens. Non-interlaced, 8 or 16 bits, gray, gray+alpha,
-// RGB or RGBA.
+// RGB or RGBA. Kept beside libpng/libspng because it deflates strips on all cores (a
+// single file) and picks run-length or full matching per strip (docs: PNG encoder).
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include <opencv2/core/mat.hpp>
 
+#include "deflate_strips.hpp"
+
 namespace gpufilter::cli {
 
 struct PngWriteOptions {
-  // --png-compression: zlib's level 0 (stored) .. 9, with every row filtered adaptively
-  // and zlib's default strategy; unset: the tuned default (kPngDefault in png_writer.cpp).
+  // --png-compression: 0 stored; 1..6 zlib's level with its default strategy; 7..9 per
+  // strip the smaller of the default and a capped level-9 search; unset: the tuned
+  // default (PngEncoderTuning in png_writer.cpp). Rows are filtered adaptively but at 0.
   std::optional<int> compression;
   bool gray_alpha = false;  // write channels 0 and 3 of a 4-channel image as gray+alpha
   bool bgr_order = true;    // the Mat's colour channels are B, G, R(, A), as OpenCV's codecs
@@ -34,6 +38,12 @@ struct PngEncoding {
   int level = 1;            // zlib's 0..9
   int strategy = 0;         // zlib's Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE
   unsigned filters = 0x1f;  // the row filters to choose among, a bit per type (png_filters.hpp)
+  DeflateTune tune{};       // zlib's deflateTune; max_chain 0: the level's own search
+  // Other settings for each strip: none; in place of those above where the strip's rows
+  // repeat at a distance (repeat_probe.hpp); or beside them, the smaller output kept.
+  enum class Alternative { None, WhereRepeats, Smaller };
+  Alternative alternative = Alternative::None;
+  DeflateSettings alternative_settings{};
 };
 PngEncoding png_encoding_for(std::optional<int> compression);
 std::vector<std::uint8_t> encode_png(const cv::Mat& image, const PngEncoding& encoding,

@@ -109,8 +109,10 @@ TEST(PngCodec, OwnFilesRoundTripAndOpenCvReadsThem) {
   for (const int type : kTypes) {
     for (const cv::Size size : kSizes) {
       const cv::Mat image = test_image(size.height, size.width, type, seed++);
-      for (const std::optional<int> level : {std::optional<int>{}, std::optional<int>{0}, std::optional<int>{1},
-                                             std::optional<int>{6}, std::optional<int>{9}}) {
+      for (const std::optional<int> level :
+           {std::optional<int>{}, std::optional<int>{0}, std::optional<int>{1}, std::optional<int>{2},
+            std::optional<int>{3}, std::optional<int>{4}, std::optional<int>{5}, std::optional<int>{6},
+            std::optional<int>{7}, std::optional<int>{8}, std::optional<int>{9}}) {
         SCOPED_TRACE(describe(type, size) + ", level " + (level ? std::to_string(*level) : "default"));
         const Bytes file = our_encode(image, level);
         EXPECT_TRUE(identical(our_decode(file), image));
@@ -204,6 +206,45 @@ TEST(PngCodec, CompressionLevelsTradeSize) {
   EXPECT_GE(stored, image.total() * image.elemSize());  // level 0: stored blocks
   EXPECT_LT(our_encode(image, 9).size(), stored);
   EXPECT_LT(our_encode(image).size(), stored);
+}
+
+// Rows of noise that repeat a 37-pixel pattern across the width (each row its own): no
+// PNG filter predicts it and run-length matching finds nothing, only matches at a distance.
+cv::Mat repeated_noise(int rows, int cols, unsigned seed) {
+  cv::Mat image(rows, cols, CV_8UC3);
+  cv::Mat pattern(1, 37, CV_8UC3);
+  cv::RNG random(seed);
+  for (int y = 0; y < rows; ++y) {
+    random.fill(pattern, cv::RNG::UNIFORM, 0, 256);
+    for (int x = 0; x < cols; x += pattern.cols) {
+      const int width = std::min(pattern.cols, cols - x);
+      pattern.colRange(0, width).copyTo(image.row(y).colRange(x, x + width));
+    }
+  }
+  return image;
+}
+
+TEST(PngCodec, DefaultFindsRepeatsAtADistance) {
+  const cv::Mat image = repeated_noise(600, 2000, 700);  // several strips
+  const double raw = static_cast<double>(image.total() * image.elemSize());
+  const Bytes file = our_encode(image);
+  // One 37-pixel pattern in 54 is new: ~2% of the raw size; run-length matching alone
+  // leaves ~100%.
+  EXPECT_LT(static_cast<double>(file.size()), 0.1 * raw);
+  EXPECT_TRUE(identical(opencv_decode(file), image));
+  for (const int level : {7, 9}) {
+    SCOPED_TRACE("level " + std::to_string(level));
+    EXPECT_LT(static_cast<double>(our_encode(image, level).size()), 0.1 * raw);
+  }
+}
+
+TEST(PngCodec, HighLevelsNeverLargerThanTheDefaultOnNoise) {
+  // Levels 7..9 keep, per strip, the smaller of the default's run-length matching and a
+  // full search; zlib's level 9 alone writes noise larger than Z_RLE does.
+  cv::Mat image(400, 900, CV_8UC3);
+  cv::RNG(800).fill(image, cv::RNG::UNIFORM, 0, 256);
+  const std::size_t fast = our_encode(image).size();
+  for (const int level : {7, 8, 9}) EXPECT_LE(our_encode(image, level).size(), fast) << "level " << level;
 }
 
 TEST(PngCodec, RefusesWhatPngCannotHold) {
