@@ -137,4 +137,29 @@ TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
 }
 
 }  // namespace
+// One contract for Auto: exact by default on every device; the approximating large-sigma
+// kernels only where the caller accepts them (Accuracy::Fast, `--accuracy fast`).
+TEST(AccuracyContract, AutoApproximatesOnlyWhenAsked) {
+  for (const PixelFormat format : {kGray, PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U16, 3},
+                                   PixelFormat{ChannelType::F32, 4}})
+    for (double sigma : {3.0, 3.5, 4.1, 8.0, 30.0, 100.0}) {
+      GaussianParams params{sigma, 0};
+      const FilterVariant exact = applied_variant(gaussian_spec(params), format, FilterVariant::Auto);
+      EXPECT_NE(exact, FilterVariant::BoxStack) << format.name() << " sigma " << sigma;
+      EXPECT_NE(exact, FilterVariant::Decimated) << format.name() << " sigma " << sigma;
+      params.accuracy = Accuracy::Fast;
+      const FilterVariant fast = applied_variant(gaussian_spec(params), format, FilterVariant::Auto);
+      EXPECT_TRUE(fast == FilterVariant::BoxStack || fast == FilterVariant::Decimated)
+          << format.name() << " sigma " << sigma << ": " << to_string(fast);
+    }
+  // The registry's blur takes it as a choice, exact by default.
+  const Operation* blur = find_operation("blur");
+  ASSERT_NE(blur, nullptr);
+  const ParamSpec* accuracy = blur->find_param("accuracy");
+  ASSERT_NE(accuracy, nullptr);
+  EXPECT_EQ(blur->resolve({}).text("accuracy"), "exact");
+  EXPECT_EQ(accuracy_from_name("fast"), Accuracy::Fast);
+  EXPECT_THROW(accuracy_from_name("approximate"), Error);
+}
+
 }  // namespace gpufilter

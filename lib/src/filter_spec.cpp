@@ -24,6 +24,20 @@ AlphaMode alpha_mode_from_name(const std::string& name) {
   throw Error(ErrorCode::InvalidArgument, "unknown alpha mode '" + name + "'; use premultiply, separate or keep");
 }
 
+const char* to_string(Accuracy accuracy) {
+  switch (accuracy) {
+    case Accuracy::Exact: return "exact";
+    case Accuracy::Fast: return "fast";
+  }
+  return "exact";
+}
+
+Accuracy accuracy_from_name(const std::string& name) {
+  for (Accuracy accuracy : {Accuracy::Exact, Accuracy::Fast})
+    if (name == to_string(accuracy)) return accuracy;
+  throw Error(ErrorCode::InvalidArgument, "unknown accuracy '" + name + "'; use exact or fast");
+}
+
 SeparableMask separate(const Mask& mask) {
   // A rank-1 mask is an outer product: take the row and the column through the
   // largest weight and check every weight against their product.

@@ -20,6 +20,17 @@ const char* to_string(AlphaMode mode);  // does not throw
 // "premultiply", "separate" or "keep"; throws Error(InvalidArgument) otherwise.
 AlphaMode alpha_mode_from_name(const std::string& name);
 
+/// How close to the exact filter a run must come. `Exact` (the default, on every device):
+/// within 1 level of 8 bits (257 on u16, 1/255 on f32) of the CPU reference, what
+/// `--device cpu` gives. `Fast` lets `FilterVariant::Auto` pick a kernel that approximates
+/// the filter at a lower cost where one exists: for large Gaussians, `box_stack` (within
+/// 3 levels on u8, 1.2% of the range on u16 and f32) and `decimated` (within 2 levels,
+/// 0.8%). A variant named explicitly runs as named, whatever the accuracy.
+enum class Accuracy { Exact, Fast };
+const char* to_string(Accuracy accuracy);  // does not throw
+/// "exact" or "fast"; throws Error(InvalidArgument) otherwise.
+Accuracy accuracy_from_name(const std::string& name);
+
 // A mask of odd width and height, centred on the output pixel. It is applied as a
 // correlation, as cv::filter2D does (not flipped): tap (i, j) weighs the input at
 // (x + i - width/2, y + j - height/2).
@@ -57,6 +68,8 @@ struct FilterSpec {
   // The mask is a sampled Gaussian (blur): variants that approximate a Gaussian from its
   // variance instead of applying the taps (box_stack) may run it.
   bool gaussian = false;
+  // Whether Auto may approximate the filter (Accuracy::Fast) or must apply it exactly.
+  Accuracy accuracy = Accuracy::Exact;
 
   int width() const { return masks.empty() ? 1 : masks.front().width; }
   int height() const { return masks.empty() ? 1 : masks.front().height; }

@@ -80,6 +80,8 @@ struct GaussianParams {
   double sigma_y = 0.0;  // 0: the same as sigma
   int radius_y = 0;      // 0: radius if given, else ceil(3 * sigma_y)
   AlphaMode alpha = AlphaMode::Premultiply;
+  /// Exact by default; Fast lets Auto approximate large Gaussians (see Accuracy).
+  Accuracy accuracy = Accuracy::Exact;
 
   static constexpr double kMinSigma = 0.1;
   static constexpr double kMaxSigma = 100.0;

@@ -146,8 +146,11 @@ FilterVariant applied_variant(const FilterSpec& spec, PixelFormat format, Filter
   // tile with its halo in shared memory beats reading taps through the cache.
   // Large Gaussians: decimated's and box_stack's costs do not grow with the radius
   // (DecimatedTuning, BoxStackTuning); decimated from sigma 5.3, box_stack below.
-  if (requested == FilterVariant::Auto && kernels::decimated_preferred(spec)) return FilterVariant::Decimated;
-  if (requested == FilterVariant::Auto && kernels::box_stack_preferred(spec)) return FilterVariant::BoxStack;
+  // Only where the caller accepts an approximation (Accuracy::Fast): by default Auto
+  // gives the exact result on every device.
+  const bool may_approximate = requested == FilterVariant::Auto && spec.accuracy == Accuracy::Fast;
+  if (may_approximate && kernels::decimated_preferred(spec)) return FilterVariant::Decimated;
+  if (may_approximate && kernels::box_stack_preferred(spec)) return FilterVariant::BoxStack;
   // The large-sigma variants run only Gaussians they follow; anything else, exactly.
   if (kernel_of(requested) == FilterVariant::BoxStack || requested == FilterVariant::Decimated) {
     if (can_run(requested, spec, format)) return requested;

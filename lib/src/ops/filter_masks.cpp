@@ -91,6 +91,7 @@ FilterSpec gaussian_spec(const GaussianParams& params) {
   spec.alpha = params.alpha;
   spec.convex = true;
   spec.gaussian = true;
+  spec.accuracy = params.accuracy;
   return spec;
 }
 
