@@ -99,7 +99,7 @@ CaseSpec make_variant_case(const gpufilter::Operation& op, const std::string& va
   spec.params = params;
   spec.reference_params = spec.params;
   spec.reference_border = border;
-  if (op.produces_image()) spec.tolerance = op.tolerance_for(format, variant);  // data ops judge by column
+  if (op.produces_image()) spec.tolerance = op.tolerance_for(format, variant, params);  // data ops judge by column
   const gpufilter::Operation* op_ptr = &op;
   if (!op.produces_image()) {
     spec.data_launch = [op_ptr, variant, params = spec.params](const gpufilter::ImageView& src, double* result,

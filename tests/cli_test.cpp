@@ -1195,9 +1195,10 @@ TEST_F(CliGpuJpegTest, OrientationIsAppliedOnTheGpu) {
     ASSERT_EQ(gpu.cols, orientation >= 5 ? 48 : 80);
     expect_jpeg_close(gpu, cpu, "orientation " + std::to_string(orientation));
     // Kept as stored with --no-autorotate.
-    const ProcessResult run = gpufilter({"copy", in, path("kept.png"), "--no-autorotate", "--device", "gpu", "--codec", "gpu"});
+    const std::string kept = path("kept" + std::to_string(orientation) + ".png");
+    const ProcessResult run = gpufilter({"copy", in, kept, "--no-autorotate", "--device", "gpu", "--codec", "gpu"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
-    EXPECT_EQ(read_unchanged(path("kept.png")).cols, 80);
+    EXPECT_EQ(read_unchanged(kept).cols, 80);
   }
 }
 

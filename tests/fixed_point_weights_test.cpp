@@ -159,6 +159,13 @@ TEST(AccuracyContract, AutoApproximatesOnlyWhenAsked) {
   ASSERT_NE(accuracy, nullptr);
   EXPECT_EQ(blur->resolve({}).text("accuracy"), "exact");
   EXPECT_EQ(accuracy_from_name("fast"), Accuracy::Fast);
+  // Auto is judged by blur's own tolerance unless the parameters accept an approximation.
+  const PixelFormat rgba{ChannelType::U8, 4};
+  ParamValues fast_params = blur->resolve({});
+  fast_params["accuracy"] = std::string("fast");
+  EXPECT_EQ(blur->tolerance_for(rgba, "auto").max_abs, blur->tolerance(rgba).max_abs);
+  EXPECT_EQ(blur->tolerance_for(rgba, "auto", fast_params).max_abs, blur->tolerance_for(rgba, "box_stack").max_abs);
+  EXPECT_GT(blur->tolerance_for(rgba, "box_stack").max_abs, blur->tolerance(rgba).max_abs);
   EXPECT_THROW(accuracy_from_name("approximate"), Error);
 }
 

@@ -144,11 +144,15 @@ TEST(FilterVariants, RankOneMasksRunSeparably) {
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{2.0}), PixelFormat{}, FilterVariant::Auto),
             FilterVariant::Separable);
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{4.0}), PixelFormat{}, FilterVariant::Auto),
-            FilterVariant::BoxStack)
-      << "large Gaussians run at a cost that does not grow with sigma";
-  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{30.0}), PixelFormat{}, FilterVariant::Auto),
-            FilterVariant::Decimated)
-      << "from sigma 5.3 on the decimated pyramid (DecimatedTuning)";
+            FilterVariant::Separable)
+      << "by default auto is exact: large Gaussians too run their taps";
+  GaussianParams fast{4.0};
+  fast.accuracy = Accuracy::Fast;
+  EXPECT_EQ(applied_variant(gaussian_spec(fast), PixelFormat{}, FilterVariant::Auto), FilterVariant::BoxStack)
+      << "where an approximation is accepted, large Gaussians run at a cost that does not grow with sigma";
+  fast.sigma = 30.0;
+  EXPECT_EQ(applied_variant(gaussian_spec(fast), PixelFormat{}, FilterVariant::Auto), FilterVariant::Decimated)
+      << "and from sigma 4.02 on the decimated pyramid (DecimatedTuning)";
 }
 
 // On an sm_75 (64 KiB per block) a 2-D tile with a wide halo does not fit: the tiled

@@ -145,6 +145,9 @@ struct Operation {
   // Variants that approximate the op within a looser contract than `tolerance` (blur's
   // box_stack), by name, each with its own tolerance per format. Use tolerance_for().
   std::map<std::string, std::function<Tolerance(PixelFormat)>> variant_tolerance;
+  // Auto's contract where the parameters accept an approximation (an "accuracy" choice
+  // set to "fast": Auto may then pick such a variant). Empty: Auto keeps `tolerance`.
+  std::function<Tolerance(PixelFormat)> fast_tolerance;
 
   // ---- data ops (output == Data) ----
   // The table the op fills for an input of `input`.
@@ -178,8 +181,9 @@ struct Operation {
   ImageShape output_shape_for(const ImageShape& input, const ParamValues& params) const;
   bool has_variant(const std::string& variant) const;
   // How far `variant` may stray from the reference for this format: its entry in
-  // variant_tolerance where it has one, else tolerance(format).
-  Tolerance tolerance_for(PixelFormat format, const std::string& variant) const;
+  // variant_tolerance where it has one; for Auto with `params` asking "accuracy" "fast",
+  // fast_tolerance where the op has one; else tolerance(format).
+  Tolerance tolerance_for(PixelFormat format, const std::string& variant, const ParamValues& params = {}) const;
   const ParamSpec* find_param(const std::string& name) const;  // nullptr when absent
   // Checks names, kinds and ranges, fills defaults and applies `check`; throws
   // Error(InvalidArgument) with a message naming the op, the parameter, what it accepts

@@ -242,6 +242,7 @@ void add_large_sigma_variants(Operation& op) {
     op.variants.emplace_back(to_string(variant));
     op.variant_tolerance[to_string(variant)] = box_stack_tolerance;
   }
+  op.fast_tolerance = box_stack_tolerance;  // --accuracy fast: Auto may take box_stack
   op.variants.emplace_back(to_string(FilterVariant::Decimated));
   op.variant_tolerance[to_string(FilterVariant::Decimated)] = [](PixelFormat format) {
     return range_tolerance(format, 2.0, 0.008);
