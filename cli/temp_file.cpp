@@ -71,8 +71,6 @@ mode_t current_umask() {
   return fallback;
 }
 
-// What a file created now gets (0666 less the umask), as the encoder's own file did.
-mode_t default_new_file_mode() { return 0666 & ~current_umask(); }
 
 // Renames `from` onto `to` unless `to` exists, atomically: renameat2's RENAME_NOREPLACE,
 // or where the file system lacks it, a hard link (which never replaces) and an unlink.
@@ -128,6 +126,8 @@ void sweep_stale_temporary_files(int directory_fd) {
 }
 
 }  // namespace
+
+mode_t default_new_file_mode() { return 0666 & ~current_umask(); }
 
 TemporaryFile::TemporaryFile(const std::filesystem::path& target) : target_name_(target.filename().string()) {
   const std::filesystem::path directory = target.parent_path().empty() ? "." : target.parent_path();

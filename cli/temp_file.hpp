@@ -13,6 +13,10 @@
 
 namespace gpufilter::cli {
 
+// What a file created now gets: 0666 less the umask, read without changing it (so that
+// threads committing side by side, and a server applying each caller's umask, agree).
+mode_t default_new_file_mode();
+
 class TemporaryFile {
  public:
   // Creates ".<OUT's name>.tmp-<random>" in `target`'s directory, mode 0600. From then

@@ -27,6 +27,9 @@ if(TARGET gpufilter_cli)
     ${CMAKE_CURRENT_LIST_DIR}/cpu_decoders_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/codec_messages_test.cpp
     ${PROJECT_SOURCE_DIR}/cli/codec_messages.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/temp_file_test.cpp
+    ${PROJECT_SOURCE_DIR}/cli/temp_file.cpp
+    ${PROJECT_SOURCE_DIR}/cli/signal_cleanup.cpp
     ${PROJECT_SOURCE_DIR}/cli/cpu_decoders.cpp
     ${PROJECT_SOURCE_DIR}/cli/jpeg_batch_decoder.cpp
     ${PROJECT_SOURCE_DIR}/cli/jpeg_markers.cpp
