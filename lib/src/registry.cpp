@@ -188,8 +188,8 @@ bool Operation::has_variant(const std::string& variant) const {
   return std::find(variants.begin(), variants.end(), variant) != variants.end();
 }
 
-Tolerance Operation::tolerance_for(PixelFormat format, const std::string& variant, const ParamValues& params) const {
-  if (variant == default_variant && fast_tolerance && params.has("accuracy") && params.text("accuracy") == "fast")
+Tolerance Operation::tolerance_for(PixelFormat format, const std::string& variant, const ParamValues& values) const {
+  if (variant == default_variant && fast_tolerance && values.has("accuracy") && values.text("accuracy") == "fast")
     return fast_tolerance(format);
   const auto own = variant_tolerance.find(variant);
   return own != variant_tolerance.end() ? own->second(format) : tolerance(format);

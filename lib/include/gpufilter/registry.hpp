@@ -181,9 +181,9 @@ struct Operation {
   ImageShape output_shape_for(const ImageShape& input, const ParamValues& params) const;
   bool has_variant(const std::string& variant) const;
   // How far `variant` may stray from the reference for this format: its entry in
-  // variant_tolerance where it has one; for Auto with `params` asking "accuracy" "fast",
+  // variant_tolerance where it has one; for Auto with `values` asking "accuracy" "fast",
   // fast_tolerance where the op has one; else tolerance(format).
-  Tolerance tolerance_for(PixelFormat format, const std::string& variant, const ParamValues& params = {}) const;
+  Tolerance tolerance_for(PixelFormat format, const std::string& variant, const ParamValues& values = {}) const;
   const ParamSpec* find_param(const std::string& name) const;  // nullptr when absent
   // Checks names, kinds and ranges, fills defaults and applies `check`; throws
   // Error(InvalidArgument) with a message naming the op, the parameter, what it accepts
