@@ -7,6 +7,7 @@
 
 #include "exit_codes.hpp"
 #include "image_files.hpp"
+#include "input_list.hpp"
 #include "process_paths.hpp"
 
 namespace gpufilter::cli {
@@ -49,21 +50,6 @@ void refuse_existing_outputs(const std::vector<BatchItem>& items, const std::fil
 }
 
 }  // namespace
-
-std::vector<std::filesystem::path> parse_input_list(std::istream& in, const std::string& source) {
-  std::vector<std::filesystem::path> paths;
-  std::size_t number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find('\0') != std::string::npos) {
-      throw CliError(ExitCode::Usage, "line " + std::to_string(number) + " of the list " + source +
-                                          " (--from-file) holds a NUL byte; give one path a line");
-    }
-    if (!line.empty()) paths.emplace_back(line);
-  }
-  return paths;
-}
 
 std::vector<BatchItem> plan_batch(const RunRequest& request) {
   const BatchOptions& batch = *request.batch;

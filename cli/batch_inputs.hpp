@@ -2,8 +2,6 @@
 // A batch's list of work: the inputs from the command line and --from-file, the shard
 // kept, and each input's output name in --out-dir.
 #include <filesystem>
-#include <istream>
-#include <string>
 #include <vector>
 
 #include "arguments.hpp"
@@ -14,11 +12,6 @@ struct BatchItem {
   std::filesystem::path input;
   std::filesystem::path output;
 };
-
-// The paths of a --from-file list, one a line: blank lines skipped, a Windows line end
-// tolerated. `source` names the list in messages. Throws CliError(Usage) for a line that
-// holds a NUL byte, which no path can contain (it would cut the name short).
-std::vector<std::filesystem::path> parse_input_list(std::istream& in, const std::string& source);
 
 // Throws CliError(Usage) for a list that cannot be read or two inputs that would write
 // one output; CliError(Output) when --out-dir is not a writable directory. What concerns

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "batch_inputs.hpp"
+#include "input_list.hpp"
 #include "exit_codes.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
