@@ -7,6 +7,7 @@
 
 #include "exit_codes.hpp"
 #include "jpeg_orientation.hpp"
+#include "no_gpu_notice.hpp"
 #include "resident_gpus.hpp"
 #include "gpufilter/device.hpp"
 #include "gpufilter/error.hpp"
@@ -83,7 +84,7 @@ DeviceSelection select_device(DeviceChoice choice) {
   if (choice == DeviceChoice::Gpu) {
     throw CliError(ExitCode::Runtime, "--device gpu, but there is no usable GPU (" + no_device_reason() + ")");
   }
-  return {Device::Cpu, "gpufilter: no usable GPU (" + no_device_reason() + "); running on the CPU reference"};
+  return {Device::Cpu, no_gpu_notice(no_device_reason())};
 }
 
 // ---- CPU ------------------------------------------------------------------------------
@@ -339,7 +340,7 @@ Runner& SingleFileRunner::resolve(StageTimes& times, const char* overlapped) {
   if (warmup_->usable()) return gpu_.emplace(warmup_->device());
   if (choice_ == DeviceChoice::Gpu)
     throw CliError(ExitCode::Runtime, "--device gpu, but there is no usable GPU (" + warmup_->unusable_reason() + ")");
-  return cpu_.emplace("gpufilter: no usable GPU (" + warmup_->unusable_reason() + "); running on the CPU reference");
+  return cpu_.emplace(no_gpu_notice(warmup_->unusable_reason()));
 }
 
 void SingleFileRunner::run_image(const RunRequest& request, const ImageView& src, const ImageView& dst,

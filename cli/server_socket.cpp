@@ -17,6 +17,7 @@
 
 #include "exit_codes.hpp"
 #include "gpufilter/version.hpp"
+#include "user_folders.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -211,24 +212,11 @@ bool usable_folder(const fs::path& folder) {
   return S_ISDIR(status.st_mode) && status.st_uid == ::getuid() && (status.st_mode & 0022) == 0;
 }
 
-// A folder only this user can make: $XDG_CACHE_HOME/gpufilter, else $HOME/.cache/gpufilter.
-std::optional<fs::path> home_socket_folder() {
-  if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache != nullptr && *cache == '/')
-    return fs::path(cache) / "gpufilter";
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home == '/')
-    return fs::path(home) / ".cache" / "gpufilter";
-  return std::nullopt;
-}
-
 // Makes `directory` and its missing parents, mode 0700.
 void make_directories(const fs::path& directory) {
-  if (::mkdir(directory.c_str(), 0700) == 0 || errno == EEXIST) return;
-  if (errno == ENOENT && directory.has_parent_path() && directory.parent_path() != directory) {
-    make_directories(directory.parent_path());
-    if (::mkdir(directory.c_str(), 0700) == 0 || errno == EEXIST) return;
-  }
-  throw CliError(ExitCode::Runtime,
-                 "cannot make the server's directory '" + directory.string() + "': " + std::strerror(errno));
+  if (const int error = make_private_directories(directory); error != 0)
+    throw CliError(ExitCode::Runtime,
+                   "cannot make the server's directory '" + directory.string() + "': " + std::strerror(error));
 }
 
 }  // namespace
@@ -244,7 +232,7 @@ fs::path server_socket_path() {
     return fs::path(runtime) / "gpufilter-server.sock";
   const fs::path folder = default_socket_folder();
   if (!usable_folder(folder)) {
-    if (const std::optional<fs::path> home = home_socket_folder()) return *home / "server.sock";
+    if (const std::optional<fs::path> home = user_cache_folder()) return *home / "server.sock";
   }
   return folder / "server.sock";
 }
@@ -253,7 +241,7 @@ std::optional<std::string> socket_fallback_note() {
   if (const char* given = std::getenv("GPUFILTER_SERVER_SOCKET"); given != nullptr && *given != '\0') return std::nullopt;
   if (const char* runtime = std::getenv("XDG_RUNTIME_DIR"); runtime != nullptr && *runtime == '/') return std::nullopt;
   const fs::path folder = default_socket_folder();
-  const std::optional<fs::path> home = home_socket_folder();
+  const std::optional<fs::path> home = user_cache_folder();
   if (usable_folder(folder) || !home) return std::nullopt;
   return "'" + folder.string() + "' is not this user's alone (another user made it), so the socket is in '" +
          home->string() + "'";

@@ -170,8 +170,12 @@ constexpr const char* kPauseHook = "GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_MS=";
 
 class CliTest : public ::testing::Test {
  protected:
-  // The tool runs in its own process here, whatever server the machine runs.
-  CliTest() { ::setenv("GPUFILTER_SERVER", "off", 1); }
+  // The tool runs in its own process, and remembers what it told (the no-GPU notice) in
+  // this test's own folder.
+  CliTest() {
+    ::setenv("GPUFILTER_SERVER", "off", 1);
+    ::setenv("XDG_CACHE_HOME", (capture_.path() / "cache").c_str(), 1);
+  }
 
   ProcessResult gpufilter(const std::vector<std::string>& args, const ProcessOptions& options = {}) {
     return run_process(GPUFILTER_CLI_PATH, args, capture_.path(), options);
@@ -636,9 +640,27 @@ TEST_F(CliTest, AutoDeviceFallsBackToTheCpuReference) {
   if (has_device()) GTEST_SKIP() << "a GPU is usable here, so there is no fallback to see";
   const auto lines = run.err_lines();
   ASSERT_EQ(lines.size(), 1u) << run.err;
-  EXPECT_TRUE(lines[0].starts_with("gpufilter: no usable GPU (")) << lines[0];
-  EXPECT_TRUE(lines[0].ends_with("); running on the CPU reference")) << lines[0];
+  EXPECT_TRUE(lines[0].starts_with("gpufilter: no usable GPU (" + no_device_reason() + ")")) << lines[0];
+  EXPECT_TRUE(contains(lines[0], "running on the CPU reference")) << lines[0];
   EXPECT_EQ(max_difference(read_unchanged(path("out.png")), expected_blur(image)), 0.0);
+  // Said once: the next command on this machine says nothing, a batch neither.
+  const ProcessResult again = gpufilter({"blur", in, path("again.png")});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.err, "");
+  const ProcessResult batch = gpufilter({"blur", in, "--out-dir", path("out"), "--quiet"});
+  ASSERT_EQ(batch.exit_code, 0) << batch.err;
+  EXPECT_EQ(batch.err, "");
+}
+
+// The notice names the real cause: a machine without NVIDIA's driver is told so, not that
+// its driver is "insufficient".
+TEST_F(CliTest, TheNoGpuReasonNamesTheCause) {
+  if (has_device()) GTEST_SKIP() << "a GPU is usable here";
+  const std::string reason = no_device_reason();
+  EXPECT_FALSE(contains(reason, "insufficient")) << reason;
+  if (!fs::exists("/proc/driver/nvidia")) {
+    EXPECT_EQ(reason, "no NVIDIA driver is installed") << "no /proc/driver/nvidia here";
+  }
 }
 
 TEST_F(CliTest, GpuDeviceWithoutGpuFails) {

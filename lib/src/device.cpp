@@ -3,6 +3,8 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 namespace gpufilter {
 
@@ -15,14 +17,39 @@ int device_count() noexcept {
   return count;
 }
 
+namespace {
+
+// "13.0" from CUDA's version number 13000.
+std::string cuda_version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+}  // namespace
+
 std::string no_device_reason() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess) {
-    cudaGetLastError();
-    return cudaGetErrorString(status);
+  if (status == cudaSuccess) return count > 0 ? "" : "the NVIDIA driver finds no GPU";
+  cudaGetLastError();
+  // The runtime reports a missing driver as one too old: tell them apart, as the user's
+  // remedy differs (install one, or update it).
+  int driver = 0;
+  int runtime = 0;
+  cudaDriverGetVersion(&driver);  // 0 where no driver library is installed
+  cudaRuntimeGetVersion(&runtime);
+  switch (status) {
+    case cudaErrorInsufficientDriver:
+      if (driver == 0) return "no NVIDIA driver is installed";
+      return "the NVIDIA driver supports CUDA " + cuda_version_text(driver) + ", older than the CUDA " +
+             cuda_version_text(runtime) + " this gpufilter was built with";
+    case cudaErrorNoDevice: {
+      const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+      if (visible != nullptr) return std::string("no GPU is visible (CUDA_VISIBLE_DEVICES=") + visible + ")";
+      return "the NVIDIA driver finds no GPU";
+    }
+    case cudaErrorDevicesUnavailable: return "every GPU is busy in exclusive-process mode or unavailable";
+    default: return cudaGetErrorString(status);
   }
-  return count > 0 ? "" : "no CUDA device found";
 }
 
 std::string device_description() {
