@@ -93,10 +93,6 @@ void run_request(const RunRequest& given, Clock::time_point started) {
   // paid it before its first request.
   RunRequest request = given;
   if (request.codec == CodecChoice::Auto && ResidentGpus::active() == nullptr) request.codec = CodecChoice::Cpu;
-  // With --timing, load every kernel when the CUDA context is made (the "cuda start"
-  // stage, beside decoding), so "kernel" times the kernel and not its lazy first-launch
-  // loading. Must precede the first CUDA call.
-  if (request.timing) setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0);
   // CUDA starts first, beside the codecs' loading, the output checks and decoding.
   SingleRun single(request,
                    request.codec != CodecChoice::Cpu && gpu_jpeg_built() && starts_like_jpeg(request.input));
