@@ -14,6 +14,10 @@ namespace gpufilter::cli {
 namespace {
 
 std::shared_mutex g_sharing;  // shared by live captures, exclusive for one alone
+// Passed through by every capture on its way in, and held by an exclusive one while it
+// waits: new shared captures queue behind it instead of starving it (a busy batch's
+// decoders would otherwise always hold the shared side).
+std::mutex g_turnstile;
 std::mutex g_mutex;
 int g_capture_count = 0;  // live captures, under g_mutex
 int g_saved = -1;         // fd 2 as it was before the first of them, under g_mutex
@@ -27,10 +31,13 @@ long log_size(int fd) {
 }  // namespace
 
 CapturedStderr::CapturedStderr(Sharing sharing) {
-  if (sharing == Sharing::Shared)
+  if (sharing == Sharing::Shared) {
+    { const std::lock_guard<std::mutex> pass(g_turnstile); }
     shared_ = std::shared_lock<std::shared_mutex>(g_sharing);
-  else
+  } else {
+    const std::lock_guard<std::mutex> pass(g_turnstile);
     exclusive_ = std::unique_lock<std::shared_mutex>(g_sharing);
+  }
   const std::lock_guard<std::mutex> lock(g_mutex);
   if (g_capture_count++ == 0) {
     std::cerr.flush();

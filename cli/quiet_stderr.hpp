@@ -10,6 +10,7 @@
 // so a shared capture may also hold another thread's message. An exclusive capture
 // waits until no other capture is alive and keeps new ones out meanwhile: what it reads
 // is its own. run_with_codec_messages() uses that to attribute a message to its file.
+// Captures do not nest on one thread (an exclusive one waiting would block the inner).
 #include <mutex>
 #include <shared_mutex>
 #include <string>
