@@ -130,17 +130,15 @@ cv::Mat read_image(const fs::path& path, bool autorotate) {
   });
   auto& [image, failure] = decoded;
   const CodecComplaints complaints = sort_codec_messages(messages);
-  if (image.empty()) {
+  // A decoder that warned about the pixels filled what it could not read (a truncated
+  // JPEG comes out grey below the break): that image is not the file's either.
+  if (image.empty() || !complaints.damage.empty()) {
     const std::string reason = !failure.empty()             ? failure
                                : !complaints.damage.empty() ? complaints.damage
                                                             : "not an image format OpenCV reads, or the file is "
                                                               "truncated or corrupt";
     throw CliError(ExitCode::Input, "cannot decode " + quoted(path) + ": " + reason);
   }
-  // A decoder that warned about the pixels filled what it could not read (a truncated
-  // JPEG comes out grey below the break): that image is not the file's.
-  if (!complaints.damage.empty())
-    throw CliError(ExitCode::Input, "cannot decode " + quoted(path) + ": " + complaints.damage);
   for (const std::string& note : complaints.notes) write_stderr("gpufilter: note: " + quoted(path) + ": " + note + "\n");
   return image;
 }
@@ -220,6 +218,11 @@ bool same_file(const fs::path& input, const fs::path& output) {
 bool output_exists(const fs::path& output) {
   struct stat status {};
   return ::lstat(output.c_str(), &status) == 0;
+}
+
+void refuse_existing_output(const fs::path& output, bool replace_existing, const std::string& name) {
+  if (!replace_existing && output_exists(output))
+    throw CliError(ExitCode::Usage, name + " " + quoted(output) + " exists; pass -y to replace it");
 }
 
 OutputFit check_output_holds(const fs::path& output, PixelFormat format) {

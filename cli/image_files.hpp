@@ -2,6 +2,7 @@
 // Image files through OpenCV imgcodecs: reading with depth and alpha kept, mapping cv::Mat
 // to the library's pixel formats and views, and what OUT's format can hold.
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include <opencv2/core/mat.hpp>
@@ -32,6 +33,9 @@ void check_output_target(const std::filesystem::path& output);
 bool same_file(const std::filesystem::path& input, const std::filesystem::path& output);
 // Whether OUT's name is taken (a file, a link, even a dangling one).
 bool output_exists(const std::filesystem::path& output);
+// Throws CliError(Usage) naming `name` ("OUT", "--plot") and -y where `output` is taken
+// and may not be replaced.
+void refuse_existing_output(const std::filesystem::path& output, bool replace_existing, const std::string& name);
 // Whether OUT's format stores `format` pixels as they are, or only once their alpha is
 // flattened onto a background (4 channels into JPEG or PNM, at the same depth).
 enum class OutputFit { AsIs, FlattenAlpha };

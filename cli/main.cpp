@@ -66,8 +66,7 @@ struct SingleRun {
 void run_data_request(const RunRequest& request, Clock::time_point started) {
   if (!request.plot.empty()) {
     check_output_target(request.plot);
-    if (!request.encode.replace_existing && output_exists(request.plot))
-      throw CliError(ExitCode::Usage, "--plot " + request.plot.string() + " exists; pass -y to replace it");
+    refuse_existing_output(request.plot, request.encode.replace_existing, "--plot");
   }
   SingleRun single(request);
   StageTimes times;

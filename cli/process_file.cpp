@@ -259,8 +259,8 @@ void check_output_path(const RunRequest& request, const std::filesystem::path& i
   if (same_file(input, output)) {
     if (!request.overwrite)
       throw CliError(ExitCode::Usage, "OUT is the same file as IN (" + quoted(input) + "); pass --overwrite to replace IN");
-  } else if (!request.encode.replace_existing && output_exists(output)) {
-    throw CliError(ExitCode::Usage, "OUT " + quoted(output) + " exists; pass -y to replace it");
+  } else {
+    refuse_existing_output(output, request.encode.replace_existing, "OUT");
   }
 }
 

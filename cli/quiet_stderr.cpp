@@ -10,6 +10,8 @@
 #include <iostream>
 #include <vector>
 
+#include "write_all.hpp"
+
 namespace gpufilter::cli {
 namespace {
 
@@ -88,18 +90,7 @@ void write_stderr(const std::string& text) {
   // Under the lock, so the saved stderr is not closed mid-line. Looked up each time: a
   // server's fd 2 is a different caller's stderr from one command to the next.
   const std::lock_guard<std::mutex> lock(g_mutex);
-  const int fd = g_saved >= 0 ? g_saved : STDERR_FILENO;
-  const char* data = text.data();
-  std::size_t left = text.size();
-  while (left > 0) {
-    const ssize_t written = ::write(fd, data, left);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      return;
-    }
-    data += written;
-    left -= static_cast<std::size_t>(written);
-  }
+  write_all(g_saved >= 0 ? g_saved : STDERR_FILENO, text.data(), text.size());
 }
 
 }  // namespace gpufilter::cli

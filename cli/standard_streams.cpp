@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "exit_codes.hpp"
+#include "write_all.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -22,17 +23,8 @@ bool is_standard_output(const std::filesystem::path& output) {
 }
 
 void write_standard_output(const std::vector<unsigned char>& bytes) {
-  const unsigned char* data = bytes.data();
-  std::size_t left = bytes.size();
-  while (left > 0) {
-    const ssize_t written = ::write(STDOUT_FILENO, data, left);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      throw CliError(ExitCode::Output, std::string("cannot write the image to standard output: ") + std::strerror(errno));
-    }
-    data += written;
-    left -= static_cast<std::size_t>(written);
-  }
+  if (const int error = write_all(STDOUT_FILENO, bytes.data(), bytes.size()); error != 0)
+    throw CliError(ExitCode::Output, std::string("cannot write the image to standard output: ") + std::strerror(error));
 }
 
 SpooledStandardInput::SpooledStandardInput() {
@@ -49,15 +41,9 @@ SpooledStandardInput::SpooledStandardInput() {
       throw CliError(ExitCode::Input, std::string("cannot read standard input: ") + std::strerror(error));
     }
     if (got == 0) break;
-    for (ssize_t done = 0; done < got;) {
-      const ssize_t put = ::write(fd_, buffer.data() + done, static_cast<std::size_t>(got - done));
-      if (put < 0 && errno == EINTR) continue;
-      if (put < 0) {
-        const int error = errno;
-        ::close(fd_);
-        throw CliError(ExitCode::Runtime, std::string("cannot hold standard input: ") + std::strerror(error));
-      }
-      done += put;
+    if (const int error = write_all(fd_, buffer.data(), static_cast<std::size_t>(got)); error != 0) {
+      ::close(fd_);
+      throw CliError(ExitCode::Runtime, std::string("cannot hold standard input: ") + std::strerror(error));
     }
     total += static_cast<std::size_t>(got);
   }

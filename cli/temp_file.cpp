@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "signal_cleanup.hpp"
+#include "write_all.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -32,8 +33,10 @@ constexpr std::time_t kStaleSeconds = 15 * 60;
   throw std::system_error(errno, std::generic_category(), what);
 }
 
+// The random part of a temporary file's name is made of these.
+constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
 std::string random_suffix() {
-  static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   unsigned char bytes[kRandomChars];
   std::size_t filled = 0;
   while (filled < sizeof bytes) {
@@ -82,16 +85,14 @@ int rename_without_replacing(int directory_fd, const char* from, const char* to)
   return 0;
 }
 
-// A temporary file of this tool: ".<name>.tmp-" and kRandomChars letters or digits.
+// A temporary file of this tool: ".<name>.tmp-" and kRandomChars of kAlphabet.
 bool is_temporary_name(const char* name) {
   const std::size_t length = std::strlen(name);
   constexpr std::size_t kTail = sizeof(".tmp-") - 1 + kRandomChars;
   if (name[0] != '.' || length < 1 + kTail + 1) return false;
   const char* tail = name + length - kTail;
   if (std::strncmp(tail, ".tmp-", 5) != 0) return false;
-  for (const char* c = tail + 5; *c != '\0'; ++c)
-    if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) return false;
-  return true;
+  return std::strspn(tail + 5, kAlphabet) == kRandomChars;
 }
 
 // Removes temporary files of this tool that a killed run left in the directory (SIGKILL,
@@ -172,19 +173,7 @@ void TemporaryFile::remove_if_still_ours() noexcept {
   }
 }
 
-int TemporaryFile::append(const void* data, std::size_t size) noexcept {
-  const auto* bytes = static_cast<const unsigned char*>(data);
-  while (size > 0) {
-    const ssize_t written = ::write(fd_, bytes, size);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    bytes += written;
-    size -= static_cast<std::size_t>(written);
-  }
-  return 0;
-}
+int TemporaryFile::append(const void* data, std::size_t size) noexcept { return write_all(fd_, data, size); }
 
 void TemporaryFile::commit(bool replace_existing) {
   // A replaced OUT keeps its permissions (not set-id bits, which belong to that file); a
