@@ -1,20 +1,18 @@
-// The blur, box and edge ops' peers: NPP's Gaussian, box and Sobel filters with border
-// control (nppif), the calls a CUDA user reaches for first. Only built where CMake
-// finds NPP.
+// The blur, box, edge and median ops' peers: NPP's Gaussian, box, Sobel and median filters
+// (nppif), the calls a CUDA user reaches for first. Only built where CMake finds NPP.
 //
 // NPP's fixed masks carry their own weights (sigma = 0.4 + (mask width / 2) * 0.6 by
 // the NPP headers) and its Gauss border supports NPP_BORDER_REPLICATE only, so the row
 // is named .../replicate and its check is a sanity check: a low-pass of the same size
 // over the right pixels, not our weights to the last bit.
+#include <cuda_runtime_api.h>
 #include <nppi_filtering_functions.h>
 #ifdef GPUFILTER_HAVE_NPP_CONVERT
-#include <cuda_runtime_api.h>
 #include <nppi_data_exchange_and_initialization.h>
-
-#include <memory>
 #endif
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -214,6 +212,157 @@ std::vector<PeerRow> npp_edge_peers(gpufilter::PixelFormat format, const gpufilt
 }
 #endif
 
+// ---- median ----------------------------------------------------------------------------
+// Two rows for the median op, from NPP's two median filters:
+// - npp: nppiFilterMedianBorder with NPP_BORDER_REPLICATE over the whole image, the op's
+//   work with --border replicate;
+// - npp_interior: nppiFilterMedian, which has no border and reads `radius` pixels around
+//   its ROI, over the image less a frame of `radius` pixels, which it leaves unwritten.
+//   Integer formats only: the bench poisons float outputs with NaN, which the unwritten
+//   frame would keep.
+// A median selects one of its inputs, so NPP's values should equal the reference's; the
+// checks still let kFrameShare of the samples differ by anything (the interior row's
+// frame, and any other reading of the border at the edges of the whole-image row), and
+// catch a wrong offset, pitch or mask, which would change nearly every sample. Each row
+// allocates the scratch buffer NPP asks for on its first launch of a size (the untimed
+// check) and keeps it.
+constexpr double kFrameShare = 0.02;  // a 7x7 window's frame is 0.9% of 1080p's samples
+
+struct MedianScratch {
+  NppiSize roi{0, 0};
+  Npp8u* data = nullptr;
+  MedianScratch() = default;
+  MedianScratch(const MedianScratch&) = delete;
+  MedianScratch& operator=(const MedianScratch&) = delete;
+  ~MedianScratch() { cudaFree(data); }
+};
+
+void check_npp(NppStatus status, const char* name) {
+  // Negative codes are errors; positive ones are warnings about a call that ran.
+  if (static_cast<int>(status) < 0)
+    throw gpufilter::Error(gpufilter::ErrorCode::Cuda,
+                           std::string(name) + " failed with NppStatus " + std::to_string(static_cast<int>(status)));
+}
+
+// The scratch buffer for `roi`: `buffer_size(&bytes)` (NPP's GetBufferSize call) and a new
+// allocation only when the ROI changes, so timed launches make neither call.
+template <class BufferSize>
+Npp8u* median_scratch(MedianScratch& scratch, NppiSize roi, BufferSize buffer_size) {
+  if (scratch.data != nullptr && scratch.roi.width == roi.width && scratch.roi.height == roi.height)
+    return scratch.data;
+  cudaFree(scratch.data);
+  scratch.data = nullptr;
+  Npp32u bytes = 0;
+  check_npp(buffer_size(&bytes), "nppiFilterMedian*GetBufferSize");
+  void* memory = nullptr;
+  if (cudaMalloc(&memory, bytes > 0 ? bytes : 1) != cudaSuccess)
+    throw gpufilter::Error(gpufilter::ErrorCode::OutOfMemory, "npp median peer: no scratch buffer");
+  scratch.data = static_cast<Npp8u*>(memory);
+  scratch.roi = roi;
+  return scratch.data;
+}
+
+template <class T>
+using MedianBorderFn = NppStatus (*)(const T*, Npp32s, NppiSize, NppiPoint, T*, Npp32s, NppiSize, NppiSize, NppiPoint,
+                                     Npp8u*, NppiBorderType, NppStreamContext);
+using MedianBorderSizeFn = NppStatus (*)(NppiSize, NppiSize, Npp32u*, NppiBorderType, NppStreamContext);
+template <class T>
+using MedianFn = NppStatus (*)(const T*, Npp32s, T*, Npp32s, NppiSize, NppiSize, NppiPoint, Npp8u*, NppStreamContext);
+using MedianSizeFn = NppStatus (*)(NppiSize, NppiSize, Npp32u*, NppStreamContext);
+
+template <class T>
+Launch median_whole(MedianBorderFn<T> fn, MedianBorderSizeFn size_fn, const char* name, int radius) {
+  auto scratch = std::make_shared<MedianScratch>();
+  return [fn, size_fn, name, radius, scratch](const gpufilter::ImageView& src, const gpufilter::ImageView& dst,
+                                              cudaStream_t stream) {
+    const NppStreamContext context = npp_context(stream);
+    const NppiSize roi{src.width, src.height};
+    const NppiSize mask{2 * radius + 1, 2 * radius + 1};
+    Npp8u* buffer = median_scratch(*scratch, roi, [&](Npp32u* bytes) {
+      return size_fn(roi, mask, bytes, NPP_BORDER_REPLICATE, context);
+    });
+    check_npp(fn(static_cast<const T*>(src.data), static_cast<Npp32s>(src.pitch), roi, NppiPoint{0, 0},
+                 static_cast<T*>(dst.data), static_cast<Npp32s>(dst.pitch), roi, mask, NppiPoint{radius, radius},
+                 buffer, NPP_BORDER_REPLICATE, context),
+              name);
+  };
+}
+
+template <class T>
+Launch median_interior(MedianFn<T> fn, MedianSizeFn size_fn, const char* name, int radius) {
+  auto scratch = std::make_shared<MedianScratch>();
+  return [fn, size_fn, name, radius, scratch](const gpufilter::ImageView& src, const gpufilter::ImageView& dst,
+                                              cudaStream_t stream) {
+    if (src.width <= 2 * radius || src.height <= 2 * radius) return;  // all frame
+    const NppStreamContext context = npp_context(stream);
+    const NppiSize roi{src.width - 2 * radius, src.height - 2 * radius};
+    const NppiSize mask{2 * radius + 1, 2 * radius + 1};
+    const std::size_t corner = static_cast<std::size_t>(radius) * src.format.pixel_bytes();
+    const auto rows = static_cast<std::size_t>(radius);
+    const auto* in = static_cast<const unsigned char*>(src.data) + rows * src.pitch + corner;
+    auto* out = static_cast<unsigned char*>(dst.data) + rows * dst.pitch + corner;
+    Npp8u* buffer = median_scratch(*scratch, roi, [&](Npp32u* bytes) { return size_fn(roi, mask, bytes, context); });
+    check_npp(fn(reinterpret_cast<const T*>(in), static_cast<Npp32s>(src.pitch), reinterpret_cast<T*>(out),
+                 static_cast<Npp32s>(dst.pitch), roi, mask, NppiPoint{radius, radius}, buffer, context),
+              name);
+  };
+}
+
+struct MedianLaunches {
+  Launch whole, interior;
+};
+
+#define GPUFILTER_NPP_MEDIAN(T, suffix)                                                                         \
+  MedianLaunches {                                                                                              \
+    median_whole<T>(nppiFilterMedianBorder_##suffix##_Ctx, nppiFilterMedianBorderGetBufferSize_##suffix##_Ctx, \
+                    "nppiFilterMedianBorder_" #suffix "_Ctx", radius),                                          \
+        median_interior<T>(nppiFilterMedian_##suffix##_Ctx, nppiFilterMedianGetBufferSize_##suffix##_Ctx,      \
+                           "nppiFilterMedian_" #suffix "_Ctx", radius)                                          \
+  }
+
+MedianLaunches median_launches(gpufilter::PixelFormat format, int radius) {
+  using gpufilter::ChannelType;
+  const int c = format.channels;
+  switch (format.type) {
+    case ChannelType::U8:
+      if (c == 1) return GPUFILTER_NPP_MEDIAN(Npp8u, 8u_C1R);
+      if (c == 3) return GPUFILTER_NPP_MEDIAN(Npp8u, 8u_C3R);
+      if (c == 4) return GPUFILTER_NPP_MEDIAN(Npp8u, 8u_C4R);
+      break;
+    case ChannelType::U16:
+      if (c == 1) return GPUFILTER_NPP_MEDIAN(Npp16u, 16u_C1R);
+      if (c == 3) return GPUFILTER_NPP_MEDIAN(Npp16u, 16u_C3R);
+      if (c == 4) return GPUFILTER_NPP_MEDIAN(Npp16u, 16u_C4R);
+      break;
+    case ChannelType::F32:
+      if (c == 1) return GPUFILTER_NPP_MEDIAN(Npp32f, 32f_C1R);
+      if (c == 3) return GPUFILTER_NPP_MEDIAN(Npp32f, 32f_C3R);
+      if (c == 4) return GPUFILTER_NPP_MEDIAN(Npp32f, 32f_C4R);
+      break;
+  }
+  return {};
+}
+
+#undef GPUFILTER_NPP_MEDIAN
+
+std::vector<PeerRow> npp_median_peers(gpufilter::PixelFormat format, const gpufilter::ParamValues& params) {
+  if (!params.has("radius")) return {};
+  MedianLaunches launches = median_launches(format, static_cast<int>(params.number("radius")));
+  if (!launches.whole) return {};
+  std::vector<PeerRow> rows;
+  PeerRow whole = replicate_border_row(format, params, std::move(launches.whole));
+  whole.tolerance = gpufilter::Tolerance{format.max_value(), kFrameShare};
+  rows.push_back(std::move(whole));
+  if (format.type != gpufilter::ChannelType::F32) {
+    PeerRow interior = replicate_border_row(format, params, std::move(launches.interior));
+    interior.name = "npp_interior";
+    interior.border_label = "interior";  // the frame is not compared: any border gives the same interior
+    interior.tolerance = gpufilter::Tolerance{format.max_value(), kFrameShare};
+    rows.push_back(std::move(interior));
+  }
+  return rows;
+}
+
 }  // namespace
 
 std::vector<PeerRow> npp_peers(const gpufilter::Operation& op, gpufilter::PixelFormat format,
@@ -222,6 +371,7 @@ std::vector<PeerRow> npp_peers(const gpufilter::Operation& op, gpufilter::PixelF
   if (op.name == "transpose" || op.name == "flip" || op.name == "resize") return npp_geometry_peers(op, format, params);
 #endif
   if (op.name == "box") return npp_box_peers(format, params);
+  if (op.name == "median") return npp_median_peers(format, params);
 #ifdef GPUFILTER_HAVE_NPP_CONVERT
   if (op.name == "edge") return npp_edge_peers(format, params);
 #endif

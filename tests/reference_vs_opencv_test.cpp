@@ -235,5 +235,46 @@ TEST(Reference, CopyIsExactOnSubviews) {
   EXPECT_EQ(dst.at<cv::Vec3w>(0, 0), cv::Vec3w(7, 7, 7));
 }
 
+// cv::medianBlur filters every channel alone through a replicated border, with 3x3 and 5x5
+// windows on 8-bit, 16-bit and float images and larger ones on 8-bit images only: the
+// reference must give the same values, exactly.
+TEST(Reference, MedianAgreesWithOpenCvMedianBlur) {
+  int compared = 0;
+  for (const PixelFormat& format : all_pixel_formats())
+    for (int radius = 1; radius <= MedianParams::kMaxRadius; ++radius) {
+      if (radius > 2 && format.type != ChannelType::U8) continue;  // OpenCV has no such case
+      for (const cv::Size size : {cv::Size(37, 23), cv::Size(6, 4), cv::Size(1, 1)}) {
+        SCOPED_TRACE(format.name() + " radius " + std::to_string(radius) + " " + std::to_string(size.width) + "x" +
+                     std::to_string(size.height));
+        const int type = CV_MAKETYPE(testing::cv_depth(format.type), format.channels);
+        cv::Mat src(size, type), ours(size, type), theirs;
+        testing::fill_random(testing::view_of(src, format), 31u + static_cast<unsigned>(radius));
+        reference::median_filter(testing::view_of(src, format), testing::view_of(ours, format), MedianParams{radius},
+                                 Border{BorderMode::Replicate});
+        cv::medianBlur(src, theirs, 2 * radius + 1);
+        const testing::Difference diff =
+            testing::compare(testing::view_of(ours, format), testing::view_of(theirs, format));
+        EXPECT_EQ(diff.max_abs, 0.0) << diff.describe();
+        ++compared;
+      }
+    }
+  EXPECT_EQ(compared, 3 * (2 * 9 + 3));
+}
+
+// The constant border takes part in the window as pixels of its own value, per channel.
+TEST(Reference, MedianCountsTheConstantBorder) {
+  const PixelFormat rgb{ChannelType::U8, 3};
+  cv::Mat src(1, 1, CV_8UC3, cv::Scalar(200, 100, 50)), out(1, 1, CV_8UC3);
+  Border border{BorderMode::Constant};
+  border.value = {10.0, 100.0, 250.0, 0.0};
+  reference::median_filter(testing::view_of(src, rgb), testing::view_of(out, rgb), MedianParams{1}, border);
+  EXPECT_EQ(out.at<cv::Vec3b>(0, 0), cv::Vec3b(10, 100, 250)) << "eight of the nine values are the constant";
+  reference::median_filter(testing::view_of(src, rgb), testing::view_of(out, rgb), MedianParams{1},
+                           Border{BorderMode::Reflect});
+  EXPECT_EQ(out.at<cv::Vec3b>(0, 0), cv::Vec3b(200, 100, 50));
+  EXPECT_THROW(reference::median_filter(testing::view_of(src, rgb), testing::view_of(out, rgb), MedianParams{0}),
+               Error);
+}
+
 }  // namespace
 }  // namespace gpufilter

@@ -161,6 +161,28 @@ TEST(Registry, UnknownVariantNamesAreErrors) {
   EXPECT_EQ(copy_variant_from_name("scalar"), CopyVariant::Scalar);
 }
 
+TEST(Registry, MedianTakesRadiiOneToThree) {
+  const Operation* median = find_operation("median");
+  ASSERT_NE(median, nullptr);
+  EXPECT_TRUE(median->uses_border);
+  EXPECT_EQ(median->resolve({}).number("radius"), 1.0);
+  EXPECT_NO_THROW(median->resolve({{"radius", MedianParams::kMaxRadius}}));
+  EXPECT_THROW(median->resolve({{"radius", 0}}), Error);
+  EXPECT_THROW(median->resolve({{"radius", MedianParams::kMaxRadius + 1}}), Error);
+  EXPECT_THROW(median->resolve({{"radius", 1.5}}), Error);
+  for (const PixelFormat& format : all_pixel_formats()) EXPECT_EQ(median->tolerance(format).max_abs, 0.0);
+  EXPECT_EQ(median->default_variant, "auto");
+  for (MedianVariant variant : all_median_variants()) {
+    EXPECT_TRUE(median->has_variant(to_string(variant)));
+    EXPECT_EQ(median_variant_from_name(to_string(variant)), variant);
+  }
+  EXPECT_THROW(median_variant_from_name("Tiled"), Error);
+  // The radius is checked before the views, so no GPU is needed to see it refused.
+  const std::string message =
+      invalid_argument_message([] { median_filter(ImageView{}, ImageView{}, MedianParams{4}); });
+  EXPECT_NE(message.find("radius"), std::string::npos) << message;
+}
+
 TEST(GaussianWeights, NormalisedSymmetricAndSized) {
   for (double sigma : {0.1, 0.8, 2.0, 10.0, 100.0}) {
     const GaussianParams params{sigma, 0};

@@ -15,6 +15,7 @@
 #include "gpufilter/filter_spec.hpp"
 #include "gpufilter/geometry.hpp"
 #include "gpufilter/image_view.hpp"
+#include "gpufilter/median.hpp"
 #include "gpufilter/ops.hpp"
 #include "gpufilter/point_ops.hpp"
 
@@ -28,6 +29,9 @@ inline void gaussian_blur(const ImageView& src, const ImageView& dst, const Gaus
                           const Border& border = {}) {
   reference::apply_filter(src, dst, gaussian_spec(params), border);
 }
+// Each channel's median over the (2 * radius + 1)^2 window (median.hpp). src and dst may
+// overlap.
+void median_filter(const ImageView& src, const ImageView& dst, const MedianParams& params, const Border& border = {});
 
 // Geometry: dst has the output's shape (transpose and odd quarter turns swap width and
 // height) and the source's format; src and dst must not overlap.

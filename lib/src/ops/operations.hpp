@@ -14,6 +14,7 @@ Operation make_sharpen_operation();
 Operation make_edge_operation();
 Operation make_emboss_operation();
 Operation make_convolve_operation();
+Operation make_median_operation();
 Operation make_transpose_operation();
 Operation make_rotate_operation();
 Operation make_flip_operation();

@@ -1,0 +1,23 @@
+#pragma once
+// Launchers for the median filter's kernels (rank/median_kernels.cu). src and dst are
+// validated device views of equal size and format that do not overlap, radius is in
+// [1, MedianParams::kMaxRadius], and `border.value` is already representable in the pixel
+// type. Each launcher enqueues on ctx.stream and returns without waiting.
+#include "gpufilter/border.hpp"
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/stream.hpp"
+
+namespace gpufilter::kernels {
+
+// One thread per pixel: its window from global memory with a border branch at every tap,
+// the median by a selection sort. The baseline the bench measures the tiled kernel against.
+void launch_median_naive(const ImageView& src, const ImageView& dst, int radius, const Border& border,
+                         const ExecContext& ctx);
+
+// A 32x32 tile of outputs per block, its input with the halo in shared memory (only blocks
+// at the image's edge map coordinates through the border); each thread orders a column of
+// 4 or 8 outputs in registers, sharing the work of the window rows they have in common.
+void launch_median_tiled(const ImageView& src, const ImageView& dst, int radius, const Border& border,
+                         const ExecContext& ctx);
+
+}  // namespace gpufilter::kernels
