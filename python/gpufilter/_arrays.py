@@ -1,0 +1,216 @@
+"""Arrays in and out: what an array is (pointer, shape, row pitch, dtype, device) read
+from NumPy, PyTorch, CuPy, any __cuda_array_interface__ or __dlpack__ object, without
+copying it; new arrays of the same library on the same device; and the stream to run on.
+PyTorch and CuPy are only used when the caller passes their arrays (never imported here)."""
+import sys
+
+from . import _dlpack, _native
+
+# typestr's kind and size -> channel type; NumPy-style names for messages
+_CHANNEL_TYPES = {"u1": _native.U8, "u2": _native.U16, "f4": _native.F32}
+_TYPESTRS = {_native.U8: "|u1", _native.U16: "<u2", _native.F32: "<f4"}
+_ITEMSIZE = {_native.U8: 1, _native.U16: 2, _native.F32: 4}
+_DTYPE_NAMES = {_native.U8: "uint8", _native.U16: "uint16", _native.F32: "float32"}
+_TORCH_TYPES = {"torch.uint8": _native.U8, "torch.uint16": _native.U16, "torch.float32": _native.F32}
+
+
+class View:
+    """An array as the C interface sees it, and where it came from."""
+    __slots__ = ("obj", "family", "ptr", "shape", "strides", "ctype", "on_gpu", "device", "readonly",
+                 "cai_stream", "keep", "channels")
+
+    def __init__(self, obj, family, ptr, shape, strides, ctype, on_gpu, device, readonly=False, cai_stream=None,
+                 keep=None):
+        self.obj = obj
+        self.family = family      # numpy, torch, cupy, cai, dlpack
+        self.ptr = ptr
+        self.shape = shape        # (H, W) or (H, W, C)
+        self.strides = strides    # in bytes, as long as shape
+        self.ctype = ctype        # _native.U8 / U16 / F32
+        self.on_gpu = on_gpu
+        self.device = device      # CUDA ordinal, or -1 for host memory
+        self.readonly = readonly
+        self.cai_stream = cai_stream  # __cuda_array_interface__'s stream, if it names one
+        self.keep = keep          # what must stay alive while the pointer is used
+        self.channels = shape[2] if len(shape) == 3 else 1
+
+    def pitch_or_none(self):
+        """The row pitch where the layout is rows of interleaved pixels, else None. A
+        dimension of size 1 may have any stride (NumPy gives a new axis stride 0)."""
+        item = _ITEMSIZE[self.ctype]
+        height, width = self.shape[0], self.shape[1]
+        if height == 0 or width == 0:
+            return None
+        channels = self.channels
+        if len(self.shape) == 3 and channels > 1 and self.strides[2] != item:
+            return None
+        pixel = item * channels
+        if width > 1 and self.strides[1] != pixel:
+            return None
+        pitch = self.strides[0]
+        if height == 1 or pitch == 0:
+            return pixel * width if height == 1 else None
+        return pitch if pitch >= pixel * width else None
+
+    def image(self, pitch):
+        return _native.Image(self.ptr, self.shape[1], self.shape[0], pitch, self.ctype, self.channels)
+
+
+def _shape_error(shape):
+    return ValueError("an image is an array of shape (H, W) or (H, W, C) with C = 1, 3 or 4; got shape %s"
+                      % (tuple(shape),))
+
+
+def _ctype_of(typestr, what):
+    ctype = _CHANNEL_TYPES.get(typestr[1:])
+    if ctype is None:
+        raise TypeError("gpufilter takes uint8, uint16 and float32 pixels; %s has %s" % (what, typestr))
+    return ctype
+
+
+def _checked_shape(shape):
+    shape = tuple(shape)
+    if len(shape) not in (2, 3) or (len(shape) == 3 and shape[2] not in (1, 3, 4)):
+        raise _shape_error(shape)
+    return shape
+
+
+def _numpy_view(array):
+    interface = array.__array_interface__
+    ctype = _ctype_of(interface["typestr"], "the array")
+    shape = _checked_shape(array.shape)
+    return View(array, "numpy", interface["data"][0], shape, array.strides, ctype, False, -1,
+                readonly=not array.flags.writeable)
+
+
+def _torch_view(tensor):
+    ctype = _TORCH_TYPES.get(str(tensor.dtype))
+    if ctype is None:
+        raise TypeError("gpufilter takes uint8, uint16 and float32 pixels; the tensor has %s" % tensor.dtype)
+    shape = _checked_shape(tensor.shape)
+    item = _ITEMSIZE[ctype]
+    strides = tuple(s * item for s in tensor.stride())
+    on_gpu = tensor.is_cuda
+    if not on_gpu and tensor.device.type != "cpu":
+        raise TypeError("gpufilter takes CPU and CUDA tensors; this one is on %s" % tensor.device)
+    return View(tensor, "torch", tensor.data_ptr(), shape, strides, ctype, on_gpu,
+                tensor.get_device() if on_gpu else -1, readonly=tensor.requires_grad)
+
+
+def _cupy_view(array):
+    ctype = _ctype_of(array.dtype.str, "the array")
+    shape = _checked_shape(array.shape)
+    return View(array, "cupy", array.data.ptr, shape, array.strides, ctype, True, array.device.id)
+
+
+def _cai_view(obj, interface):
+    ctype = _ctype_of(interface["typestr"], "the array")
+    shape = tuple(int(n) for n in _checked_shape(interface["shape"]))
+    ptr, readonly = interface["data"]
+    strides = interface.get("strides")
+    if strides is None:
+        strides = _contiguous_strides(shape, _ITEMSIZE[ctype])
+    device = _native.pointer_device(ptr) if ptr else 0
+    return View(obj, "cai", ptr or 0, shape, tuple(strides), ctype, True, device, readonly=bool(readonly),
+                cai_stream=interface.get("stream"))
+
+
+def _dlpack_view(obj, stream):
+    device_type, device_id = obj.__dlpack_device__()
+    on_gpu = device_type in (_dlpack.KDL_CUDA, _dlpack.KDL_CUDA_MANAGED)
+    if on_gpu:
+        # DLPack's stream numbers: 1 is CUDA's legacy default stream, not 0.
+        capsule = obj.__dlpack__(stream=stream or 1)
+    else:
+        capsule = obj.__dlpack__()
+    ptr, _, _, typestr, shape, strides = _dlpack.describe(capsule)
+    ctype = _ctype_of(typestr, "the array")
+    shape = tuple(int(n) for n in _checked_shape(shape))
+    if strides is None:
+        strides = _contiguous_strides(shape, _ITEMSIZE[ctype])
+    return View(obj, "dlpack", ptr, shape, strides, ctype, on_gpu, device_id if on_gpu else -1, keep=capsule)
+
+
+def _contiguous_strides(shape, item):
+    strides = []
+    step = item
+    for n in reversed(shape):
+        strides.append(step)
+        step *= n
+    return tuple(reversed(strides))
+
+
+def view_of(obj, numpy, stream_for_dlpack=None):
+    """The View of any supported array; TypeError for anything else."""
+    if isinstance(obj, numpy.ndarray):
+        return _numpy_view(obj)
+    module = type(obj).__module__
+    if module.startswith("torch"):
+        return _torch_view(obj)
+    if module.startswith("cupy"):
+        return _cupy_view(obj)
+    interface = getattr(obj, "__cuda_array_interface__", None)
+    if interface is not None:
+        return _cai_view(obj, interface)
+    if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
+        return _dlpack_view(obj, stream_for_dlpack)
+    if hasattr(obj, "__array_interface__"):
+        return _numpy_view(numpy.asarray(obj))
+    raise TypeError("gpufilter takes NumPy arrays, PyTorch tensors, CuPy arrays and any array with "
+                    "__cuda_array_interface__ or __dlpack__; got %s" % type(obj).__name__)
+
+
+def compact(view, numpy):
+    """A copy of `view`'s array in rows of interleaved pixels, by its own library on its
+    own device (for a transposed or channel-sliced view, or negative strides)."""
+    obj = view.obj
+    if view.family == "numpy":
+        return _numpy_view(numpy.ascontiguousarray(obj))
+    if view.family == "torch":
+        return _torch_view(obj.contiguous())
+    if view.family == "cupy":
+        return _cupy_view(sys.modules["cupy"].ascontiguousarray(obj))
+    raise ValueError("this array's strides %s are not rows of interleaved pixels, and gpufilter cannot copy "
+                     "a %s array; pass a contiguous one" % (view.strides, type(obj).__name__))
+
+
+def new_like(view, shape, ctype, numpy):
+    """A new array of `shape` and channel type, of view's library, on view's device."""
+    dtype = _DTYPE_NAMES[ctype]
+    obj = view.obj
+    if view.family == "numpy" or (view.family == "dlpack" and not view.on_gpu):
+        return numpy.empty(shape, dtype=dtype)
+    if view.family == "torch":
+        torch = sys.modules["torch"]
+        return torch.empty(shape, dtype=getattr(torch, dtype), device=obj.device)
+    if view.family == "cupy":
+        cupy = sys.modules["cupy"]
+        with cupy.cuda.Device(view.device):
+            return cupy.empty(shape, dtype=dtype)
+    namespace = getattr(obj, "__array_namespace__", None)
+    if namespace is not None:
+        xp = namespace()
+        return xp.empty(shape, dtype=getattr(xp, dtype), device=getattr(obj, "device", None))
+    raise TypeError("gpufilter cannot make a new %s array; pass out=" % type(obj).__name__)
+
+
+def stream_of(view, stream):
+    """The cudaStream_t (as an int) to run `view`'s work on: `stream` where given, else the
+    array library's current stream on the array's device."""
+    if stream is not None:
+        for attribute in ("cuda_stream", "ptr", "handle"):
+            handle = getattr(stream, attribute, None)
+            if handle is not None:
+                return int(handle)
+        return int(stream)
+    if view.family == "torch":
+        torch_c = sys.modules["torch"]._C
+        raw = getattr(torch_c, "_cuda_getCurrentRawStream", None)
+        if raw is not None:
+            return raw(view.device)
+        return sys.modules["torch"].cuda.current_stream(view.device).cuda_stream
+    if view.family == "cupy":
+        cuda = sys.modules["cupy"].cuda
+        with cuda.Device(view.device):
+            return cuda.get_current_stream().ptr
+    return 0

@@ -1,0 +1,66 @@
+"""Files and batches through gpufilter_io, as the command-line tool reads and writes them."""
+import numpy
+import pytest
+
+import gpufilter
+
+from conftest import random_image
+
+
+@pytest.mark.parametrize("dtype,channels", [(numpy.uint8, 0), (numpy.uint8, 3), (numpy.uint8, 4),
+                                            (numpy.uint16, 3)])
+def test_png_round_trip(tmp_path, rng, dtype, channels):
+    image = random_image(rng, 33, 47, channels, dtype)
+    path = tmp_path / "image.png"
+    try:
+        gpufilter.write(path, image)
+    except gpufilter.Error as error:
+        pytest.skip("image files cannot be written in this process: %s" % error)
+    back = gpufilter.read(path)
+    assert back.dtype == image.dtype and numpy.array_equal(back, image)
+
+
+def test_write_refuses_to_replace_unless_asked(tmp_path, rng):
+    image = random_image(rng, 8, 8, 3, numpy.uint8)
+    path = tmp_path / "once.png"
+    try:
+        gpufilter.write(path, image)
+    except gpufilter.Error as error:
+        pytest.skip("image files cannot be written in this process: %s" % error)
+    with pytest.raises(ValueError, match="exists"):
+        gpufilter.write(path, image)
+    gpufilter.write(path, 255 - image, replace=True)
+    assert numpy.array_equal(gpufilter.read(path), 255 - image)
+
+
+def test_read_of_a_missing_file(tmp_path):
+    with pytest.raises(gpufilter.FileError):
+        gpufilter.read(tmp_path / "missing.png")
+
+
+def test_batch_writes_every_file_and_reports_each(tmp_path, image_files):
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"not a png")
+    inputs = list(image_files) + [broken]
+    results = gpufilter.batch("blur", inputs, tmp_path / "out", sigma=1.5, device="cpu", suffix="_soft")
+    assert len(results) == len(inputs)
+    for path, result in zip(inputs, results):
+        assert result["input"] == str(path)
+        if path == broken:
+            assert not result["ok"] and result["error"]
+            continue
+        assert result["ok"], result["error"]
+        assert result["output"].endswith(path.stem + "_soft.png")
+        expected = gpufilter.blur(gpufilter.read(path), sigma=1.5, device="cpu")
+        assert numpy.array_equal(gpufilter.read(result["output"]), expected)
+
+
+def test_batch_shard_and_parameter_errors(tmp_path, image_files):
+    results = gpufilter.batch("invert", image_files, tmp_path / "out", shard=(1, 4), device="cpu")
+    assert [r["input"] for r in results] == [str(p) for p in image_files[1::4]]
+    with pytest.raises(ValueError, match="sigma"):
+        gpufilter.batch("blur", image_files, tmp_path / "out", sigma=1000)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        gpufilter.batch("blur", image_files, tmp_path / "out", sigmaa=1)
+    with pytest.raises(ValueError, match="unknown op"):
+        gpufilter.batch("blurr", image_files, tmp_path / "out")
