@@ -111,7 +111,6 @@ std::string run_batch_json(const gpufilter_request& request, const BatchArgument
   options.suffix = given.suffix;
   options.format = given.format;
   options.jobs = given.jobs;
-  options.quiet = true;
   options.shard_index = given.shard_index;
   options.shard_count = given.shard_count;
   run.batch = options;
