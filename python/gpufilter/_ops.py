@@ -75,7 +75,10 @@ class _Caller:
         except TypeError:
             return request  # a list among the values: not kept
         if len(self.requests) >= _REQUEST_CACHE_SIZE:
-            del self.requests[next(iter(self.requests))]
+            try:  # the oldest goes; another thread may have taken it out already
+                del self.requests[next(iter(self.requests))]
+            except (KeyError, RuntimeError, StopIteration):
+                pass
         self.requests[key] = request
         return request
 
