@@ -120,16 +120,23 @@ def _cases(function):
 
 
 def main(directory, argv):
+    """argv: test files to run (default: all), -k WORD (names containing WORD), -v."""
     sys.modules["pytest"] = sys.modules[__name__]
     sys.path.insert(0, directory)
     importlib.import_module("conftest")
     counts = {"passed": 0, "skipped": 0, "failed": 0}
+    word = argv[argv.index("-k") + 1] if "-k" in argv[:-1] else ""
+    chosen = {os.path.basename(a) for a in argv if a.endswith(".py")}
     for path in sorted(glob.glob(os.path.join(directory, "test_*.py"))):
+        if chosen and os.path.basename(path) not in chosen:
+            continue
         module = importlib.import_module(os.path.splitext(os.path.basename(path))[0])
         for name, function in vars(module).items():
             if not name.startswith("test_") or not isinstance(function, types.FunctionType):
                 continue
             for label, values in _cases(function):
+                if word not in name + label:
+                    continue
                 made, cleanups = dict(values), []
                 try:
                     args = [_fixture_value(arg, made, cleanups) for arg in inspect.signature(function).parameters]
