@@ -214,3 +214,26 @@ def stream_of(view, stream):
         with cuda.Device(view.device):
             return cuda.get_current_stream().ptr
     return 0
+
+
+def join_current_stream(view, handle, made):
+    """For a call on an explicit stream other than the library's current one: that stream
+    first waits for the current stream's work (the input written, a compact copy, the
+    allocation of `made`, arrays gpufilter created), and PyTorch's allocator learns that
+    `made` is used on it, so their memory is not reused before the op is done."""
+    if view.family == "torch":
+        torch = sys.modules["torch"]
+        current = torch.cuda.current_stream(view.device)
+        if current.cuda_stream == handle:
+            return
+        theirs = torch.cuda.ExternalStream(handle, device=view.obj.device)
+        theirs.wait_stream(current)
+        for array in made:
+            array.record_stream(theirs)
+    elif view.family == "cupy":
+        cuda = sys.modules["cupy"].cuda
+        with cuda.Device(view.device):
+            current = cuda.get_current_stream()
+            if current.ptr == handle:
+                return
+            cuda.ExternalStream(handle).wait_event(current.record())

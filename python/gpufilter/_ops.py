@@ -88,9 +88,11 @@ class _Caller:
             raise ValueError("unknown device %r; use auto, gpu or cpu" % (device,))
         src = _arrays.view_of(image, numpy, _stream_number(stream))
         pitch = src.pitch_or_none()
+        made = []  # arrays made here on the library's current stream
         if pitch is None:
             src = _arrays.compact(src, numpy)
             pitch = src.pitch_or_none()
+            made.append(src.obj)
         where = _where(src, device)
         handle = None if where == _native.CPU or (where == _native.HOST_VIA_GPU and stream is None) \
             else _arrays.stream_of(src, stream)
@@ -99,10 +101,12 @@ class _Caller:
             _native.check(lib.gpufilter_stream_synchronize(src.cai_stream))
         src_image = src.image(pitch)
         if not self.op.gives_image:
+            if stream is not None and where == _native.GPU:
+                _arrays.join_current_stream(src, handle, made)
             return _run_data(request, src, src_image, where, handle)
-        return self.run_image(request, src, src_image, where, handle, out)
+        return self.run_image(request, src, src_image, where, handle, out, stream is not None, made)
 
-    def run_image(self, request, src, src_image, where, stream, out):
+    def run_image(self, request, src, src_image, where, stream, out, explicit_stream, made):
         if self.op.keeps_shape:
             shape, ctype = src.shape, src.ctype
             out_image = None
@@ -116,6 +120,7 @@ class _Caller:
         if out is None:
             result = _arrays.new_like(src, shape, ctype, numpy)
             dst = _arrays.view_of(result, numpy)
+            made.append(result)
         else:
             result = out
             dst = _arrays.view_of(out, numpy, _stream_number(stream))
@@ -128,6 +133,8 @@ class _Caller:
         if dst_pitch is None:
             raise ValueError("out's strides %s are not rows of interleaved pixels: gpufilter writes into it "
                              "without a copy, so it must be" % (tuple(dst.strides),))
+        if explicit_stream and where == _native.GPU:
+            _arrays.join_current_stream(src, stream, made)
         _native.check(lib.gpufilter_request_run(request.handle, src_image, dst.image(dst_pitch), where,
                                                 src.device, stream))
         return result
