@@ -10,11 +10,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def main(argv):
     try:
-        import pytest  # noqa: F401
+        import pytest
     except ImportError:
         import minimal_pytest
         return minimal_pytest.main(HERE, argv)
-    import pytest
     files = [os.path.join(HERE, os.path.basename(a)) for a in argv if a.endswith(".py")]
     options = [a for a in argv if not a.endswith(".py")]
     return pytest.main(["-p", "no:cacheprovider"] + (files or [HERE]) + options)

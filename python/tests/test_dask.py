@@ -5,13 +5,12 @@ import filecmp
 import pytest
 
 import gpufilter
+import gpufilter.cluster
 
 distributed = pytest.importorskip("dask.distributed")
 
 
 def test_two_workers_match_one_process(tmp_path, image_files):
-    import gpufilter.cluster
-
     alone = gpufilter.batch("blur", image_files, tmp_path / "alone", sigma=2.0, device="cpu")
     assert all(r["ok"] for r in alone)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
