@@ -9,6 +9,8 @@
 
 namespace gpufilter::capi {
 
+void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
+
 std::string& last_error() {
   thread_local std::string message;
   return message;

@@ -8,6 +8,9 @@
 
 namespace gpufilter::capi {
 
+// Throws Error(InvalidArgument) with `message`: what a caller passed cannot be used.
+[[noreturn]] void invalid(const std::string& message);
+
 // The calling thread's last message.
 std::string& last_error();
 // Records `message` and returns `status`.

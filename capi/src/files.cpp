@@ -30,8 +30,6 @@ struct gpufilter_file_image {
 namespace gpufilter::capi {
 namespace {
 
-[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
-
 void start_codecs() {
   static std::once_flag once;
   std::call_once(once, [] {

@@ -6,6 +6,12 @@
 
 namespace gpufilter::capi {
 
+std::string number_text(double value) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
 void JsonWriter::separate() {
   if (after_key_) {
     after_key_ = false;
@@ -75,9 +81,7 @@ JsonWriter& JsonWriter::value(std::string_view text) {
 JsonWriter& JsonWriter::value(double number) {
   if (!std::isfinite(number)) return null();
   separate();
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, number);
-  text_.append(buffer, result.ptr);
+  text_ += number_text(number);
   return *this;
 }
 

@@ -8,6 +8,9 @@
 
 namespace gpufilter::capi {
 
+// The shortest text that reads back as the same double: 0.1 -> "0.1", 10.0 -> "10".
+std::string number_text(double value);
+
 class JsonWriter {
  public:
   JsonWriter& begin_object();

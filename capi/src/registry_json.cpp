@@ -1,6 +1,5 @@
 // gpufilter_registry_json(): the registry as data, so that a binding generates its
 // functions, their parameters, checks and help from the same table as the CLI.
-#include <charconv>
 #include <string>
 #include <variant>
 
@@ -24,12 +23,6 @@ const char* kind_name(ParamKind kind) {
   return "unknown";
 }
 
-std::string shortest(double value) {
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
-}
-
 // The line `gpufilter OP --help` shows for the parameter (cli/arguments.cpp's rule).
 std::string description(const ParamSpec& spec) {
   std::string text = spec.help;
@@ -38,7 +31,7 @@ std::string description(const ParamSpec& spec) {
   if (!spec.default_text.empty()) {
     text += " (default: " + spec.default_text + ")";
   } else if (spec.default_value && spec.kind == ParamKind::Number) {
-    text += " (default: " + shortest(std::get<double>(*spec.default_value)) + ")";
+    text += " (default: " + number_text(std::get<double>(*spec.default_value)) + ")";
   }
   return text;
 }

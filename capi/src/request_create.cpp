@@ -1,29 +1,21 @@
 // gpufilter_request_create / destroy: the CLI's parameter reading (cli/arguments.cpp),
 // with the same messages, for values that come as text from any language.
-#include <charconv>
 #include <cmath>
 #include <memory>
 #include <string>
 
 #include "c_status.hpp"
 #include "gpufilter/error.hpp"
+#include "json_writer.hpp"
 #include "request.hpp"
 
 namespace gpufilter::capi {
 namespace {
 
-[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
-
 std::string join(const std::vector<std::string>& items) {
   std::string text;
   for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
   return text;
-}
-
-std::string shortest(double value) {
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
 }
 
 const Operation& find_op(const char* name) {
@@ -66,7 +58,7 @@ void read_border(const Operation& op, const char* border, const double* values, 
   }
   into.border_values.assign(values, values + count);
   for (const double value : into.border_values)
-    if (!std::isfinite(value)) invalid("border_value must be finite, got " + shortest(value));
+    if (!std::isfinite(value)) invalid("border_value must be finite, got " + number_text(value));
   for (std::size_t c = 0; c < into.border.value.size(); ++c) {
     into.border.value[c] = count == 1 ? values[0] : (c < static_cast<std::size_t>(count) ? values[c] : 0.0);
   }
@@ -102,10 +94,10 @@ Border border_for(const gpufilter_request& request, PixelFormat format) {
   const bool u8 = format.type == ChannelType::U8;
   const double max = u8 ? 255.0 : 65535.0;
   const std::string channels = std::string("the image has ") + (u8 ? "8-bit" : "16-bit") +
-                               " channels, which hold whole numbers 0.." + shortest(max);
+                               " channels, which hold whole numbers 0.." + number_text(max);
   for (const double value : request.border_values) {
-    if (value != std::floor(value)) invalid("border_value " + shortest(value) + " is not a whole number; " + channels);
-    if (value < 0.0 || value > max) invalid("border_value " + shortest(value) + " is out of range; " + channels);
+    if (value != std::floor(value)) invalid("border_value " + number_text(value) + " is not a whole number; " + channels);
+    if (value < 0.0 || value > max) invalid("border_value " + number_text(value) + " is out of range; " + channels);
   }
   return request.border;
 }

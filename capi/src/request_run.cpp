@@ -15,8 +15,6 @@
 namespace gpufilter::capi {
 namespace {
 
-[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
-
 std::string describe(const ImageShape& shape) {
   return std::to_string(shape.width) + "x" + std::to_string(shape.height) + " " + shape.format.name();
 }

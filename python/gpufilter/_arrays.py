@@ -194,15 +194,23 @@ def new_like(view, shape, ctype, numpy):
     raise TypeError("gpufilter cannot make a new %s array; pass out=" % type(obj).__name__)
 
 
+def stream_handle(stream):
+    """A stream as its cudaStream_t (an int): a torch.cuda.Stream, a cupy.cuda.Stream, an
+    object with a `handle`, or an int; None stays None."""
+    if stream is None:
+        return None
+    for attribute in ("cuda_stream", "ptr", "handle"):
+        handle = getattr(stream, attribute, None)
+        if handle is not None:
+            return int(handle)
+    return int(stream)
+
+
 def stream_of(view, stream):
     """The cudaStream_t (as an int) to run `view`'s work on: `stream` where given, else the
     array library's current stream on the array's device."""
     if stream is not None:
-        for attribute in ("cuda_stream", "ptr", "handle"):
-            handle = getattr(stream, attribute, None)
-            if handle is not None:
-                return int(handle)
-        return int(stream)
+        return stream_handle(stream)
     if view.family == "torch":
         torch_c = sys.modules["torch"]._C
         raw = getattr(torch_c, "_cuda_getCurrentRawStream", None)

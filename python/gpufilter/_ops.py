@@ -86,7 +86,7 @@ class _Caller:
         request = self.request(values, border, border_value, variant)
         if device not in _DEVICES:
             raise ValueError("unknown device %r; use auto, gpu or cpu" % (device,))
-        src = _arrays.view_of(image, numpy, _stream_number(stream))
+        src = _arrays.view_of(image, numpy, _arrays.stream_handle(stream))
         pitch = src.pitch_or_none()
         made = []  # arrays made here on the library's current stream
         if pitch is None:
@@ -123,7 +123,7 @@ class _Caller:
             made.append(result)
         else:
             result = out
-            dst = _arrays.view_of(out, numpy, _stream_number(stream))
+            dst = _arrays.view_of(out, numpy, _arrays.stream_handle(stream))
             if dst.readonly:
                 raise ValueError("out is read-only")
             if dst.on_gpu != src.on_gpu or (dst.on_gpu and dst.device != src.device):
@@ -138,16 +138,6 @@ class _Caller:
         _native.check(lib.gpufilter_request_run(request.handle, src_image, dst.image(dst_pitch), where,
                                                 src.device, stream))
         return result
-
-
-def _stream_number(stream):
-    if stream is None:
-        return None
-    for attribute in ("cuda_stream", "ptr", "handle"):
-        handle = getattr(stream, attribute, None)
-        if handle is not None:
-            return int(handle)
-    return int(stream)
 
 
 def _where_text(view):
