@@ -10,7 +10,7 @@ from . import _dlpack, _native
 _CHANNEL_TYPES = {"u1": _native.U8, "u2": _native.U16, "f4": _native.F32}
 _TYPESTRS = {_native.U8: "|u1", _native.U16: "<u2", _native.F32: "<f4"}
 _ITEMSIZE = {_native.U8: 1, _native.U16: 2, _native.F32: 4}
-_DTYPE_NAMES = {_native.U8: "uint8", _native.U16: "uint16", _native.F32: "float32"}
+DTYPE_NAMES = {_native.U8: "uint8", _native.U16: "uint16", _native.F32: "float32"}
 _TORCH_TYPES = {"torch.uint8": _native.U8, "torch.uint16": _native.U16, "torch.float32": _native.F32}
 
 
@@ -176,7 +176,7 @@ def compact(view, numpy):
 
 def new_like(view, shape, ctype, numpy):
     """A new array of `shape` and channel type, of view's library, on view's device."""
-    dtype = _DTYPE_NAMES[ctype]
+    dtype = DTYPE_NAMES[ctype]
     obj = view.obj
     if view.family == "numpy" or (view.family == "dlpack" and not view.on_gpu):
         return numpy.empty(shape, dtype=dtype)

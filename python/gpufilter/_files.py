@@ -9,7 +9,6 @@ import numpy
 from . import _arrays, _native, _ops, _registry
 from ._native import lib
 
-_DTYPES = {_native.U8: numpy.uint8, _native.U16: numpy.uint16, _native.F32: numpy.float32}
 _DEVICE_CODES = {"auto": 0, "gpu": 1, "cpu": 2}
 
 
@@ -25,7 +24,7 @@ def read(path, *, autorotate=True):
     view = _native.Image()
     _native.check(lib.gpufilter_file_read(_path(path), 1 if autorotate else 0, ctypes.byref(handle), view))
     try:
-        dtype = numpy.dtype(_DTYPES[view.type])
+        dtype = numpy.dtype(_arrays.DTYPE_NAMES[view.type])
         shape = (view.height, view.width) if view.channels == 1 else (view.height, view.width, view.channels)
         row = view.width * view.channels * dtype.itemsize
         buffer = (ctypes.c_char * (view.pitch * (view.height - 1) + row)).from_address(view.data)
@@ -44,7 +43,7 @@ def write(path, image, *, quality=95, png_compression=None, replace=False):
     if view.pitch_or_none() is None:
         view = _arrays.compact(view, numpy)
     if view.on_gpu:
-        host_view = _arrays.view_of(numpy.empty(view.shape, _DTYPES[view.ctype]), numpy)
+        host_view = _arrays.view_of(numpy.empty(view.shape, _arrays.DTYPE_NAMES[view.ctype]), numpy)
         _native.check(lib.gpufilter_copy(view.image(view.pitch_or_none()), host_view.image(host_view.pitch_or_none()),
                                          view.device, None, 1))
         view = host_view
