@@ -1,7 +1,7 @@
 // The copy experiments: start offsets, tails, flat buffers against cudaMemcpyAsync, and
-// threads per block. Copies go through the library's copy() (which falls back to its
-// scalar kernel where a chunked one cannot run) or, for block sizes, the copy
-// launcher itself; no kernel is copied here.
+// threads per block. Copies go through the library's copy variants or the lab's (both
+// fall back to the scalar kernel where a chunked one cannot run) or, for block sizes, the
+// lab's copy launcher itself; no kernel is copied here.
 #include <cuda_runtime_api.h>
 
 #include <functional>
@@ -9,17 +9,18 @@
 #include <utility>
 #include <vector>
 
-#include "copy/copy_launch.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/ops.hpp"
+#include "gpufilter/registry.hpp"
 #include "gpufilter/testing.hpp"
+#include "lab/copy/copy_chunks_launch.hpp"
+#include "lab/lab.hpp"
 #include "memory_experiments.hpp"
 
 namespace bench::memory {
 namespace {
 
 using gpufilter::ChannelType;
-using gpufilter::CopyVariant;
 using gpufilter::DeviceImage;
 using gpufilter::HostImage;
 using gpufilter::ImageView;
@@ -34,6 +35,13 @@ void upload(Context& context, const HostImage& host, const ImageView& device) {
 }
 
 std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+// The library's copy variant of that name, or the lab's (lab/copy/copy_lab.cpp).
+void copy_named(const std::string& variant, const ImageView& src, const ImageView& dst,
+                const gpufilter::ExecContext& ctx) {
+  static const gpufilter::Operation& op = *gpufilter::find_operation("copy");
+  gpufilter::lab::run_variant(op, variant, src, dst, {}, {}, ctx);
+}
 
 }  // namespace
 
@@ -51,14 +59,14 @@ void run_offsets(Context& context) {
 
   struct Column {
     const char* name;
-    CopyVariant variant;
+    const char* variant;
     bool dst_at_zero;  // destination rows at the 16-byte boundary whatever k
   };
   const Column columns[] = {
-      {"scalar", CopyVariant::Scalar, false}, {"int4", CopyVariant::Int4, false},
-      {"vectorized", CopyVariant::Vectorized, false}, {"ldg", CopyVariant::Ldg, false},
-      {"cg", CopyVariant::Cg, false}, {"int4, dst at 0", CopyVariant::Int4, true},
-      {"vectorized, dst at 0", CopyVariant::Vectorized, true},
+      {"scalar", "scalar", false}, {"int4", "int4", false},
+      {"vectorized", "vectorized", false}, {"ldg", "ldg", false},
+      {"cg", "cg", false}, {"int4, dst at 0", "int4", true},
+      {"vectorized, dst at 0", "vectorized", true},
   };
   std::vector<std::string> header{"k (bytes)"};
   for (const Column& c : columns) header.emplace_back(c.name);
@@ -72,7 +80,7 @@ void run_offsets(Context& context) {
       poison(context, dst.view());
       const auto ms = context.measure(
           "offsets/" + std::string(c.name) + "/k=" + std::to_string(k), moved,
-          [&] { gpufilter::copy(s, d, c.variant, context.exec); },
+          [&] { copy_named(c.variant, s, d, context.exec); },
           [&] {
             download(context, dst.view(), host_dst);
             return compare_bytes(host_dst.view(), static_cast<std::size_t>(dst_x), host_src.view(),
@@ -103,14 +111,10 @@ void run_tails(Context& context) {
   const Shape shapes[] = {{k8KWidth * 4, k8KHeight},     {k8KWidth * 4 + 1, k8KHeight}, {k8KWidth * 4 + 5, k8KHeight},
                           {k8KWidth * 4 + 15, k8KHeight}, {1024, kNarrowRows},           {1024 + 5, kNarrowRows},
                           {1024 + 15, kNarrowRows}};
-  const std::pair<const char*, CopyVariant> variants[] = {{"scalar", CopyVariant::Scalar},
-                                                          {"int", CopyVariant::Int},
-                                                          {"int2", CopyVariant::Int2},
-                                                          {"int4", CopyVariant::Int4},
-                                                          {"vectorized", CopyVariant::Vectorized}};
+  const char* const variants[] = {"scalar", "int", "int2", "int4", "vectorized"};
   constexpr int kGuard = 16;  // bytes after each row's view that must stay untouched
   std::vector<std::string> header{"row bytes x rows", "tail bytes (16-byte pieces)"};
-  for (const auto& v : variants) header.emplace_back(v.first);
+  for (const char* v : variants) header.emplace_back(v);
   Table table(header);
   for (const Shape& shape : shapes) {
     const std::size_t moved = 2 * static_cast<std::size_t>(shape.row_bytes) * static_cast<std::size_t>(shape.rows);
@@ -121,11 +125,11 @@ void run_tails(Context& context) {
     const ImageView d = dst.view().subview(0, 0, shape.row_bytes, shape.rows);
     std::vector<std::string> row{std::to_string(shape.row_bytes) + " x " + std::to_string(shape.rows),
                                  std::to_string(shape.row_bytes % 16)};
-    for (const auto& [name, variant] : variants) {
+    for (const char* name : variants) {
       poison(context, dst.view());
       const auto ms = context.measure(
           "tails/" + std::string(name) + "/" + std::to_string(shape.row_bytes), moved,
-          [&, variant = variant] { gpufilter::copy(src.view(), d, variant, context.exec); },
+          [&] { copy_named(name, src.view(), d, context.exec); },
           [&] {
             download(context, dst.view(), host_dst);
             return compare_bytes(host_dst.view(), 0, host_src.view(), 0, static_cast<std::size_t>(shape.row_bytes),
@@ -182,9 +186,8 @@ void run_flat(Context& context) {
       GPUFILTER_CUDA_CHECK(cudaMemcpy2DAsync(d.data, d.pitch, s.data, s.pitch, s.row_bytes(),
                                              static_cast<std::size_t>(s.height), cudaMemcpyDeviceToDevice, stream));
     });
-    const auto int4_ms = timed("int4", [&] { gpufilter::copy(src.view(), dst.view(), CopyVariant::Int4, context.exec); });
-    const auto vectorized_ms =
-        timed("vectorized", [&] { gpufilter::copy(src.view(), dst.view(), CopyVariant::Vectorized, context.exec); });
+    const auto int4_ms = timed("int4", [&] { copy_named("int4", src.view(), dst.view(), context.exec); });
+    const auto vectorized_ms = timed("vectorized", [&] { copy_named("vectorized", src.view(), dst.view(), context.exec); });
     table.add({size.name, format_cell(moved, memcpy_ms), format_cell(moved, memcpy2d_ms), format_cell(moved, int4_ms),
                format_cell(moved, vectorized_ms), format_ratio(memcpy_ms, int4_ms),
                format_ratio(memcpy_ms, vectorized_ms)});
@@ -196,7 +199,7 @@ void run_flat(Context& context) {
               "where the GPU lacks 2 x the buffer + 512 MiB free.");
 }
 
-// Claim 7's other half: threads per block. The chunked launcher takes a block size
+// Claim 7's other half: threads per block. The lab's chunked launcher takes a block size
 // (CopyShape::threads), so one build times 128..1024 for int4, unroll4 and grid_stride.
 void run_block_sizes(Context& context) {
   const std::size_t moved = 2 * k8KRgbaBytes;
@@ -206,7 +209,7 @@ void run_block_sizes(Context& context) {
   upload(context, host_src, src.view());
   struct Column {
     const char* name;
-    gpufilter::kernels::CopyShape shape;
+    gpufilter::lab::CopyShape shape;
   };
   Column columns[3] = {{"int4", {}}, {"unroll4", {}}, {"grid_stride", {}}};
   columns[1].shape.unroll = 4;
@@ -220,7 +223,7 @@ void run_block_sizes(Context& context) {
       const auto ms = context.measure(
           "blocks/" + std::string(c.name) + "/" + std::to_string(threads), moved,
           [&] {
-            if (!gpufilter::kernels::launch_copy_chunks(src.view(), dst.view(), c.shape, context.exec))
+            if (!gpufilter::lab::launch_copy_chunks(src.view(), dst.view(), c.shape, context.exec))
               throw gpufilter::Error(gpufilter::ErrorCode::InvalidArgument, "the chunked copy declined the views");
           },
           [&] {

@@ -3,15 +3,15 @@
 // coalesced, the upper bound) or columns (copy_col: both sides strided, the lower
 // bound). They do not transpose, so they cannot be variants of the registry's transpose
 // (its conformance test checks every variant against the reference); they run here
-// through the library's launcher (kernels/geometry/transpose_bounds.cu).
+// through the lab's launcher (lab/geometry/transpose_bounds.cu).
 #include <cuda_runtime_api.h>
 
 #include <string>
 #include <vector>
 
-#include "geometry/geometry_launch.hpp"
 #include "gpufilter/geometry.hpp"
 #include "gpufilter/testing.hpp"
+#include "lab/geometry/geometry_lab_launch.hpp"
 #include "memory_experiments.hpp"
 
 namespace bench::memory {
@@ -58,7 +58,7 @@ void run_transpose_bounds(Context& context) {
       const auto ms = context.measure(
           "transpose_bounds/" + name, moved,
           [&] {
-            gpufilter::kernels::launch_copy_bound(src.view(), dst.view(), cell.columns, cell.shape, context.exec);
+            gpufilter::lab::launch_copy_bound(src.view(), dst.view(), cell.columns, cell.shape, context.exec);
           },
           [&] {
             download(context, dst.view(), host_dst);

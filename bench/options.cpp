@@ -133,8 +133,9 @@ BenchOptions parse_bench_options(int& argc, char** argv) {
 
 void print_bench_help() {
   std::printf(
-      "gpufilter-bench: times every registered op x variant x pixel format x size against\n"
-      "its naive variant, its peers (NPP, cudaMemcpy2D) and the copy roofline.\n"
+      "gpufilter-bench: times every registered op x variant (the library's, then the lab's)\n"
+      "x pixel format x size against its naive variant, its peers (NPP, cudaMemcpy2D) and\n"
+      "the copy roofline.\n"
       "\n"
       "gpufilter-bench flags:\n"
       "  --quick                 8K only, 2 warm-up and 10 timed launches per case\n"

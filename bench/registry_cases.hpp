@@ -1,6 +1,7 @@
 #pragma once
 // Bench cases generated from the operation registry: every op x variant x supported
-// format x size (x border, for ops that use one), followed by the op's peers.
+// format x size (x border, for ops that use one), the lab's variants of the op beside
+// them (lab/lab.hpp), followed by the op's peers.
 #include "bench_case.hpp"
 #include "gpufilter/registry.hpp"
 #include "options.hpp"

@@ -5,7 +5,7 @@
 # usage: scripts/sass-evidence.sh [build-dir]
 set -euo pipefail
 build=${1:-build}
-objects=$(find "$build/kernels" -name 'copy_*.cu.o' -o -name 'point_kernels.cu.o' -o -name 'conversion_*.cu.o')
+objects=$(find "$build/kernels" "$build/lab" -name 'copy_*.cu.o' -o -name 'point_kernels.cu.o' -o -name 'conversion_*.cu.o')
 for object in $objects; do
   echo "== $(basename "$object")"
   cuobjdump -sass "$object" | awk '

@@ -1,4 +1,4 @@
-// The chunked copy at every block size gpufilter-memory-bench times (CopyShape::threads):
+// The lab's chunked copy at every block size gpufilter-memory-bench times (CopyShape::threads):
 // exact on views whose rows have a head and a tail, nothing written outside them.
 #include <gtest/gtest.h>
 
@@ -6,19 +6,19 @@
 
 #include <string>
 
-#include "copy/copy_launch.hpp"
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "lab/copy/copy_chunks_launch.hpp"
 
 namespace gpufilter {
 namespace {
 
-kernels::CopyShape shape_named(const std::string& name, int threads) {
-  kernels::CopyShape shape;
+lab::CopyShape shape_named(const std::string& name, int threads) {
+  lab::CopyShape shape;
   if (name == "int") shape.bytes = 4;
   if (name == "unroll4") shape.unroll = 4;
   if (name == "grid_stride") shape.grid_stride = true;
-  if (name == "ldg") shape.load = kernels::CopyLoad::ReadOnly;
+  if (name == "ldg") shape.load = lab::CopyLoad::ReadOnly;
   shape.threads = threads;
   return shape;
 }
@@ -35,9 +35,9 @@ TEST(CopyKernels, EveryBlockSizeCopiesExactly) {
   for (const char* name : {"int", "int4", "unroll4", "grid_stride", "ldg"})
     for (int threads : {32, 64, 128, 256, 512, 1024}) {
       copy_image_async(poisoned.view(), dst.view(), nullptr);
-      ASSERT_TRUE(kernels::launch_copy_chunks(src.view().subview(kX, 0, kWidth, kHeight),
-                                              dst.view().subview(kX, 0, kWidth, kHeight), shape_named(name, threads),
-                                              ExecContext{nullptr, true}));
+      ASSERT_TRUE(lab::launch_copy_chunks(src.view().subview(kX, 0, kWidth, kHeight),
+                                          dst.view().subview(kX, 0, kWidth, kHeight), shape_named(name, threads),
+                                          ExecContext{nullptr, true}));
       copy_image_async(dst.view(), host_dst.view(), nullptr);
       GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
       for (int y = 0; y < kHeight; ++y)
@@ -55,8 +55,7 @@ TEST(CopyKernels, BadBlockSizesAreErrors) {
   const PixelFormat format{ChannelType::U8, 4};
   DeviceImage src(64, 2, format), dst(64, 2, format);
   for (int threads : {0, 16, 100, 2048})
-    EXPECT_THROW(kernels::launch_copy_chunks(src.view(), dst.view(), shape_named("int4", threads), ExecContext{}),
-                 Error)
+    EXPECT_THROW(lab::launch_copy_chunks(src.view(), dst.view(), shape_named("int4", threads), ExecContext{}), Error)
         << threads << " threads";
 }
 

@@ -1,4 +1,5 @@
-// The 8-bit integer kernels (separable_fixed, separable_packed, gradient_int) beyond the registry matrix:
+// The 8-bit integer kernels (the library's separable_packed and gradient_int, the lab's
+// separable_fixed and launch shapes) beyond the registry matrix:
 // every radius of the register window, images narrower and shorter than the halo and
 // than a thread's pixels, strips that end within the window, rows that start at every
 // byte offset and odd pitches, against the CPU reference.
@@ -7,13 +8,18 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include "convolution/gradient_int_launch.hpp"
 #include "convolution/separable_fixed_tuning.hpp"
+#include "convolution/separable_fixed_weights.hpp"
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "lab/common/lab_checks.hpp"
+#include "lab/convolution/fixed_shapes_launch.hpp"
 
 namespace gpufilter {
 namespace {
@@ -41,8 +47,11 @@ ImageView place(DeviceImage& buffer, int w, int h, PixelFormat format, const Pla
   return view;
 }
 
+// Runs a kernel on the views: a library variant (apply_filter) or a lab launcher.
+using Launch = std::function<void(const ImageView& src, const ImageView& dst, const ExecContext& ctx)>;
+
 testing::Difference run_vs_reference(int w, int h, PixelFormat format, const FilterSpec& spec, const Border& border,
-                                     FilterVariant variant, const Placement& p) {
+                                     const Launch& launch, const Placement& p) {
   HostImage host_src(w, h, format), expected(w, h, format), actual(w, h, format);
   testing::fill_random(host_src.view(), static_cast<std::uint64_t>(w * 31 + h * 7 + p.offset));
   reference::apply_filter(host_src.view(), expected.view(), spec, border);
@@ -55,11 +64,40 @@ testing::Difference run_vs_reference(int w, int h, PixelFormat format, const Fil
   const ImageView dst = place(dst_buffer, w, h, format, dst_placement);
   copy_image_async(host_src.view(), src, nullptr);
   copy_image_async(actual.view(), dst, nullptr);
-  apply_filter(src, dst, spec, border, variant, ExecContext{nullptr, true});
+  launch(src, dst, ExecContext{nullptr, true});
   copy_image_async(dst, actual.view(), nullptr);
   GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
   return testing::compare(actual.view(), expected.view());
 }
+
+testing::Difference run_vs_reference(int w, int h, PixelFormat format, const FilterSpec& spec, const Border& border,
+                                     FilterVariant variant, const Placement& p) {
+  const Launch library = [&](const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
+    apply_filter(src, dst, spec, border, variant, ctx);
+  };
+  return run_vs_reference(w, h, format, spec, border, library, p);
+}
+
+// The lab's separable_fixed in one of its shapes.
+Launch separable_fixed(const FilterSpec& spec, const Border& border, lab::FixedShapeId shape) {
+  return [&spec, border, shape](const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
+    lab::launch_separable_fixed(src, dst, spec, lab::representable(border, src.format), shape, ctx);
+  };
+}
+
+// The library's gradient_int kernel in one of the lab's shapes.
+Launch gradient_int_shape(const FilterSpec& spec, const Border& border, lab::FixedShapeId shape) {
+  return [&spec, border, shape](const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
+    lab::launch_gradient_int_shape(src, dst, spec, lab::representable(border, src.format), shape, ctx);
+  };
+}
+
+struct NamedShape {
+  const char* name;
+  lab::FixedShapeId id;
+};
+const NamedShape kLabShapes[] = {
+    {"lean", lab::FixedShapeId::Lean}, {"deep", lab::FixedShapeId::Deep}, {"serial", lab::FixedShapeId::Serial}};
 
 Tolerance u8_tolerance(PixelFormat format) { return find_operation("blur")->tolerance(format); }
 
@@ -100,13 +138,13 @@ TEST(FixedPointKernel, EveryRadiusFormatBorderAndPlacement) {
   const std::vector<FilterSpec> specs = window_kernel_specs();
   for (const PixelFormat format : kFormats)
     for (const FilterSpec& spec : specs) {
-      ASSERT_EQ(applied_variant(spec, format, FilterVariant::SeparableFixed), FilterVariant::SeparableFixed)
-          << spec.width() << "x" << spec.height();
+      ASSERT_TRUE(kernels::separable_fixed_fits(format, spec)) << spec.width() << "x" << spec.height();
       for (BorderMode mode : all_border_modes())
         for (const auto& [w, h] : kSizes)
           for (const Placement& p : placements(format)) {
-            const testing::Difference diff =
-                run_vs_reference(w, h, format, spec, border_of(mode), FilterVariant::SeparableFixed, p);
+            const Border border = border_of(mode);
+            const testing::Difference diff = run_vs_reference(
+                w, h, format, spec, border, separable_fixed(spec, border, lab::FixedShapeId::Tuned), p);
             EXPECT_TRUE(diff.within(u8_tolerance(format)))
                 << format.name() << " mask " << spec.width() << "x" << spec.height() << " " << to_string(mode) << " "
                 << w << "x" << h << " " << describe(p) << ": " << diff.describe();
@@ -127,17 +165,19 @@ TEST(FixedPointKernel, EveryLaunchShape) {
   }
   std::vector<std::pair<int, int>> sizes(std::begin(kSizes), std::end(kSizes));
   sizes.emplace_back(70, 1000);
-  for (FilterVariant variant :
-       {FilterVariant::SeparableFixedLean, FilterVariant::SeparableFixedDeep, FilterVariant::SeparableFixedSerial})
+  for (const NamedShape& shape : kLabShapes)
     for (const PixelFormat format : kFormats)
       for (const FilterSpec& spec : specs) {
-        ASSERT_EQ(applied_variant(spec, format, variant), variant);
+        ASSERT_TRUE(kernels::separable_fixed_fits(format, spec));
         for (BorderMode mode : all_border_modes())
           for (const auto& [w, h] : sizes)
             for (const Placement& p : placements(format)) {
-              const testing::Difference diff = run_vs_reference(w, h, format, spec, border_of(mode), variant, p);
+              const Border border = border_of(mode);
+              const testing::Difference diff =
+                  run_vs_reference(w, h, format, spec, border, separable_fixed(spec, border, shape.id), p);
               EXPECT_TRUE(diff.within(u8_tolerance(format)))
-                  << to_string(variant) << " " << format.name() << " mask " << spec.width() << "x" << spec.height()
+                  << "separable_fixed_" << shape.name << " " << format.name() << " mask " << spec.width() << "x"
+                  << spec.height()
                   << " " << to_string(mode) << " " << w << "x" << h << " " << describe(p) << ": "
                   << diff.describe();
             }
@@ -227,22 +267,23 @@ TEST(GradientIntKernel, EveryOperatorFormatBorderAndPlacement) {
 TEST(GradientIntKernel, EveryLaunchShape) {
   std::vector<std::pair<int, int>> sizes(std::begin(kSizes), std::end(kSizes));
   sizes.emplace_back(70, 1000);
-  for (FilterVariant variant :
-       {FilterVariant::GradientIntLean, FilterVariant::GradientIntDeep, FilterVariant::GradientIntSerial})
+  for (const NamedShape& shape : kLabShapes)
     for (AlphaMode alpha : {AlphaMode::Keep, AlphaMode::Separate}) {
       EdgeParams params;
       params.op = EdgeOperator::Sobel;
       params.alpha = alpha;
       const FilterSpec spec = edge_spec(params);
       for (const PixelFormat format : kFormats) {
-        ASSERT_EQ(applied_variant(spec, format, variant), variant);
+        ASSERT_TRUE(kernels::gradient_int_fits(format, spec));
         if (format.channels != 4 && alpha == AlphaMode::Separate) continue;  // the same as Keep
         for (BorderMode mode : all_border_modes())
           for (const auto& [w, h] : sizes)
             for (const Placement& p : placements(format)) {
-              const testing::Difference diff = run_vs_reference(w, h, format, spec, border_of(mode), variant, p);
+              const Border border = border_of(mode);
+              const testing::Difference diff =
+                  run_vs_reference(w, h, format, spec, border, gradient_int_shape(spec, border, shape.id), p);
               EXPECT_TRUE(diff.within(u8_tolerance(format)))
-                  << to_string(variant) << " " << format.name() << " " << to_string(alpha) << " "
+                  << "gradient_int_" << shape.name << " " << format.name() << " " << to_string(alpha) << " "
                   << to_string(mode) << " " << w << "x" << h << " " << describe(p) << ": " << diff.describe();
             }
       }

@@ -1,4 +1,5 @@
-// Transpose, quarter turns, flips, crop and resize on the GPU: every variant (and block shape)
+// Transpose, quarter turns, flips, crop and resize on the GPU: every variant, the lab's
+// included (and block shape)
 // on every format, on odd sizes, on whole images and on sub-views whose rows start at
 // odd byte offsets, against the CPU reference with no tolerance (resize: the op's). The destination is
 // poisoned first, and a guard band around a sub-view destination must stay untouched.
@@ -15,6 +16,8 @@
 #include "geometry/geometry_launch.hpp"
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "lab/geometry/geometry_lab_launch.hpp"
+#include "lab/lab.hpp"
 
 namespace gpufilter {
 namespace {
@@ -92,24 +95,46 @@ class Destination {
 
 const ExecContext kChecked{nullptr, true};  // synchronise after each launch: faults name their kernel
 
-std::vector<TransposeOptions> options_to_test(Size size) {
-  std::vector<TransposeOptions> all;
-  for (TransposeVariant v : {TransposeVariant::NaiveRow, TransposeVariant::NaiveCol, TransposeVariant::Unroll4Row,
-                             TransposeVariant::Unroll4Col, TransposeVariant::DiagonalRow, TransposeVariant::DiagonalCol,
-                             TransposeVariant::Tiled, TransposeVariant::TiledPadded, TransposeVariant::Fast,
-                             TransposeVariant::FastWide}) {
-    const bool naive_family = v != TransposeVariant::Tiled && v != TransposeVariant::TiledPadded &&
-                              v != TransposeVariant::Fast && v != TransposeVariant::FastWide;
-    // Every block shape on the smaller sizes; the default one on the largest.
-    if (naive_family && size.width * size.height < 1000000)
-      for (BlockShape b : {BlockShape::Wide32x8, BlockShape::Square16x16, BlockShape::Thin8x32}) all.push_back({v, b});
-    else
-      all.push_back({v, BlockShape::Square16x16});
+// A transpose under test with a block shape: a library variant, or one of the lab's
+// steps of the seed's experiment (lab/geometry), run through the lab's API.
+struct TransposeCase {
+  TransposeOptions options;
+  const lab::LabVariant* lab_transpose = nullptr;  // with lab_rotate: a lab step
+  const lab::LabVariant* lab_rotate = nullptr;
+
+  std::string name() const { return lab_transpose ? lab_transpose->variant : to_string(options.variant); }
+  void transpose(const ImageView& s, const ImageView& d) const {
+    if (!lab_transpose) return gpufilter::transpose(s, d, options, kChecked);
+    const ParamValues params = find_operation("transpose")->resolve({{"block", std::string(to_string(options.block))}});
+    lab_transpose->run(s, d, params, Border{}, kChecked);
   }
+  void rotate_quarter_turns(const ImageView& s, const ImageView& d, int angle) const {
+    if (!lab_rotate) return gpufilter::rotate_quarter_turns(s, d, angle, options, kChecked);
+    const ParamValues params =
+        find_operation("rotate")->resolve({{"angle", angle}, {"block", std::string(to_string(options.block))}});
+    lab_rotate->run(s, d, params, Border{}, kChecked);
+  }
+};
+
+std::vector<TransposeCase> options_to_test(Size size) {
+  std::vector<TransposeCase> all;
+  // Every block shape of the naive kernels on the smaller sizes; the default one on the largest.
+  const auto blocks = [&](bool naive_family) {
+    if (naive_family && size.width * size.height < 1000000)
+      return std::vector<BlockShape>{BlockShape::Wide32x8, BlockShape::Square16x16, BlockShape::Thin8x32};
+    return std::vector<BlockShape>{BlockShape::Square16x16};
+  };
+  for (const std::string& name : find_operation("transpose")->variants) {
+    const TransposeVariant v = transpose_variant_from_name(name);
+    for (BlockShape b : blocks(v == TransposeVariant::NaiveRow)) all.push_back({{v, b}});
+  }
+  for (const lab::LabVariant* step : lab::lab_variants_of("transpose"))
+    for (BlockShape b : blocks(true))
+      all.push_back({{TransposeVariant::NaiveRow, b}, step, lab::find_lab_variant("rotate", step->variant)});
   return all;
 }
 
-std::string describe(const TransposeOptions& o) { return std::string(to_string(o.variant)) + " " + to_string(o.block); }
+std::string describe(const TransposeCase& c) { return c.name() + " " + to_string(c.options.block); }
 
 class GeometryGpu : public ::testing::TestWithParam<PixelFormat> {};
 
@@ -120,9 +145,8 @@ TEST_P(GeometryGpu, TransposeEveryVariant) {
       const Source source(size, format, sub_view);
       Destination destination(source, size.height, size.width, sub_view,
                               [](auto s, auto d) { reference::transpose(s, d); });
-      for (const TransposeOptions& options : options_to_test(size)) {
-        const testing::Difference diff =
-            destination.check([&](auto s, auto d) { transpose(s, d, options, kChecked); });
+      for (const TransposeCase& options : options_to_test(size)) {
+        const testing::Difference diff = destination.check([&](auto s, auto d) { options.transpose(s, d); });
         EXPECT_TRUE(diff.within(0.0)) << describe(options) << " " << size_name(size) << (sub_view ? " sub-view" : "")
                                       << ": " << diff.describe();
       }
@@ -138,9 +162,9 @@ TEST_P(GeometryGpu, RotateQuarterTurnsEveryVariant) {
         const bool swaps = angle % 180 != 0;
         Destination destination(source, swaps ? size.height : size.width, swaps ? size.width : size.height, sub_view,
                                 [&](auto s, auto d) { reference::rotate_quarter_turns(s, d, angle); });
-        for (const TransposeOptions& options : options_to_test(size)) {
+        for (const TransposeCase& options : options_to_test(size)) {
           const testing::Difference diff =
-              destination.check([&](auto s, auto d) { rotate_quarter_turns(s, d, angle, options, kChecked); });
+              destination.check([&](auto s, auto d) { options.rotate_quarter_turns(s, d, angle); });
           EXPECT_TRUE(diff.within(0.0)) << "rotate " << angle << " " << describe(options) << " " << size_name(size)
                                         << (sub_view ? " sub-view" : "") << ": " << diff.describe();
         }
@@ -259,14 +283,22 @@ TEST_P(GeometryGpu, RotateAnyAngle) {
           const Rect out = rotated_size(size.width, size.height, angle, expand);
           Destination destination(source, out.width, out.height, sub_view,
                                   [&](auto s, auto d) { reference::rotate(s, d, angle, fill); });
-          for (RotateVariant variant :
-               {RotateVariant::Direct, RotateVariant::Tiled, RotateVariant::Wide, RotateVariant::Texture}) {
-            const testing::Difference diff =
-                destination.check([&](auto s, auto d) { rotate(s, d, angle, fill, variant, kChecked); });
+          std::vector<std::pair<std::string, GpuRun>> runs;
+          for (RotateVariant variant : {RotateVariant::Direct, RotateVariant::Tiled})
+            runs.emplace_back(to_string(variant),
+                              [&, variant](auto s, auto d) { rotate(s, d, angle, fill, variant, kChecked); });
+          const ParamValues params = find_operation("rotate")->resolve(
+              {{"angle", angle}, {"expand", expand ? 1 : 0}, {"fill", std::vector<double>(fill.begin(), fill.end())}});
+          for (const char* name : {"bilinear_wide", "bilinear_texture"})
+            runs.emplace_back(name, [&, name](auto s, auto d) {
+              lab::find_lab_variant("rotate", name)->run(s, d, params, Border{}, kChecked);
+            });
+          for (const auto& [variant, run] : runs) {
+            const testing::Difference diff = destination.check(run);
             // A share of rounding flips means nothing on a few pixels (a 1x1 source
             // rotated and expanded is 2x2): there only the largest difference counts.
             const Tolerance allowed = diff.samples >= 1000 ? tolerance : Tolerance(tolerance.max_abs);
-            EXPECT_TRUE(diff.within(allowed)) << "rotate " << to_string(variant) << " " << angle
+            EXPECT_TRUE(diff.within(allowed)) << "rotate " << variant << " " << angle
                                               << (expand ? " expand " : " ") << size_name(size)
                                               << (sub_view ? " sub-view" : "") << ": " << diff.describe();
           }
@@ -287,7 +319,7 @@ TEST_P(GeometryGpu, RotateTextureTakesAlignedViews) {
                             [](auto s, auto d) { reference::rotate(s, d, 0.0, {0, 0, 0, 0}); });
     bool taken = false;
     const testing::Difference diff = destination.check([&](auto s, auto d) {
-      taken = kernels::launch_rotate_bilinear_texture(s, d, identity, fill, kChecked);
+      taken = lab::launch_rotate_bilinear_texture(s, d, identity, fill, kChecked);
       if (!taken) copy(s, d, CopyVariant::Vectorized, kChecked);  // declined: nothing launched
     });
     // What the texture unit wants of a pitched 2-D resource (cudaMallocPitch's rows
@@ -320,7 +352,7 @@ TEST_P(GeometryGpu, CopyBoundsCopy) {
       for (bool columns : {false, true})
         for (BlockShape block : {BlockShape::Wide32x8, BlockShape::Square16x16, BlockShape::Thin8x32}) {
           const testing::Difference diff = destination.check(
-              [&](auto s, auto d) { kernels::launch_copy_bound(s, d, columns, block, kChecked); });
+              [&](auto s, auto d) { lab::launch_copy_bound(s, d, columns, block, kChecked); });
           EXPECT_TRUE(diff.within(0.0)) << (columns ? "copy_col " : "copy_row ") << to_string(block) << " "
                                         << size_name(size) << (sub_view ? " sub-view" : "") << ": " << diff.describe();
         }

@@ -1,5 +1,5 @@
 // Point ops, conversions and the copy variants on the GPU against the CPU reference:
-// every op x variant x format on odd sizes, sub-views whose rows start at byte offsets
+// every op x variant (the lab's included) x format on odd sizes, sub-views whose rows start at byte offsets
 // 1..16 (src and dst at the same offset, and at different ones), the output poisoned
 // so an unwritten sample fails, and the memory around the view checked untouched.
 #include <gtest/gtest.h>
@@ -13,6 +13,7 @@
 
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "lab/lab.hpp"
 
 namespace gpufilter {
 namespace {
@@ -52,8 +53,8 @@ Outcome run_case(const Operation& op, const ParamValues& params, const std::stri
   DeviceImage dst(out.width + kMarginX, out.height + 2, out.format);
   copy_image_async(host_src.view(), src.view(), nullptr);
   copy_image_async(host_dst.view(), dst.view(), nullptr);
-  op.run_gpu(src.view().subview(src_x, 1, size.width, size.height),
-             dst.view().subview(dst_x, 1, out.width, out.height), params, Border{}, variant, ExecContext{nullptr, true});
+  lab::run_variant(op, variant, src.view().subview(src_x, 1, size.width, size.height),
+                   dst.view().subview(dst_x, 1, out.width, out.height), params, Border{}, ExecContext{nullptr, true});
   copy_image_async(dst.view(), host_dst.view(), nullptr);
   GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
 
@@ -104,7 +105,7 @@ TEST(GpuPointOps, EveryOpVariantFormatAndSize) {
     const Operation& op = op_named(name);
     const ParamValues params = op.resolve(op.test_params);
     for (const PixelFormat& format : op.formats)
-      for (const std::string& variant : op.variants)
+      for (const std::string& variant : lab::library_and_lab_variants(op))
         for (const Size& size : kSizes) expect_matches(op, params, variant, format, size, 0, 0);
   }
 }
@@ -117,7 +118,7 @@ TEST(GpuPointOps, SubViewsAtEveryOffset) {
     const Operation& op = op_named(name);
     const ParamValues params = op.resolve(op.test_params);
     for (const PixelFormat& format : op.formats)
-      for (const std::string& variant : op.variants)
+      for (const std::string& variant : lab::library_and_lab_variants(op))
         for (int x = 1; x <= 16; ++x) {
           expect_matches(op, params, variant, format, Size{67, 3}, x, x);
           expect_matches(op, params, variant, format, Size{5, 2}, x, x);  // shorter than one 16-byte group
@@ -131,7 +132,7 @@ TEST(GpuPointOps, ChannelMasks) {
   const Operation& op = op_named("brightness");
   for (const char* channels : {"r", "g", "b", "a", "ga", "rgba", "RGB"})
     for (const PixelFormat& format : op.formats)
-      for (const std::string& variant : op.variants) {
+      for (const std::string& variant : lab::library_and_lab_variants(op)) {
         const ParamValues params = op.resolve({{"value", -0.4}, {"channels", channels}});
         SCOPED_TRACE(channels);
         expect_matches(op, params, variant, format, Size{45, 7}, 5, 5);
@@ -223,7 +224,7 @@ TEST(GpuConversions, EveryOpFormatAndSize) {
     const Operation& op = op_named(c.op);
     const ParamValues params = op.resolve(c.params);
     for (const PixelFormat& format : op.formats)
-      for (const std::string& variant : op.variants)
+      for (const std::string& variant : lab::library_and_lab_variants(op))
         for (const Size& size : kSizes) {
           const Size input{size.width, size.height * c.height_factor};
           expect_matches(op, params, variant, format, input, 0, 0);
@@ -269,7 +270,7 @@ TEST(GpuConversions, SwapOrdersOfFourChannels) {
     for (const PixelFormat& format : op.formats) {
       if (format.channels != 4) continue;
       SCOPED_TRACE(order);
-      for (const std::string& variant : op.variants)
+      for (const std::string& variant : lab::library_and_lab_variants(op))
         expect_matches(op, op.resolve({{"order", order}}), variant, format, Size{33, 5}, 1, 1);
     }
   EXPECT_THROW(ChannelOrder::parse("bgra", 3), Error);
@@ -281,7 +282,7 @@ TEST(GpuConversions, SwapOrdersOfFourChannels) {
 TEST(GpuCopyVariants, EveryVariantFormatSizeAndOffset) {
   const Operation& op = op_named("copy");
   for (const PixelFormat& format : op.formats)
-    for (const std::string& variant : op.variants) {
+    for (const std::string& variant : lab::library_and_lab_variants(op)) {
       for (const Size& size : kSizes) expect_matches(op, {}, variant, format, size, 0, 0);
       for (int x = 1; x <= 16; ++x) {
         expect_matches(op, {}, variant, format, Size{301, 3}, x, x);

@@ -16,6 +16,7 @@
 
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "lab/lab.hpp"
 #include "reduction/reduction_tuning.hpp"
 #include "shared_memory_cap.hpp"
 
@@ -61,7 +62,7 @@ DataResult run_on(const Operation& op, const std::string& variant, const HostIma
   double* result = nullptr;
   GPUFILTER_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result), n * sizeof(double)));
   GPUFILTER_CUDA_CHECK(cudaMemcpy(result, r.gpu.data(), n * sizeof(double), cudaMemcpyHostToDevice));
-  op.run_gpu_data(device_view, result, params, variant, ExecContext{nullptr, true});
+  lab::run_data_variant(op, variant, device_view, result, params, ExecContext{nullptr, true});
   GPUFILTER_CUDA_CHECK(cudaMemcpy(r.gpu.data(), result, n * sizeof(double), cudaMemcpyDeviceToHost));
   GPUFILTER_CUDA_CHECK(cudaFree(result));
   return r;
@@ -101,7 +102,7 @@ TEST(GpuReductionEdges, StatsSumsPast32BitsAllVariants) {
     const int side = format.channels == 1 ? 4097 : 2049;  // RGBA: 2^22 pixels, 2^24 samples
     HostImage host(side, side, format);
     fill_with(host.view(), [](int, int, int) { return 255.0; });
-    for (const std::string& variant : op.variants) {
+    for (const std::string& variant : lab::library_and_lab_variants(op)) {
       const DataResult r = run_on(op, variant, host, 0, 0, side, side);
       const double n = static_cast<double>(side) * side;
       for (int c = 0; c < format.channels; ++c) {
@@ -196,7 +197,7 @@ TEST(GpuReductionEdges, StatsFirstPositionsUnderWarpBounds) {
         if (y == height - 1 && x == width - 1) return c % 2 == 0 ? 3.0 : 250.0;
         return 20.0 + static_cast<double>((h >> 5) % 200u);
       });
-      for (const std::string& variant : op.variants) {
+      for (const std::string& variant : lab::library_and_lab_variants(op)) {
         const DataResult whole = run_on(op, variant, host, 0, 0, width, height);
         EXPECT_TRUE(agrees(op, format, whole))
             << variant << " " << format.name() << " pattern " << static_cast<int>(pattern) << " whole";
@@ -297,14 +298,14 @@ TEST(GpuReductionEdges, HistogramBackToBackOnOneStream) {
     std::vector<double> expect_a(n), expect_b(n);
     op.run_reference_data(a.view(), expect_a.data(), params);
     op.run_reference_data(b.view(), expect_b.data(), params);
-    for (const std::string& variant : op.variants) {
+    for (const std::string& variant : lab::library_and_lab_variants(op)) {
       Stream stream;
       double* results = nullptr;
       GPUFILTER_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&results), 3 * n * sizeof(double)));
       const ExecContext ctx{stream.get(), false};
-      op.run_gpu_data(da.view(), results, params, variant, ctx);
-      op.run_gpu_data(db.view(), results + n, params, variant, ctx);
-      op.run_gpu_data(da.view(), results + 2 * n, params, variant, ctx);
+      lab::run_data_variant(op, variant, da.view(), results, params, ctx);
+      lab::run_data_variant(op, variant, db.view(), results + n, params, ctx);
+      lab::run_data_variant(op, variant, da.view(), results + 2 * n, params, ctx);
       std::vector<double> got(3 * n);
       GPUFILTER_CUDA_CHECK(cudaMemcpyAsync(got.data(), results, 3 * n * sizeof(double), cudaMemcpyDeviceToHost,
                                            static_cast<cudaStream_t>(stream.get())));
@@ -352,7 +353,7 @@ TEST(GpuReductionEdges, HistogramConstantImagesAllVariants) {
     const int side = format.channels == 1 ? 4097 : 2049;
     HostImage host(side, side, format);
     fill_with(host.view(), [](int, int, int c) { return 200.0 - c; });
-    for (const std::string& variant : op.variants) {
+    for (const std::string& variant : lab::library_and_lab_variants(op)) {
       if (variant == "global_atomic") continue;  // 2^24 atomics on one address: minutes
       const DataResult r = run_on(op, variant, host, 0, 0, side, side);
       EXPECT_TRUE(agrees(op, format, r)) << variant << " " << format.name();
@@ -422,11 +423,11 @@ TEST(GpuReductionEdges, EqualizeGrayAlignedAndNot) {
       op.run_reference(src_view, expected.view(), op.resolve({}), Border{});
       DeviceImage device(host.view().width, host.view().height, format), dst(width, 19, format);
       copy_image_async(host.view(), device.view(), nullptr);
-      for (const std::string& variant : op.variants) {
+      for (const std::string& variant : lab::library_and_lab_variants(op)) {
         testing::poison_against(actual.view(), expected.view());
         copy_image_async(actual.view(), dst.view(), nullptr);
-        op.run_gpu(device.view().subview(left, top, width, 19), dst.view(), op.resolve({}), Border{}, variant,
-                   ExecContext{nullptr, true});
+        lab::run_variant(op, variant, device.view().subview(left, top, width, 19), dst.view(), op.resolve({}),
+                         Border{}, ExecContext{nullptr, true});
         copy_image_async(dst.view(), actual.view(), nullptr);
         GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
         const testing::Difference diff = testing::compare(actual.view(), expected.view());

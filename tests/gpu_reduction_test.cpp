@@ -1,20 +1,22 @@
-// The reduction family (stats, histogram) on every variant and format against the CPU
-// reference: odd sizes, sub-views at odd offsets, a constant image and a smooth
-// gradient (low entropy: atomics pile onto few bins, minima and maxima tie everywhere),
-// and, in GpuReductionLarge (filter it out with --gtest_filter=-GpuReductionLarge.*),
-// a 16K x 16K image for accumulation drift.
+// The reduction family (stats, histogram) on every variant, the lab's included, and
+// every format against the CPU reference: odd sizes, sub-views at odd offsets, a
+// constant image and a smooth gradient (low entropy: atomics pile onto few bins, minima
+// and maxima tie everywhere), and, in GpuReductionLarge (filter it out with
+// --gtest_filter=-GpuReductionLarge.*), a 16K x 16K image for accumulation drift.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "lab/lab.hpp"
 
 namespace gpufilter {
 namespace {
@@ -83,7 +85,7 @@ DataRun run_data_op(const Operation& op, const std::string& variant, PixelFormat
   GPUFILTER_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result), n * sizeof(double)));
   GPUFILTER_CUDA_CHECK(cudaMemcpy(result, run.gpu.data(), n * sizeof(double), cudaMemcpyHostToDevice));
   Stream stream;
-  op.run_gpu_data(device_view, result, params, variant, ExecContext{stream.get(), true});
+  lab::run_data_variant(op, variant, device_view, result, params, ExecContext{stream.get(), true});
   GPUFILTER_CUDA_CHECK(cudaMemcpyAsync(run.gpu.data(), result, n * sizeof(double), cudaMemcpyDeviceToHost,
                                        stream.get()));
   stream.synchronize();
@@ -117,7 +119,7 @@ void check_every_case(const char* op_name, const ParamValues& params = {}) {
     for (const Size size : kSizes)
       for (bool subview : {false, true})
         for (Fill how : {Fill::Random, Fill::Constant, Fill::Gradient})
-          for (const std::string& variant : op.variants) {
+          for (const std::string& variant : lab::library_and_lab_variants(op)) {
             if (how != Fill::Random && size.width == 1) continue;
             const DataRun run = run_data_op(op, variant, format, size.width, size.height, subview, how, params);
             EXPECT_TRUE(agrees(op, format, run))
@@ -148,7 +150,7 @@ TEST(GpuReduction, HistogramBinsAndRanges) {
       {{ChannelType::F32, 1}, {{"bins", 7}, {"range", std::vector<double>{-1, 0.5}}}},
   };
   for (const Binned& c : cases)
-    for (const std::string& variant : op.variants)
+    for (const std::string& variant : lab::library_and_lab_variants(op))
       for (Fill how : {Fill::Random, Fill::Gradient}) {
         const DataRun run = run_data_op(op, variant, c.format, 301, 77, true, how, c.params);
         EXPECT_TRUE(agrees(op, c.format, run)) << variant << " " << c.format.name() << " " << fill_name(how);
@@ -159,7 +161,7 @@ TEST(GpuReduction, HistogramBinsAndRanges) {
 // samples, on each variant.
 TEST(GpuReduction, HistogramCountsEverySample) {
   const Operation& op = *find_operation("histogram");
-  for (const std::string& variant : op.variants) {
+  for (const std::string& variant : lab::library_and_lab_variants(op)) {
     const DataRun run = run_data_op(op, variant, PixelFormat{ChannelType::U8, 4}, 1023, 517, true, Fill::Random);
     double total = 0;
     for (double v : run.gpu) total += v;
@@ -171,7 +173,7 @@ TEST(GpuReduction, HistogramCountsEverySample) {
 // in many blocks (a constant image: every pixel ties, the answer is (0, 0)).
 TEST(GpuReduction, StatsPositionsOfTies) {
   const Operation& op = *find_operation("stats");
-  for (const std::string& variant : op.variants) {
+  for (const std::string& variant : lab::library_and_lab_variants(op)) {
     const DataRun run = run_data_op(op, variant, PixelFormat{ChannelType::U8, 3}, 1921, 1079, true, Fill::Constant);
     for (int c = 0; c < 3; ++c)
       for (StatsColumn k : {StatsColumn::MinX, StatsColumn::MinY, StatsColumn::MaxX, StatsColumn::MaxY})
@@ -189,23 +191,24 @@ TEST(GpuReduction, StatsLibraryApi) {
   copy_image_async(host.view(), device.view(), nullptr);
   double* result = nullptr;
   GPUFILTER_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&result), kStatsColumns * sizeof(double)));
-  for (ReductionVariant variant : {ReductionVariant::Interleaved, ReductionVariant::Sequential,
-                                   ReductionVariant::FirstAdd, ReductionVariant::WarpShuffle,
-                                   ReductionVariant::Vectorized, ReductionVariant::Packed,
-                                   ReductionVariant::PackedWarp, ReductionVariant::PackedWarpPrefetch,
-                                   ReductionVariant::PackedWarpDeep, ReductionVariant::PackedWarpAsync,
-                                   ReductionVariant::PackedWarpBulk}) {
-    image_stats(device.view(), result, variant);
+  // The library's variants through image_stats, the lab's through its API.
+  std::vector<std::pair<std::string, std::function<void()>>> runs;
+  for (const std::string& name : find_operation("stats")->variants)
+    runs.emplace_back(name, [&, name] { image_stats(device.view(), result, reduction_variant_from_name(name)); });
+  for (const lab::LabVariant* v : lab::lab_variants_of("stats"))
+    runs.emplace_back(v->variant, [&, v] { v->run_data(device.view(), result, {}, ExecContext{}); });
+  for (const auto& [variant, run] : runs) {
+    run();
     double raw[kStatsColumns];
     GPUFILTER_CUDA_CHECK(cudaMemcpy(raw, result, sizeof(raw), cudaMemcpyDeviceToHost));
     const ChannelStats s = read_image_stats(raw, 1)[0];
-    EXPECT_EQ(s.min, 2) << to_string(variant);
-    EXPECT_EQ(s.min_x, 1) << to_string(variant);
-    EXPECT_EQ(s.min_y, 1) << to_string(variant);
-    EXPECT_EQ(s.max, 1000) << to_string(variant);
-    EXPECT_EQ(s.max_x, 4) << to_string(variant);
-    EXPECT_EQ(s.max_y, 0) << to_string(variant);
-    EXPECT_EQ(s.sum, 3035) << to_string(variant);
+    EXPECT_EQ(s.min, 2) << variant;
+    EXPECT_EQ(s.min_x, 1) << variant;
+    EXPECT_EQ(s.min_y, 1) << variant;
+    EXPECT_EQ(s.max, 1000) << variant;
+    EXPECT_EQ(s.max_x, 4) << variant;
+    EXPECT_EQ(s.max_y, 0) << variant;
+    EXPECT_EQ(s.sum, 3035) << variant;
   }
   GPUFILTER_CUDA_CHECK(cudaFree(result));
   EXPECT_THROW(image_stats(host.view(), result), Error);  // host memory
@@ -253,7 +256,7 @@ testing::Difference run_tone_op(const Operation& op, const std::string& variant,
   copy_image_async(host.view(), device.view(), nullptr);
   copy_image_async(actual.view(), dst.view(), nullptr);
   const ImageView device_view = subview ? device.view().subview(pad_x, pad_y, width, height) : device.view();
-  op.run_gpu(device_view, dst.view(), params, Border{}, variant, ExecContext{nullptr, true});
+  lab::run_variant(op, variant, device_view, dst.view(), params, Border{}, ExecContext{nullptr, true});
   copy_image_async(dst.view(), actual.view(), nullptr);
   GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
   return testing::compare(actual.view(), expected.view());
@@ -274,7 +277,7 @@ TEST(GpuTone, EveryOpVariantFormatAndSetting) {
       for (const Size size : kSizes)
         for (bool subview : {false, true})
           for (Fill how : {Fill::Random, Fill::Constant, Fill::Gradient})
-            for (const std::string& variant : op.variants) {
+            for (const std::string& variant : lab::library_and_lab_variants(op)) {
               const testing::Difference diff =
                   run_tone_op(op, variant, format, size.width, size.height, subview, how, s.params);
               EXPECT_TRUE(diff.within(0.0)) << s.op << " " << variant << " " << format.name() << " " << size.width

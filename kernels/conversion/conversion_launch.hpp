@@ -1,7 +1,8 @@
 #pragma once
 // Launchers for the conversions: the output pixel a function of the input pixel alone.
 // `unroll` (layout conversions) is the pixels per thread: 1 (the `pixel` variant) or 4
-// (`unroll4`, all four loaded before any is stored). src and dst are validated device views of equal size.
+// (`unroll4`, all four loaded before any is stored). src and dst are validated device
+// views of equal size. The lab's staged and vec16 kernels are in lab/conversion/.
 #include <cstddef>
 
 #include "gpufilter/image_view.hpp"
@@ -25,15 +26,17 @@ struct PixelMapping {
 };
 
 enum class PixelKernel {
-  Pixel,    // one pixel per thread
-  Unroll4,  // four pixels per thread, all loaded before any is stored
-  Staged,   // a row segment through shared memory: 16-byte global loads and stores
-  Vec16,    // 8-bit images: 16 pixels per thread, 16-byte loads and stores on rows that
-            // start at 16-byte boundaries; other views and types take Unroll4
-  Vec16Warp,  // Vec16 with the 48- and 64-byte sides regrouped through shared memory
+  Pixel,      // one pixel per thread
+  Unroll4,    // four pixels per thread, all loaded before any is stored
+  Vec16Warp,  // 8-bit images: 16 pixels per thread, 16-byte loads and stores on rows that
+              // start at 16-byte boundaries, the 48- and 64-byte sides regrouped through
+              // shared memory; other views and types take Unroll4
 };
 void launch_convert_pixels(const ImageView& src, const ImageView& dst, const PixelMapping& mapping, PixelKernel kernel,
                            const ExecContext& ctx);
+// The mapping with its byte-permute selectors filled for a source of `src_format`
+// (launch_convert_pixels does it; other launchers of map kernels need it too).
+PixelMapping with_selectors(PixelMapping mapping, PixelFormat src_format);
 
 // Planes of one shape (1-channel, the image's type, one pitch), at most 4.
 struct PlaneSet {
@@ -44,12 +47,12 @@ struct PlaneSet {
 void launch_to_planar(const ImageView& src, const PlaneSet& dst, int unroll, const ExecContext& ctx);
 void launch_to_interleaved(const PlaneSet& src, const ImageView& dst, int unroll, const ExecContext& ctx);
 
-// The vec16 kernels (8-bit images only): return false, launching nothing, for other
-// types or maps, or when a row (or a plane's row) does not start at a 16-byte boundary.
-// warp: regroup 3- and 4-channel sides through shared memory (vec16_warp).
-bool launch_convert_vec16(const ImageView& src, const ImageView& dst, const PixelMapping& mapping, bool warp,
+// The vec16_warp kernels (8-bit images only; conversion_vec16.cuh): return false,
+// launching nothing, for other types or maps, or when a row (or a plane's row) does not
+// start at a 16-byte boundary. `mapping` has its selectors (with_selectors).
+bool launch_convert_vec16(const ImageView& src, const ImageView& dst, const PixelMapping& mapping,
                           const ExecContext& ctx);
-bool launch_to_planar_vec16(const ImageView& src, const PlaneSet& dst, bool warp, const ExecContext& ctx);
-bool launch_to_interleaved_vec16(const PlaneSet& src, const ImageView& dst, bool warp, const ExecContext& ctx);
+bool launch_to_planar_vec16(const ImageView& src, const PlaneSet& dst, const ExecContext& ctx);
+bool launch_to_interleaved_vec16(const PlaneSet& src, const ImageView& dst, const ExecContext& ctx);
 
 }  // namespace gpufilter::kernels

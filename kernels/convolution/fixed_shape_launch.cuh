@@ -1,7 +1,7 @@
 #pragma once
-// Launching the register-window kernels (separable_fixed.cu, gradient_int.cu) in each
-// of their shapes (SeparableFixedTuning): the shape named at run time as a type, and
-// the strips a shape cuts the image into for a given kernel.
+// Launching the register-window kernels (gradient_int.cuh, the lab's separable_fixed.cu)
+// in any of their shapes (FixedShape, separable_fixed_tuning.hpp): the strips a shape
+// cuts the image into for a given kernel, and the launch.
 #include <cuda_runtime.h>
 
 #include <type_traits>
@@ -10,28 +10,9 @@
 #include "common/occupancy_cache.hpp"
 #include "convolution/fixed_point_rows.cuh"
 #include "convolution/fixed_strip_plan.hpp"
-#include "convolution/separable_fixed_launch.hpp"
 #include "convolution/separable_fixed_tuning.hpp"
 
 namespace gpufilter::kernels {
-
-template <class T>
-struct ShapeTag {
-  using type = T;
-};
-
-// Calls f(ShapeTag<Shape>{}) for the shape `id` names.
-template <class F>
-void visit_fixed_shape(FixedShapeId id, F&& f) {
-  using Tuning = SeparableFixedTuning;
-  switch (id) {
-    case FixedShapeId::Serial: return f(ShapeTag<Tuning::SerialShape>{});
-    case FixedShapeId::Lean: return f(ShapeTag<Tuning::LeanShape>{});
-    case FixedShapeId::Deep: return f(ShapeTag<Tuning::DeepShape>{});
-    case FixedShapeId::Tuned: break;
-  }
-  return f(ShapeTag<Tuning::TunedShape>{});
-}
 
 // The strips `kernel` (launched in Shape's blocks, `columns` of them across) walks:
 // fixed-length ones, or (kBalancedStrips) as many as fill whole waves of the blocks

@@ -47,40 +47,25 @@ struct FixedShape {
   }
 };
 
-// The 8-bit fixed-point separable kernel (separable_fixed.cu) and the integer gradient
-// kernel (gradient_int.cu). docs/techniques/convolution.md, "8-bit filters", has the
-// reasoning; the figures behind the choices are the lead's to measure.
+// The 8-bit register-window kernels: the library's integer gradient kernel
+// (gradient_int.cu), the integer masks separable_packed shares with the lab's
+// fixed-point separable kernel (separable_fixed_weights.hpp), and the shape they are
+// launched in. The lab's other shapes, one plain struct each, sit in
+// lab/convolution/fixed_shapes.hpp; docs/techniques/convolution.md, "8-bit filters", has
+// the reasoning.
 struct SeparableFixedTuning {
   // Largest radius: the vertical window keeps 2R+1 rows of 16-bit horizontal sums, one
   // register each, per channel sample a thread owns (4 to 12 samples): 36 to 108
   // registers at R = 4. Beyond it the float `separable` runs.
   static constexpr int kMaxRadius = 4;
 
-  // The launch shapes, each a variant of its own (FilterVariant::*Serial, *Lean, *Deep)
-  // so one bench run compares them (docs/techniques/convolution.md, "Launch shapes").
-  // Session 3's shape, profiled on the H100 (5x5 blur u8x4: 85 registers, 31% theoretical
-  // occupancy, issue slots 42% busy, 40% of stalls on L1TEX scoreboard): every row's
-  // loads wait for the row's math; 32-row strips, 8 gray pixels a thread. (Its loads no
-  // longer sit behind the row's border test, so the compiler now hoists some itself: 126
-  // registers at 5x5 RGBA.)
-  using SerialShape = FixedShape<128, 0, 0, 8, 2, false>;
-  // The default: the next row's words are requested before the current row's math, at
-  // most 72 registers where the window allows (gray: 7 blocks of 128, 28 warps an SM;
-  // RGBA's 2-pixel window needs about 96: 5 blocks, as before; RGB 4 blocks), and strips
-  // cut so the grid is whole waves (the Sobel gray grid was 1.64 waves, the last 64%
-  // full).
+  // The library's shape, the same on every architecture so far (the lab measures the
+  // others against it; docs/techniques/convolution.md, "Launch shapes"): the next row's
+  // words are requested before the current row's math, at most 72 registers where the
+  // window allows (gray: 7 blocks of 128, 28 warps an SM; RGBA's 2-pixel window needs
+  // about 96: 5 blocks, as before; RGB 4 blocks), and strips cut so the grid is whole
+  // waves (the Sobel gray grid was 1.64 waves, the last 64% full).
   using TunedShape = FixedShape<128, 72, 1, 4, 2, true>;
-  // More warps: 64 registers where the window allows (gray 8 blocks, 32 warps) and one
-  // RGBA pixel a thread (half the window: about 7 blocks instead of 5, for a third more
-  // halo bytes taken out per sample).
-  using LeanShape = FixedShape<128, 64, 1, 4, 1, true>;
-  // Fewer warps, more loads in flight each: two rows ahead, 80 registers where the
-  // window allows.
-  using DeepShape = FixedShape<128, 80, 2, 4, 2, true>;
-  // Strip length bounds of the wave-filling shapes: separable_fixed at least 16 rows, so
-  // the 2R warm-up rows stay a small share of the walk (2R / 16 = 25% more horizontal
-  // sums at 5x5), at most 64; it was slower at every shorter length (gray 5x5 Gaussian
-  // 112.5 µs at 16-64, 133.2 at 8 rows; H100, 8K, session 13, docs/gpu-results.md).
   // gradient_int walks strips of 12 rows, 4 whole groups of its 3-row fast walk: 8K Sobel
   // magnitude on the H100 (session 15), fixed lengths of 9 / 12 / 15 / 18 / 24 / 30 / 48
   // rows: gray 50.9-51.1 / 50.5-50.8 / 51.2-51.5 / 52.3-52.9 / 55.6-56.7 / 61.2-61.6 /
@@ -88,19 +73,15 @@ struct SeparableFixedTuning {
   // / 131.1 / 142.9-143.4, RGBA 126.5-126.9 / 125.9 / 126.2-126.4 / 127.1-127.3 /
   // 133.2-133.7 / 136.4-136.6 / 147.9-148.2, against the earlier bounds (8-16 on gray and
   // RGB, 16-64 on RGBA) 52.7 / 122.8 / 156.3.
-  static constexpr StripBounds kStripRows{16, 64};
   static constexpr StripBounds kGradientStripRows{12, 12};
-  // The serial shape's strip: 32 rows (2R / 32 = 12.5% warm-up at R = 2).
+  // The strip of shapes that do not fill waves (the lab's serial shape): 32 rows
+  // (2R / 32 = 12.5% warm-up at R = 2).
   static constexpr int kFixedStripRows = 32;
 
-  // Measured on an H100 (8K, --quick, session 3, docs/gpu-results.md), serial shape:
-  // gradient_int runs the 8-bit Sobel magnitude in 98 us against the 2-D tile's 232 us
-  // (2.4x), so auto takes it; separable_fixed runs the 5x5 Gaussian in 162 / 237 /
-  // 275 us (gray, RGB, RGBA) against the float separable kernel's 79 / 220 / 245 us,
-  // slower on every format, so auto leaves it to an explicit --variant until the new
-  // shapes are measured.
+  // Measured on an H100 (8K, --quick, session 3, docs/gpu-results.md): gradient_int runs
+  // the 8-bit Sobel magnitude in 98 us against the 2-D tile's 232 us (2.4x), so auto
+  // takes it.
   static constexpr bool kAutoPicksGradientInt = true;
-  static constexpr bool kAutoPicksSeparableFixed = false;
 };
 
 }  // namespace gpufilter::kernels

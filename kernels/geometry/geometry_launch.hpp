@@ -1,5 +1,6 @@
 #pragma once
-// Launchers for the geometry family (seed 000, section 4.4: the transpose experiment).
+// Launchers for the geometry family (seed 000, section 4.4: the transpose experiment);
+// the lab's steps of it are in lab/geometry/geometry_lab_launch.hpp.
 // Views are validated device views of one format; dst has the output's shape.
 #include "gpufilter/geometry.hpp"
 #include "gpufilter/image_view.hpp"
@@ -15,9 +16,9 @@ struct QuarterTurnMap {
   bool mirror_y = false;
 };
 
-// NaiveRow .. DiagonalCol: a thread per pixel (four for the unrolled ones).
-void launch_transpose_naive(const ImageView& src, const ImageView& dst, QuarterTurnMap map, TransposeVariant variant,
-                            BlockShape block, const ExecContext& ctx);
+// NaiveRow: a thread per pixel, reading rows (transpose_naive.cuh has the lab's other steps).
+void launch_transpose_naive(const ImageView& src, const ImageView& dst, QuarterTurnMap map, BlockShape block,
+                            const ExecContext& ctx);
 // A 32x32 tile through shared memory, with or without a column of padding.
 void launch_transpose_tiled(const ImageView& src, const ImageView& dst, QuarterTurnMap map, bool padded,
                             const ExecContext& ctx);
@@ -31,11 +32,6 @@ bool launch_transpose_bytes(const ImageView& src, const ImageView& dst, QuarterT
 // nothing) for other pixels or views not aligned to 16 bytes.
 bool launch_transpose_bytes16(const ImageView& src, const ImageView& dst, QuarterTurnMap map,
                               const ExecContext& ctx);
-
-// The seed's bounds for the bench (not transposes): a same-shape copy reading and
-// writing rows (copy_row, the upper bound) or columns (copy_col, the lower bound).
-void launch_copy_bound(const ImageView& src, const ImageView& dst, bool columns, BlockShape block,
-                       const ExecContext& ctx);
 
 // dst(x, y) = src(mirror_x ? w - 1 - x : x, mirror_y ? h - 1 - y : y): a thread per pixel.
 void launch_flip_naive(const ImageView& src, const ImageView& dst, bool mirror_x, bool mirror_y,
@@ -70,15 +66,10 @@ bool launch_resize_double_linear(const ImageView& src, const ImageView& dst, con
 // A thread per pixel, positions in double (RotateVariant::Direct).
 void launch_rotate_bilinear(const ImageView& src, const ImageView& dst, const double inverse_map[6],
                             const double fill[4], const ExecContext& ctx);
-// The same from 2-D warp tiles with float steps and branch-free edges; wide: four
-// adjacent pixels a thread, 16-byte stores. False (launching nothing) for outputs
-// taller than the grid allows (about a million rows).
+// The same from 2-D warp tiles with float steps and branch-free edges
+// (rotate_bilinear_tiled.cuh). False (launching nothing) for outputs taller than the
+// grid allows (about a million rows).
 bool launch_rotate_bilinear_tiled(const ImageView& src, const ImageView& dst, const double inverse_map[6],
-                                  const double fill[4], bool wide, const ExecContext& ctx);
-// The tiled kernel reading its taps through a texture object over the source view.
-// False (launching nothing) for 3-channel formats, views whose start or pitch the
-// texture unit cannot take, or outputs too tall for the grid.
-bool launch_rotate_bilinear_texture(const ImageView& src, const ImageView& dst, const double inverse_map[6],
-                                    const double fill[4], const ExecContext& ctx);
+                                  const double fill[4], const ExecContext& ctx);
 
 }  // namespace gpufilter::kernels

@@ -1,203 +1,21 @@
-// The packed_warp stats kernels (warp_bound_stats.cuh), u8 only: one launch, the last
-// block to finish combines the blocks' partials (as the other stats kernels do). One
-// kernel template over the walk shapes of reduction_tuning.hpp (PackedWarpWalk,
-// PackedWarpPrefetchWalk, PackedWarpDeepWalk, PackedWarpAsyncWalk, PackedWarpBulkWalk):
-// groups per step, steps loaded ahead (in registers or in a shared ring, filled per warp
-// or per block), and the blocks per SM the registers must allow.
+// The library's packed_warp stats shapes: the kernel of stats_packed_warp.cuh with the
+// next step's loads issued before this step's arithmetic (prefetch), or whole images
+// copied ahead a block stage at a time (bulk, sm_90's bulk copies; prefetch where the
+// device's shared memory cannot hold its ring).
 #include "reduction/stats_packed_warp.hpp"
 
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstddef>
-#include <cstdint>
-#include <string>
-
-#include "common/device_limits.hpp"
-#include "common/dispatch.cuh"
-#include "common/launch.cuh"
-#include "common/occupancy_cache.hpp"
-#include "common/stream_buffer.hpp"
 #include "reduction/reduction_tuning.hpp"
-#include "reduction/segment_walker.cuh"
-#include "reduction/stats_accumulator.cuh"
-#include "reduction/stats_finish.cuh"
-#include "reduction/warp_bound_stats.cuh"
+#include "reduction/stats_packed_warp.cuh"
 
 namespace gpufilter::kernels {
-namespace {
-
-constexpr int kThreads = ReductionTuning::kThreads;
-constexpr int kWarps = ReductionTuning::kWarps;
-using T = std::uint8_t;
-using Channel = StatsAcc<T, 1>;
-
-template <class Walk, int C>
-constexpr int kMinBlocks = C == 1 ? Walk::kMinBlocks1 : C == 3 ? Walk::kMinBlocks3 : Walk::kMinBlocks4;
-
-// Shared memory of a block: the static slots (and the block's total), and the dynamic
-// ring of a walk with kSharedRing (else none).
-template <int C>
-constexpr std::size_t kStaticSharedBytes = sizeof(StatsShared<T, C, kThreads>) + sizeof(StatsAcc<T, C>) + 16;
-template <class Walk, int C>
-constexpr std::size_t kRingBytes =
-    sizeof(int4) * kWarps * static_cast<std::size_t>(WalkShape<T, C, Walk>::kRingPerWarp);
-
-template <int C>
-__device__ __forceinline__ Channel slot_channel(const StatsShared<T, C, kThreads>& slots, int c, int i) {
-  Channel o;
-  o.min[0] = slots.min[c][i];
-  o.max[0] = slots.max[c][i];
-  o.min_pos[0] = slots.min_pos[c][i];
-  o.max_pos[0] = slots.max_pos[c][i];
-  o.sum[0] = slots.sum[c][i];
-  o.sum_sq[0] = slots.sum_sq[c][i];
-  return o;
-}
-
-template <int C>
-__device__ __forceinline__ void set_channel(StatsAcc<T, C>& a, int c, const Channel& o) {
-  a.min[c] = o.min[0];
-  a.max[c] = o.max[0];
-  a.min_pos[c] = o.min_pos[0];
-  a.max_pos[c] = o.max_pos[0];
-  a.sum[c] = o.sum[0];
-  a.sum_sq[c] = o.sum_sq[0];
-}
-
-// Channel c of a partial another block wrote, past L1 (not coherent between SMs).
-template <int C>
-__device__ __forceinline__ Channel load_partial_channel(const StatsAcc<T, C>* p, int c) {
-  Channel o;
-  o.min[0] = __ldcg(&p->min[c]);
-  o.max[0] = __ldcg(&p->max[c]);
-  o.min_pos[0] = __ldcg(&p->min_pos[c]);
-  o.max_pos[0] = __ldcg(&p->max_pos[c]);
-  o.sum[0] = __ldcg(&p->sum[c]);
-  o.sum_sq[0] = __ldcg(&p->sum_sq[c]);
-  return o;
-}
-
-// The block's and the grid's combines go channel by channel (warp c merges channel c),
-// so no thread ever holds every channel's 64-bit fields: the kernel keeps the register
-// budget that lets kMinBlocks blocks share an SM.
-template <int C, class Walk>
-__global__ void __launch_bounds__(kThreads, kMinBlocks<Walk, C>)
-    stats_packed_warp_kernel(Segments segments, int width, int height, StatsAcc<T, C>* partials,
-                             unsigned* blocks_done, double* result) {
-  using Acc = StatsAcc<T, C>;
-  static_assert(C <= kWarps, "one warp per channel in the combines");
-  __shared__ StatsShared<T, C, kThreads> slots;  // per thread: records and 64-bit sums
-  __shared__ Acc total;
-  __shared__ bool last;
-  {
-    extern __shared__ int4 walk_ring[];  // PackedWarpAsyncWalk, PackedWarpBulkWalk: the rings
-    WarpBoundByteVisitor<C, kThreads, Walk> visitor(slots);
-    walk_segments<T, C, decltype(visitor), Walk>(segments, visitor, walk_ring);
-  }
-  __syncthreads();
-  const int tid = static_cast<int>(threadIdx.x);
-  const int lane = tid % 32, warp = tid / 32;
-  if (warp < C) {
-    Channel a = Channel::identity();
-    for (int i = lane; i < kThreads; i += 32) a.merge(slot_channel(slots, warp, i));
-    a = warp_reduce(a);
-    if (lane == 0) set_channel(total, warp, a);
-  }
-  __syncthreads();
-
-  if (tid == 0) {
-    partials[blockIdx.x] = total;
-    __threadfence();  // the partial is visible before the count says so
-    last = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  if (warp < C) {
-    Channel a = Channel::identity();
-    for (unsigned i = static_cast<unsigned>(lane); i < gridDim.x; i += 32)
-      a.merge(load_partial_channel(partials + i, warp));
-    a = warp_reduce(a);
-    if (lane == 0) set_channel(total, warp, a);
-  }
-  __syncthreads();
-  // A thread a channel: the rows' divisions run side by side. This block runs alone at
-  // the kernel's end: block timestamps (session 13) put 9-14 µs between its start of the
-  // grid's combine and its end on 8K RGBA when thread 0 wrote all four rows with 64-bit
-  // divisions, against 3.5 µs for gray's one row. (Every thread merging a share of the
-  // partials into its slot, then the slots combined as the block's own, measured slower
-  // on RGB and RGBA: 8K RGBA 74.6-75.8 µs against 72.0-72.9 with this loop.)
-  if (tid < C) {
-    const unsigned long long n = static_cast<unsigned long long>(width) * static_cast<unsigned>(height);
-    write_stats_channel(total, tid, result, width, n);
-  }
-}
-
-template <int C, class Walk>
-void launch_channels(const ImageView& src, double* result, const char* name, const ExecContext& ctx) {
-  using Acc = StatsAcc<T, C>;
-  using Shape = WalkShape<T, C, Walk>;
-  const Segments segments = make_segments(src.data, src.pitch, src.width, src.height, C, sizeof(T));
-  auto kernel = stats_packed_warp_kernel<C, Walk>;
-  const void* key = reinterpret_cast<const void*>(kernel);
-  prefer_shared_carveout(key);  // kMinBlocks blocks of 40 KiB shared memory each
-  constexpr std::size_t ring_bytes = kRingBytes<Walk, C>;
-  // Enough blocks for every thread to have a few steps, at most one resident wave.
-  const long long work_blocks = segments.whole
-                                    ? blocks_for(segments.samples / (Shape::kGroupSamples * Shape::kGroups), kThreads)
-                                    : blocks_for(segments.count, kWarps);
-  const int per_sm = std::min(cached_blocks_per_sm(key, kThreads, ring_bytes, kStaticSharedBytes<C>),
-                              ReductionTuning::kMaxBlocksPerSm);
-  const long long wave = static_cast<long long>(per_sm) * cached_sm_count();
-  const unsigned grid = static_cast<unsigned>(std::clamp<long long>(work_blocks, 1, wave));
-  const std::size_t partial_bytes = sizeof(Acc) * grid;
-  StreamBuffer scratch(partial_bytes + sizeof(unsigned), ctx.stream);
-  auto* partials = scratch.get<Acc>();
-  auto* blocks_done = reinterpret_cast<unsigned*>(scratch.get<unsigned char>() + partial_bytes);
-  GPUFILTER_CUDA_CHECK(cudaMemsetAsync(blocks_done, 0, sizeof(unsigned), ctx.stream));
-  kernel<<<grid, kThreads, ring_bytes, ctx.stream>>>(segments, src.width, src.height, partials, blocks_done, result);
-  check_launch(name, ctx);
-}
-
-// Whether the device gives a block the static slots and the shared ring of the walk.
-template <int C, class Walk>
-bool fits_shared_memory() {
-  return kRingBytes<Walk, C> == 0 || kStaticSharedBytes<C> + kRingBytes<Walk, C> <= max_shared_memory_per_block();
-}
-
-template <int C, class Walk>
-void launch_or_baseline(const ImageView& src, double* result, const char* name, const ExecContext& ctx) {
-  if (fits_shared_memory<C, Walk>())
-    launch_channels<C, Walk>(src, result, name, ctx);
-  else
-    launch_channels<C, PackedWarpWalk>(src, result, "stats_packed_warp", ctx);
-}
-
-template <class Walk>
-void launch_walk(const ImageView& src, double* result, const char* name, const ExecContext& ctx) {
-  switch (src.format.channels) {
-    case 1: launch_or_baseline<1, Walk>(src, result, name, ctx); return;
-    case 3: launch_or_baseline<3, Walk>(src, result, name, ctx); return;
-    case 4: launch_or_baseline<4, Walk>(src, result, name, ctx); return;
-  }
-  throw Error(ErrorCode::UnsupportedFormat,
-              std::string(name) + ": unsupported channel count in " + src.format.name());
-}
-
-}  // namespace
 
 void launch_stats_packed_warp(const ImageView& src, double* result, PackedWarpShape shape, const ExecContext& ctx) {
-  switch (shape) {
-    case PackedWarpShape::Baseline: launch_walk<PackedWarpWalk>(src, result, "stats_packed_warp", ctx); return;
-    case PackedWarpShape::Prefetch:
-      launch_walk<PackedWarpPrefetchWalk>(src, result, "stats_packed_warp_prefetch", ctx);
-      return;
-    case PackedWarpShape::Deep: launch_walk<PackedWarpDeepWalk>(src, result, "stats_packed_warp_deep", ctx); return;
-    case PackedWarpShape::Async: launch_walk<PackedWarpAsyncWalk>(src, result, "stats_packed_warp_async", ctx); return;
-    case PackedWarpShape::Bulk: launch_walk<PackedWarpBulkWalk>(src, result, "stats_packed_warp_bulk", ctx); return;
-  }
-  throw Error(ErrorCode::InvalidArgument, "stats packed_warp: unknown walk shape");
+  if (shape == PackedWarpShape::Bulk)
+    launch_packed_warp_walk<PackedWarpBulkWalk, PackedWarpPrefetchWalk>(src, result, "stats_packed_warp_bulk",
+                                                                        "stats_packed_warp_prefetch", ctx);
+  else
+    launch_packed_warp_walk<PackedWarpPrefetchWalk, PackedWarpPrefetchWalk>(src, result, "stats_packed_warp_prefetch",
+                                                                            "stats_packed_warp_prefetch", ctx);
 }
 
 }  // namespace gpufilter::kernels

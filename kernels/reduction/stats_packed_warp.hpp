@@ -6,10 +6,10 @@
 
 namespace gpufilter::kernels {
 
-// The walk shapes (reduction_tuning.hpp): PackedWarpWalk, PackedWarpPrefetchWalk,
-// PackedWarpDeepWalk, PackedWarpAsyncWalk, PackedWarpBulkWalk (the last two run
-// packed_warp's where the device's shared memory per block is too small for their ring).
-enum class PackedWarpShape { Baseline, Prefetch, Deep, Async, Bulk };
+// The library's walk shapes (reduction_tuning.hpp): PackedWarpPrefetchWalk and
+// PackedWarpBulkWalk (which runs the prefetch shape where the device's shared memory per
+// block is too small for its ring). The lab launches the others (stats_packed_warp.cuh).
+enum class PackedWarpShape { Prefetch, Bulk };
 
 void launch_stats_packed_warp(const ImageView& src, double* result, PackedWarpShape shape, const ExecContext& ctx);
 

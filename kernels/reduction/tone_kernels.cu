@@ -251,8 +251,8 @@ bool launch_gray_vectorized(const ImageView& src, const ImageView& dst, const un
 }
 
 template <int C>
-void run_tone(const ImageView& src, const ImageView& dst, const ToneSettings& settings, HistogramVariant variant,
-              const ExecContext& ctx) {
+void run_tone(const ImageView& src, const ImageView& dst, const ToneSettings& settings,
+              const HistogramStage& histogram, const ExecContext& ctx) {
   const bool luma_mode = settings.mode == ToneMode::EqualizeLuma && C >= 3;
   const int table_count = (C == 1 || luma_mode) ? 1 : 3;
   const std::size_t count_bytes = sizeof(unsigned long long) * kBins * C;
@@ -267,7 +267,7 @@ void run_tone(const ImageView& src, const ImageView& dst, const ToneSettings& se
     luma_histogram_kernel<C><<<grid, kThreads, 0, ctx.stream>>>(src_bytes, src.pitch, src.width, src.height, counts);
     check_launch("luma_histogram_kernel", ctx);
   } else if (settings.mode != ToneMode::ThresholdValue) {
-    launch_histogram_counts(src, counts, HistogramParams{kBins, 0.0, 256.0}, variant, ctx);
+    histogram(src, counts, HistogramParams{kBins, 0.0, 256.0}, ctx);
   }
   const unsigned long long pixels = static_cast<unsigned long long>(src.width) * static_cast<unsigned>(src.height);
   build_table_kernel<<<table_count, kThreads, 0, ctx.stream>>>(counts, settings, pixels, tables);
@@ -282,12 +282,12 @@ void run_tone(const ImageView& src, const ImageView& dst, const ToneSettings& se
 
 }  // namespace
 
-void launch_tone(const ImageView& src, const ImageView& dst, const ToneSettings& settings, HistogramVariant variant,
-                 const ExecContext& ctx) {
+void launch_tone(const ImageView& src, const ImageView& dst, const ToneSettings& settings,
+                 const HistogramStage& histogram, const ExecContext& ctx) {
   switch (src.format.channels) {
-    case 1: run_tone<1>(src, dst, settings, variant, ctx); return;
-    case 3: run_tone<3>(src, dst, settings, variant, ctx); return;
-    case 4: run_tone<4>(src, dst, settings, variant, ctx); return;
+    case 1: run_tone<1>(src, dst, settings, histogram, ctx); return;
+    case 3: run_tone<3>(src, dst, settings, histogram, ctx); return;
+    case 4: run_tone<4>(src, dst, settings, histogram, ctx); return;
   }
   throw Error(ErrorCode::UnsupportedFormat, "tone ops take u8 images of 1, 3 or 4 channels");
 }

@@ -28,17 +28,17 @@
 
 namespace gpufilter {
 
+// The library's conversion kernels; the lab has two more (staged: a row segment through
+// shared memory; vec16: vec16_warp without the warp's stage).
 enum class ConversionVariant {
-  Pixel,    // one pixel per thread
-  Unroll4,  // four pixels per thread, all loaded before any is stored
-  Staged,   // a row segment through shared memory, 16-byte global accesses whatever the
-            // pixel size (not for to_planar / to_interleaved)
-  Vec16,    // 8-bit images: 16 pixels per thread, every global access 16 bytes wide;
-            // rows not starting at 16-byte boundaries and other types run Unroll4
-  Vec16Warp,  // Vec16 with 3- and 4-byte pixel sides regrouped through shared memory so
-              // that a warp's global instructions are contiguous (the default)
+  Pixel,      // one pixel per thread
+  Unroll4,    // four pixels per thread, all loaded before any is stored
+  Vec16Warp,  // 8-bit images: 16 pixels per thread, every global access 16 bytes wide, 3-
+              // and 4-byte pixel sides regrouped through shared memory so that a warp's
+              // global instructions are contiguous (the default); rows not starting at
+              // 16-byte boundaries and other types run Unroll4
 };
-// "pixel", "unroll4", "staged", "vec16" or "vec16_warp"; throws Error(InvalidArgument) naming the choices otherwise.
+// Throws Error(InvalidArgument) naming the choices for an unknown name.
 ConversionVariant conversion_variant_from_name(const std::string& name);
 const char* to_string(ConversionVariant variant);
 
@@ -92,7 +92,7 @@ void convert_depth(const ImageView& src, const ImageView& dst,
 // The registry writes a planar image as a 1-channel image of height h * channels with
 // plane c in rows [c*h, (c+1)*h): see planar_view() in point_ops.hpp.
 // The interleaved side has 3 or 4 channels; the planar side as many planes, of its
-// type and size. ConversionVariant::Staged is refused with Error(InvalidArgument).
+// type and size.
 void to_planar(const ImageView& src, const PlanarView& dst, ConversionVariant variant = ConversionVariant::Vec16Warp,
                const ExecContext& ctx = {});
 void to_interleaved(const PlanarView& src, const ImageView& dst,

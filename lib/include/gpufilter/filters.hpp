@@ -9,7 +9,7 @@
 // - Errors: Error(InvalidArgument) for views or parameters that break these rules (the
 //   message names the op, the parameter and the accepted range), Error(Cuda) when a
 //   launch fails, Error(OutOfMemory) when the two-pass blur (radius above 32), box_stack
-//   in two passes (box_stack_two_pass, or sigma above about 75) or the naive variant
+//   in two passes (sigma above about 75), decimated or the naive variant
 //   cannot get its scratch memory. After an error dst is unspecified.
 // - Synchronisation: none. The work is enqueued on ctx.stream and the call returns;
 //   it is ordered after the stream's earlier work and before its later work. Only
@@ -27,7 +27,10 @@
 
 namespace gpufilter {
 
-// The kernels of the convolution family; every filter runs on each of them.
+// The kernels of the convolution family the library ships; each filter op lists those
+// that can run some of its specs. Launch-shape experiments and superseded kernels
+// (separable_fixed and its shapes, gradient_int's other shapes, box_stack_two_pass)
+// are the lab's (docs/lab.md).
 enum class FilterVariant {
   Auto,       // the fastest measured variant that runs this spec on this GPU
   Naive,      // masks in global memory, a border branch at every tap; any mask size
@@ -36,26 +39,15 @@ enum class FilterVariant {
   TiledL2,    // only the tile in shared memory; the halo read through the cache (strategy 2)
   Separable,  // rank-1 masks as a row pass and a column pass (blur, box, sharpen, edge x|y)
   // 8-bit only, integer arithmetic from a register window (docs/techniques/convolution.md):
-  SeparableFixed,  // one convex rank-1 mask up to 9x9 (blur, box), channels separate
-  GradientInt,     // the Sobel, Scharr and Prewitt magnitudes (edge --direction both)
-  // The same two kernels in other launch shapes, to be measured against the default
-  // one (docs/techniques/convolution.md, "Launch shapes"); same results, same limits:
-  SeparableFixedLean,    // more warps, fewer registers
-  SeparableFixedDeep,    // two rows of loads ahead of the math
-  SeparableFixedSerial,  // each row's loads after the previous row's math (session 3)
-  GradientIntLean,
-  GradientIntDeep,
-  GradientIntSerial,
+  // the Sobel, Scharr and Prewitt magnitudes (edge --direction both).
+  GradientInt,
   // Gaussian blurs of sigma >= 3 only: three stacked box filters per axis on running
   // sums, the same cost at any sigma, within a looser accuracy contract than the exact
   // variants (docs/techniques/convolution.md, "Large sigma"); other specs run separable.
   BoxStack,
-  // box_stack always in two passes through a scratch image (box_stack runs one where
-  // the stack's reach leaves a strip wide enough, sigma up to about 75): same results.
-  BoxStackTwoPass,
-  // 8-bit, 1 and 4 channels: separable_fixed's integer mask run vertical pass first, the
-  // neighbours' sums taken from adjacent threads (docs/techniques/convolution.md, "8-bit
-  // filters: separable_packed"); symmetric convex rank-1 masks up to 9x9 (blur, box).
+  // 8-bit, 1 and 4 channels: an integer mask run vertical pass first, the neighbours'
+  // sums taken from adjacent threads (docs/techniques/convolution.md, "8-bit filters:
+  // separable_packed"); symmetric convex rank-1 masks up to 9x9 (blur, box).
   SeparablePacked,
   // Gaussian blurs of sigma >= 3 only, as box_stack: a Gaussian decimation by about
   // 0.75 sigma, the rest of the variance on the low-res samples and a Gaussian
@@ -64,10 +56,7 @@ enum class FilterVariant {
   // separable.
   Decimated,
 };
-// "auto", "naive", "constant", "tiled", "tiled_l2", "separable", "separable_fixed",
-// "gradient_int", "separable_fixed_lean", "separable_fixed_deep", "separable_fixed_serial",
-// "gradient_int_lean", "gradient_int_deep", "gradient_int_serial", "box_stack",
-// "box_stack_two_pass", "separable_packed", "decimated".
+// The names as the CLI and the registry write them ("tiled_l2"); no GPU, no throw.
 const char* to_string(FilterVariant variant);
 // Throws Error(InvalidArgument) naming the choices on an unknown name.
 FilterVariant filter_variant_from_name(const std::string& name);
@@ -171,8 +160,8 @@ void convolve(const ImageView& src, const ImageView& dst, const ConvolveParams& 
 // Runs any FilterSpec (validated first) with the given variant. An explicit variant
 // that cannot run the spec on this GPU (masks beyond __constant__, a tile beyond
 // shared memory, a mask that is not rank 1) falls back to the next simpler one
-// (box_stack -> separable; gradient_int -> separable_packed -> separable_fixed ->
-// separable -> tiled -> tiled_l2 -> constant -> naive); applied_variant() says which.
+// (box_stack, decimated -> separable; gradient_int -> separable_packed -> separable ->
+// tiled -> tiled_l2 -> constant -> naive); applied_variant() says which.
 void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border = {},
                   FilterVariant variant = FilterVariant::Auto, const ExecContext& ctx = {});
 // The variant apply_filter runs for this spec, format and request on the current device.

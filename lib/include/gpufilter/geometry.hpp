@@ -34,21 +34,19 @@ struct Rect {
 };
 
 // ---- transpose and quarter turns (seed 000, section 4.4: the transpose experiment) ----
+// The library's transposes; the seed's other steps (naive_col, unroll4_*, diagonal_*)
+// are the lab's (docs/lab.md).
 enum class TransposeVariant {
   NaiveRow,     // a thread per pixel, rows read (coalesced), columns written (strided)
-  NaiveCol,     // a thread per pixel, columns read (strided, L1-cached), rows written
-  Unroll4Row,   // NaiveRow with four pixels per thread, blockDim.x apart
-  Unroll4Col,   // NaiveCol likewise
-  DiagonalRow,  // NaiveRow with blocks in diagonal order (spreads DRAM partitions)
-  DiagonalCol,  // NaiveCol likewise
   Tiled,        // a 32x32 tile through shared memory (column reads hit one bank)
   TiledPadded,  // the tile with one column of padding (no bank conflicts)
   Fast,         // padded tile, several pixels per thread packed in words of up to 16 bytes
   FastWide,     // Fast with 16-byte global words for 1-byte pixels (4x4 byte blocks
                 // transposed in registers); other pixels as Fast (the default)
 };
-// Block shape of the naive, unrolled and diagonal variants (threads in x by y): the
-// seed found thin blocks (8x32) faster for column reads. The tiled variants ignore it.
+// Block shape of the naive variant (threads in x by y; the lab's column-reading steps
+// take it too: the seed found thin blocks, 8x32, faster for column reads). The tiled
+// variants ignore it.
 enum class BlockShape { Wide32x8, Square16x16, Thin8x32 };
 
 struct TransposeOptions {
@@ -62,9 +60,8 @@ void transpose(const ImageView& src, const ImageView& dst, const TransposeOption
 
 // Rotates clockwise (as ImageMagick's -rotate) by a multiple of 90 degrees: 90, 180,
 // 270, -90, ... For 90 and 270 dst is src.height wide and src.width tall, otherwise
-// src's size; 0 (or 360, ...) is a copy. A half turn is a flip of both axes: the
-// naive-family variants run FlipVariant::Naive, tiled and tiled_padded Vectorized,
-// the fast ones Wide.
+// src's size; 0 (or 360, ...) is a copy. A half turn is a flip of both axes: naive_row
+// runs FlipVariant::Naive, tiled and tiled_padded Vectorized, the fast ones Wide.
 // Throws Error(InvalidArgument) for other angles, before any view is checked.
 void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_degrees,
                           const TransposeOptions& options = {}, const ExecContext& ctx = {});
@@ -76,14 +73,12 @@ void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_
 // dst may have any size, in src's format. Error(InvalidArgument) also for an angle
 // that is not finite.
 enum class RotateVariant {
-  Direct,   // a thread per pixel, source positions in double
-  Tiled,    // a warp per 8x4 pixel patch, fixed-point steps from a double start per thread,
-            // edges without branches (the default)
-  Wide,     // Tiled with four adjacent pixels a thread, 16-byte stores where rows allow
-  Texture,  // Tiled reading its taps through a texture object (point sampling, the
-            // kernel's own weights); 3-channel formats and views the texture unit cannot
-            // take (start or pitch not aligned to its needs) run Tiled
+  Direct,  // a thread per pixel, source positions in double
+  Tiled,   // a warp per 8x4 pixel patch, fixed-point steps from a double start per thread,
+           // edges without branches (the lab has it four pixels a thread and through a
+           // texture object)
 };
+// Without a variant: Tiled, Direct for 3-channel formats (the fastest measured).
 void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill = {},
             const ExecContext& ctx = {});
 void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill,
@@ -148,6 +143,7 @@ Rect resize_fit(int src_width, int src_height, int width, int height, bool exact
 
 // Names as the CLI and the registry write them ("naive_row", "32x8", "h"). No GPU.
 const char* to_string(TransposeVariant variant);
+const char* to_string(ResizeVariant variant);
 const char* to_string(BlockShape block);
 const char* to_string(FlipAxis axis);
 const char* to_string(FlipVariant variant);
@@ -160,5 +156,6 @@ FlipAxis flip_axis_from_name(const std::string& name);
 FlipVariant flip_variant_from_name(const std::string& name);
 ResizeFilter resize_filter_from_name(const std::string& name);
 RotateVariant rotate_variant_from_name(const std::string& name);
+ResizeVariant resize_variant_from_name(const std::string& name);
 
 }  // namespace gpufilter

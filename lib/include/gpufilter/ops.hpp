@@ -14,18 +14,13 @@
 namespace gpufilter {
 
 // ---- copy ---------------------------------------------------------------------
-// The seeds' copy experiments, each correct for rows that start at any byte offset
-// (a variant whose access width src and dst rows do not share falls back to scalar).
+// The copy the bench measures every op against (the roofline), each variant correct for
+// rows that start at any byte offset. The seeds' other copy experiments (int, int2, int4,
+// unrolled, grid-strided, __ldg, __ldcg) are the lab's (docs/lab.md).
 enum class CopyVariant {
   Scalar,      // one channel element per thread
-  Vectorized,  // 16-byte loads through the read-only path, 4 per thread (the default)
-  Int,         // one 4-byte load and store per thread
-  Int2,        // one 8-byte load and store per thread
-  Int4,        // one 16-byte load and store per thread
-  GridStride,  // 16-byte accesses, a fixed grid of a few blocks per SM looping over the row
-  Unroll4,     // four 16-byte plain loads in flight per thread
-  Ldg,         // one 16-byte load per thread through __ldg (read-only path)
-  Cg,          // one 16-byte load per thread through __ldcg (cached in L2 only, L1 bypassed)
+  Vectorized,  // 16-byte loads through the read-only path, 4 per thread (the default); rows
+               // whose offsets mod 16 differ in src and dst run Scalar
 };
 // Preconditions: src and dst non-empty views of device memory, of equal size and format,
 // naturally aligned (a 4-channel pixel to its full size), at most 2^30 pixels wide, not
@@ -34,8 +29,7 @@ enum class CopyVariant {
 // Error(Cuda) when the launch fails. Does not synchronize: enqueued on ctx.stream.
 void copy(const ImageView& src, const ImageView& dst, CopyVariant variant = CopyVariant::Vectorized,
           const ExecContext& ctx = {});
-// "scalar", "vectorized", "int", "int2", "int4", "grid_stride", "unroll4", "ldg", "cg";
-// throws Error(InvalidArgument) naming the choices otherwise.
+// Throws Error(InvalidArgument) naming the choices for an unknown name.
 CopyVariant copy_variant_from_name(const std::string& name);
 // These two touch no GPU and do not throw.
 const char* to_string(CopyVariant variant);

@@ -48,7 +48,7 @@ enum class PointVariant {
   Scalar,      // one channel sample per thread
   Vectorized,  // 16-byte loads and stores, several per thread; bytes at unaligned row ends
 };
-// "scalar" or "vectorized"; throws Error(InvalidArgument) naming the choices otherwise.
+// Throws Error(InvalidArgument) naming the choices for an unknown name.
 PointVariant point_variant_from_name(const std::string& name);
 const char* to_string(PointVariant variant);
 

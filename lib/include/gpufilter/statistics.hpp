@@ -32,26 +32,19 @@ namespace gpufilter {
 
 // ---- stats --------------------------------------------------------------------------
 
-// The kernels of the reduction family (docs/techniques/reduction.md).
+// The library's kernels of the reduction family (docs/techniques/reduction.md); the
+// seed's other tree steps and the superseded packed shapes are the lab's (docs/lab.md).
 enum class ReductionVariant {
-  Interleaved,  // shared-memory tree, tid % (2*s) == 0 does the work: divergent warps
-  Sequential,   // shared-memory tree, tid < s does the work: whole warps retire
-  FirstAdd,     // each thread adds two pixels while loading: half the threads idle no more
-  WarpShuffle,  // first add, then the tree in registers with warp shuffles
-  Vectorized,   // grid-stride 16-byte loads, per-thread accumulators, shuffles
-  Packed,       // vectorized over whole images or warp rows, u8 in packed SIMD words
-  PackedWarp,   // packed, u8 minima/maxima tested against the warp's bounds, lean registers
-  PackedWarpPrefetch,  // packed_warp, the next step's loads issued before this step's arithmetic (default)
-  PackedWarpDeep,      // packed_warp, twice the groups loaded per step
-  PackedWarpAsync,     // packed_warp, the next step copied ahead into shared memory (cp.async)
-  PackedWarpBulk,      // packed_warp_async, whole images copied ahead a block stage at a time (sm_90 bulk copies)
+  Interleaved,  // the seed's shared-memory tree, tid % (2*s) == 0 does the work: divergent warps
+  Packed,       // a grid-stride walk over whole images or warp rows, u8 in packed SIMD words
+  PackedWarpPrefetch,  // packed, u8 minima/maxima tested against the warp's bounds, the next
+                       // step's loads issued before this step's arithmetic
+  PackedWarpBulk,      // packed_warp_prefetch with whole images copied ahead a block stage at
+                       // a time (sm_90 bulk copies; the prefetch shape where the ring does not fit)
   Auto,  // the fastest measured for the format and GPU: packed_warp_bulk for u8 three-channel
-         // images on sm_90 and later, else packed_warp_prefetch (the default)
+         // images on sm_90 and later, else packed_warp_prefetch (packed for u16 and f32; the default)
 };
-// "interleaved", "sequential", "first_add", "warp_shuffle", "vectorized", "packed",
-// "packed_warp", "packed_warp_prefetch", "packed_warp_deep", "packed_warp_async",
-// "packed_warp_bulk" or "auto"; throws
-// Error(InvalidArgument) naming the choices otherwise.
+// Throws Error(InvalidArgument) naming the choices for an unknown name.
 ReductionVariant reduction_variant_from_name(const std::string& name);
 const char* to_string(ReductionVariant variant);
 
@@ -85,11 +78,9 @@ std::vector<ChannelStats> read_image_stats(const double* host_result, int channe
 enum class HistogramVariant {
   GlobalAtomic,   // one 64-bit atomic in global memory per channel sample
   SharedPrivate,  // a sub-histogram per block in shared memory, flushed once per block
-  WarpPrivate,    // a sub-histogram per warp, equal bins of a warp merged before the add
   LanePrivate,    // 32 sub-histograms per block, one per lane index in its own bank (default)
 };
-// "global_atomic", "shared_private", "warp_private" or "lane_private"; throws Error(InvalidArgument)
-// naming the choices otherwise.
+// Throws Error(InvalidArgument) naming the choices for an unknown name.
 HistogramVariant histogram_variant_from_name(const std::string& name);
 const char* to_string(HistogramVariant variant);
 

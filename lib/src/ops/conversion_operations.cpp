@@ -5,6 +5,7 @@
 #include "gpufilter/conversions.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/reference.hpp"
+#include "ops/conversion_variants.hpp"
 #include "ops/operations.hpp"
 
 namespace gpufilter::ops {
@@ -29,18 +30,14 @@ using Gpu = std::function<void(const ImageView&, const ImageView&, const ParamVa
                                const ExecContext&)>;
 using Cpu = std::function<void(const ImageView&, const ImageView&, const ParamValues&)>;
 
-// staged: the pixel maps (not the layout conversions) also run through shared memory.
 Operation conversion(std::string name, std::string summary, std::vector<ParamSpec> params,
-                     std::vector<PixelFormat> formats, Gpu gpu, Cpu cpu, bool staged = true) {
+                     std::vector<PixelFormat> formats, Gpu gpu, Cpu cpu) {
   Operation op;
   op.name = name;
   op.summary = std::move(summary);
   op.params = std::move(params);
   op.formats = std::move(formats);
-  op.variants = {"pixel", "unroll4"};
-  if (staged) op.variants.emplace_back("staged");
-  op.variants.emplace_back("vec16");
-  op.variants.emplace_back("vec16_warp");
+  op.variants = names_of(kConversionVariants);
   // On 8-bit images 16-byte accesses for 3-byte pixels and 1-byte outputs too, global
   // instructions contiguous across the warp; unroll4 on the others.
   op.default_variant = "vec16_warp";
@@ -206,8 +203,7 @@ std::vector<Operation> make_conversion_operations() {
         },
         [](const ImageView& s, const ImageView& d, const ParamValues&) {
           reference::to_planar(s, planar_view(d, s.format.channels));
-        },
-        /*staged=*/false);
+        });
     op.output_shape = [](const ImageShape& in, const ParamValues&) {
       need_channels("planar", in, 3, 4);
       return ImageShape{in.width, in.height * in.format.channels, PixelFormat{in.format.type, 1}};
@@ -227,8 +223,7 @@ std::vector<Operation> make_conversion_operations() {
         },
         [](const ImageView& s, const ImageView& d, const ParamValues& v) {
           reference::to_interleaved(planar_view(s, planes_of(v)), d);
-        },
-        /*staged=*/false);
+        });
     op.output_shape = [](const ImageShape& in, const ParamValues& v) {
       const int n = planes_of(v);
       need_channels("interleaved", in, 1, 1);

@@ -6,6 +6,8 @@
 #include "gpufilter/conversions.hpp"
 #include "gpufilter/error.hpp"
 #include "kernels/conversion/conversion_launch.hpp"
+#include "kernels/conversion/pixel_mappings.hpp"
+#include "ops/conversion_variants.hpp"
 #include "ops/op_checks.hpp"
 
 namespace gpufilter {
@@ -40,20 +42,14 @@ kernels::PixelKernel kernel_of(ConversionVariant variant) {
   switch (variant) {
     case ConversionVariant::Pixel: return kernels::PixelKernel::Pixel;
     case ConversionVariant::Unroll4: return kernels::PixelKernel::Unroll4;
-    case ConversionVariant::Vec16: return kernels::PixelKernel::Vec16;
-    case ConversionVariant::Vec16Warp: return kernels::PixelKernel::Vec16Warp;
-    case ConversionVariant::Staged: break;
+    case ConversionVariant::Vec16Warp: break;
   }
-  return kernels::PixelKernel::Staged;
+  return kernels::PixelKernel::Vec16Warp;
 }
 
-// The layout conversions write several planes: no staged kernel. vec16 falls back to
-// unroll4 where its kernel does not apply.
-int unroll_of(const char* op, ConversionVariant variant) {
-  if (variant == ConversionVariant::Staged)
-    invalid(std::string(op) + ": no staged kernel; use pixel, unroll4, vec16 or vec16_warp");
-  return variant == ConversionVariant::Pixel ? 1 : 4;
-}
+// Pixels a thread of the layout kernels moves (vec16_warp falls back to unroll4 where
+// its kernel does not apply).
+int unroll_of(ConversionVariant variant) { return variant == ConversionVariant::Pixel ? 1 : 4; }
 
 kernels::PlaneSet plane_set(const PlanarView& planar) {
   kernels::PlaneSet set;
@@ -82,24 +78,10 @@ void check_planes(const char* op, const ImageView& image, const PlanarView& plan
 }  // namespace
 
 ConversionVariant conversion_variant_from_name(const std::string& name) {
-  if (name == "pixel") return ConversionVariant::Pixel;
-  if (name == "unroll4") return ConversionVariant::Unroll4;
-  if (name == "staged") return ConversionVariant::Staged;
-  if (name == "vec16") return ConversionVariant::Vec16;
-  if (name == "vec16_warp") return ConversionVariant::Vec16Warp;
-  invalid("conversion: unknown variant '" + name + "'; use pixel, unroll4, staged, vec16 or vec16_warp");
+  return ops::value_of(ops::kConversionVariants, name, "conversion");
 }
 
-const char* to_string(ConversionVariant variant) {
-  switch (variant) {
-    case ConversionVariant::Pixel: return "pixel";
-    case ConversionVariant::Unroll4: return "unroll4";
-    case ConversionVariant::Vec16: return "vec16";
-    case ConversionVariant::Vec16Warp: return "vec16_warp";
-    case ConversionVariant::Staged: break;
-  }
-  return "staged";
-}
+const char* to_string(ConversionVariant variant) { return ops::name_of(ops::kConversionVariants, variant); }
 
 GrayWeights gray_weights_from_name(const std::string& name) {
   if (name == "bt601") return GrayWeights::Bt601;
@@ -139,27 +121,19 @@ void gray(const ImageView& src, const ImageView& dst, GrayWeights weights, Conve
           const ExecContext& ctx) {
   need_channels("gray", src, 3, 4);
   check_conversion("gray", src, dst, PixelFormat{src.format.type, 1});
-  kernels::PixelMapping m;
-  m.map = kernels::PixelMap::Gray;
-  if (weights == GrayWeights::Bt601) m.weights[0] = 0.299f, m.weights[1] = 0.587f, m.weights[2] = 0.114f;
-  else m.weights[0] = 0.2126f, m.weights[1] = 0.7152f, m.weights[2] = 0.0722f;
-  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
+  kernels::launch_convert_pixels(src, dst, kernels::gray_mapping(weights), kernel_of(variant), ctx);
 }
 
 void add_alpha(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
   need_channels("add_alpha", src, 3, 3);
   check_conversion("add_alpha", src, dst, PixelFormat{src.format.type, 4});
-  kernels::PixelMapping m;
-  m.map = kernels::PixelMap::AddAlpha;
-  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
+  kernels::launch_convert_pixels(src, dst, kernels::map_only(kernels::PixelMap::AddAlpha), kernel_of(variant), ctx);
 }
 
 void drop_alpha(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
   need_channels("drop_alpha", src, 4, 4);
   check_conversion("drop_alpha", src, dst, PixelFormat{src.format.type, 3});
-  kernels::PixelMapping m;
-  m.map = kernels::PixelMap::DropAlpha;
-  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
+  kernels::launch_convert_pixels(src, dst, kernels::map_only(kernels::PixelMap::DropAlpha), kernel_of(variant), ctx);
 }
 
 void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrder& order, ConversionVariant variant,
@@ -169,33 +143,24 @@ void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrde
   if (order.channels != src.format.channels)
     invalid("swap_channels: the order is for " + std::to_string(order.channels) + " channels, the image has " +
             std::to_string(src.format.channels));
-  kernels::PixelMapping m;
-  m.map = kernels::PixelMap::Swap;
-  for (int c = 0; c < 4; ++c) m.from[c] = order.from[c];
-  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
+  kernels::launch_convert_pixels(src, dst, kernels::swap_mapping(order), kernel_of(variant), ctx);
 }
 
 void convert_depth(const ImageView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
   check_conversion("convert", src, dst, PixelFormat{dst.format.type, src.format.channels});
-  kernels::PixelMapping m;
-  m.map = kernels::PixelMap::Depth;
-  kernels::launch_convert_pixels(src, dst, m, kernel_of(variant), ctx);
+  kernels::launch_convert_pixels(src, dst, kernels::map_only(kernels::PixelMap::Depth), kernel_of(variant), ctx);
 }
 
 void to_planar(const ImageView& src, const PlanarView& dst, ConversionVariant variant, const ExecContext& ctx) {
   check_planes("planar", src, dst, true);
-  const bool vec16 = variant == ConversionVariant::Vec16 || variant == ConversionVariant::Vec16Warp;
-  const bool warp = variant == ConversionVariant::Vec16Warp;
-  if (vec16 && kernels::launch_to_planar_vec16(src, plane_set(dst), warp, ctx)) return;
-  kernels::launch_to_planar(src, plane_set(dst), unroll_of("planar", variant), ctx);
+  if (variant == ConversionVariant::Vec16Warp && kernels::launch_to_planar_vec16(src, plane_set(dst), ctx)) return;
+  kernels::launch_to_planar(src, plane_set(dst), unroll_of(variant), ctx);
 }
 
 void to_interleaved(const PlanarView& src, const ImageView& dst, ConversionVariant variant, const ExecContext& ctx) {
   check_planes("interleaved", dst, src, false);
-  const bool vec16 = variant == ConversionVariant::Vec16 || variant == ConversionVariant::Vec16Warp;
-  const bool warp = variant == ConversionVariant::Vec16Warp;
-  if (vec16 && kernels::launch_to_interleaved_vec16(plane_set(src), dst, warp, ctx)) return;
-  kernels::launch_to_interleaved(plane_set(src), dst, unroll_of("interleaved", variant), ctx);
+  if (variant == ConversionVariant::Vec16Warp && kernels::launch_to_interleaved_vec16(plane_set(src), dst, ctx)) return;
+  kernels::launch_to_interleaved(plane_set(src), dst, unroll_of(variant), ctx);
 }
 
 }  // namespace gpufilter

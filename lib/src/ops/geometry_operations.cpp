@@ -10,41 +10,29 @@
 #include "gpufilter/geometry.hpp"
 #include "gpufilter/ops.hpp"
 #include "gpufilter/reference.hpp"
+#include "ops/geometry_variants.hpp"
 #include "ops/operations.hpp"
 
 namespace gpufilter::ops {
 namespace {
 
-std::vector<std::string> transpose_variant_names() {
-  std::vector<std::string> names;
-  for (TransposeVariant v : {TransposeVariant::NaiveRow, TransposeVariant::NaiveCol, TransposeVariant::Unroll4Row,
-                             TransposeVariant::Unroll4Col, TransposeVariant::DiagonalRow, TransposeVariant::DiagonalCol,
-                             TransposeVariant::Tiled, TransposeVariant::TiledPadded, TransposeVariant::Fast,
-                             TransposeVariant::FastWide})
-    names.emplace_back(to_string(v));
-  return names;
-}
-
-constexpr RotateVariant kRotateVariants[] = {RotateVariant::Direct, RotateVariant::Tiled, RotateVariant::Wide,
-                                             RotateVariant::Texture};
-
 // The transpose names, then the bilinear kernels' names (any angle but quarter turns).
 std::vector<std::string> rotate_variant_names() {
-  std::vector<std::string> names = transpose_variant_names();
-  for (RotateVariant v : kRotateVariants) names.emplace_back(to_string(v));
+  std::vector<std::string> names = names_of(kTransposeVariants);
+  for (const std::string& name : names_of(kRotateVariants)) names.push_back(name);
   return names;
 }
 
 bool is_rotate_variant_name(const std::string& name) {
-  for (RotateVariant v : kRotateVariants)
-    if (name == to_string(v)) return true;
+  for (const auto& row : kRotateVariants)
+    if (name == row.name) return true;
   return false;
 }
 
 ParamSpec block_param() {
   return choice_param("block",
-                      "threads per block (x by y) of the naive, unroll4 and diagonal variants; the seed found thin "
-                      "blocks faster for column reads (the tiled variants ignore it)",
+                      "threads per block (x by y) of the naive variant; the seed found thin blocks faster for column "
+                      "reads (the tiled variants ignore it)",
                       {"32x8", "16x16", "8x32"}, "16x16");
 }
 
@@ -94,10 +82,10 @@ Tolerance interpolated_tolerance(PixelFormat format) {
 Operation make_transpose_operation() {
   Operation op;
   op.name = "transpose";
-  op.summary = "Swap rows and columns (the seed's transpose experiment, every variant)";
+  op.summary = "Swap rows and columns (the seed's transpose experiment)";
   op.params = {block_param()};
   op.formats = all_pixel_formats();
-  op.variants = transpose_variant_names();
+  op.variants = names_of(kTransposeVariants);
   op.default_variant = "fast_wide";
   op.output_shape = [](const ImageShape& input, const ParamValues&) { return swapped(input); };
   op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
@@ -123,8 +111,8 @@ Operation make_rotate_operation() {
                              "one per channel (the last repeats), in the image's units",
                              1, 4, -65535, 65535, false, "V[,V..]", "0")};
   op.formats = all_pixel_formats();
-  // Quarter turns run the transpose kernels; a half turn runs the flip kernels (the
-  // naive-family variants the naive flip, the tiled ones the vectorized flip); other
+  // Quarter turns run the transpose kernels; a half turn runs the flip kernels (naive_row
+  // the naive flip, the tiled ones the vectorized flip, the fast ones the wide flip); other
   // angles run the bilinear kernels. Every name is valid for every angle: the bilinear
   // names run the default transpose (with --block) for quarter turns, the transpose
   // names the default bilinear kernel for other angles.
@@ -180,7 +168,7 @@ Operation make_flip_operation() {
   op.summary = "Mirror the image left-right (h), top-bottom (v) or both (a half turn)";
   op.params = {choice_param("axis", "h: mirror left-right, v: top-bottom, both: a half turn", {"h", "v", "both"}, "h")};
   op.formats = all_pixel_formats();
-  op.variants = {"naive", "vectorized", "wide"};
+  op.variants = names_of(kFlipVariants);
   op.default_variant = "wide";
   op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
                   const std::string& variant, const ExecContext& ctx) {
@@ -281,7 +269,7 @@ Operation make_resize_operation() {
       flag_param("exact", "take --size as the exact output size, even if it changes the aspect ratio"),
   };
   op.formats = all_pixel_formats();
-  op.variants = {"direct", "fast"};
+  op.variants = names_of(kResizeVariants);
   op.default_variant = "fast";
   op.check = [](const ParamValues& values) {
     if (values.has("size") == values.has("scale"))
@@ -295,10 +283,7 @@ Operation make_resize_operation() {
   };
   op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
                   const std::string& variant, const ExecContext& ctx) {
-    if (variant != "direct" && variant != "fast")
-      throw Error(ErrorCode::InvalidArgument, "resize: unknown variant '" + variant + "'; use direct or fast");
-    resize(src, dst, resize_filter_for(src, dst, values), variant == "fast" ? ResizeVariant::Fast : ResizeVariant::Direct,
-           ctx);
+    resize(src, dst, resize_filter_for(src, dst, values), resize_variant_from_name(variant), ctx);
   };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     reference::resize(src, dst, resize_filter_for(src, dst, values));

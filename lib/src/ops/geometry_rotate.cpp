@@ -7,6 +7,7 @@
 #include "gpufilter/error.hpp"
 #include "gpufilter/geometry.hpp"
 #include "kernels/geometry/geometry_launch.hpp"
+#include "kernels/geometry/rotate_map.hpp"
 #include "ops/op_checks.hpp"
 
 namespace gpufilter {
@@ -44,23 +45,12 @@ void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, co
   ops::check_pair("rotate", dst, dst);
   ops::check_device_pair("rotate", src, dst);
   ops::check_no_overlap("rotate", src, dst);
-  // Clockwise on screen (y down): dst offset = R * src offset about the two centres, so
-  // src offset = R^T * dst offset.
-  const double radians = angle_degrees * 3.14159265358979323846 / 180.0;
-  const double c = std::cos(radians), s = std::sin(radians);
-  const double src_cx = (src.width - 1) / 2.0, src_cy = (src.height - 1) / 2.0;
-  const double dst_cx = (dst.width - 1) / 2.0, dst_cy = (dst.height - 1) / 2.0;
-  const double inverse[6] = {c,  s, src_cx - c * dst_cx - s * dst_cy,
-                             -s, c, src_cy + s * dst_cx - c * dst_cy};
+  double inverse[6];
+  kernels::rotation_inverse_map(src.width, src.height, dst.width, dst.height, angle_degrees, inverse);
   const Border representable = ops::representable_border(Border{BorderMode::Constant, fill}, src.format);
   const double* colour = representable.value.data();
-  // Texture declines what the texture unit cannot read, the tiled kernels outputs too
-  // tall for their grid: each falls back to the next simpler kernel.
-  if (variant == RotateVariant::Texture && kernels::launch_rotate_bilinear_texture(src, dst, inverse, colour, ctx))
-    return;
-  if (variant != RotateVariant::Direct &&
-      kernels::launch_rotate_bilinear_tiled(src, dst, inverse, colour, variant == RotateVariant::Wide, ctx))
-    return;
+  // The tiled kernel declines outputs too tall for its grid: the direct one runs them.
+  if (variant == RotateVariant::Tiled && kernels::launch_rotate_bilinear_tiled(src, dst, inverse, colour, ctx)) return;
   kernels::launch_rotate_bilinear(src, dst, inverse, colour, ctx);
 }
 

@@ -22,8 +22,9 @@ void run_quarter_turn(const ImageView& src, const ImageView& dst, kernels::Quart
       // Views whose addresses or pitches do not allow the wide words take the padded tile.
       if (!kernels::launch_transpose_fast(src, dst, map, ctx)) kernels::launch_transpose_tiled(src, dst, map, true, ctx);
       return;
-    default: kernels::launch_transpose_naive(src, dst, map, options.variant, options.block, ctx); return;
+    case TransposeVariant::NaiveRow: break;
   }
+  kernels::launch_transpose_naive(src, dst, map, options.block, ctx);
 }
 
 void run_flip(const ImageView& src, const ImageView& dst, bool mirror_x, bool mirror_y, FlipVariant variant,

@@ -8,27 +8,15 @@
 #include "kernels/reduction/reduction_launch.hpp"
 #include "ops/op_checks.hpp"
 #include "ops/operations.hpp"
+#include "ops/reduction_variants.hpp"
 
 namespace gpufilter {
 
 HistogramVariant histogram_variant_from_name(const std::string& name) {
-  if (name == "global_atomic") return HistogramVariant::GlobalAtomic;
-  if (name == "shared_private") return HistogramVariant::SharedPrivate;
-  if (name == "warp_private") return HistogramVariant::WarpPrivate;
-  if (name == "lane_private") return HistogramVariant::LanePrivate;
-  throw Error(ErrorCode::InvalidArgument, "histogram: unknown variant '" + name +
-                                              "'; use global_atomic, shared_private, warp_private or lane_private");
+  return ops::value_of(ops::kHistogramVariants, name, "histogram");
 }
 
-const char* to_string(HistogramVariant variant) {
-  switch (variant) {
-    case HistogramVariant::GlobalAtomic: return "global_atomic";
-    case HistogramVariant::SharedPrivate: return "shared_private";
-    case HistogramVariant::WarpPrivate: return "warp_private";
-    case HistogramVariant::LanePrivate: return "lane_private";
-  }
-  return "unknown";
-}
+const char* to_string(HistogramVariant variant) { return ops::name_of(ops::kHistogramVariants, variant); }
 
 HistogramParams default_histogram_params(PixelFormat format) {
   switch (format.type) {
@@ -93,10 +81,11 @@ Operation make_histogram_operation() {
       throw Error(ErrorCode::InvalidArgument, "histogram: range needs lo < hi");
   };
   op.formats = all_pixel_formats();
-  op.variants = {"global_atomic", "shared_private", "warp_private", "lane_private"};
+  op.variants = names_of(kHistogramVariants);
   // Measured on the H100, 8K random u8 (docs/gpu-results.md): shared_private 56 µs gray,
-  // 192 µs RGBA; warp_private 308 and 1227 µs (its match-and-merge costs more than it saves).
-  // lane_private: conflict-free atomics by construction, random or constant data alike.
+  // 192 µs RGBA; the lab's warp_private 308 and 1227 µs (its match-and-merge costs more
+  // than it saves). lane_private: conflict-free atomics by construction, random or
+  // constant data alike.
   op.default_variant = "lane_private";
   op.output = OutputKind::Data;
   op.data_layout = [](const ImageShape& input, const ParamValues& values) {

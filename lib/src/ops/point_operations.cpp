@@ -5,6 +5,7 @@
 #include "gpufilter/point_ops.hpp"
 #include "gpufilter/reference.hpp"
 #include "ops/operations.hpp"
+#include "ops/point_variants.hpp"
 
 namespace gpufilter::ops {
 namespace {
@@ -38,7 +39,7 @@ Operation point_operation(std::string name, std::string summary, std::vector<Par
   op.params = std::move(params);
   op.params.push_back(channels_param());
   op.formats = all_pixel_formats();
-  op.variants = {"scalar", "vectorized"};
+  op.variants = names_of(kPointVariants);
   op.default_variant = "vectorized";
   op.run_gpu = [gpu](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
                      const std::string& variant, const ExecContext& ctx) {

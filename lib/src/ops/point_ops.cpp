@@ -10,6 +10,7 @@
 #include "kernels/point/point_launch.hpp"
 #include "ops/op_checks.hpp"
 #include "ops/point_functions.hpp"
+#include "ops/point_variants.hpp"
 
 namespace gpufilter {
 namespace {
@@ -70,12 +71,10 @@ void run_planar(const char* op, const PlanarView& src, const PlanarView& dst, co
 }  // namespace
 
 PointVariant point_variant_from_name(const std::string& name) {
-  if (name == "scalar") return PointVariant::Scalar;
-  if (name == "vectorized") return PointVariant::Vectorized;
-  invalid("point op: unknown variant '" + name + "'; use scalar or vectorized");
+  return ops::value_of(ops::kPointVariants, name, "point op");
 }
 
-const char* to_string(PointVariant variant) { return variant == PointVariant::Scalar ? "scalar" : "vectorized"; }
+const char* to_string(PointVariant variant) { return ops::name_of(ops::kPointVariants, variant); }
 
 PointChannels PointChannels::parse(const std::string& letters) {
   unsigned mask = 0;

@@ -6,41 +6,15 @@
 #include "kernels/reduction/reduction_launch.hpp"
 #include "ops/op_checks.hpp"
 #include "ops/operations.hpp"
+#include "ops/reduction_variants.hpp"
 
 namespace gpufilter {
 
-namespace {
-struct VariantName {
-  ReductionVariant variant;
-  const char* name;
-};
-constexpr VariantName kReductionVariants[] = {
-    {ReductionVariant::Auto, "auto"},
-    {ReductionVariant::Interleaved, "interleaved"}, {ReductionVariant::Sequential, "sequential"},
-    {ReductionVariant::FirstAdd, "first_add"},      {ReductionVariant::WarpShuffle, "warp_shuffle"},
-    {ReductionVariant::Vectorized, "vectorized"},   {ReductionVariant::Packed, "packed"},
-    {ReductionVariant::PackedWarp, "packed_warp"},
-    {ReductionVariant::PackedWarpPrefetch, "packed_warp_prefetch"},
-    {ReductionVariant::PackedWarpDeep, "packed_warp_deep"},
-    {ReductionVariant::PackedWarpAsync, "packed_warp_async"},
-    {ReductionVariant::PackedWarpBulk, "packed_warp_bulk"},
-};
-}  // namespace
-
 ReductionVariant reduction_variant_from_name(const std::string& name) {
-  for (const VariantName& v : kReductionVariants)
-    if (name == v.name) return v.variant;
-  throw Error(ErrorCode::InvalidArgument,
-              "stats: unknown variant '" + name +
-                  "'; use interleaved, sequential, first_add, warp_shuffle, vectorized, packed, packed_warp, "
-                  "packed_warp_prefetch, packed_warp_deep, packed_warp_async, packed_warp_bulk or auto");
+  return ops::value_of(ops::kReductionVariants, name, "stats");
 }
 
-const char* to_string(ReductionVariant variant) {
-  for (const VariantName& v : kReductionVariants)
-    if (variant == v.variant) return v.name;
-  return "unknown";
-}
+const char* to_string(ReductionVariant variant) { return ops::name_of(ops::kReductionVariants, variant); }
 
 const std::vector<std::string>& stats_column_names() {
   static const std::vector<std::string> names = {"min",    "max",   "sum",   "mean", "stddev",
@@ -89,7 +63,7 @@ Operation make_stats_operation() {
   op.name = "stats";
   op.summary = "Per-channel min, max, sum, mean, standard deviation and min/max positions, in one pass";
   op.formats = all_pixel_formats();
-  for (const VariantName& v : kReductionVariants) op.variants.emplace_back(v.name);
+  op.variants = names_of(kReductionVariants);
   // auto: packed_warp_prefetch (packed_warp, one read at 16 bytes a load, u8 summed four
   // samples a word, minima and maxima tested against the warp's bounds, with the next
   // step's loads issued before this step's arithmetic: the fastest measured on gray and

@@ -5,8 +5,10 @@
 #include "gpufilter/error.hpp"
 #include "gpufilter/tone.hpp"
 #include "kernels/reduction/reduction_launch.hpp"
+#include "kernels/reduction/tone_settings.hpp"
 #include "ops/op_checks.hpp"
 #include "ops/operations.hpp"
+#include "ops/reduction_variants.hpp"
 
 namespace gpufilter {
 namespace {
@@ -19,14 +21,18 @@ void check_tone_pair(const char* op, const ImageView& src, const ImageView& dst)
     throw Error(ErrorCode::UnsupportedFormat, std::string(op) + " takes u8 images, got " + src.format.name());
 }
 
+// The histogram stage of the library's variant.
+kernels::HistogramStage histogram_stage(HistogramVariant variant) {
+  return [variant](const ImageView& src, unsigned long long* counts, const HistogramParams& params,
+                   const ExecContext& ctx) { kernels::launch_histogram_counts(src, counts, params, variant, ctx); };
+}
+
 }  // namespace
 
 void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& params, HistogramVariant variant,
               const ExecContext& ctx) {
   check_tone_pair("equalize", src, dst);
-  kernels::ToneSettings settings;
-  settings.mode = params.per_channel ? kernels::ToneMode::EqualizeChannels : kernels::ToneMode::EqualizeLuma;
-  kernels::launch_tone(src, dst, settings, variant, ctx);
+  kernels::launch_tone(src, dst, kernels::equalize_settings(params), histogram_stage(variant), ctx);
 }
 
 void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams& params, HistogramVariant variant,
@@ -34,10 +40,7 @@ void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams
   check_tone_pair("threshold", src, dst);
   if (params.value < 0 || params.value > 255)
     throw Error(ErrorCode::InvalidArgument, "threshold: value must be in [0, 255], got " + std::to_string(params.value));
-  kernels::ToneSettings settings;
-  settings.mode = params.otsu ? kernels::ToneMode::ThresholdOtsu : kernels::ToneMode::ThresholdValue;
-  settings.threshold = params.value;
-  kernels::launch_tone(src, dst, settings, variant, ctx);
+  kernels::launch_tone(src, dst, kernels::threshold_settings(params), histogram_stage(variant), ctx);
 }
 
 void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams& params, HistogramVariant variant,
@@ -45,10 +48,8 @@ void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams
   check_tone_pair("normalize", src, dst);
   if (!(params.clip_percent >= 0.0 && params.clip_percent < 50.0))
     throw Error(ErrorCode::InvalidArgument, "normalize: clip must be in [0, 50) percent");
-  kernels::ToneSettings settings;
-  settings.mode = kernels::ToneMode::Normalize;
-  settings.clip_count = params.clip_percent / 100.0 * (static_cast<double>(src.width) * src.height);
-  kernels::launch_tone(src, dst, settings, variant, ctx);
+  const double pixels = static_cast<double>(src.width) * src.height;
+  kernels::launch_tone(src, dst, kernels::normalize_settings(params, pixels), histogram_stage(variant), ctx);
 }
 
 namespace ops {
@@ -68,10 +69,9 @@ Operation tone_operation(std::string name, std::string summary) {
   op.name = std::move(name);
   op.summary = std::move(summary);
   op.formats = u8_formats();
-  op.variants = {"global_atomic", "shared_private", "warp_private", "lane_private"};
-  // Measured on the H100, 8K random u8 (docs/gpu-results.md): shared_private 56 µs gray,
-  // 192 µs RGBA; warp_private 308 and 1227 µs (its match-and-merge costs more than it saves).
-  // lane_private: conflict-free atomics by construction, random or constant data alike.
+  op.variants = names_of(kHistogramVariants);
+  // lane_private: conflict-free atomics by construction, random or constant data alike
+  // (histogram_op.cpp has the measurements).
   op.default_variant = "lane_private";
   op.tolerance = [](PixelFormat) { return 0.0; };
   op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues&) {

@@ -1,5 +1,5 @@
 // The texture-object cache (texture_cache.hpp).
-#include "geometry/texture_cache.hpp"
+#include "lab/geometry/texture_cache.hpp"
 
 #include <cstdint>
 #include <mutex>
@@ -7,7 +7,7 @@
 
 #include "gpufilter/error.hpp"
 
-namespace gpufilter::kernels {
+namespace gpufilter::lab {
 namespace {
 
 struct TextureKey {
@@ -102,4 +102,4 @@ void with_texture(const cudaResourceDesc& resource, bool normalised_read, cudaSt
   cache->run(resource, normalised_read, stream, launch);
 }
 
-}  // namespace gpufilter::kernels
+}  // namespace gpufilter::lab

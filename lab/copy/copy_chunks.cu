@@ -1,16 +1,22 @@
-// The copy variants of the seeds' experiments: one kernel templated on the access
-// width, the unrolling, the load kind and the loop shape.
+// The lab's copies (the seeds' experiments): one kernel templated on the access width,
+// the unrolling, the load kind and the loop shape.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <string>
 
 #include "common/launch.cuh"
-#include "copy/copy_launch.hpp"
 #include "copy/copy_tuning.hpp"
+#include "lab/copy/copy_chunks_launch.hpp"
 
-namespace gpufilter::kernels {
+namespace gpufilter::lab {
 namespace {
+
+using kernels::blocks_for;
+using kernels::check_launch;
+using kernels::CopyTuning;
+using kernels::grid_x;
+using kernels::grid_y;
 
 template <CopyLoad kLoad, class V>
 __device__ __forceinline__ V load(const V* p) {
@@ -121,4 +127,4 @@ bool launch_copy_chunks(const ImageView& src, const ImageView& dst, const CopySh
   return true;
 }
 
-}  // namespace gpufilter::kernels
+}  // namespace gpufilter::lab

@@ -1,7 +1,8 @@
-// The 8-bit fixed-point separable filter (docs/techniques/convolution.md, "8-bit
-// filters"): integer weights (separable_fixed_weights.hpp), one 32-bit multiply-add per
-// tap and channel sample, no int<->float conversion, no shared memory, no barrier.
-// Each thread owns P adjacent pixels and walks down a strip of kStripRows output rows:
+// The lab's 8-bit fixed-point separable filter, superseded by the library's
+// separable_packed (docs/techniques/convolution.md, "8-bit filters"): integer weights
+// (separable_fixed_weights.hpp), one 32-bit multiply-add per tap and channel sample, no
+// int<->float conversion, no shared memory, no barrier.
+// Each thread owns P adjacent pixels and walks down a strip of output rows:
 //   1. for each row it reaches, it loads the bytes of its pixels plus R either side
 //      (fixed_point_rows.cuh) and sums them horizontally into 16-bit sums (8 fraction
 //      bits), one register per channel sample;
@@ -19,12 +20,13 @@
 #include "convolution/fixed_point_rows.cuh"
 #include "convolution/fixed_radius.hpp"
 #include "convolution/fixed_shape_launch.cuh"
-#include "convolution/separable_fixed_launch.hpp"
 #include "convolution/separable_fixed_weights.hpp"
+#include "lab/convolution/fixed_shape_visit.hpp"
 
-namespace gpufilter::kernels {
+namespace gpufilter::lab {
 namespace {
 
+using namespace gpufilter::kernels;  // the register-window code this kernel shares with gradient_int
 using Tuning = SeparableFixedTuning;
 
 // The integer mask as a kernel argument (read from the constant bank by the multiply-adds).
@@ -123,7 +125,7 @@ template <class Shape, int C, int R>
 void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& image, const FixedTaps<R>& taps,
                   bool aligned, const ExecContext& ctx) {
   launch_in_shape<Shape, C>(separable_fixed_kernel<C, R, Shape>, "separable_fixed_kernel", src, dst, image, taps,
-                            aligned, Tuning::kStripRows, ctx);
+                            aligned, FixedShapes::kSeparableFixedStripRows, ctx);
 }
 
 }  // namespace
@@ -155,4 +157,4 @@ void launch_separable_fixed(const ImageView& src, const ImageView& dst, const Fi
   });
 }
 
-}  // namespace gpufilter::kernels
+}  // namespace gpufilter::lab

@@ -10,7 +10,7 @@
 
 #include <functional>
 
-namespace gpufilter::kernels {
+namespace gpufilter::lab {
 
 constexpr int kTextureCacheSize = 8;
 
@@ -22,4 +22,4 @@ constexpr int kTextureCacheSize = 8;
 void with_texture(const cudaResourceDesc& resource, bool normalised_read, cudaStream_t stream,
                   const std::function<void(cudaTextureObject_t)>& launch);
 
-}  // namespace gpufilter::kernels
+}  // namespace gpufilter::lab

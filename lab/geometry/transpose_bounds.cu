@@ -3,11 +3,13 @@
 // (every access strided: the lower bound). They do not transpose, so they are not
 // variants of an op; the bench times them beside the transposes.
 #include "common/launch.cuh"
-#include "geometry/geometry_launch.hpp"
 #include "geometry/pixel_bytes.cuh"
+#include "lab/geometry/geometry_lab_launch.hpp"
 
-namespace gpufilter::kernels {
+namespace gpufilter::lab {
 namespace {
+
+using namespace gpufilter::kernels;  // pixel_row, the launch checks
 
 // kColumns: threadIdx.x walks rows, so a warp's 32 accesses are a column apart.
 template <int N, int A, bool kColumns>
@@ -43,4 +45,4 @@ void launch_copy_bound(const ImageView& src, const ImageView& dst, bool columns,
   check_launch("copy_bound_kernel", ctx);
 }
 
-}  // namespace gpufilter::kernels
+}  // namespace gpufilter::lab

@@ -1,0 +1,116 @@
+// The convolution family's lab variants: the fixed-point separable kernel in every
+// launch shape (superseded by separable_packed), gradient_int's other shapes, and
+// box_stack always in two passes. Each runs the spec the op makes of its parameters;
+// where its kernel cannot run that spec, the library's next simpler variant runs it.
+#include <functional>
+#include <string>
+#include <utility>
+
+#include "convolution/box_stack_launch.hpp"
+#include "convolution/gradient_int_launch.hpp"
+#include "convolution/separable_fixed_weights.hpp"
+#include "gpufilter/filter_params.hpp"
+#include "gpufilter/filters.hpp"
+#include "lab/common/lab_checks.hpp"
+#include "lab/convolution/fixed_shapes_launch.hpp"
+#include "lab/lab_families.hpp"
+
+namespace gpufilter::lab {
+namespace {
+
+// Whether the lab's kernel runs this spec on this format.
+using Fits = bool (*)(PixelFormat, const FilterSpec&);
+// Launches it on a spec it runs (border representable in the format).
+using Launch = std::function<void(const ImageView&, const ImageView&, const FilterSpec&, const Border&,
+                                  const ExecContext&)>;
+
+LabVariant filter_variant(std::string op, std::string name, std::string help, Fits fits, Launch launch,
+                          FilterVariant fallback) {
+  LabVariant v;
+  v.op = op;
+  v.variant = std::move(name);
+  v.help = std::move(help);
+  v.run = [op, fits, launch, fallback](const ImageView& src, const ImageView& dst, const ParamValues& params,
+                                       const Border& border, const ExecContext& ctx) {
+    check_same_shape(op.c_str(), src, dst);
+    const FilterSpec spec = filter_spec_of(op, params);
+    if (fits(src.format, spec))
+      launch(src, dst, spec, representable(border, src.format), ctx);
+    else
+      apply_filter(src, dst, spec, border, fallback, ctx);
+  };
+  v.runs_itself = [op, fits](PixelFormat format, const ParamValues& params) {
+    return fits(format, filter_spec_of(op, params));
+  };
+  return v;
+}
+
+struct Shape {
+  const char* suffix;
+  FixedShapeId id;
+  const char* help;
+};
+const Shape kShapes[] = {
+    {"", FixedShapeId::Tuned, "the library's launch shape"},
+    {"_lean", FixedShapeId::Lean, "more warps, fewer registers"},
+    {"_deep", FixedShapeId::Deep, "two rows of loads ahead of the math"},
+    {"_serial", FixedShapeId::Serial, "each row's loads after the previous row's math"},
+};
+
+// separable_fixed: horizontal pass first in 16-bit integer sums, masks up to 9x9
+// (superseded by separable_packed).
+void add_separable_fixed(std::vector<LabVariant>& list, const std::string& op, const ParamValues& test_params) {
+  for (const Shape& shape : kShapes) {
+    const FixedShapeId id = shape.id;
+    LabVariant v = filter_variant(
+        op, std::string("separable_fixed") + shape.suffix,
+        std::string("8-bit fixed-point separable, horizontal pass first: ") + shape.help, kernels::separable_fixed_fits,
+        [id](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+             const ExecContext& ctx) { launch_separable_fixed(src, dst, spec, border, id, ctx); },
+        FilterVariant::Separable);
+    v.test_params = test_params;  // a mask it runs: up to 9x9, alpha separate
+    list.push_back(std::move(v));
+  }
+}
+
+void add_gradient_shapes(std::vector<LabVariant>& list) {
+  for (const Shape& shape : kShapes) {
+    if (shape.id == FixedShapeId::Tuned) continue;  // the library's own gradient_int
+    const FixedShapeId id = shape.id;
+    list.push_back(filter_variant(
+        "edge", std::string("gradient_int") + shape.suffix, std::string("gradient_int: ") + shape.help,
+        kernels::gradient_int_fits,
+        [id](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+             const ExecContext& ctx) { launch_gradient_int_shape(src, dst, spec, border, id, ctx); },
+        FilterVariant::GradientInt));
+  }
+}
+
+bool box_stack_runs(PixelFormat, const FilterSpec& spec) { return kernels::box_stack_fits(spec); }
+
+void add_box_stack_two_pass(std::vector<LabVariant>& list) {
+  LabVariant v = filter_variant(
+      "blur", "box_stack_two_pass", "box_stack always in two passes through a scratch image", box_stack_runs,
+      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+         const ExecContext& ctx) {
+        kernels::launch_box_stack(src, dst, spec, border, kernels::BoxStackShape::TwoPass, ctx);
+      },
+      FilterVariant::Separable);
+  // box_stack's contract: the same boxes, in another order of passes.
+  v.tolerance = [](PixelFormat format) { return find_operation("blur")->tolerance_for(format, "box_stack"); };
+  v.test_params = {{"sigma", 3.0}, {"sigma-y", 3.4}};  // 19x21: the smallest Gaussians it runs
+  list.push_back(std::move(v));
+}
+
+}  // namespace
+
+std::vector<LabVariant> filter_lab_variants() {
+  std::vector<LabVariant> list;
+  add_separable_fixed(list, "blur", {{"sigma", 1.2}, {"sigma-y", 0.8}, {"alpha", "separate"}});  // 9x7
+  add_box_stack_two_pass(list);
+  add_separable_fixed(list, "box", {{"size", std::vector<double>{5, 3}}, {"alpha", "separate"}});
+  add_gradient_shapes(list);
+  return list;
+}
+
+}  // namespace gpufilter::lab

@@ -1,0 +1,42 @@
+#pragma once
+// The lab's launch shapes of the 8-bit register-window kernels, one plain struct each
+// (FixedShape, kernels/convolution/separable_fixed_tuning.hpp), measured against the
+// library's SeparableFixedTuning::TunedShape (docs/techniques/convolution.md, "Launch
+// shapes"), and the fixed-point separable kernel's own constants.
+#include "convolution/separable_fixed_tuning.hpp"
+
+namespace gpufilter::lab {
+
+using kernels::FixedShape;
+using kernels::StripBounds;
+
+struct FixedShapes {
+  // The library's shape, which separable_fixed runs by default.
+  using Tuned = kernels::SeparableFixedTuning::TunedShape;
+  // Session 3's shape, profiled on the H100 (5x5 blur u8x4: 85 registers, 31% theoretical
+  // occupancy, issue slots 42% busy, 40% of stalls on L1TEX scoreboard): every row's
+  // loads wait for the row's math; 32-row strips, 8 gray pixels a thread. (Its loads no
+  // longer sit behind the row's border test, so the compiler now hoists some itself: 126
+  // registers at 5x5 RGBA.)
+  using Serial = FixedShape<128, 0, 0, 8, 2, false>;
+  // More warps: 64 registers where the window allows (gray 8 blocks, 32 warps) and one
+  // RGBA pixel a thread (half the window: about 7 blocks instead of 5, for a third more
+  // halo bytes taken out per sample).
+  using Lean = FixedShape<128, 64, 1, 4, 1, true>;
+  // Fewer warps, more loads in flight each: two rows ahead, 80 registers where the
+  // window allows.
+  using Deep = FixedShape<128, 80, 2, 4, 2, true>;
+
+  // separable_fixed's strips, in the wave-filling shapes: at least 16 rows, so the 2R
+  // warm-up rows stay a small share of the walk (2R / 16 = 25% more horizontal sums at
+  // 5x5), at most 64; it was slower at every shorter length (gray 5x5 Gaussian 112.5 µs
+  // at 16-64, 133.2 at 8 rows; H100, 8K, session 13, docs/gpu-results.md).
+  static constexpr StripBounds kSeparableFixedStripRows{16, 64};
+};
+
+// Why separable_fixed left the library: on an H100 (8K, --quick, docs/gpu-results.md) it
+// ran the 5x5 Gaussian in 162 / 237 / 275 us (gray, RGB, RGBA) against the float separable
+// kernel's 79 / 220 / 245 us, slower on every format, so auto never took it;
+// separable_packed (vertical pass first) superseded it on 8 bits.
+
+}  // namespace gpufilter::lab

@@ -1,0 +1,25 @@
+#pragma once
+// The reduction family's variant tables: stats (stats_op.cpp) and the histograms that
+// histogram, equalize, threshold and normalize share (histogram_op.cpp, tone_ops.cpp).
+#include "gpufilter/statistics.hpp"
+#include "ops/variant_table.hpp"
+
+namespace gpufilter::ops {
+
+// auto first: the bench divides stats rows by auto's time (it has no naive variant by name).
+inline constexpr VariantRow<ReductionVariant> kReductionVariants[] = {
+    {ReductionVariant::Auto, "auto", "the fastest measured for the format and GPU"},
+    {ReductionVariant::Interleaved, "interleaved", "the seed's shared-memory tree with divergent warps"},
+    {ReductionVariant::Packed, "packed", "a grid-stride walk, u8 four samples a word"},
+    {ReductionVariant::PackedWarpPrefetch, "packed_warp_prefetch",
+     "u8 bounds tested against the warp's, the next step's loads ahead"},
+    {ReductionVariant::PackedWarpBulk, "packed_warp_bulk", "packed_warp with whole images copied ahead (sm_90)"},
+};
+
+inline constexpr VariantRow<HistogramVariant> kHistogramVariants[] = {
+    {HistogramVariant::GlobalAtomic, "global_atomic", "one 64-bit global atomic a sample"},
+    {HistogramVariant::SharedPrivate, "shared_private", "a sub-histogram a block in shared memory"},
+    {HistogramVariant::LanePrivate, "lane_private", "32 sub-histograms a block, one a lane index in its own bank"},
+};
+
+}  // namespace gpufilter::ops
