@@ -1,4 +1,4 @@
-// PNG encode and decode times: the tool's codec (cli/png_writer, cli/png_reader) against
+// PNG encode and decode times: the tool's codec (io: png_writer, png_reader) against
 // OpenCV's imencode/imdecode at its default and against libpng and libspng (png_peers.hpp),
 // on a photo-like image, in memory (no disk).
 //
@@ -33,8 +33,8 @@
 
 #include "png_filters.hpp"
 #include "png_peers.hpp"
-#include "png_reader.hpp"
-#include "png_writer.hpp"
+#include "gpufilter/io/png_reader.hpp"
+#include "gpufilter/io/png_writer.hpp"
 
 #ifndef GPUFILTER_SAMPLES_DIR
 #error "GPUFILTER_SAMPLES_DIR must name the sample images' directory"
@@ -42,8 +42,8 @@
 
 namespace {
 
-using gpufilter::cli::PngEncoding;
-namespace png = gpufilter::cli::png;
+using gpufilter::io::PngEncoding;
+namespace png = gpufilter::io::png;
 
 struct Options {
   int width = 6000;
@@ -178,9 +178,9 @@ int main(int argc, char** argv) {
               options.runs);
   const auto ours = [](PngEncoding encoding) {
     return [encoding](const cv::Mat& m, unsigned encode_threads) {
-      gpufilter::cli::PngWriteOptions write;
+      gpufilter::io::PngWriteOptions write;
       write.threads = encode_threads;
-      return gpufilter::cli::encode_png(m, encoding, write);
+      return gpufilter::io::encode_png(m, encoding, write);
     };
   };
   const auto library = [](auto encode, int level, int strategy) {
@@ -199,7 +199,7 @@ int main(int argc, char** argv) {
   std::vector<Setting> settings{
       {"OpenCV imencode, default (Sub, zlib 1, Z_RLE)", opencv({})},
       {"OpenCV imencode, --png-compression 1", opencv({cv::IMWRITE_PNG_COMPRESSION, 1})},
-      {"ours: default", ours(gpufilter::cli::png_encoding_for(std::nullopt))},
+      {"ours: default", ours(gpufilter::io::png_encoding_for(std::nullopt))},
       {"ours: Sub, zlib 1, Z_RLE (OpenCV's default)", ours({1, Z_RLE, sub})},
       {"ours: Up, zlib 1, Z_RLE", ours({1, Z_RLE, up})},
       {"ours: Paeth, zlib 1, Z_RLE", ours({1, Z_RLE, paeth})},
@@ -222,7 +222,7 @@ int main(int argc, char** argv) {
                    : options.peers ? std::vector<int>{1, 6, 9}
                                    : std::vector<int>{0, 1, 2, 3, 6, 9}) {
     settings.push_back({"ours: --png-compression " + std::to_string(level),
-                        ours(gpufilter::cli::png_encoding_for(level))});
+                        ours(gpufilter::io::png_encoding_for(level))});
   }
   if (options.peers) {
     // All five filters, adaptively, in each; libpng's and libspng's default level is 6.
@@ -260,7 +260,7 @@ int main(int argc, char** argv) {
 
   if (options.peers || options.batch) return 0;  // decoding is timed with the full list, one file
   std::printf("\n| decoder | file | ms | CPU ms | matches OpenCV |\n|---|---|---:|---:|---|\n");
-  gpufilter::cli::PngReadOptions read;
+  gpufilter::io::PngReadOptions read;
   read.threads = threads;
   for (const auto& [file_name, file] :
        std::vector<std::pair<std::string, const std::vector<unsigned char>*>>{{"OpenCV's", &opencv_file},
@@ -270,9 +270,9 @@ int main(int argc, char** argv) {
     const double opencv_ms =
         median_ms(options.runs, [&] { reference = cv::imdecode(*file, cv::IMREAD_UNCHANGED); }, &cpu);
     std::printf("| OpenCV imdecode | %s | %.1f | %.1f | - |\n", file_name.c_str(), opencv_ms, cpu);
-    gpufilter::cli::PngDecodeResult result;
+    gpufilter::io::PngDecodeResult result;
     const double our_ms = median_ms(
-        options.runs, [&] { result = gpufilter::cli::decode_png(file->data(), file->size(), read); }, &cpu);
+        options.runs, [&] { result = gpufilter::io::decode_png(file->data(), file->size(), read); }, &cpu);
     const bool same = !result.image.empty() && cv::norm(result.image, reference, cv::NORM_INF) == 0;
     std::printf("| ours | %s | %.1f | %.1f | %s |\n", file_name.c_str(), our_ms, cpu,
                 result.image.empty() ? ("declined: " + result.declined).c_str() : same ? "yes" : "NO");

@@ -11,14 +11,20 @@
 #include <string_view>
 #include <vector>
 
+#include "background_option.hpp"
 #include "comma_list.hpp"
 #include "exit_codes.hpp"
 #include "gpufilter/error.hpp"
 #include "help.hpp"
-#include "standard_streams.hpp"
+#include "gpufilter/io/standard_streams.hpp"
 
 namespace gpufilter::cli {
 namespace {
+
+using io::BatchOptions;
+using io::CodecChoice;
+using io::DeviceChoice;
+using io::RunRequest;
 
 constexpr const char* kProgram = "gpufilter";
 constexpr const char* kCommonGroup = "Common";
@@ -343,7 +349,7 @@ std::optional<BatchOptions> read_batch(const cxxopts::ParseResult& result, const
 }
 
 // --json, --csv and --plot of a data op.
-void read_data_output(const cxxopts::ParseResult& result, RunRequest& request) {
+void read_data_output(const cxxopts::ParseResult& result, RunCommand& request) {
   if (result.count("json") && result.count("csv")) usage_error("--json and --csv exclude each other; pick one");
   if (result.count("json")) request.data_format = DataFormat::Json;
   if (result.count("csv")) request.data_format = DataFormat::Csv;
@@ -370,7 +376,7 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
     return TextReply{text};
   }
 
-  RunRequest request;
+  RunCommand request;
   request.op = &op;
   // Option values first: "--sigma --device cpu" is a missing sigma, not a stray "cpu".
   request.params = read_params(op, result);
@@ -422,10 +428,10 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
   const std::string format = read_format(result);
   if (request.output == "-") {
     if (format.empty()) usage_error("OUT '-' writes to standard output: name its format with --format (png, jpg, ...)");
-    request.output = standard_output_path(format);
+    request.output = io::standard_output_path(format);
   } else if (!format.empty()) {
     usage_error("--format is for OUT '-' and batches; OUT's own suffix names its format");
-  } else if (is_standard_output(request.output)) {
+  } else if (io::is_standard_output(request.output)) {
     request.output = "." / request.output;  // a file of that name, not standard output
   }
   return request;
@@ -448,7 +454,7 @@ Command parse_step(const std::string& name, int argc, const char* const* argv, s
     usage_error(plain_quotes(error.what()) + " (see 'gpufilter " + op->name + " --help')");
   }
   if (result.count("help")) return TextReply{rendered_help(options, {op->name, kCommonGroup}, true)};
-  RunRequest step;
+  RunCommand step;
   step.op = op;
   // The run's options go to the first op, which owns them (flags hold "true").
   static const std::set<std::string> kFlags = {"timing", "overwrite", "yes", "no-autorotate", "strip", "quiet", "json", "csv"};
@@ -502,12 +508,12 @@ Command parse_command_line(int argc, const char* const* argv) {
     if (end == start + 1) usage_error("an op must follow ':' (as in 'blur IN OUT : sharpen')");
     Command step = parse_step(argv[start + 1], end - start, argv + start, first_args);
     if (const auto* help = std::get_if<TextReply>(&step)) return *help;
-    steps.push_back(std::get<RunRequest>(std::move(step)));
+    steps.push_back(std::move(static_cast<RunRequest&>(std::get<RunCommand>(step))));
   }
   std::vector<const char*> first_argv;
   for (const std::string& arg : first_args) first_argv.push_back(arg.c_str());
   Command command = parse_run(*op, static_cast<int>(first_argv.size()), first_argv.data());
-  if (auto* request = std::get_if<RunRequest>(&command); request && !steps.empty()) {
+  if (auto* request = std::get_if<RunCommand>(&command); request && !steps.empty()) {
     if (!request->op->produces_image())
       usage_error(request->op->name + " prints data and writes no image: it cannot start a chain");
     request->chain = std::move(steps);

@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <sstream>
 
-#include "channel_layout.hpp"
+#include "gpufilter/io/channel_layout.hpp"
 #include "exit_codes.hpp"
-#include "write_output.hpp"
+#include "gpufilter/io/write_output.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -102,7 +102,7 @@ std::string csv(const DataLayout& layout, const std::vector<double>& values) {
   return out;
 }
 
-std::string json(const DataSource& source, const DataLayout& layout, const std::vector<double>& values) {
+std::string json(const io::DataSource& source, const DataLayout& layout, const std::vector<double>& values) {
   std::ostringstream out;
   out << "{\"op\": " << json_string(source.op) << ", \"input\": " << json_string(source.input.string())
       << ", \"width\": " << source.shape.width << ", \"height\": " << source.shape.height
@@ -128,7 +128,7 @@ cv::Scalar series_colour(std::size_t column, std::size_t columns) {
 
 }  // namespace
 
-std::string format_data(const DataSource& source, const DataLayout& layout, const std::vector<double>& values,
+std::string format_data(const io::DataSource& source, const DataLayout& layout, const std::vector<double>& values,
                         DataFormat format) {
   switch (format) {
     case DataFormat::Csv: return csv(layout, values);
@@ -138,8 +138,8 @@ std::string format_data(const DataSource& source, const DataLayout& layout, cons
   return table(layout, values);
 }
 
-void write_chart(const std::filesystem::path& path, const DataSource& source, const DataLayout& layout,
-                 const std::vector<double>& values, const EncodeOptions& options) {
+void write_chart(const std::filesystem::path& path, const io::DataSource& source, const DataLayout& layout,
+                 const std::vector<double>& values, const io::EncodeOptions& options) {
   if (!layout.chartable || layout.row_labels.size() < 2)
     throw CliError(ExitCode::Usage, source.op + "'s result has no axis to chart; --plot draws tables such as "
                                                 "a histogram's bins");
@@ -177,7 +177,7 @@ void write_chart(const std::filesystem::path& path, const DataSource& source, co
   cv::putText(chart, layout.row_title, {kLeft + static_cast<int>(plot_w / 2), kHeight - 10},
               cv::FONT_HERSHEY_SIMPLEX, 0.45, ink, 1, cv::LINE_AA);
   cv::putText(chart, number_text(top), {4, kTop + 4}, cv::FONT_HERSHEY_SIMPLEX, 0.4, ink, 1, cv::LINE_AA);
-  write_image_atomically(path, chart, PixelFormat{ChannelType::U8, 3}, ChannelLayout::AsDecoded, options);
+  io::write_image_atomically(path, chart, PixelFormat{ChannelType::U8, 3}, io::ChannelLayout::AsDecoded, options);
 }
 
 }  // namespace gpufilter::cli

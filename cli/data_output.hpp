@@ -8,24 +8,18 @@
 
 #include "arguments.hpp"
 #include "gpufilter/registry.hpp"
+#include "gpufilter/io/process_file.hpp"
 
 namespace gpufilter::cli {
 
-// What the result describes, for the JSON header and the chart's title.
-struct DataSource {
-  std::string op;
-  std::filesystem::path input;
-  ImageShape shape;
-};
-
 // The text for stdout, ending in a newline.
-std::string format_data(const DataSource& source, const DataLayout& layout, const std::vector<double>& values,
+std::string format_data(const io::DataSource& source, const DataLayout& layout, const std::vector<double>& values,
                         DataFormat format);
 
 // Draws one line per column over the rows and writes it atomically to `path` (PNG).
 // Throws CliError(Usage) when the layout's rows form no axis, CliError(Output) when the
 // file cannot be written.
-void write_chart(const std::filesystem::path& path, const DataSource& source, const DataLayout& layout,
-                 const std::vector<double>& values, const EncodeOptions& options);
+void write_chart(const std::filesystem::path& path, const io::DataSource& source, const DataLayout& layout,
+                 const std::vector<double>& values, const io::EncodeOptions& options);
 
 }  // namespace gpufilter::cli

@@ -3,8 +3,9 @@
 // line from a bad input file, an unwritable output or a GPU failure. `gpufilter --help`
 // prints this table, so it is the single place they are described.
 #include <array>
-#include <stdexcept>
 #include <string>
+
+#include "gpufilter/io/io_error.hpp"
 
 namespace gpufilter::cli {
 
@@ -37,14 +38,34 @@ inline constexpr std::array<ExitCodeDoc, 5> kExitCodeDocs{{
      "error"},
 }};
 
-// Raised anywhere in the tool; main() prints the message as one line and exits with code().
-class CliError : public std::runtime_error {
- public:
-  CliError(ExitCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
-  ExitCode code() const noexcept { return code_; }
+// The exit status for a failure of gpufilter_io: one per fault.
+constexpr ExitCode exit_code(io::Fault fault) {
+  switch (fault) {
+    case io::Fault::Request: return ExitCode::Usage;
+    case io::Fault::Input: return ExitCode::Input;
+    case io::Fault::Output: return ExitCode::Output;
+    case io::Fault::Runtime: return ExitCode::Runtime;
+  }
+  return ExitCode::Runtime;
+}
 
- private:
-  ExitCode code_;
+constexpr io::Fault fault_of(ExitCode code) {
+  switch (code) {
+    case ExitCode::Usage: return io::Fault::Request;
+    case ExitCode::Input: return io::Fault::Input;
+    case ExitCode::Output: return io::Fault::Output;
+    case ExitCode::Ok:
+    case ExitCode::Runtime: break;
+  }
+  return io::Fault::Runtime;
+}
+
+// The tool's own failures, spelt by exit status. main() catches io::IoError, which this
+// is one of, prints the message as one line and exits with exit_code(fault()).
+class CliError : public io::IoError {
+ public:
+  CliError(ExitCode code, const std::string& message) : io::IoError(fault_of(code), message) {}
+  ExitCode code() const noexcept { return exit_code(fault()); }
 };
 
 }  // namespace gpufilter::cli

@@ -20,25 +20,35 @@
 #include <vector>
 
 #include "arguments.hpp"
-#include "batch.hpp"
-#include "codecs.hpp"
+#include "batch_command.hpp"
 #include "data_output.hpp"
-#include "execute.hpp"
-#include "process_file.hpp"
 #include "exit_codes.hpp"
 #include "gpufilter/error.hpp"
-#include "gpu_jpeg.hpp"
-#include "gpu_jpeg_file.hpp"
-#include "gpu_warmup.hpp"
-#include "image_size.hpp"
-#include "image_files.hpp"
-#include "resident_gpus.hpp"
+#include "gpufilter/io/codecs.hpp"
+#include "gpufilter/io/execute.hpp"
+#include "gpufilter/io/gpu_jpeg.hpp"
+#include "gpufilter/io/gpu_jpeg_file.hpp"
+#include "gpufilter/io/gpu_warmup.hpp"
+#include "gpufilter/io/image_files.hpp"
+#include "gpufilter/io/image_size.hpp"
+#include "gpufilter/io/process_file.hpp"
+#include "gpufilter/io/resident_gpus.hpp"
+#include "gpufilter/io/standard_streams.hpp"
+#include "gpufilter/io/timing.hpp"
 #include "server.hpp"
-#include "standard_streams.hpp"
-#include "timing.hpp"
 
 namespace gpufilter::cli {
 namespace {
+
+namespace codecs = io::codecs;
+using io::CodecChoice;
+using io::DeviceChoice;
+using io::GpuWarmup;
+using io::ResidentGpus;
+using io::RunRequest;
+using io::SingleFileRunner;
+using io::StageTimes;
+using io::Stopwatch;
 
 using Clock = std::chrono::steady_clock;
 
@@ -63,15 +73,15 @@ struct SingleRun {
 };
 
 // A data op (stats, histogram): reads IN, prints the result on stdout, draws --plot.
-void run_data_request(const RunRequest& request, Clock::time_point started) {
+void run_data_request(const RunCommand& request, Clock::time_point started) {
   if (!request.plot.empty()) {
-    check_output_target(request.plot);
-    refuse_existing_output(request.plot, request.encode.replace_existing, "--plot");
+    io::check_output_target(request.plot);
+    io::refuse_existing_output(request.plot, request.encode.replace_existing, "--plot");
   }
   SingleRun single(request);
   StageTimes times;
   times.add("start", Stopwatch(started).elapsed_ms());
-  const DataFileResult result = process_data_file(request, request.input, *single.runner, times);
+  const io::DataFileResult result = io::process_data_file(request, request.input, *single.runner, times);
   Stopwatch stage;
   std::cout << format_data(result.source, result.layout, result.values, request.data_format) << std::flush;
   if (!request.plot.empty()) write_chart(request.plot, result.source, result.layout, result.values, request.encode);
@@ -81,7 +91,7 @@ void run_data_request(const RunRequest& request, Clock::time_point started) {
 }
 
 // `started` is when main() began: --timing's total runs from there to the printed line.
-void run_request(const RunRequest& given, Clock::time_point started) {
+void run_request(const RunCommand& given, Clock::time_point started) {
   if (!given.op->produces_image()) {
     run_data_request(given, started);
     return;
@@ -94,38 +104,38 @@ void run_request(const RunRequest& given, Clock::time_point started) {
   if (request.codec == CodecChoice::Auto && ResidentGpus::active() == nullptr) request.codec = CodecChoice::Cpu;
   // CUDA starts first, beside the codecs' loading, the output checks and decoding.
   SingleRun single(request,
-                   request.codec != CodecChoice::Cpu && gpu_jpeg_built() && starts_like_jpeg(request.input));
+                   request.codec != CodecChoice::Cpu && io::gpu_jpeg_built() && io::starts_like_jpeg(request.input));
   // Cheap checks before reading, so a typo in OUT leaves nothing behind.
-  check_output_path(request, request.input, request.output);
+  io::check_output_path(request, request.input, request.output);
   // "start": arguments and output checks.
   StageTimes times;
   times.add("start", Stopwatch(started).elapsed_ms());
   std::string notes;
-  process_image_file(request, request.input, request.output, *single.runner, times, notes);
+  io::process_image_file(request, request.input, request.output, *single.runner, times, notes);
   std::cerr << notes;
   if (request.timing)
     std::cerr << times.summary(single.device_name(), Stopwatch(started).elapsed_ms()) << '\n';
 }
 
 int run(int argc, const char* const* argv, Clock::time_point started) {
-  silence_codec_logging();
+  io::silence_codec_logging();
   const Command command = parse_command_line(argc, argv);
   if (const auto* reply = std::get_if<TextReply>(&command)) {
     std::cout << reply->text << std::flush;
     return static_cast<int>(ExitCode::Ok);
   }
-  RunRequest request = std::get<RunRequest>(command);
+  RunCommand request = std::get<RunCommand>(command);
   // OpenCV reads its decoders' limits once, when the codec module loads: set them first.
-  set_decoder_pixel_limit(request.max_pixels);
+  io::set_decoder_pixel_limit(request.max_pixels);
   codecs::start_loading();
-  if (request.batch) return static_cast<int>(run_batch(request));
-  std::optional<SpooledStandardInput> standard_input;
+  if (request.batch) return static_cast<int>(run_batch_command(request));
+  std::optional<io::SpooledStandardInput> standard_input;
   if (request.input == "-") request.input = standard_input.emplace().path();
   try {
     run_request(request, started);
-  } catch (const CliError& error) {
+  } catch (const io::IoError& error) {
     if (!standard_input) throw;
-    throw CliError(error.code(), standard_input->describe(error.what()));
+    throw io::IoError(error.fault(), standard_input->describe(error.what()));
   }
   return static_cast<int>(ExitCode::Ok);
 }
@@ -153,8 +163,8 @@ int fail(ExitCode code, std::string message) {
 int run_and_report(int argc, const char* const* argv, Clock::time_point started) {
   try {
     return run(argc, argv, started);
-  } catch (const CliError& error) {
-    return fail(error.code(), error.what());
+  } catch (const io::IoError& error) {
+    return fail(exit_code(error.fault()), error.what());
   } catch (const gpufilter::Error& error) {
     return fail(exit_code_for(error), error.what());
   } catch (const cv::Exception& error) {
@@ -175,7 +185,7 @@ int run_and_report(int argc, const char* const* argv, Clock::time_point started)
 bool accepts_forwarded(int argc, const char* const* argv) {
   try {
     const Command command = parse_command_line(argc, argv);
-    if (const auto* request = std::get_if<RunRequest>(&command); request != nullptr && request->max_pixels != RunRequest{}.max_pixels)
+    if (const auto* request = std::get_if<RunCommand>(&command); request != nullptr && request->max_pixels != RunRequest{}.max_pixels)
       return false;
   } catch (...) {
   }
@@ -193,7 +203,7 @@ std::string outputs_after_a_lost_server(int argc, const char* const* argv) {
   const std::string whole = "each file it wrote is whole (a hidden temporary file may be left beside it)";
   try {
     const Command command = parse_command_line(argc, argv);
-    const auto* request = std::get_if<RunRequest>(&command);
+    const auto* request = std::get_if<RunCommand>(&command);
     if (request == nullptr || request->batch) return "its outputs may be incomplete: " + whole;
     if (!request->op->produces_image()) return "what it printed may be cut short";
     return "OUT '" + request->output.string() + "' is either the new image, whole, or as it was before";
@@ -205,8 +215,8 @@ std::string outputs_after_a_lost_server(int argc, const char* const* argv) {
 // Before the server says it is ready: the codec libraries loaded; on every GPU, the
 // context, nvJPEG's handle, a workspace with its nvJPEG states and the hardware engine.
 void warm_up_server() {
-  silence_codec_logging();
-  set_decoder_pixel_limit(RunRequest{}.max_pixels);
+  io::silence_codec_logging();
+  io::set_decoder_pixel_limit(RunRequest{}.max_pixels);
   codecs::start_loading();
   ResidentGpus::activate();
   try {
@@ -225,8 +235,8 @@ const ServerHooks& server_hooks() {
 int run_server(int argc, const char* const* argv) {
   try {
     return run_server_command(argc, argv, server_hooks());
-  } catch (const CliError& error) {
-    return fail(error.code(), error.what());
+  } catch (const io::IoError& error) {
+    return fail(exit_code(error.fault()), error.what());
   } catch (const std::exception& error) {
     return fail(ExitCode::Runtime, error.what());
   }

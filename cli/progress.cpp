@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "quiet_stderr.hpp"
+#include "gpufilter/io/quiet_stderr.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -40,7 +40,7 @@ void Progress::file_done(std::uint64_t input_bytes, bool ok) {
 void Progress::message(const std::string& line) {
   const std::lock_guard<std::mutex> lock(mutex_);
   clear_locked();
-  write_stderr(line);
+  io::write_stderr(line);
   if (live_ && !finished_) draw_locked();
 }
 
@@ -65,7 +65,7 @@ void Progress::redraw_loop() {
 
 void Progress::clear_locked() {
   if (!drawn_) return;
-  write_stderr("\r\033[K");
+  io::write_stderr("\r\033[K");
   drawn_ = false;
 }
 
@@ -80,7 +80,7 @@ void Progress::draw_locked() {
   std::snprintf(line, sizeof line, "\r\033[Kgpufilter: %zu/%zu files (%d%%), %.1f MB/s, ETA %s%s", done, total_,
                 percent, mb_per_s, eta.c_str(),
                 failed_ ? (", " + std::to_string(failed_.load()) + " failed").c_str() : "");
-  write_stderr(line);
+  io::write_stderr(line);
   drawn_ = true;
 }
 

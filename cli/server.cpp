@@ -26,10 +26,10 @@
 #include <vector>
 
 #include "exit_codes.hpp"
-#include "process_paths.hpp"
+#include "gpufilter/io/process_paths.hpp"
 #include "server_peer.hpp"
 #include "server_socket.hpp"
-#include "stop_request.hpp"
+#include "gpufilter/io/stop_request.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -140,8 +140,8 @@ class CallerWatch {
       while (::poll(fds, 2, -1) < 0 && errno == EINTR) {
       }
       if ((fds[0].revents & (POLLRDHUP | POLLHUP | POLLERR)) == 0) return;
-      cancel_request() = true;
-      stop_request() = true;
+      io::cancel_request() = true;
+      io::stop_request() = true;
       const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
       if (null < 0) return;
       ::dup2(null, 1);  // the command's fds 1 and 2 are the caller's until run_forwarded restores them
@@ -156,8 +156,8 @@ class CallerWatch {
       ::close(wake_[0]);
       ::close(wake_[1]);
     }
-    stop_request() = false;
-    cancel_request() = false;
+    io::stop_request() = false;
+    io::cancel_request() = false;
   }
   CallerWatch(const CallerWatch&) = delete;
   CallerWatch& operator=(const CallerWatch&) = delete;
@@ -281,7 +281,7 @@ class Server {
     {
       const std::lock_guard<std::mutex> lock(mutex_);
       ending_ = true;
-      if (running_) stop_request() = true;  // a batch ends after its files in flight
+      if (running_) io::stop_request() = true;  // a batch ends after its files in flight
       left.swap(queue_);
     }
     work_.notify_all();
@@ -452,7 +452,7 @@ class Server {
     const int argc = static_cast<int>(request.args.size());
     if (::fchdir(fds[0]) != 0) {
       declined = "the caller's directory cannot be entered";
-    } else if (arguments_through_process(argc, argv.data())) {
+    } else if (io::arguments_through_process(argc, argv.data())) {
       declined = "a path through the caller's process (/proc, /dev/fd)";
     } else if (!hooks_.accepts(argc, argv.data())) {
       declined = "settings fixed at the server's start differ";
@@ -466,9 +466,9 @@ class Server {
           std::chrono::duration_cast<ServerClock::duration>(std::chrono::nanoseconds(request.started_ns))};
       {
         const CallerWatch watch(connection);
-        serving_a_caller() = true;
+        io::serving_a_caller() = true;
         code = hooks_.serve(argc, argv.data(), started);
-        serving_a_caller() = false;
+        io::serving_a_caller() = false;
       }
       std::cout.flush();
       std::cerr.flush();

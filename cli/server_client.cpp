@@ -8,7 +8,7 @@
 #include <iostream>
 
 #include "exit_codes.hpp"
-#include "process_paths.hpp"
+#include "gpufilter/io/process_paths.hpp"
 #include "server.hpp"
 #include "server_socket.hpp"
 
@@ -49,7 +49,7 @@ std::optional<int> forward_to_server(int argc, const char* const* argv, ServerCl
   if (::stat(socket.c_str(), &status) != 0 || !S_ISSOCK(status.st_mode) || status.st_uid != ::getuid())
     return std::nullopt;
   // /dev/fd/N, <(...), /proc/self/...: the server would open its own.
-  if (arguments_through_process(argc, argv)) return std::nullopt;
+  if (io::arguments_through_process(argc, argv)) return std::nullopt;
   const int connection = connect_to_server(socket);
   if (connection < 0) return std::nullopt;
   // Above the standard streams, so a closed one is not taken by the directory.

@@ -17,7 +17,7 @@
 
 #include "exit_codes.hpp"
 #include "gpufilter/version.hpp"
-#include "user_folders.hpp"
+#include "gpufilter/io/user_folders.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -214,7 +214,7 @@ bool usable_folder(const fs::path& folder) {
 
 // Makes `directory` and its missing parents, mode 0700.
 void make_directories(const fs::path& directory) {
-  if (const int error = make_private_directories(directory); error != 0)
+  if (const int error = io::make_private_directories(directory); error != 0)
     throw CliError(ExitCode::Runtime,
                    "cannot make the server's directory '" + directory.string() + "': " + std::strerror(error));
 }
@@ -232,7 +232,7 @@ fs::path server_socket_path() {
     return fs::path(runtime) / "gpufilter-server.sock";
   const fs::path folder = default_socket_folder();
   if (!usable_folder(folder)) {
-    if (const std::optional<fs::path> home = user_cache_folder()) return *home / "server.sock";
+    if (const std::optional<fs::path> home = io::user_cache_folder()) return *home / "server.sock";
   }
   return folder / "server.sock";
 }
@@ -241,7 +241,7 @@ std::optional<std::string> socket_fallback_note() {
   if (const char* given = std::getenv("GPUFILTER_SERVER_SOCKET"); given != nullptr && *given != '\0') return std::nullopt;
   if (const char* runtime = std::getenv("XDG_RUNTIME_DIR"); runtime != nullptr && *runtime == '/') return std::nullopt;
   const fs::path folder = default_socket_folder();
-  const std::optional<fs::path> home = user_cache_folder();
+  const std::optional<fs::path> home = io::user_cache_folder();
   if (usable_folder(folder) || !home) return std::nullopt;
   return "'" + folder.string() + "' is not this user's alone (another user made it), so the socket is in '" +
          home->string() + "'";

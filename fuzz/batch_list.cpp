@@ -1,22 +1,22 @@
 // parse_input_list on arbitrary bytes (a --from-file list): every path it gives is a
 // non-empty line of the list, without its line end or a NUL byte, in the list's order;
-// a refused list is refused with a usage error.
+// a refused list is refused as a request error (the tool's usage error).
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
 #include <string>
 
-#include "input_list.hpp"
-#include "exit_codes.hpp"
+#include "gpufilter/io/input_list.hpp"
+#include "gpufilter/io/io_error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   std::istringstream in(text);
   std::vector<std::filesystem::path> paths;
   try {
-    paths = gpufilter::cli::parse_input_list(in, "fuzz");
-  } catch (const gpufilter::cli::CliError& error) {
-    if (error.code() != gpufilter::cli::ExitCode::Usage || text.find('\0') == std::string::npos) std::abort();
+    paths = gpufilter::io::parse_input_list(in, "fuzz");
+  } catch (const gpufilter::io::IoError& error) {
+    if (error.fault() != gpufilter::io::Fault::Request || text.find('\0') == std::string::npos) std::abort();
     return 0;
   }
   if (text.find('\0') != std::string::npos) std::abort();

@@ -6,13 +6,13 @@
 #include <optional>
 #include <vector>
 
-#include "jpeg_markers.hpp"
+#include "gpufilter/io/jpeg_markers.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const int orientation = gpufilter::cli::exif_orientation(data, size);
+  const int orientation = gpufilter::io::exif_orientation(data, size);
   if (orientation < 1 || orientation > 8) std::abort();
   bool little = false;
-  const std::optional<std::size_t> at = gpufilter::cli::exif_orientation_offset(data, size, little);
+  const std::optional<std::size_t> at = gpufilter::io::exif_orientation_offset(data, size, little);
   if (!at) {
     if (orientation != 1) std::abort();
     return 0;
@@ -22,6 +22,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::uint8_t> upright(data, data + size);
   upright[*at + (little ? 0 : 1)] = 1;
   upright[*at + (little ? 1 : 0)] = 0;
-  if (gpufilter::cli::exif_orientation(upright.data(), size) != 1) std::abort();
+  if (gpufilter::io::exif_orientation(upright.data(), size) != 1) std::abort();
   return 0;
 }

@@ -9,12 +9,12 @@
 #include <optional>
 #include <string>
 
-#include "jpeg_markers.hpp"
-#include "jpeg_metadata.hpp"
+#include "gpufilter/io/jpeg_markers.hpp"
+#include "gpufilter/io/jpeg_metadata.hpp"
 
 namespace {
 
-using gpufilter::cli::JpegHeader;
+using gpufilter::io::JpegHeader;
 
 bool same(const JpegHeader& a, const JpegHeader& b) {
   if (a.components.size() != b.components.size()) return false;
@@ -30,18 +30,18 @@ bool same(const JpegHeader& a, const JpegHeader& b) {
 std::optional<JpegHeader> read_as_file(const std::uint8_t* data, std::size_t size) {
   static const int fd = memfd_create("jpeg", 0);
   if (fd < 0 || ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != static_cast<ssize_t>(size)) std::abort();
-  return gpufilter::cli::read_jpeg_header("/proc/self/fd/" + std::to_string(fd));
+  return gpufilter::io::read_jpeg_header("/proc/self/fd/" + std::to_string(fd));
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::optional<JpegHeader> header = gpufilter::cli::parse_jpeg_header(data, size);
+  const std::optional<JpegHeader> header = gpufilter::io::parse_jpeg_header(data, size);
   const std::optional<JpegHeader> from_file = read_as_file(data, size);
   if (header.has_value() != from_file.has_value() || (header && !same(*header, *from_file))) std::abort();
   if (!header) return 0;
   if (header->orientation < 1 || header->orientation > 8) std::abort();
-  const gpufilter::cli::GpuJpegDecision decision = gpufilter::cli::gpu_jpeg_decision(*header);
+  const gpufilter::io::GpuJpegDecision decision = gpufilter::io::gpu_jpeg_decision(*header);
   if (decision.reason == nullptr) std::abort();
   return 0;
 }

@@ -16,14 +16,14 @@
 #include <opencv2/imgproc.hpp>
 
 #include "png_format.hpp"
-#include "png_reader.hpp"
+#include "gpufilter/io/png_reader.hpp"
 
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
 
 namespace {
 
-using gpufilter::cli::png::load_big_endian_32;
-using gpufilter::cli::png::store_big_endian_32;
+using gpufilter::io::png::load_big_endian_32;
+using gpufilter::io::png::store_big_endian_32;
 using Bytes = std::vector<std::uint8_t>;
 
 constexpr std::size_t kSignatureSize = 8;
@@ -195,10 +195,10 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  gpufilter::cli::PngReadOptions options;
+  gpufilter::io::PngReadOptions options;
   options.threads = 1;
   options.bgr_order = true;
-  const gpufilter::cli::PngDecodeResult result = gpufilter::cli::decode_png(data, size, options);
+  const gpufilter::io::PngDecodeResult result = gpufilter::io::decode_png(data, size, options);
   if (result.image.empty()) {
     if (result.declined.empty()) std::abort();  // an empty image needs its reason
     return 0;
@@ -220,7 +220,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::abort();
   // RGB order: the same image with red and blue swapped.
   options.bgr_order = false;
-  const cv::Mat rgb = gpufilter::cli::decode_png(data, size, options).image;
+  const cv::Mat rgb = gpufilter::io::decode_png(data, size, options).image;
   if (rgb.size() != image.size() || rgb.type() != image.type()) std::abort();
   if (image.channels() >= 3) {
     cv::Mat swapped;

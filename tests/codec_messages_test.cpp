@@ -1,9 +1,9 @@
 // Sorting a codec's stderr chatter into damage (the file fails) and notes (shown).
 #include <gtest/gtest.h>
 
-#include "codec_messages.hpp"
+#include "gpufilter/io/codec_messages.hpp"
 
-namespace gpufilter::cli {
+namespace gpufilter::io {
 namespace {
 
 TEST(CodecMessages, NothingPrintedIsNoComplaint) {
@@ -39,4 +39,4 @@ TEST(CodecMessages, CriticalChunksAndUnknownLinesAreDamage) {
 }
 
 }  // namespace
-}  // namespace gpufilter::cli
+}  // namespace gpufilter::io

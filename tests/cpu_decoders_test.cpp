@@ -13,9 +13,9 @@
 #include <thread>
 #include <vector>
 
-#include "cpu_decoders.hpp"
+#include "gpufilter/io/cpu_decoders.hpp"
 
-namespace gpufilter::cli {
+namespace gpufilter::io {
 namespace {
 
 CpuDecodeTuning tuning(int steady, int startup, std::uint64_t budget) {
@@ -173,4 +173,4 @@ TEST(SteadyRateTest, RateBetweenPercentiles) {
 }
 
 }  // namespace
-}  // namespace gpufilter::cli
+}  // namespace gpufilter::io

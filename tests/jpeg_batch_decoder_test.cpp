@@ -14,9 +14,9 @@
 #include <thread>
 #include <vector>
 
-#include "jpeg_batch_decoder.hpp"
+#include "gpufilter/io/jpeg_batch_decoder.hpp"
 
-namespace gpufilter::cli {
+namespace gpufilter::io {
 namespace {
 
 struct EngineLog {
@@ -263,4 +263,4 @@ TEST(JpegBatchDecoder, ZeroBatchSizeDeclinesAtOnce) {
 }
 
 }  // namespace
-}  // namespace gpufilter::cli
+}  // namespace gpufilter::io

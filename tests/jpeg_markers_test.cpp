@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "gpufilter/images.hpp"
-#include "jpeg_markers.hpp"
-#include "jpeg_orientation.hpp"
+#include "gpufilter/io/jpeg_markers.hpp"
+#include "gpufilter/io/jpeg_orientation.hpp"
 
-namespace gpufilter::cli {
+namespace gpufilter::io {
 namespace {
 
 using Bytes = std::vector<unsigned char>;
@@ -247,4 +247,4 @@ TEST(JpegOrientation, OutOfRangeIsNoStep) {
 }
 
 }  // namespace
-}  // namespace gpufilter::cli
+}  // namespace gpufilter::io

@@ -1,4 +1,4 @@
-// The tool's PNG codec (cli/png_writer, cli/png_reader) against OpenCV's: files either
+// The tool's PNG codec (io: png_writer, png_reader) against OpenCV's: files either
 // writes, the other reads bit for bit; every filter type, depth and channel layout; odd
 // sizes; damaged files declined (for OpenCV to report), never decoded into wrong pixels.
 #include <gtest/gtest.h>
@@ -22,10 +22,10 @@
 
 #include "png_filters.hpp"
 #include "png_format.hpp"
-#include "png_reader.hpp"
-#include "png_writer.hpp"
+#include "gpufilter/io/png_reader.hpp"
+#include "gpufilter/io/png_writer.hpp"
 
-namespace gpufilter::cli {
+namespace gpufilter::io {
 namespace {
 
 using Bytes = std::vector<std::uint8_t>;
@@ -394,4 +394,4 @@ TEST(PngCodec, ReadsFilesWithManyIdatChunks) {
 }
 
 }  // namespace
-}  // namespace gpufilter::cli
+}  // namespace gpufilter::io

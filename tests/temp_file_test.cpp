@@ -6,9 +6,9 @@
 #include <atomic>
 #include <thread>
 
-#include "temp_file.hpp"
+#include "gpufilter/io/temp_file.hpp"
 
-namespace gpufilter::cli {
+namespace gpufilter::io {
 namespace {
 
 // Batch workers commit side by side: each asks what a new file gets while the others
@@ -34,4 +34,4 @@ TEST(TemporaryFileMode, NewFileModeIsStableAcrossThreads) {
 }
 
 }  // namespace
-}  // namespace gpufilter::cli
+}  // namespace gpufilter::io

@@ -1,0 +1,33 @@
+#pragma once
+// OpenCV's image codecs, loaded from gpufilter's codec module (libgpufilter_codecs.so,
+// beside the program or in <prefix>/lib/gpufilter) on a thread of their own from the first
+// moment of main(). libopencv_imgcodecs brings about 120 shared libraries with it (GDAL,
+// Poppler, HDF5, ...), whose loading took 150 ms before main() when the tool linked it;
+// now that time passes beside argument parsing and CUDA's start.
+//
+// PNG files skip the module: gpufilter's own codec (png_reader.hpp, png_writer.hpp) reads
+// and writes them on several threads, and hands OpenCV what it declines (palettes,
+// interlacing, damage: OpenCV then decodes the file or reports why it cannot).
+#include <opencv2/core.hpp>
+
+#include <string>
+#include <vector>
+
+namespace gpufilter::io::codecs {
+
+// Starts loading the module; call once, first thing in main(). The functions below wait
+// for it and throw IoError(Runtime) naming the module when it could not be loaded.
+void start_loading();
+
+bool have_writer(const std::string& filename);
+bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
+            const std::vector<int>& params);
+cv::Mat decode(const std::vector<unsigned char>& bytes, int flags);
+cv::Mat read(const std::string& path, int flags);
+
+// Threads the PNG codec may use for one file (0: one per core): a batch decoding and
+// encoding N files at once gives each its share of the cores.
+void set_threads_per_file(unsigned threads);
+unsigned threads_per_file();
+
+}  // namespace gpufilter::io::codecs

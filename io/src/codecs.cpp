@@ -1,0 +1,137 @@
+#include "gpufilter/io/codecs.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <opencv2/imgcodecs.hpp>  // the IMREAD_ and IMWRITE_ constants only
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <climits>
+#include <exception>
+#include <filesystem>
+#include <future>
+#include <mutex>
+#include <optional>
+
+#include "codec_module.hpp"
+#include "gpufilter/io/io_error.hpp"
+#include "gpufilter/io/png_reader.hpp"
+#include "gpufilter/io/png_writer.hpp"
+
+#ifndef GPUFILTER_CODEC_MODULE_NAME
+#error "GPUFILTER_CODEC_MODULE_NAME must name the codec module's file"
+#endif
+#ifndef GPUFILTER_CODEC_MODULE_INSTALL_DIR
+#error "GPUFILTER_CODEC_MODULE_INSTALL_DIR must name the installed module's directory, relative to the tool's"
+#endif
+
+namespace gpufilter::io::codecs {
+namespace {
+
+std::filesystem::path executable_directory() {
+  char path[PATH_MAX];
+  const ssize_t length = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  if (length <= 0) return {};
+  return std::filesystem::path(std::string(path, static_cast<std::size_t>(length))).parent_path();
+}
+
+// Beside the tool (the build tree), then where `cmake --install` puts it, relative to the
+// tool so the installed tree can move.
+const CodecModule* load() {
+  const std::filesystem::path here = executable_directory();
+  std::string errors;
+  for (const std::filesystem::path& candidate :
+       {here / GPUFILTER_CODEC_MODULE_NAME, here / GPUFILTER_CODEC_MODULE_INSTALL_DIR / GPUFILTER_CODEC_MODULE_NAME}) {
+    if (!std::filesystem::exists(candidate)) continue;
+    void* handle = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      errors += std::string("; ") + ::dlerror();
+      continue;
+    }
+    using Entry = const CodecModule* (*)();
+    const auto entry = reinterpret_cast<Entry>(::dlsym(handle, "gpufilter_codec_module"));
+    const CodecModule* module = entry ? entry() : nullptr;
+    if (module != nullptr && module->version == kCodecModuleVersion) return module;
+    errors += "; " + candidate.string() + " is from another build";
+  }
+  throw IoError(Fault::Runtime, std::string("cannot load the image codecs (") + GPUFILTER_CODEC_MODULE_NAME +
+                                        " beside the tool or in " + (here / GPUFILTER_CODEC_MODULE_INSTALL_DIR).string() +
+                                        ")" + errors);
+}
+
+std::once_flag g_started;
+std::shared_future<const CodecModule*> g_module;
+
+const CodecModule& module() {
+  start_loading();  // a no-op once started; makes every entry point safe to call first
+  return *g_module.get();
+}
+
+std::atomic<unsigned> g_threads_per_file{0};
+
+bool is_png_suffix(std::string suffix) {
+  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return suffix == ".png";
+}
+
+// IMWRITE_PNG_COMPRESSION's value among OpenCV-style (name, value) pairs.
+std::optional<int> png_compression_in(const std::vector<int>& params) {
+  std::optional<int> level;
+  for (std::size_t i = 0; i + 1 < params.size(); i += 2)
+    if (params[i] == cv::IMWRITE_PNG_COMPRESSION) level = params[i + 1];
+  return level;
+}
+
+}  // namespace
+
+void set_threads_per_file(unsigned threads) { g_threads_per_file = threads; }
+unsigned threads_per_file() { return g_threads_per_file; }
+
+void start_loading() {
+  std::call_once(g_started, [] {
+    try {
+      g_module = std::async(std::launch::async, load).share();
+    } catch (const std::system_error&) {
+      g_module = std::async(std::launch::deferred, load).share();  // no thread to be had: load when first used
+    }
+  });
+}
+
+bool have_writer(const std::string& filename) { return module().have_writer(filename); }
+
+bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
+            const std::vector<int>& params) {
+  if (is_png_suffix(suffix) && png_writer_takes(image, false)) {
+    PngWriteOptions options;
+    options.compression = png_compression_in(params);
+    options.threads = threads_per_file();
+    try {
+      bytes = encode_png(image, options);
+      return true;
+    } catch (const std::exception&) {
+      // Out of memory for the strips: OpenCV's encoder needs less.
+    }
+  }
+  return module().encode(suffix, image, bytes, params);
+}
+
+cv::Mat decode(const std::vector<unsigned char>& bytes, int flags) {
+  if (flags == cv::IMREAD_UNCHANGED && looks_like_png(bytes.data(), bytes.size())) {
+    PngDecodeResult result = decode_png(bytes.data(), bytes.size(), PngReadOptions{true, threads_per_file()});
+    if (!result.image.empty()) return result.image;
+  }
+  return module().decode(bytes, flags);
+}
+
+cv::Mat read(const std::string& path, int flags) {
+  if (flags == cv::IMREAD_UNCHANGED) {
+    PngDecodeResult result = read_png_file(path, PngReadOptions{true, threads_per_file()});
+    if (!result.image.empty()) return result.image;
+  }
+  return module().read(path, flags);
+}
+
+}  // namespace gpufilter::io::codecs

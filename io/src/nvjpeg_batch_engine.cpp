@@ -1,0 +1,107 @@
+// jpeg_batch_decoder.hpp's engine through nvJPEG's hardware backend (the GPU's JPEG
+// decoding engine: A100, H100, H200 and others). Compiled only where CMake found nvJPEG.
+//
+// One library handle and one decoding state per GPU: on an H100 (bench/nvjpeg_probe.cpp)
+// the handle costs 0.28 s and the state 0.36 s, so they are made once, on the decoder's
+// thread, while the first files are read. Everything runs on that thread.
+#include <cuda_runtime_api.h>
+#include <nvjpeg.h>
+
+#include <vector>
+
+#include "gpufilter/io/jpeg_batch_decoder.hpp"
+
+namespace gpufilter::io {
+namespace {
+
+bool ok(nvjpegStatus_t status) { return status == NVJPEG_STATUS_SUCCESS; }
+
+class HardwareJpegEngine final : public JpegBatchEngine {
+ public:
+  HardwareJpegEngine() = default;
+  // Nothing is freed: an engine lives as long as its batch, which the process ends with
+  // _Exit right after; freeing the engine's buffers would only add to the wait.
+  ~HardwareJpegEngine() override = default;
+  HardwareJpegEngine(const HardwareJpegEngine&) = delete;
+  HardwareJpegEngine& operator=(const HardwareJpegEngine&) = delete;
+
+  // False where `device` has no hardware engine or nvJPEG cannot start on it.
+  bool start(int device);
+
+  bool accepts(const JpegBytes& file, const ImageView& into) override;
+  bool decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) override;
+
+ private:
+  nvjpegHandle_t handle_ = nullptr;
+  nvjpegJpegState_t state_ = nullptr;
+  nvjpegJpegStream_t header_ = nullptr;  // for accepts()
+  cudaStream_t stream_ = nullptr;
+};
+
+bool HardwareJpegEngine::start(int device) {
+  if (cudaSetDevice(device) != cudaSuccess) return false;
+  // Refused (NVJPEG_STATUS_ARCH_MISMATCH and the like) where the GPU has no engine.
+  if (!ok(nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle_))) {
+    handle_ = nullptr;
+    return false;
+  }
+  unsigned int engines = 0;
+  unsigned int cores_per_engine = 0;
+  if (ok(nvjpegGetHardwareDecoderInfo(handle_, &engines, &cores_per_engine)) && engines == 0) return false;
+  return ok(nvjpegJpegStateCreate(handle_, &state_)) && ok(nvjpegJpegStreamCreate(handle_, &header_)) &&
+         cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking) == cudaSuccess;
+}
+
+// The engine's own verdict on the file's header (baseline, one interleaved scan, a
+// subsampling it knows, a size it takes), and a header that agrees with the caller's.
+bool HardwareJpegEngine::accepts(const JpegBytes& file, const ImageView& into) {
+  if (into.format.type != ChannelType::U8 || (into.format.channels != 1 && into.format.channels != 3)) return false;
+  if (!ok(nvjpegJpegStreamParseHeader(handle_, file.data, file.size, header_))) return false;
+  unsigned int width = 0;
+  unsigned int height = 0;
+  unsigned int components = 0;
+  if (!ok(nvjpegJpegStreamGetFrameDimensions(header_, &width, &height)) ||
+      !ok(nvjpegJpegStreamGetComponentsNum(header_, &components)))
+    return false;
+  if (static_cast<int>(width) != into.width || static_cast<int>(height) != into.height ||
+      static_cast<int>(components) != into.format.channels)
+    return false;
+  int unsupported = 1;  // nvJPEG's convention: 0 means supported
+  if (ok(nvjpegDecodeBatchedSupported(handle_, header_, &unsupported))) return unsupported == 0;
+  // Should the check want the whole stream parsed, not only its header: parsed, and asked again.
+  unsupported = 1;
+  return ok(nvjpegJpegStreamParse(handle_, file.data, file.size, 0, 0, header_)) &&
+         ok(nvjpegDecodeBatchedSupported(handle_, header_, &unsupported)) && unsupported == 0;
+}
+
+bool HardwareJpegEngine::decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) {
+  if (files.empty() || files.size() != into.size()) return false;
+  const nvjpegOutputFormat_t format = into.front().format.channels == 3 ? NVJPEG_OUTPUT_RGBI : NVJPEG_OUTPUT_Y;
+  std::vector<const unsigned char*> data;
+  std::vector<std::size_t> lengths;
+  std::vector<nvjpegImage_t> outputs;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    data.push_back(files[i].data);
+    lengths.push_back(files[i].size);
+    nvjpegImage_t output{};
+    output.channel[0] = static_cast<unsigned char*>(into[i].data);
+    output.pitch[0] = into[i].pitch;
+    outputs.push_back(output);
+  }
+  // Once per call: the batch size changes from call to call (and this resets a failed one).
+  if (!ok(nvjpegDecodeBatchedInitialize(handle_, state_, static_cast<int>(files.size()), 1, format))) return false;
+  const bool queued = ok(nvjpegDecodeBatched(handle_, state_, data.data(), lengths.data(), outputs.data(), stream_));
+  // Waited for even after a failure: the files' bytes and images go back to their owners.
+  const bool finished = cudaStreamSynchronize(stream_) == cudaSuccess;
+  return queued && finished;
+}
+
+}  // namespace
+
+std::unique_ptr<JpegBatchEngine> make_hardware_jpeg_engine(int device) {
+  auto engine = std::make_unique<HardwareJpegEngine>();
+  if (!engine->start(device)) return nullptr;
+  return engine;
+}
+
+}  // namespace gpufilter::io
