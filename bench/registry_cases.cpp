@@ -1,9 +1,11 @@
 #include "registry_cases.hpp"
 
+#include <optional>
 #include <vector>
 
 #include "gpufilter/stream.hpp"
 #include "gpufilter/testing.hpp"
+#include "lab/lab.hpp"
 #include "peers.hpp"
 #include "reduction_peers.hpp"
 
@@ -119,6 +121,56 @@ CaseSpec make_variant_case(const gpufilter::Operation& op, const std::string& va
   return spec;
 }
 
+namespace {
+
+// An op with an "accuracy" choice timed exact (its default) is timed fast too: the
+// parameters with "fast", for a row "auto_fast" beside auto.
+std::optional<gpufilter::ParamValues> fast_auto_params(const gpufilter::Operation& op,
+                                                       const gpufilter::ParamValues& params) {
+  if (!op.find_param("accuracy") || !op.has_variant("auto") || params.text("accuracy") != "exact") return std::nullopt;
+  gpufilter::ParamValues fast = params;
+  fast["accuracy"] = std::string("fast");
+  return fast;
+}
+
+CaseSpec make_fast_auto_case(const gpufilter::Operation& op, gpufilter::PixelFormat format, const ImageSize& size,
+                             gpufilter::BorderMode border, const gpufilter::ParamValues& fast_params,
+                             const std::string& data) {
+  CaseSpec spec = make_variant_case(op, "auto", format, size, border, fast_params, data);
+  const std::string label = "auto_fast";
+  spec.row.name = row_name(op.name, label, format.name(), size.label,
+                           op.uses_border ? gpufilter::to_string(border) : "", data);
+  spec.row.variant = label;
+  return spec;
+}
+
+}  // namespace
+
+namespace {
+
+// A lab variant's row (lab/lab.hpp): named, checked and compared as the op's own
+// variants are (vs_naive divides by the same baseline), launched by the lab.
+CaseSpec make_lab_case(const gpufilter::Operation& op, const gpufilter::lab::LabVariant& lab,
+                       gpufilter::PixelFormat format, const ImageSize& size, gpufilter::BorderMode border,
+                       const gpufilter::ParamValues& params, const std::string& data) {
+  CaseSpec spec = make_variant_case(op, lab.variant, format, size, border, params, data);
+  if (!op.produces_image()) {
+    spec.data_launch = [run = lab.run_data, params = spec.params](const gpufilter::ImageView& src, double* result,
+                                                                 cudaStream_t stream) {
+      run(src, result, params, timed_context(stream));
+    };
+    return spec;
+  }
+  spec.tolerance = gpufilter::lab::tolerance_for(lab, op, format, spec.params);
+  spec.launch = [run = lab.run, params = spec.params, border = spec.reference_border](
+                    const gpufilter::ImageView& src, const gpufilter::ImageView& dst, cudaStream_t stream) {
+    run(src, dst, params, border, timed_context(stream));
+  };
+  return spec;
+}
+
+}  // namespace
+
 int register_registry_cases(const BenchOptions& options) {
   int count = 0;
   for (const gpufilter::Operation& op : gpufilter::operations()) {
@@ -135,6 +187,14 @@ int register_registry_cases(const BenchOptions& options) {
           for (const gpufilter::BorderMode border : borders) {
             for (const std::string& variant : op.variants) {
               register_case(make_variant_case(op, variant, format, size, border, params, data));
+              ++count;
+            }
+            for (const gpufilter::lab::LabVariant* lab : gpufilter::lab::lab_variants_of(op.name)) {
+              register_case(make_lab_case(op, *lab, format, size, border, params, data));
+              ++count;
+            }
+            if (const auto fast = fast_auto_params(op, params)) {
+              register_case(make_fast_auto_case(op, format, size, border, *fast, data));
               ++count;
             }
           }

@@ -17,6 +17,7 @@
 #include "gpufilter/testing.hpp"
 #include "convolution/box_stack_launch.hpp"
 #include "convolution/decimated_plan.hpp"
+#include "lab/common/lab_checks.hpp"
 
 namespace gpufilter {
 namespace {
@@ -57,6 +58,7 @@ struct BlurRun {
   GaussianParams params;
   Border border;
   FilterVariant variant = FilterVariant::BoxStack;
+  bool two_pass = false;  // the lab's box_stack_two_pass (variant BoxStack: the same contract)
   // Sub-views: the input and output start at these pixel offsets inside larger images.
   int src_x = 0, src_y = 0, dst_x = 0, dst_y = 0;
 };
@@ -75,15 +77,24 @@ testing::Difference blur_vs_reference(const BlurRun& run, Fill&& fill_input) {
   const ImageView dst_view = dst.view().subview(run.dst_x, run.dst_y, run.width, run.height);
   copy_image_async(host_src.view(), src_view, nullptr);
   copy_image_async(actual.view(), dst_view, nullptr);
-  gaussian_blur(src_view, dst_view, run.params, run.border, run.variant, ExecContext{nullptr, true});
+  if (run.two_pass && kernels::box_stack_fits(gaussian_spec(run.params)))
+    kernels::launch_box_stack(src_view, dst_view, gaussian_spec(run.params), lab::representable(run.border, run.format),
+                              kernels::BoxStackShape::TwoPass, ExecContext{nullptr, true});
+  else
+    gaussian_blur(src_view, dst_view, run.params, run.border, run.variant, ExecContext{nullptr, true});
   copy_image_async(dst_view, actual.view(), nullptr);
   GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
   return testing::compare(actual.view(), expected.view());
 }
 
-// box_stack (one pass where it fits) and box_stack_two_pass: the same contract;
-// decimated: its own, closer one.
-const FilterVariant kShapes[] = {FilterVariant::BoxStack, FilterVariant::BoxStackTwoPass, FilterVariant::Decimated};
+// box_stack (one pass where it fits) and the lab's box_stack_two_pass: the same
+// contract; decimated: its own, closer one.
+struct Shape {
+  FilterVariant variant;
+  bool two_pass;
+};
+const Shape kShapes[] = {
+    {FilterVariant::BoxStack, false}, {FilterVariant::BoxStack, true}, {FilterVariant::Decimated, false}};
 
 auto random_input(std::uint64_t seed) {
   return [seed](const ImageView& view) { testing::fill_random(view, seed); };
@@ -92,7 +103,7 @@ auto random_input(std::uint64_t seed) {
 std::string describe(const BlurRun& run, const testing::Difference& diff) {
   return run.format.name() + " " + std::to_string(run.width) + "x" + std::to_string(run.height) + " sigma " +
          std::to_string(run.params.sigma) + "/" + std::to_string(run.params.effective_sigma_y()) + " " +
-         to_string(run.border.mode) + " alpha " + to_string(run.params.alpha) + " variant " + to_string(run.variant) +
+         to_string(run.border.mode) + " alpha " + to_string(run.params.alpha) + " variant " + to_string(run.variant) + (run.two_pass ? " (two passes)" : "") +
          ": " + diff.describe();
 }
 
@@ -125,12 +136,13 @@ TEST(BoxStackVariant, RunsLargeGaussiansAndFallsBackOtherwise) {
   EXPECT_NE(applied_variant(sharpen_spec(SharpenParams{10.0}), format, FilterVariant::BoxStack),
             FilterVariant::BoxStack);
   EXPECT_NE(applied_variant(gaussian_spec(fast(gaussian(2.0))), format, FilterVariant::Auto), FilterVariant::BoxStack);
-  // Auto's crossover (BoxStackTuning), where an approximation is accepted: every format
-  // from sigma 3 (to 5.3, where decimated takes over).
-  EXPECT_EQ(applied_variant(gaussian_spec(fast(gaussian(3.0))), format, FilterVariant::Auto), FilterVariant::BoxStack);
+  // box_stack runs by name only: even where an approximation is accepted, Auto never
+  // takes it (its corners stray beyond the fast contract).
   const PixelFormat gray{ChannelType::U8, 1};
-  EXPECT_EQ(applied_variant(gaussian_spec(fast(gaussian(3.0))), gray, FilterVariant::Auto), FilterVariant::BoxStack);
-  EXPECT_NE(applied_variant(gaussian_spec(fast(gaussian(2.5))), gray, FilterVariant::Auto), FilterVariant::BoxStack);
+  for (double sigma : {3.0, 4.0, 8.0, 30.0})
+    for (const PixelFormat f : {format, gray})
+      EXPECT_NE(applied_variant(gaussian_spec(fast(gaussian(sigma))), f, FilterVariant::Auto), FilterVariant::BoxStack)
+          << f.name() << " sigma " << sigma;
   // By default Auto is exact: never an approximating kernel.
   for (double sigma : {3.0, 4.1, 8.0, 30.0, 100.0})
     for (const PixelFormat f : {format, gray, PixelFormat{ChannelType::F32, 3}}) {
@@ -154,13 +166,14 @@ TEST(BoxStackVariant, OnePassUpToItsReach) {
 // Noise, every format and border, sigma 3 to 100 on one odd size; sigmas below 6 also
 // on a taller image, so the column walk runs several segments (256 rows each).
 TEST(BoxStackContract, EveryFormatBorderAndSigma) {
-  for (FilterVariant variant : kShapes)
+  for (const Shape& shape : kShapes)
     for (double sigma : {3.0, 4.7, 8.0, 17.5, 30.0, 64.0, 100.0})
       for (const PixelFormat& format : all_pixel_formats())
         for (BorderMode mode : all_border_modes()) {
           const int height = sigma < 6.0 ? 613 : 45;
           BlurRun run{67, height, format, gaussian(sigma), border_of(mode, format)};
-          run.variant = variant;
+          run.variant = shape.variant;
+          run.two_pass = shape.two_pass;
           const testing::Difference diff = blur_vs_reference(run, random_input(17));
           EXPECT_TRUE(diff.within(tolerance_of(run.variant, format))) << describe(run, diff);
         }
@@ -169,13 +182,14 @@ TEST(BoxStackContract, EveryFormatBorderAndSigma) {
 // Several segments in both walks (sigma 8: 256-row segments after 2R = 48 rows of
 // warm-up; sigma 30: 384-row segments), on the formats the targets name.
 TEST(BoxStackContract, ManySegments) {
-  for (FilterVariant variant : kShapes)
+  for (const Shape& shape : kShapes)
     for (double sigma : {8.0, 30.0})
       for (const PixelFormat format :
            {PixelFormat{ChannelType::U8, 4}, PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::F32, 3}})
         for (BorderMode mode : {BorderMode::Reflect101, BorderMode::Constant}) {
           BlurRun run{1100, 901, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
-          run.variant = variant;
+          run.variant = shape.variant;
+          run.two_pass = shape.two_pass;
           const testing::Difference diff = blur_vs_reference(run, random_input(5));
           EXPECT_TRUE(diff.within(tolerance_of(run.variant, format))) << describe(run, diff);
         }
@@ -197,14 +211,15 @@ TEST(BoxStackContract, LongWalks) {
 }
 
 TEST(BoxStackContract, ImagesSmallerThanTheRadius) {
-  for (FilterVariant variant : kShapes)
+  for (const Shape& shape : kShapes)
     for (double sigma : {5.0, 30.0, 100.0})
       for (const auto& size : std::vector<std::pair<int, int>>{{1, 1}, {3, 2}, {1, 40}, {33, 1}, {7, 5}})
         for (const PixelFormat format :
              {PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U16, 1}, PixelFormat{ChannelType::F32, 4}})
           for (BorderMode mode : all_border_modes()) {
             BlurRun run{size.first, size.second, format, gaussian(sigma), border_of(mode, format)};
-            run.variant = variant;
+            run.variant = shape.variant;
+            run.two_pass = shape.two_pass;
             const testing::Difference diff = blur_vs_reference(run, random_input(3));
             EXPECT_TRUE(diff.within(tolerance_of(run.variant, format))) << describe(run, diff);
           }
@@ -216,11 +231,12 @@ TEST(BoxStackContract, SubViewsAndAnisotropicSigmas) {
   struct Case {
     double sigma, sigma_y;
   };
-  for (FilterVariant variant : kShapes)
+  for (const Shape& shape : kShapes)
     for (const Case& c : {Case{8.0, 40.0}, Case{30.0, 3.0}, Case{3.5, 12.0}})
       for (const PixelFormat& format : all_pixel_formats()) {
         BlurRun run{301, 77, format, gaussian(c.sigma, c.sigma_y), border_of(BorderMode::Reflect, format)};
-        run.variant = variant;
+        run.variant = shape.variant;
+        run.two_pass = shape.two_pass;
         run.src_x = 3;
         run.src_y = 1;
         run.dst_x = 1;
@@ -235,7 +251,7 @@ TEST(BoxStackContract, SubViewsAndAnisotropicSigmas) {
 // Borders that add no corner (a constant border around the image adds four, where
 // the two axes' step errors add up: docs/techniques/convolution.md).
 TEST(BoxStackContract, StraightEdges) {
-  for (FilterVariant variant : kShapes)
+  for (const Shape& shape : kShapes)
     for (double sigma : {3.0, 8.0, 30.0, 100.0})
       for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 4},
                                        PixelFormat{ChannelType::U16, 3}, PixelFormat{ChannelType::F32, 1}})
@@ -246,7 +262,8 @@ TEST(BoxStackContract, StraightEdges) {
             // 100 on 257 pixels): outside the contract (docs/techniques/convolution.md).
             if (mode == BorderMode::Wrap && 3.0 * sigma > 251) continue;
             BlurRun run{257, 251, format, gaussian(sigma, 0.0, AlphaMode::Separate), border_of(mode, format)};
-            run.variant = variant;
+            run.variant = shape.variant;
+            run.two_pass = shape.two_pass;
             const testing::Difference diff = blur_vs_reference(run, [&](const ImageView& view) {
               fill(view, [&](int x, int y, int c) { return ((vertical ? x : y) < 128 ? 0.1 : 0.9) - 0.05 * c; });
             });
@@ -257,10 +274,11 @@ TEST(BoxStackContract, StraightEdges) {
 
 TEST(BoxStackContract, AlphaModes) {
   const PixelFormat format{ChannelType::U8, 4};
-  for (FilterVariant variant : kShapes)
+  for (const Shape& shape : kShapes)
     for (AlphaMode alpha : {AlphaMode::Premultiply, AlphaMode::Separate, AlphaMode::Keep}) {
       BlurRun run{129, 97, format, gaussian(8.0, 0.0, alpha), border_of(BorderMode::Replicate, format)};
-      run.variant = variant;
+      run.variant = shape.variant;
+      run.two_pass = shape.two_pass;
       const testing::Difference diff = blur_vs_reference(run, random_input(23));
       EXPECT_TRUE(diff.within(tolerance_of(run.variant, format))) << describe(run, diff);
     }
@@ -312,14 +330,17 @@ TEST(DecimatedContract, PeriodicDetailNearTheGrid) {
   }
 }
 
-// With Accuracy::Fast, Auto picks the approximating kernels from the crossover on,
-// within box_stack's contract (the looser of the two).
+// With Accuracy::Fast, Auto picks decimated from its crossover on and the exact kernels
+// below: within decimated's contract at every border, constant ones included.
 TEST(BoxStackContract, FastAutoAtLargeSigma) {
   const PixelFormat format{ChannelType::U8, 4};
-  BlurRun run{200, 150, format, fast(gaussian(30.0)), border_of(BorderMode::Reflect101, format)};
-  run.variant = FilterVariant::Auto;
-  const testing::Difference diff = blur_vs_reference(run, random_input(29));
-  EXPECT_TRUE(diff.within(tolerance_of(FilterVariant::BoxStack, format))) << describe(run, diff);
+  for (BorderMode mode : {BorderMode::Reflect101, BorderMode::Constant})
+    for (double sigma : {3.0, 5.0, 30.0}) {
+      BlurRun run{200, 150, format, fast(gaussian(sigma)), border_of(mode, format)};
+      run.variant = FilterVariant::Auto;
+      const testing::Difference diff = blur_vs_reference(run, random_input(29));
+      EXPECT_TRUE(diff.within(tolerance_of(FilterVariant::Decimated, format))) << describe(run, diff);
+    }
 }
 
 // One answer to one question: by default Auto gives the exact Gaussian on the GPU, as

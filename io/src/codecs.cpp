@@ -30,6 +30,15 @@
 namespace gpufilter::io::codecs {
 namespace {
 
+// The folder of the shared object this code is linked into: a library that links
+// gpufilter_io (libgpufilter_c in the Python package) keeps the module beside itself.
+// For a program that links it statically, the program's own folder.
+std::filesystem::path code_directory() {
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(&code_directory), &info) == 0 || info.dli_fname == nullptr) return {};
+  return std::filesystem::weakly_canonical(info.dli_fname).parent_path();
+}
+
 std::filesystem::path executable_directory() {
   char path[PATH_MAX];
   const ssize_t length = ::readlink("/proc/self/exe", path, sizeof path - 1);
@@ -43,7 +52,8 @@ const CodecModule* load() {
   const std::filesystem::path here = executable_directory();
   std::string errors;
   for (const std::filesystem::path& candidate :
-       {here / GPUFILTER_CODEC_MODULE_NAME, here / GPUFILTER_CODEC_MODULE_INSTALL_DIR / GPUFILTER_CODEC_MODULE_NAME}) {
+       {code_directory() / GPUFILTER_CODEC_MODULE_NAME, here / GPUFILTER_CODEC_MODULE_NAME,
+        here / GPUFILTER_CODEC_MODULE_INSTALL_DIR / GPUFILTER_CODEC_MODULE_NAME}) {
     if (!std::filesystem::exists(candidate)) continue;
     void* handle = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {

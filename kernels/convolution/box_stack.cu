@@ -165,10 +165,6 @@ bool box_stack_fits(const FilterSpec& spec) {
          gaussian_factor_fits(spec.separable[0].y);
 }
 
-bool box_stack_preferred(const FilterSpec& spec) {
-  return box_stack_fits(spec) && spec.width() / 2 + spec.height() / 2 >= 2 * Tuning::kAutoMinRadius;
-}
-
 void launch_box_stack(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                       BoxStackShape shape, const ExecContext& ctx) {
   if (!box_stack_fits(spec))

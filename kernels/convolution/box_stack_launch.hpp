@@ -16,9 +16,6 @@ struct BoxStackPlan;  // box_stack_plan.hpp
 // truncated no closer than 3 sigma (a mask cut shorter is no longer a Gaussian the boxes
 // can follow).
 bool box_stack_fits(const FilterSpec& spec);
-// Whether Auto should take box_stack for this spec: it fits and its radii are past the
-// measured crossover with the separable kernel (BoxStackTuning::kAutoMinRadius).
-bool box_stack_preferred(const FilterSpec& spec);
 
 // How box_stack runs: Fused (the default) in one pass where box_stack_fused_fits(), else
 // in two; TwoPass always in two.

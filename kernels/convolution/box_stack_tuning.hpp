@@ -13,12 +13,6 @@ struct BoxStackTuning {
   // closely (4 levels off at sigma 2.4) and the exact separable kernel is cheap anyway:
   // an explicit request falls back to it.
   static constexpr double kMinSigma = 3.0;
-  // Auto picks box_stack from this radius (3 sigma) on, on every format (decimated takes
-  // over from sigma 4.02: DecimatedTuning::kAutoMinFactor). Measured on an H100 at 8K u8,
-  // one-pass box_stack against separable: RGBA 591 / 818 us at sigma 3 (radius 9), 601 /
-  // 1135 at sigma 4, 733 / 3532 at sigma 8 (session 6); gray 301 / 367 us at sigma 3
-  // (session 10), where auto had kept separable up to radius 20 before.
-  static constexpr int kAutoMinRadius = 9;
   // A thread walks one column of a segment of rows, after 2R rows of warm-up (R: the
   // stack's total radius). Segments of at least kSegmentPerRadius * R rows keep the
   // warm-up under half of the walk at any sigma; kMinSegmentRows keeps the short-radius

@@ -162,6 +162,7 @@ const std::vector<Operation>& operations() {
         ops::make_flip_operation(),      ops::make_crop_operation(),      ops::make_resize_operation(),
         ops::make_stats_operation(),     ops::make_histogram_operation(), ops::make_equalize_operation(),
         ops::make_threshold_operation(), ops::make_normalize_operation(),
+        ops::make_median_operation(),
     };
     for (auto family : {ops::make_point_operations, ops::make_conversion_operations})
       for (Operation& op : family()) list.push_back(std::move(op));
@@ -193,6 +194,16 @@ Tolerance Operation::tolerance_for(PixelFormat format, const std::string& varian
     return fast_tolerance(format);
   const auto own = variant_tolerance.find(variant);
   return own != variant_tolerance.end() ? own->second(format) : tolerance(format);
+}
+
+const ParamValues& Operation::test_params_for(const std::string& variant) const {
+  const auto own = variant_test_params.find(variant);
+  return own != variant_test_params.end() ? own->second : test_params;
+}
+
+std::string Operation::applied_variant_for(PixelFormat format, const ParamValues& values,
+                                           const std::string& variant) const {
+  return applied_variant ? applied_variant(format, values, variant) : variant;
 }
 
 const ParamSpec* Operation::find_param(const std::string& param) const {

@@ -23,9 +23,10 @@ AlphaMode alpha_mode_from_name(const std::string& name);
 /// How close to the exact filter a run must come. `Exact` (the default, on every device):
 /// within 1 level of 8 bits (257 on u16, 1/255 on f32) of the CPU reference, what
 /// `--device cpu` gives. `Fast` lets `FilterVariant::Auto` pick a kernel that approximates
-/// the filter at a lower cost where one exists: for large Gaussians, `box_stack` (within
-/// 3 levels on u8, 1.2% of the range on u16 and f32) and `decimated` (within 2 levels,
-/// 0.8%). A variant named explicitly runs as named, whatever the accuracy.
+/// the filter at a lower cost where one exists: for Gaussians of sigma 4.02 and more,
+/// `decimated` (within 2 levels on u8, 0.8% of the range on u16 and f32, corners and
+/// constant borders included). A variant named explicitly runs as named, whatever the
+/// accuracy (`box_stack`: within 6 levels, 2.4%, where edges meet).
 enum class Accuracy { Exact, Fast };
 const char* to_string(Accuracy accuracy);  // does not throw
 /// "exact" or "fast"; throws Error(InvalidArgument) otherwise.

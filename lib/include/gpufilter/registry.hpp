@@ -173,6 +173,17 @@ struct Operation {
 
   ParamValues bench_params;  // the parameters the bench times (defaults fill the rest)
   ParamValues test_params;   // the parameters the conformance tests use
+  // Parameters that reach a variant where test_params do not (blur's box_stack runs
+  // sigma >= 3 only, the 8-bit kernels masks up to 9x9): they replace test_params in that
+  // variant's conformance cases. Use test_params_for().
+  std::map<std::string, ParamValues> variant_test_params;
+
+  // The kernel that `variant` runs for an input of `format` with these resolved
+  // parameters on the current GPU: a variant that cannot run them falls back to a
+  // simpler one (a filter's mask beyond separable_packed's 9x9), and the default variant
+  // names the kernel it picks. Empty: every variant runs itself. Use applied_variant_for().
+  // May query the current device; throws what the op's parameter checks throw.
+  std::function<std::string(PixelFormat, const ParamValues&, const std::string& variant)> applied_variant;
 
   bool supports(PixelFormat format) const;
   bool produces_image() const { return output == OutputKind::Image; }
@@ -185,6 +196,10 @@ struct Operation {
   // fast_tolerance where the op has one; else tolerance(format).
   Tolerance tolerance_for(PixelFormat format, const std::string& variant, const ParamValues& values = {}) const;
   const ParamSpec* find_param(const std::string& name) const;  // nullptr when absent
+  // variant_test_params' entry for `variant`, else test_params.
+  const ParamValues& test_params_for(const std::string& variant) const;
+  // applied_variant(format, values, variant) where the op has the hook, else `variant`.
+  std::string applied_variant_for(PixelFormat format, const ParamValues& values, const std::string& variant) const;
   // Checks names, kinds and ranges, fills defaults and applies `check`; throws
   // Error(InvalidArgument) with a message naming the op, the parameter, what it accepts
   // and the value given.
