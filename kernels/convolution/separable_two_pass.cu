@@ -6,7 +6,7 @@
 // The factors sit in __constant__ memory: all threads of a warp read the same tap.
 #include <algorithm>
 
-#include "common/border.cuh"
+#include "common/border_runtime.cuh"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
 #include "common/stream_buffer.hpp"
@@ -34,29 +34,37 @@ MaskSlots& mask_slots() {
   return slots;
 }
 
-// Row pass: rows[y][x] = sum_i x_factor[i] * input(x + i - rx, y), premultiplied.
-template <class T, int C, class B>
-__global__ void separable_rows_kernel(PitchedView<T, C> src, Accum<C>* rows, int rx, int slot, Pixel<T, C> constant,
-                                      Filter2dOutput out) {
+// Row pass: rows[y][x] = sum_i x_factor[i] * input(x + i - rx, y), premultiplied. Blocks
+// whose columns reach past the image's left or right edge test every tap and map those
+// outside through the border mode; the others read without a test.
+template <class T, int C>
+__global__ void separable_rows_kernel(PitchedView<T, C> src, Accum<C>* rows, int rx, int slot, BorderMode mode,
+                                      Pixel<T, C> constant, Filter2dOutput out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (x >= src.width) return;
   const float* mask = c_two_pass_factors[slot];
+  const int x0 = static_cast<int>(blockIdx.x) * Tuning::kTwoPassBlockX;
+  const bool interior = x0 - rx >= 0 && x0 + Tuning::kTwoPassBlockX + rx <= src.width;
   for (long long row = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; row < src.height;
        row += static_cast<long long>(gridDim.y) * blockDim.y) {
     const int y = static_cast<int>(row);
     Accum<C> sum = zero_accum<C>();
-    for (int i = -rx; i <= rx; ++i)
-      accumulate(sum, mask[i + rx], input_value(load_bordered<B>(src, x + i, y, constant), out));
+    if (interior) {
+      for (int i = -rx; i <= rx; ++i) accumulate(sum, mask[i + rx], input_value(src.at(x + i, y), out));
+    } else {
+      for (int i = -rx; i <= rx; ++i)
+        accumulate(sum, mask[i + rx], input_value(load_bordered(src, x + i, y, mode, constant), out));
+    }
     rows[static_cast<std::size_t>(y) * static_cast<std::size_t>(src.width) + static_cast<std::size_t>(x)] = sum;
   }
 }
 
-// Column pass: out(x, y) = rule(sum_j y_factor[j] * rows[y + j - ry][x]). A row outside
-// the image reads through the border policy; under Constant it is the constant pixel's
-// row sum, `outside`.
-template <class T, int C, class B>
+// Column pass: out(x, y) = rule(sum_j y_factor[j] * rows[y + j - ry][x]). Blocks whose
+// rows reach past the image's top or bottom test every tap: a row outside the image reads
+// through the border mode; under Constant it is the constant pixel's row sum, `outside`.
+template <class T, int C>
 __global__ void separable_columns_kernel(PitchedView<T, C> src, const Accum<C>* rows, PitchedView<T, C> dst, int ry,
-                                         int slot, Accum<C> outside, Filter2dOutput out) {
+                                         int slot, BorderMode mode, Accum<C> outside, Filter2dOutput out) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (x >= src.width) return;
   const float* mask = c_two_pass_factors[slot] + Tuning::kMaxTaps;
@@ -64,16 +72,23 @@ __global__ void separable_columns_kernel(PitchedView<T, C> src, const Accum<C>* 
   for (long long row = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y; row < src.height;
        row += static_cast<long long>(gridDim.y) * blockDim.y) {
     const int y = static_cast<int>(row);
+    const int y0 = y - static_cast<int>(threadIdx.y);  // the block's first row (uniform)
+    const bool interior = y0 - ry >= 0 && y0 + Tuning::kTwoPassBlockY + ry <= src.height;
     Accum<C> sum = zero_accum<C>();
-    for (int j = -ry; j <= ry; ++j) {
-      const int sy = y + j;
-      if (sy >= 0 && sy < src.height) {
-        accumulate(sum, mask[j + ry], rows[static_cast<std::size_t>(sy) * static_cast<std::size_t>(src.width) + x]);
-      } else if constexpr (B::kConstant) {
-        accumulate(sum, mask[j + ry], outside);
-      } else {
-        accumulate(sum, mask[j + ry],
-                   rows[static_cast<std::size_t>(B::map(sy, src.height)) * static_cast<std::size_t>(src.width) + x]);
+    if (interior) {
+      for (int j = -ry; j <= ry; ++j)
+        accumulate(sum, mask[j + ry], rows[static_cast<std::size_t>(y + j) * static_cast<std::size_t>(src.width) + x]);
+    } else {
+      for (int j = -ry; j <= ry; ++j) {
+        const int sy = y + j;
+        if (sy >= 0 && sy < src.height) {
+          accumulate(sum, mask[j + ry], rows[static_cast<std::size_t>(sy) * static_cast<std::size_t>(src.width) + x]);
+        } else if (mode == BorderMode::Constant) {
+          accumulate(sum, mask[j + ry], outside);
+        } else {
+          const int from = border_map(sy, src.height, mode);
+          accumulate(sum, mask[j + ry], rows[static_cast<std::size_t>(from) * static_cast<std::size_t>(src.width) + x]);
+        }
       }
     }
     const Accum<C> centre = needs_centre ? input_value(src.at(x, y), out) : zero_accum<C>();
@@ -117,16 +132,13 @@ void launch_separable_two_pass(const ImageView& src, const ImageView& dst, const
     const dim3 block(Tuning::kTwoPassBlockX, Tuning::kTwoPassBlockY);
     const dim3 grid(grid_x(blocks_for(src.width, Tuning::kTwoPassBlockX), "separable_rows_kernel"),
                     grid_y(blocks_for(src.height, Tuning::kTwoPassBlockY)));
-    visit_border(border.mode, [&](auto policy) {
-      using B = decltype(policy);
-      mask_slots().with_slot(weights, ctx.stream, [&](int slot) {
-        separable_rows_kernel<T, C, B><<<grid, block, 0, ctx.stream>>>(pitched<T, C>(src), row_sums, rx, slot,
-                                                                        constant, out);
-        check_launch("separable_rows_kernel", ctx);
-        separable_columns_kernel<T, C, B><<<grid, block, 0, ctx.stream>>>(pitched<T, C>(src), row_sums,
-                                                                           pitched<T, C>(dst), ry, slot, outside, out);
-        check_launch("separable_columns_kernel", ctx);
-      });
+    mask_slots().with_slot(weights, ctx.stream, [&](int slot) {
+      separable_rows_kernel<T, C><<<grid, block, 0, ctx.stream>>>(pitched<T, C>(src), row_sums, rx, slot, border.mode,
+                                                                  constant, out);
+      check_launch("separable_rows_kernel", ctx);
+      separable_columns_kernel<T, C><<<grid, block, 0, ctx.stream>>>(pitched<T, C>(src), row_sums, pitched<T, C>(dst),
+                                                                     ry, slot, border.mode, outside, out);
+      check_launch("separable_columns_kernel", ctx);
     });
   });
 }
