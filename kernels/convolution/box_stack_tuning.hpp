@@ -13,11 +13,10 @@ struct BoxStackTuning {
   // closely (4 levels off at sigma 2.4) and the exact separable kernel is cheap anyway:
   // an explicit request falls back to it.
   static constexpr double kMinSigma = 3.0;
-  // Auto picks box_stack from this radius (3 sigma) on, on every format (decimated takes
-  // over from sigma 4.02: DecimatedTuning::kAutoMinFactor). Measured on an H100 at 8K u8,
-  // one-pass box_stack against separable: RGBA 591 / 818 us at sigma 3 (radius 9), 601 /
-  // 1135 at sigma 4, 733 / 3532 at sigma 8 (session 6); gray 301 / 367 us at sigma 3
-  // (session 10), where auto had kept separable up to radius 20 before.
+  // Auto, where the caller accepts an approximation (Accuracy::Fast), picks box_stack from
+  // this radius (3 sigma) on, on every format (decimated takes over from sigma 4.02:
+  // DecimatedTuning::kAutoMinFactor): 8K RGBA 591 µs against separable's 818 at sigma 3,
+  // gray 301 against 367 (H100; docs/techniques/convolution.md, "Choosing").
   static constexpr int kAutoMinRadius = 9;
   // A thread walks one column of a segment of rows, after 2R rows of warm-up (R: the
   // stack's total radius). Segments of at least kSegmentPerRadius * R rows keep the
@@ -55,9 +54,9 @@ struct BoxStackTuning {
   // would spill (ptxas -v, sm_90: 4 rows of f32x4 spilled 336 bytes, of u8x3 140).
   static constexpr int kFusedRowsAhead = 4;
   // Batches ahead whose leading rows (the walk's newest reads) are prefetched into L2
-  // at the start of a batch's column walk, by channel count (0: none). Measured (H100,
-  // 8K, sigma 8 / 30, session 7): gray 430.8 -> 383.4 us / 772.4 -> 726.7 at one batch
-  // (two and four: no better); RGBA 742.5 -> 759.9 / 1301.1 -> 1359.6, slower.
+  // at the start of a batch's column walk, by channel count (0: none). Gray, one batch:
+  // 8K sigma 8 430.8 -> 383.4 µs, sigma 30 772.4 -> 726.7 (two and four no better); RGBA
+  // slower (742.5 -> 759.9 µs) (H100; docs/techniques/convolution.md, "L2 prefetch on gray").
   static constexpr int fused_l2_batches_ahead(int channels) { return channels == 1 ? 1 : 0; }
   // Segments a column is cut into are chosen so that the grid fills this many blocks an
   // SM (each segment costs its 2R rows of warm-up again).
