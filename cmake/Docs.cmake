@@ -6,7 +6,7 @@ if(DOXYGEN_FOUND)
   set(DOXYGEN_PROJECT_NAME gpufilter)
   set(DOXYGEN_PROJECT_NUMBER ${PROJECT_VERSION})
   set(DOXYGEN_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/docs)
-  set(DOXYGEN_EXTRACT_ALL YES)  # the headers' plain comments are the documentation
+  set(DOXYGEN_EXTRACT_ALL YES)  # every public declaration, with its /// comment where it has one
   set(DOXYGEN_JAVADOC_AUTOBRIEF YES)
   set(DOXYGEN_GENERATE_LATEX NO)
   set(DOXYGEN_WARN_AS_ERROR NO)

@@ -40,12 +40,12 @@ struct DecimatedTuning {
   // The up pass: at least this many low-res rows (h output rows each) a block.
   static constexpr int kMinUpSegment = 4;
 
-  // Auto takes decimated where both axes decimate by at least this (sigma from about
-  // 4.02): measured on an H100 at 8K in one run (session 12), decimated against
-  // box_stack, u8x4 / u8x3 / u8x1: at h = 3 (sigma 5) 466 / 612, 411 / 645 and 177 /
-  // 317 us; at h = 2 (sigma 4) 882 / 602, 801 / 636, 384 / 310: there the low-res image
-  // is a quarter of the input in floats, 4x its bytes. Every sigma with the same h costs
-  // decimated the same, so the crossover is the factor, not a sigma.
+  // Auto, where the caller accepts an approximation (Accuracy::Fast), takes decimated where
+  // both axes decimate by at least this (sigma from about 4.02): 8K u8x4 at h = 3 (sigma 5)
+  // 360 µs against box_stack's 612, at h = 2 (sigma 4) 882 against 602, where the low-res
+  // image is a quarter of the input in floats, 4x its bytes. Every sigma with the same h
+  // costs decimated the same, so the crossover is the factor, not a sigma (H100;
+  // docs/techniques/convolution.md, "Large sigma: decimated").
   static constexpr int kAutoMinFactor = 3;
 };
 

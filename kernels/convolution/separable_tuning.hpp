@@ -23,12 +23,11 @@ struct SeparableTuning {
   static constexpr int kMaxUnrolledRadius = 4;
   // Tile loads each thread has in flight before it stores them to shared memory.
   static constexpr int kLoadBatch = 4;
-  // Measured on an H100, 8K, 5x5, channels separate (docs/gpu-results.md, 2026-11-22):
-  // the plain path for convex linear masks (no alpha test, output rule or clamp) took
-  // u8x4 from 307 to 278 us; loading sub-word pixels as 32-bit words, storing P pixels
-  // as words and moving 4-float sums as 16-byte shared accesses took u8x1 from 93 to
-  // 79 us, u8x3 from 248 to 220 us and u8x4 from 278 to 246 us (registers 80 -> 64,
-  // occupancy 37.5% -> 50%).
+  // Sub-word pixels load as 32-bit words, a thread's P pixels store as words and 4-float
+  // sums move as 16-byte shared accesses: 8K 5x5 blur u8x1 93.0 -> 78.3 µs, u8x4 278.0 ->
+  // 243.9 (80 -> 64 registers). The plain path for convex linear masks (no alpha test,
+  // output rule or clamp) took u8x4 from 307.1 first (H100; docs/archive/gpu-results-log.md,
+  // 2026-11-22 16:27 run).
   // Narrow pixels get more per thread, so a thread's loads and work are not tiny.
   static constexpr int pixels_per_thread(unsigned long pixel_bytes) {
     return pixel_bytes == 1 ? 4 : pixel_bytes <= 4 ? 2 : 1;

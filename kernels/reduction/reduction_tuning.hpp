@@ -32,10 +32,10 @@ struct ReductionTuning {
   // thresholds, 48-byte groups).
   static constexpr int kPackedWarpMinBlocks1 = 4;
   // stats `auto`: packed_warp_bulk for u8 three-channel images on GPUs with bulk copies
-  // (sm_90 on), packed_warp_prefetch for everything else. Measured on an H100 at 8K
-  // (session 9, same run): bulk against prefetch u8x3 62.8 / 71.8 us (0.90x / 0.79x
-  // CUB's DeviceReduce::Sum), u8x1 37.9 / 27.8, u8x4 84.0 / 74.0. Without bulk copies
-  // the bulk walk runs as packed_warp_async, slower than prefetch (u8x3 76.1 us).
+  // (sm_90 on), packed_warp_prefetch for everything else: the bulk walk is the faster on
+  // 8K RGB (62.8 against 71.8 µs) and the slower on gray and RGBA (H100;
+  // docs/techniques/reduction.md). Without bulk copies it runs as packed_warp_async,
+  // slower than prefetch (u8x3 76.1 µs).
   static constexpr bool kAutoBulkForThreeChannels = true;
   static constexpr int kPackedWarpMinBlocks3 = 2;
   static constexpr int kPackedWarpMinBlocks4 = 3;
@@ -84,10 +84,9 @@ struct PackedWarpWalk : SegmentWalk {
 // while it computes. Two steps of data live in registers. ptxas -v, sm_90: gray 4
 // blocks of two groups a step (with four groups at 4 blocks, 64 registers, it spilled
 // 64 bytes), three channels 2 (128), RGBA 2 (126; at 3, 80 registers, it spilled 40
-// bytes). Gray's shape, measured on the H100 (session 6, 8K, CUB's Sum 27.2 us): four
-// groups at 3 blocks 30.6 us, two groups at 4 blocks 28.0 us; for RGBA two groups at
-// 3 or 4 blocks and three at 2 were slower than four at 2 (78.8 / 78.5 / 74.8 against
-// 73.7 us).
+// bytes). Gray walks two groups at 4 blocks (8K 28.0 µs against 30.6 for four at 3);
+// RGBA keeps four at 2 (73.7 µs; 74.8-78.8 in the other shapes) (H100;
+// docs/techniques/reduction.md, "Loads in flight").
 struct PackedWarpPrefetchWalk : SegmentWalk {
   static constexpr int kPrefetch = 1;
   static constexpr int kGroups1 = ReductionTuning::kGroupsInFlight / 2;

@@ -1,25 +1,27 @@
 #pragma once
-// Conversions: ops whose output has another pixel format or layout than their input.
-// For gray, add_alpha, drop_alpha, swap_channels, convert_depth, to_planar and
-// to_interleaved:
-// - Preconditions: src and dst are non-empty views of device memory, of equal size,
-//   dst in the format the op names (the registry's output_shape says the same); each
-//   view (each plane of a PlanarView) naturally aligned on its own (a 4-channel pixel
-//   to its full size), not overlapping the other side (none runs in place); any
-//   pitch, sub-views included. The ops on two ImageViews also refuse images wider
-//   than 2^30 pixels.
-// - Errors: Error(InvalidArgument) for views, channel counts or variants that break
-//   these rules (the message names the op and the expected destination),
-//   Error(UnsupportedFormat) for a channel count other than 1, 3 or 4, Error(Cuda)
-//   when a launch fails. None allocates device memory.
-// - Synchronisation: none. The work is enqueued on ctx.stream and the call returns
-//   without waiting for it; only ExecContext::sync_after_launch (or
-//   GPUFILTER_SYNC_LAUNCHES=1) makes it wait after the launch.
-// The name functions and ChannelOrder::parse touch no GPU.
-//
-// Colour images hold their channels in R, G, B order, alpha last. Integer results
-// round to the nearest level, ties to even, and saturate to the format's range
-// ([0, M]: M = 255, 65535, or 1 for f32).
+/// @file
+/// Conversions: ops whose output has another pixel format or layout than their input.
+/// For gray, add_alpha, drop_alpha, swap_channels, convert_depth, to_planar and
+/// to_interleaved:
+/// - Preconditions: src and dst are non-empty views of device memory, of equal size,
+///   dst in the format the op names (the registry's output_shape says the same); each
+///   view (each plane of a PlanarView) naturally aligned on its own (a 4-channel pixel
+///   to its full size), not overlapping the other side (none runs in place); any
+///   pitch, sub-views included. The ops on two ImageViews also refuse images wider
+///   than 2^30 pixels.
+/// - Errors: Error(InvalidArgument) for views, channel counts or variants that break
+///   these rules (the message names the op and the expected destination),
+///   Error(UnsupportedFormat) for a channel count other than 1, 3 or 4, Error(Cuda)
+///   when a launch fails. None allocates device memory.
+/// - Synchronisation: none. The work is enqueued on ctx.stream and the call returns
+///   without waiting for it; only ExecContext::sync_after_launch (or
+///   GPUFILTER_SYNC_LAUNCHES=1) makes it wait after the launch.
+///
+/// The name functions and ChannelOrder::parse touch no GPU.
+///
+/// Colour images hold their channels in R, G, B order, alpha last. Integer results
+/// round to the nearest level, ties to even, and saturate to the format's range
+/// ([0, M]: M = 255, 65535, or 1 for f32).
 #include <string>
 
 #include "gpufilter/image_view.hpp"
@@ -28,73 +30,77 @@
 
 namespace gpufilter {
 
-// The library's conversion kernels; the lab has two more (staged: a row segment through
-// shared memory; vec16: vec16_warp without the warp's stage).
+/// The library's conversion kernels; the lab has two more (staged: a row segment through
+/// shared memory; vec16: vec16_warp without the warp's stage).
 enum class ConversionVariant {
-  Pixel,      // one pixel per thread
-  Unroll4,    // four pixels per thread, all loaded before any is stored
-  Vec16Warp,  // 8-bit images: 16 pixels per thread, every global access 16 bytes wide, 3-
-              // and 4-byte pixel sides regrouped through shared memory so that a warp's
-              // global instructions are contiguous (the default); rows not starting at
-              // 16-byte boundaries and other types run Unroll4
+  Pixel,      ///< one pixel per thread
+  Unroll4,    ///< four pixels per thread, all loaded before any is stored
+  Vec16Warp,  ///< 8-bit images: 16 pixels per thread, every global access 16 bytes wide, 3-
+              ///< and 4-byte pixel sides regrouped through shared memory so that a warp's
+              ///< global instructions are contiguous (the default); rows not starting at
+              ///< 16-byte boundaries and other types run Unroll4
 };
-// Throws Error(InvalidArgument) naming the choices for an unknown name.
+/// Throws Error(InvalidArgument) naming the choices for an unknown name.
 ConversionVariant conversion_variant_from_name(const std::string& name);
+/// The variant's name, as conversion_variant_from_name() takes it; does not throw.
 const char* to_string(ConversionVariant variant);
 
 // ---- gray --------------------------------------------------------------------------
-// y = wr*R + wg*G + wb*B, alpha dropped: BT.601 (0.299, 0.587, 0.114), as
-// cv::cvtColor's RGB2GRAY, or BT.709 (0.2126, 0.7152, 0.0722). Computed in float on the
-// GPU: integer results may differ from the double-precision reference by one level
-// where the sum lies within float error of .5, f32 results by 1e-6.
+/// The luminance weights of gray(): y = wr*R + wg*G + wb*B, alpha dropped: BT.601
+/// (0.299, 0.587, 0.114), as cv::cvtColor's RGB2GRAY, or BT.709 (0.2126, 0.7152,
+/// 0.0722). Computed in float on the GPU: integer results may differ from the
+/// double-precision reference by one level where the sum lies within float error of .5,
+/// f32 results by 1e-6.
 enum class GrayWeights { Bt601, Bt709 };
-// "bt601" or "bt709"; throws Error(InvalidArgument) naming the choices otherwise.
+/// "bt601" or "bt709"; throws Error(InvalidArgument) naming the choices otherwise.
 GrayWeights gray_weights_from_name(const std::string& name);
+/// "bt601" or "bt709"; does not throw.
 const char* to_string(GrayWeights weights);
-// src: 3 or 4 channels; dst: 1 channel of src's type.
+/// Colour to gray with `weights`. src: 3 or 4 channels; dst: 1 channel of src's type.
 void gray(const ImageView& src, const ImageView& dst, GrayWeights weights = GrayWeights::Bt601,
           ConversionVariant variant = ConversionVariant::Vec16Warp, const ExecContext& ctx = {});
 
 // ---- alpha -------------------------------------------------------------------------
-// src 3 channels, dst 4 of the same type: colour copied, alpha opaque (M). Exact.
+/// src 3 channels, dst 4 of the same type: colour copied, alpha opaque (M). Exact.
 void add_alpha(const ImageView& src, const ImageView& dst,
                ConversionVariant variant = ConversionVariant::Vec16Warp, const ExecContext& ctx = {});
-// src 4 channels, dst 3 of the same type: the colour channels. Exact.
+/// src 4 channels, dst 3 of the same type: the colour channels. Exact.
 void drop_alpha(const ImageView& src, const ImageView& dst,
                 ConversionVariant variant = ConversionVariant::Vec16Warp, const ExecContext& ctx = {});
 
 // ---- channel order -----------------------------------------------------------------
-// Output channel i is input channel from[i].
+/// Output channel i is input channel from[i].
 struct ChannelOrder {
-  int from[4] = {0, 1, 2, 3};
-  int channels = 0;
-  // `letters` is a permutation of the input's channels, "bgr" or "bgra" style: of rgb
-  // for 3 channels, of rgba for 4, or of rgb for 4 (alpha kept last). Empty: red and
-  // blue swapped. Throws Error(InvalidArgument) on anything else.
+  int from[4] = {0, 1, 2, 3};  ///< the input channel of each output channel
+  int channels = 0;            ///< 3 or 4: the image's channel count
+  /// `letters` is a permutation of the input's channels, "bgr" or "bgra" style: of rgb
+  /// for 3 channels, of rgba for 4, or of rgb for 4 (alpha kept last). Empty: red and
+  /// blue swapped. Throws Error(InvalidArgument) on anything else.
   static ChannelOrder parse(const std::string& letters, int channels);
 };
-// src and dst of one format (3 or 4 channels); order.channels must equal the
-// channel count (Error(InvalidArgument) otherwise). Exact.
+/// Reorders the channels as `order` says. src and dst of one format (3 or 4 channels);
+/// order.channels must equal the channel count (Error(InvalidArgument) otherwise). Exact.
 void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrder& order,
                    ConversionVariant variant = ConversionVariant::Vec16Warp, const ExecContext& ctx = {});
 
 // ---- depth -------------------------------------------------------------------------
-// y = sat(round(x * M_dst / M_src)) to dst's channel type (the channel counts match):
-// u8 -> u16 multiplies by 257, u16 -> u8 rounds x/257, integers -> f32 divide by M,
-// f32 -> integers clamp to [0, 1] and scale. Exact: every result is the correctly
-// rounded value of the formula (float results included). dst has src's size and
-// channel count; any channel type, its own included.
+/// y = sat(round(x * M_dst / M_src)) to dst's channel type (the channel counts match):
+/// u8 to u16 multiplies by 257, u16 to u8 rounds x/257, integers to f32 divide by M,
+/// f32 to integers clamp to [0, 1] and scale. Exact: every result is the correctly
+/// rounded value of the formula (float results included). dst has src's size and
+/// channel count; any channel type, its own included.
 void convert_depth(const ImageView& src, const ImageView& dst,
                    ConversionVariant variant = ConversionVariant::Vec16Warp, const ExecContext& ctx = {});
 
 // ---- layout ------------------------------------------------------------------------
-// Interleaved (AoS) to planar (SoA) and back: plane c holds channel c. Exact.
-// The registry writes a planar image as a 1-channel image of height h * channels with
-// plane c in rows [c*h, (c+1)*h): see planar_view() in point_ops.hpp.
-// The interleaved side has 3 or 4 channels; the planar side as many planes, of its
-// type and size.
+/// Interleaved (AoS) to planar (SoA) and back: plane c holds channel c. Exact.
+/// The registry writes a planar image as a 1-channel image of height h * channels with
+/// plane c in rows [c*h, (c+1)*h): see planar_view() in point_ops.hpp.
+/// The interleaved side has 3 or 4 channels; the planar side as many planes, of its
+/// type and size.
 void to_planar(const ImageView& src, const PlanarView& dst, ConversionVariant variant = ConversionVariant::Vec16Warp,
                const ExecContext& ctx = {});
+/// Planar (SoA) back to interleaved (AoS), as to_planar() with the sides swapped. Exact.
 void to_interleaved(const PlanarView& src, const ImageView& dst,
                     ConversionVariant variant = ConversionVariant::Vec16Warp,
                     const ExecContext& ctx = {});

@@ -1,5 +1,6 @@
 #pragma once
-// Everything a program linking gpufilter::gpufilter needs.
+/// @file
+/// Everything a program linking gpufilter::gpufilter needs.
 #include "gpufilter/border.hpp"
 #include "gpufilter/conversions.hpp"
 #include "gpufilter/device.hpp"

@@ -1,19 +1,23 @@
 #pragma once
-// How far a kernel's output may stray from the CPU reference. Plain data: nothing here
-// throws or touches a GPU.
+/// @file
+/// How far a kernel's output may stray from the CPU reference. Plain data: nothing here
+/// throws or touches a GPU.
 namespace gpufilter {
 
+/// How far a kernel's output may stray from the CPU reference, per channel sample.
 struct Tolerance {
-  // Largest |gpu - reference| accepted for any channel sample.
+  /// Largest |gpu - reference| accepted for any channel sample.
   double max_abs = 0.0;
-  // Share of channel samples (0..1) that may differ from the reference at all. Integer
-  // outputs computed in float round a value within float error of .5 the other way now
-  // and then; a kernel that truncates instead of rounding is off by one level in about
-  // half of them, within max_abs, and only this bound catches it. (Two samples are
-  // always allowed: a share of a 1x1 image's samples means nothing.)
+  /// Share of channel samples (0..1) that may differ from the reference at all. Integer
+  /// outputs computed in float round a value within float error of .5 the other way now
+  /// and then; a kernel that truncates instead of rounding is off by one level in about
+  /// half of them, within max_abs, and only this bound catches it. (Two samples are
+  /// always allowed: a share of a 1x1 image's samples means nothing.)
   double max_differing_share = 1.0;
 
+  /// Exact: no sample may differ.
   Tolerance() = default;
+  /// `max_abs_`, with at most `max_differing_share_` of the samples differing at all.
   Tolerance(double max_abs_, double max_differing_share_ = 1.0)  // NOLINT: a bare number means max_abs
       : max_abs(max_abs_), max_differing_share(max_differing_share_) {}
 };
