@@ -16,15 +16,15 @@
 //    holding the kUpTaps low-res rows around it (each interpolated across first) in
 //    registers; every output pixel is kUpTaps products per channel.
 // Borders: the low-res samples near and past the image's edges are sums over input
-// positions mapped by the border mode (common/border_runtime.cuh), so every mode behaves
-// as the reference's border-extended image; no padded copy.
+// positions mapped by the border policy, so every mode behaves as the reference's
+// border-extended image; no padded copy.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
-#include "common/border_runtime.cuh"
+#include "common/border.cuh"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
 #include "common/occupancy_cache.hpp"
@@ -51,13 +51,6 @@ template <class T, int C>
 constexpr int kRowsAhead = sizeof(T) * C <= 4 ? 8 : 4;
 constexpr int kFlushRows = 4;
 constexpr int kBufferRows = kFlushRows - 1 + 8 / 2;
-
-// Calls f(std::bool_constant<b>) for a runtime bool.
-template <class F>
-void visit_bool(bool b, F&& f) {
-  if (b) f(std::true_type{});
-  else f(std::false_type{});
-}
 
 struct DownArgs {
   int factor_y, reach_y, first_y, count_y;  // rows: h, down_reach, d's first index, d's rows
@@ -118,18 +111,14 @@ __device__ __forceinline__ Pixel<T, C> load_pixel(const unsigned char* p) {
   return pixel;
 }
 
-// kConstantBorder: BorderMode::Constant, whose reads outside the image load nothing and
-// whose columns outside read the constant on every row; the other modes map rows and
-// columns through `border` with no branch on the mode. A template constant: the Constant
-// path's state would cost the other modes' walk registers it does not have at 64.
 // kPremultiply: out.premultiply, as a constant so the walk holds no per-row select.
 // kSteps: the rows axis's decimated_down_steps (kDownSteps for h < 10, one less from
 // there on: sigma 13.5 and up), so that no row takes a product of weight zero for every
 // phase.
-template <class T, int C, bool kConstantBorder, bool kPremultiply, int kSteps>
+template <class T, int C, class B, bool kPremultiply, int kSteps>
 __global__ void __launch_bounds__(kMaxThreads, 2)
-    decimate_kernel(PitchedView<T, C> src, Accum<C>* d, Accum<C>* carry, DownArgs a, BorderReads border,
-                    Pixel<T, C> constant, Filter2dOutput out) {
+    decimate_kernel(PitchedView<T, C> src, Accum<C>* d, Accum<C>* carry, DownArgs a, Pixel<T, C> constant,
+                    Filter2dOutput out) {
   constexpr int kAhead = kRowsAhead<T, C>;
   extern __shared__ float4 shared_words[];
   Accum<C>* buffer = reinterpret_cast<Accum<C>*>(shared_words);  // [kBufferRows][blockDim.x]
@@ -144,20 +133,20 @@ __global__ void __launch_bounds__(kMaxThreads, 2)
   int column = hx * (j0 + a.first_x) - a.reach_x + t;
   bool constant_column = false;
   if (column < 0 || column >= src.width) {
-    if constexpr (kConstantBorder) {
+    if constexpr (B::kConstant) {
       constant_column = true;
       column = 0;
     } else {
-      column = border_map(column, src.width, border.x);
+      column = B::map(column, src.width);
     }
   }
   const unsigned char* column_base = src.data + sizeof(Pixel<T, C>) * static_cast<std::size_t>(column);
   auto fetch = [&](int y) -> Pixel<T, C> {
     if (y < 0 || y >= src.height) {
-      if constexpr (kConstantBorder) return constant;
-      else y = border_map(y, src.height, border.y);
+      if constexpr (B::kConstant) return constant;
+      else y = B::map(y, src.height);
     }
-    if constexpr (kConstantBorder)
+    if constexpr (B::kConstant)
       if (constant_column) return constant;
     return load_pixel<T, C>(column_base + static_cast<std::size_t>(y) * src.pitch);
   };
@@ -234,7 +223,7 @@ __global__ void __launch_bounds__(kMaxThreads, 2)
       // one address and a pitch step each, with no border mapping.
       const int y = first_row + r + kAhead;
       bool inside = y >= 0 && y + kAhead <= src.height;
-      if constexpr (kConstantBorder) inside = inside && !constant_column;
+      if constexpr (B::kConstant) inside = inside && !constant_column;
       if (inside) {
         const unsigned char* p = column_base + static_cast<std::size_t>(y) * src.pitch;
 #pragma unroll
@@ -460,15 +449,14 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
   // The ring of low-res rows an input row feeds: kDownSteps, or one less from h = 10
   // (sigma 13.5) on.
   const int ring = std::max(decimated_down_steps(ay), kDownSteps - 1);
-  using DownKernel =
-      void (*)(PitchedView<T, C>, Accum<C>*, Accum<C>*, DownArgs, BorderReads, Pixel<T, C>, Filter2dOutput);
+  using DownKernel = void (*)(PitchedView<T, C>, Accum<C>*, Accum<C>*, DownArgs, Pixel<T, C>, Filter2dOutput);
   DownKernel down_kernel = nullptr;
-  visit_bool(border.mode == BorderMode::Constant, [&](auto constant_border) {
-    constexpr bool kConstantBorder = decltype(constant_border)::value;
+  visit_border(border.mode, [&](auto policy) {
+    using B = decltype(policy);
     auto pick = [&](auto steps) {
       constexpr int kSteps = decltype(steps)::value;
-      down_kernel = C == 4 && out.premultiply ? decimate_kernel<T, C, kConstantBorder, C == 4, kSteps>
-                                              : decimate_kernel<T, C, kConstantBorder, false, kSteps>;
+      down_kernel = C == 4 && out.premultiply ? decimate_kernel<T, C, B, C == 4, kSteps>
+                                              : decimate_kernel<T, C, B, false, kSteps>;
     };
     if (ring < kDownSteps)
       pick(std::integral_constant<int, kDownSteps - 1>{});
@@ -495,7 +483,6 @@ void run_decimated(const ImageView& src, const ImageView& dst, const FilterSpec&
 
   const dim3 down_grid(grid_x(blocks_across, "decimate_kernel"), grid_y(blocks_for(steps, down.segment)));
   down_kernel<<<down_grid, threads, shared, ctx.stream>>>(pitched<T, C>(src), d, carry, down,
-                                                          border_reads(border.mode, src.width, src.height),
                                                           constant_pixel<T, C>(border), out);
   check_launch("decimate_kernel", ctx);
 
