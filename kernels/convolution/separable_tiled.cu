@@ -2,7 +2,7 @@
 // mask's factors in __constant__ memory). Each block owns an output tile (32*P x 32
 // pixels, P pixels per thread in x, 4 rows per thread in y):
 //   1. it loads the tile plus the halo (rx pixels left and right, ry above and below)
-//      into shared memory, once, applying the border mode only in blocks that touch
+//      into shared memory, once, applying the border policy only in blocks that touch
 //      the image edge;
 //   2. it filters the rows of that input tile with the x factor into a float buffer;
 //   3. it filters that buffer's columns with the y factor and writes the output tile
@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "common/border_runtime.cuh"
+#include "common/border.cuh"
 #include "common/device_limits.hpp"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
@@ -97,10 +97,10 @@ __device__ __forceinline__ void store_pixels(PitchedView<T, C>& dst, int x, int 
 // kPlain: a convex mask, the Linear rule with no bias, no alpha handling (blur and box
 // on separate channels): inputs convert without the alpha test and outputs need no
 // clamp or output rule, which 8-bit filters, bound by instructions, feel.
-template <class T, int C, int kRadius, bool kPlain>
+template <class T, int C, class B, int kRadius, bool kPlain>
 __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
     separable_tiled_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, int runtime_rx, int runtime_ry, int slot,
-                           BorderReads border, Pixel<T, C> constant, int tile_rows, Filter2dOutput out) {
+                           Pixel<T, C> constant, int tile_rows, Filter2dOutput out) {
   const int rx = kRadius > 0 ? kRadius : runtime_rx;
   const int ry = kRadius > 0 ? kRadius : runtime_ry;
   constexpr int P = Tuning::pixels_per_thread(sizeof(T) * C);
@@ -132,7 +132,7 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
       return word_loads ? static_cast<int>(reinterpret_cast<std::size_t>(&src.at(x0, y0 + ty)) & 3) : 0;
     };
 
-    // 1. tile + halo -> shared memory; only edge blocks pay for the border mode.
+    // 1. tile + halo -> shared memory; only edge blocks pay for the border policy.
     //    Each thread issues kLoadBatch independent loads before storing any, so enough
     //    bytes are in flight to cover DRAM latency.
     constexpr int kBatch = Tuning::kLoadBatch;
@@ -160,32 +160,21 @@ __global__ void __launch_bounds__(Tuning::kBlockX * Tuning::kBlockY)
           }
         }
     } else {
-      const auto load_tile = [&](auto load) {
-        for (int ix = tx; ix < in_w; ix += Tuning::kBlockX)
-          for (int ty0 = static_cast<int>(threadIdx.y); ty0 < in_h; ty0 += Tuning::kBlockY * kBatch) {
-            Pixel<T, C> values[kBatch];
+      for (int ix = tx; ix < in_w; ix += Tuning::kBlockX)
+        for (int ty0 = static_cast<int>(threadIdx.y); ty0 < in_h; ty0 += Tuning::kBlockY * kBatch) {
+          Pixel<T, C> values[kBatch];
 #pragma unroll
-            for (int u = 0; u < kBatch; ++u) {
-              const int ty = ty0 + u * Tuning::kBlockY;
-              if (ty < in_h) values[u] = load(x0 + ix, y0 + ty);
-            }
-#pragma unroll
-            for (int u = 0; u < kBatch; ++u) {
-              const int ty = ty0 + u * Tuning::kBlockY;
-              if (ty < in_h) reinterpret_cast<Pixel<T, C>*>(tile + ty * row_bytes)[ix] = values[u];
-            }
+          for (int u = 0; u < kBatch; ++u) {
+            const int ty = ty0 + u * Tuning::kBlockY;
+            if (ty < in_h)
+              values[u] = interior ? src.at(x0 + ix, y0 + ty) : load_bordered<B>(src, x0 + ix, y0 + ty, constant);
           }
-      };
-      if (interior) {
-        load_tile([&](int sx, int sy) { return src.at(sx, sy); });
-      } else {
-        // Edge tiles, a few percent of them: one pixel at a time, which keeps their code
-        // small beside the interior tiles' batches.
-        for (int ix = tx; ix < in_w; ix += Tuning::kBlockX)
-          for (int ty = static_cast<int>(threadIdx.y); ty < in_h; ty += Tuning::kBlockY)
-            reinterpret_cast<Pixel<T, C>*>(tile + ty * row_bytes)[ix] =
-                load_bordered(src, x0 + ix, y0 + ty, border, constant);
-      }
+#pragma unroll
+          for (int u = 0; u < kBatch; ++u) {
+            const int ty = ty0 + u * Tuning::kBlockY;
+            if (ty < in_h) reinterpret_cast<Pixel<T, C>*>(tile + ty * row_bytes)[ix] = values[u];
+          }
+        }
     }
     __syncthreads();
     // The pixels of shared row ty, whichever way they were loaded.
@@ -319,17 +308,19 @@ void launch_separable_tiled(const ImageView& src, const ImageView& dst, const Fi
     const dim3 grid(grid_x(blocks_for(src.width, tile_width<T, C>()), "separable_tiled_kernel"), grid_y(tile_rows));
     const bool plain = spec.convex && spec.output == FilterOutput::Linear && spec.bias == 0.0 &&
                        !out.premultiply && !out.keep_alpha;
-    const BorderReads reads = border_reads(border.mode, src.width, src.height);
-    visit_small_radius(rx, ry, [&](auto compile_time_radius) {
-      visit_bool(plain, [&](auto kPlain) {
-        auto kernel = separable_tiled_kernel<T, C, decltype(compile_time_radius)::value, decltype(kPlain)::value>;
-        // Large radii need more than the default 48 KiB of shared memory per block.
-        GPUFILTER_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                  static_cast<int>(shared_bytes)));
-        mask_slots().with_slot(factors, ctx.stream, [&](int slot) {
-          kernel<<<grid, block, shared_bytes, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), rx, ry, slot,
-                                                            reads, constant, tile_rows, out);
-          check_launch("separable_tiled_kernel", ctx);
+    visit_border(border.mode, [&](auto policy) {
+      visit_small_radius(rx, ry, [&](auto compile_time_radius) {
+        visit_bool(plain, [&](auto kPlain) {
+          auto kernel = separable_tiled_kernel<T, C, decltype(policy), decltype(compile_time_radius)::value,
+                                               decltype(kPlain)::value>;
+          // Large radii need more than the default 48 KiB of shared memory per block.
+          GPUFILTER_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                    static_cast<int>(shared_bytes)));
+          mask_slots().with_slot(factors, ctx.stream, [&](int slot) {
+            kernel<<<grid, block, shared_bytes, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), rx, ry, slot,
+                                                              constant, tile_rows, out);
+            check_launch("separable_tiled_kernel", ctx);
+          });
         });
       });
     });
