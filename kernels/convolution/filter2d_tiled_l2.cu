@@ -5,7 +5,7 @@
 // (__ldg), betting that the neighbouring block has just brought those pixels into L2.
 // Compared with the tile+halo kernel it trades halo loads and a larger shared
 // footprint for divergent, cache-served reads at the tile's edges.
-#include "common/border_runtime.cuh"
+#include "common/border.cuh"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
 #include "convolution/filter2d_constant_masks.cuh"
@@ -39,18 +39,21 @@ __device__ __forceinline__ Pixel<T, C> ldg_pixel(const Pixel<T, C>* p) {
 }
 
 // load_bordered through __ldg.
-template <class T, int C>
+template <class B, class T, int C>
 __device__ __forceinline__ Pixel<T, C> ldg_bordered(const PitchedView<T, C>& view, int x, int y,
-                                                    const BorderReads& border, const Pixel<T, C>& constant) {
+                                                    const Pixel<T, C>& constant) {
   if (x >= 0 && x < view.width && y >= 0 && y < view.height) return ldg_pixel(&view.at(x, y));
-  const Pixel<T, C> p = ldg_pixel(&view.at(border_map(x, view.width, border.x), border_map(y, view.height, border.y)));
-  return border.constant ? constant : p;
+  if constexpr (B::kConstant) {
+    return constant;
+  } else {
+    return ldg_pixel(&view.at(B::map(x, view.width), B::map(y, view.height)));
+  }
 }
 
-template <class T, int C, int K>
+template <class T, int C, class B, int K>
 __global__ void __launch_bounds__(Tuning::kTileBlockX * Tuning::kTileBlockY)
     filter2d_tiled_l2_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, int mask_w, int mask_h,
-                             BorderReads border, Pixel<T, C> constant, Filter2dOutput out, int tile_rows) {
+                             Pixel<T, C> constant, Filter2dOutput out, int tile_rows) {
   __shared__ __align__(16) Accum<C> tile[kTileH * kTileW];
   const int rw = mask_w / 2, rh = mask_h / 2, taps = mask_w * mask_h;
   const int tx = static_cast<int>(threadIdx.x);
@@ -61,7 +64,7 @@ __global__ void __launch_bounds__(Tuning::kTileBlockX * Tuning::kTileBlockY)
   for (int tile_y = static_cast<int>(blockIdx.y); tile_y < tile_rows; tile_y += static_cast<int>(gridDim.y)) {
     const int x0 = static_cast<int>(blockIdx.x) * kTileW;
     const int y0 = tile_y * kTileH;
-    // Tile and halo inside the image: no tap needs the border mode.
+    // Tile and halo inside the image: no tap needs the border policy.
     const bool interior =
         x0 - rw >= 0 && y0 - rh >= 0 && x0 + kTileW + rw <= src.width && y0 + kTileH + rh <= src.height;
 
@@ -70,7 +73,7 @@ __global__ void __launch_bounds__(Tuning::kTileBlockX * Tuning::kTileBlockY)
     for (int q = 0; q < kRows; ++q) {
       const int ty = first_row + q;
       const Pixel<T, C> p = interior ? ldg_pixel(&src.at(x0 + tx, y0 + ty))
-                                     : ldg_bordered(src, x0 + tx, y0 + ty, border, constant);
+                                     : ldg_bordered<B>(src, x0 + tx, y0 + ty, constant);
       store_shared(tile + ty * kTileW + tx, input_value<T, C>(p, out));
     }
     __syncthreads();
@@ -97,8 +100,8 @@ __global__ void __launch_bounds__(Tuning::kTileBlockX * Tuning::kTileBlockY)
               v = load_shared(tile + ly * kTileW + lx);
             } else {
               const int gx = x0 + lx, gy = y0 + ly;
-              v = input_value<T, C>(
-                  interior ? ldg_pixel(&src.at(gx, gy)) : ldg_bordered(src, gx, gy, border, constant), out);
+              v = input_value<T, C>(interior ? ldg_pixel(&src.at(gx, gy)) : ldg_bordered<B>(src, gx, gy, constant),
+                                    out);
             }
 #pragma unroll
             for (int k = 0; k < K; ++k) accumulate(sums[q][k], w[k], v);
@@ -129,13 +132,14 @@ void launch_filter2d_tiled_l2(const ImageView& src, const ImageView& dst, const 
     const int tile_rows = static_cast<int>(blocks_for(src.height, kTileH));
     const dim3 block(Tuning::kTileBlockX, Tuning::kTileBlockY);
     const dim3 grid(grid_x(blocks_for(src.width, kTileW), "filter2d_tiled_l2_kernel"), grid_y(tile_rows));
-    visit_mask_count(mask_count, [&](auto k) {
-      filter2d_mask_slots().with_slot(weights, ctx.stream, [&](int) {
-        filter2d_tiled_l2_kernel<T, C, decltype(k)::value><<<grid, block, 0, ctx.stream>>>(
-            pitched<T, C>(src), pitched<T, C>(dst), spec.width(), spec.height(),
-            border_reads(border.mode, src.width, src.height), constant_pixel<T, C>(border),
-            make_filter2d_output<T, C>(spec), tile_rows);
-        check_launch("filter2d_tiled_l2_kernel", ctx);
+    visit_border(border.mode, [&](auto policy) {
+      visit_mask_count(mask_count, [&](auto k) {
+        filter2d_mask_slots().with_slot(weights, ctx.stream, [&](int) {
+          filter2d_tiled_l2_kernel<T, C, decltype(policy), decltype(k)::value><<<grid, block, 0, ctx.stream>>>(
+              pitched<T, C>(src), pitched<T, C>(dst), spec.width(), spec.height(), constant_pixel<T, C>(border),
+              make_filter2d_output<T, C>(spec), tile_rows);
+          check_launch("filter2d_tiled_l2_kernel", ctx);
+        });
       });
     });
   });
