@@ -1,6 +1,6 @@
 // The tiled 2-D filter (seed 004, "tiling with halo in shared memory"): each block
 // loads its 32x32 output tile plus a halo of (w/2, h/2) pixels on every side (the
-// "ghost elements" at the image edge come from the border mode, which only edge
+// "ghost elements" at the image edge come from the border policy, which only edge
 // blocks pay for) into shared memory once, converted to float and premultiplied as
 // they are stored. The tap loop then reads only shared memory and the constant cache
 // (masks as broadcasts), raising the CGMA ratio from ~1 FMA per global load to
@@ -9,7 +9,7 @@
 // must fit one block's shared memory (filter2d_tiled_fits).
 #include <string>
 
-#include "common/border_runtime.cuh"
+#include "common/border.cuh"
 #include "common/device_limits.hpp"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
@@ -31,10 +31,10 @@ std::size_t tiled_shared_bytes(int mask_w, int mask_h) {
   return in_w * in_h * sizeof(Accum<C>);
 }
 
-template <class T, int C, int K>
+template <class T, int C, class B, int K>
 __global__ void __launch_bounds__(Tuning::kTileBlockX * Tuning::kTileBlockY)
-    filter2d_tiled_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, int mask_w, int mask_h, BorderReads border,
-                          Pixel<T, C> constant, Filter2dOutput out, int tile_rows) {
+    filter2d_tiled_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, int mask_w, int mask_h, Pixel<T, C> constant,
+                          Filter2dOutput out, int tile_rows) {
   extern __shared__ __align__(16) unsigned char shared[];
   auto* tile = reinterpret_cast<Accum<C>*>(shared);
   const int rw = mask_w / 2, rh = mask_h / 2, taps = mask_w * mask_h;
@@ -53,8 +53,7 @@ __global__ void __launch_bounds__(Tuning::kTileBlockX * Tuning::kTileBlockY)
     // 1. tile + halo -> shared floats, each converted (and premultiplied) once.
     for (int iy = static_cast<int>(threadIdx.y); iy < in_h; iy += Tuning::kTileBlockY)
       for (int ix = tx; ix < in_w; ix += Tuning::kTileBlockX) {
-        const Pixel<T, C> p =
-            interior ? src.at(x0 + ix, y0 + iy) : load_bordered(src, x0 + ix, y0 + iy, border, constant);
+        const Pixel<T, C> p = interior ? src.at(x0 + ix, y0 + iy) : load_bordered<B>(src, x0 + ix, y0 + iy, constant);
         store_shared(tile + iy * in_w + ix, input_value<T, C>(p, out));
       }
     __syncthreads();
@@ -119,17 +118,18 @@ void launch_filter2d_tiled(const ImageView& src, const ImageView& dst, const Fil
     const int tile_rows = static_cast<int>(blocks_for(src.height, Tuning::kTileH));
     const dim3 block(Tuning::kTileBlockX, Tuning::kTileBlockY);
     const dim3 grid(grid_x(blocks_for(src.width, Tuning::kTileW), "filter2d_tiled_kernel"), grid_y(tile_rows));
-    visit_mask_count(mask_count, [&](auto k) {
-      auto kernel = filter2d_tiled_kernel<T, C, decltype(k)::value>;
-      // Large masks need more than the default 48 KiB of shared memory per block.
-      GPUFILTER_CUDA_CHECK(
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
-      filter2d_mask_slots().with_slot(weights, ctx.stream, [&](int) {
-        kernel<<<grid, block, shared_bytes, ctx.stream>>>(
-            pitched<T, C>(src), pitched<T, C>(dst), spec.width(), spec.height(),
-            border_reads(border.mode, src.width, src.height), constant_pixel<T, C>(border),
-            make_filter2d_output<T, C>(spec), tile_rows);
-        check_launch("filter2d_tiled_kernel", ctx);
+    visit_border(border.mode, [&](auto policy) {
+      visit_mask_count(mask_count, [&](auto k) {
+        auto kernel = filter2d_tiled_kernel<T, C, decltype(policy), decltype(k)::value>;
+        // Large masks need more than the default 48 KiB of shared memory per block.
+        GPUFILTER_CUDA_CHECK(
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+        filter2d_mask_slots().with_slot(weights, ctx.stream, [&](int) {
+          kernel<<<grid, block, shared_bytes, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), spec.width(),
+                                                            spec.height(), constant_pixel<T, C>(border),
+                                                            make_filter2d_output<T, C>(spec), tile_rows);
+          check_launch("filter2d_tiled_kernel", ctx);
+        });
       });
     });
   });
