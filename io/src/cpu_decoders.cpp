@@ -40,7 +40,7 @@ CpuDecodeTuning cpu_decode_tuning(unsigned cores, bool for_hardware_engine,
   const int core_count = static_cast<int>(std::max(1u, cores));
   const bool asked = environment_has("GPUFILTER_JPEG_CPU_DECODERS");
   CpuDecodeTuning tuning;
-  // Off unless asked: on an H100 (docs/gpu-results.md, session 5), 500 12 MP JPEGs took
+  // Off unless asked: on an H100 (docs/archive/gpu-results-log.md, 2026-11-23 02:25 run, item 4), 500 12 MP JPEGs took
   // 3.40 s without them and 4.18 s with 8 (4.82 s with 4, 4.38 s with 12): beside the
   // decoding threads the hardware engine became ready at ~2.3 s instead of 1.3 s (the
   // CUDA context and nvJPEG's start share the CPU and the kernel's memory map with them)

@@ -67,20 +67,16 @@ struct SeparableFixedTuning {
   // waves (the Sobel gray grid was 1.64 waves, the last 64% full).
   using TunedShape = FixedShape<128, 72, 1, 4, 2, true>;
   // gradient_int walks strips of 12 rows, 4 whole groups of its 3-row fast walk: 8K Sobel
-  // magnitude on the H100 (session 15), fixed lengths of 9 / 12 / 15 / 18 / 24 / 30 / 48
-  // rows: gray 50.9-51.1 / 50.5-50.8 / 51.2-51.5 / 52.3-52.9 / 55.6-56.7 / 61.2-61.6 /
-  // 73.1-73.9 µs, RGB 122.2-122.3 / 120.8-120.9 / 122.0-122.3 / 122.2-122.9 / 125.1-125.4
-  // / 131.1 / 142.9-143.4, RGBA 126.5-126.9 / 125.9 / 126.2-126.4 / 127.1-127.3 /
-  // 133.2-133.7 / 136.4-136.6 / 147.9-148.2, against the earlier bounds (8-16 on gray and
-  // RGB, 16-64 on RGBA) 52.7 / 122.8 / 156.3.
+  // magnitude 50.5-50.8 / 120.8-120.9 / 125.9 µs gray / RGB / RGBA on the H100, the best of
+  // 9-48 rows and against 52.7 / 122.8 / 156.3 before (the sweep: docs/archive/gpu-results-log.md,
+  // 2026-11-24 05:00 run, item 22).
   static constexpr StripBounds kGradientStripRows{12, 12};
   // The strip of shapes that do not fill waves (the lab's serial shape): 32 rows
   // (2R / 32 = 12.5% warm-up at R = 2).
   static constexpr int kFixedStripRows = 32;
 
-  // Measured on an H100 (8K, --quick, session 3, docs/gpu-results.md): gradient_int runs
-  // the 8-bit Sobel magnitude in 98 us against the 2-D tile's 232 us (2.4x), so auto
-  // takes it.
+  // gradient_int runs the 8-bit Sobel magnitude in 98 µs against the 2-D tile's 232 µs
+  // (2.4x; H100, 8K, docs/gpu-results.md#convolution), so auto takes it.
   static constexpr bool kAutoPicksGradientInt = true;
 };
 

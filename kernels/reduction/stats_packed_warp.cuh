@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Walk, C>)
   }
   __syncthreads();
   // A thread a channel: the rows' divisions run side by side. This block runs alone at
-  // the kernel's end: block timestamps (session 13) put 9-14 µs between its start of the
+  // the kernel's end: block timestamps (H100; docs/techniques/reduction.md) put 9-14 µs between its start of the
   // grid's combine and its end on 8K RGBA when thread 0 wrote all four rows with 64-bit
   // divisions, against 3.5 µs for gray's one row. (Every thread merging a share of the
   // partials into its slot, then the slots combined as the block's own, measured slower

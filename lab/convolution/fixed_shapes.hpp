@@ -13,7 +13,7 @@ using kernels::StripBounds;
 struct FixedShapes {
   // The library's shape, which separable_fixed runs by default.
   using Tuned = kernels::SeparableFixedTuning::TunedShape;
-  // Session 3's shape, profiled on the H100 (5x5 blur u8x4: 85 registers, 31% theoretical
+  // The first shape, kept for comparison, profiled on the H100 (5x5 blur u8x4: 85 registers, 31% theoretical
   // occupancy, issue slots 42% busy, 40% of stalls on L1TEX scoreboard): every row's
   // loads wait for the row's math; 32-row strips, 8 gray pixels a thread. (Its loads no
   // longer sit behind the row's border test, so the compiler now hoists some itself: 126
@@ -30,7 +30,7 @@ struct FixedShapes {
   // separable_fixed's strips, in the wave-filling shapes: at least 16 rows, so the 2R
   // warm-up rows stay a small share of the walk (2R / 16 = 25% more horizontal sums at
   // 5x5), at most 64; it was slower at every shorter length (gray 5x5 Gaussian 112.5 µs
-  // at 16-64, 133.2 at 8 rows; H100, 8K, session 13, docs/gpu-results.md).
+  // at 16-64, 133.2 at 8 rows; H100, 8K, docs/archive/gpu-results-log.md).
   static constexpr StripBounds kSeparableFixedStripRows{16, 64};
 };
 

@@ -32,7 +32,8 @@ namespace gpufilter {
 // (separable_fixed and its shapes, gradient_int's other shapes, box_stack_two_pass)
 // are the lab's (docs/lab.md).
 enum class FilterVariant {
-  Auto,       // the fastest measured variant that runs this spec on this GPU
+  Auto,       // the fastest measured variant that runs this spec exactly on this GPU
+              // (an approximating one only with Accuracy::Fast: decimated)
   Naive,      // masks in global memory, a border branch at every tap; any mask size
   Constant,   // masks in __constant__ memory, no tiling (masks up to 127x127 floats)
   Tiled,      // tile plus halo in shared memory (seed strategy 1)
@@ -41,11 +42,12 @@ enum class FilterVariant {
   // 8-bit only, integer arithmetic from a register window (docs/techniques/convolution.md):
   // the Sobel, Scharr and Prewitt magnitudes (edge --direction both).
   GradientInt,
-  // Gaussian blurs of sigma >= 3 only: three stacked box filters per axis on running
-  // sums, the same cost at any sigma, within a looser accuracy contract than the exact
-  // variants (docs/techniques/convolution.md, "Large sigma"); other specs run separable.
+  // Gaussian blurs of sigma >= 3 only, by name (Auto never takes it): three stacked box
+  // filters per axis on running sums, the same cost at any sigma, within 6 levels of 8
+  // bits where edges meet (docs/techniques/convolution.md, "Large sigma"); other specs
+  // run separable.
   BoxStack,
-  // 8-bit, 1 and 4 channels: an integer mask run vertical pass first, the neighbours'
+  // 8-bit, 1, 3 and 4 channels: an integer mask run vertical pass first, the neighbours'
   // sums taken from adjacent threads (docs/techniques/convolution.md, "8-bit filters:
   // separable_packed"); symmetric convex rank-1 masks up to 9x9 (blur, box).
   SeparablePacked,

@@ -257,7 +257,7 @@ Operation make_gaussian_operation() {
   add_large_sigma_variants(op);
   add_8bit_test_params(op, {{"sigma", 1.2}, {"sigma-y", 0.8}, {"alpha", "separate"}});  // 9x7
   // Sigma 3 and more on both axes, 19x21: the smallest masks box_stack and decimated run.
-  for (const char* variant : {"box_stack", "box_stack_two_pass", "decimated"})
+  for (const char* variant : {"box_stack", "decimated"})
     op.variant_test_params[variant] = {{"sigma", 3.0}, {"sigma-y", 3.4}};
   return op;
 }

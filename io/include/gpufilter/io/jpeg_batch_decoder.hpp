@@ -27,7 +27,7 @@
 namespace gpufilter::io {
 
 struct JpegBatchTuning {
-  // Files in one call. 500 12 MP JPEGs on an H100 (docs/gpu-results.md, session 4): 8 a
+  // Files in one call. 500 12 MP JPEGs on an H100 (docs/archive/gpu-results-log.md, 2026-11-22 23:10 run, item 3): 8 a
   // call 2.94 s, 16 a call 3.26 s, the per-file path 6.65 s: smaller calls keep fewer
   // workspaces waiting (20 rather than 24) and start the pipeline sooner. 0: no batched
   // decoding (the per-file path of before).
