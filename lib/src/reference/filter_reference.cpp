@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <vector>
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/reference.hpp"
 #include "reference/border_index.hpp"
+#include "reference/overlap_copy.hpp"
 #include "reference/parallel_rows.hpp"
 #include "reference/pixel_access.hpp"
 #include "reference/row_cache.hpp"
@@ -27,15 +27,6 @@ double channel_max(ChannelType type) {
     case ChannelType::F32: break;
   }
   return 1.0;
-}
-
-// Whether any byte of `b` lies between the first and the last byte of `a`.
-bool may_overlap(const ImageView& a, const ImageView& b) {
-  const auto* a_first = static_cast<const unsigned char*>(a.data);
-  const auto* b_first = static_cast<const unsigned char*>(b.data);
-  const auto* a_end = a_first + a.pitch * static_cast<std::size_t>(a.height - 1) + a.row_bytes();
-  const auto* b_end = b_first + b.pitch * static_cast<std::size_t>(b.height - 1) + b.row_bytes();
-  return a_first < b_end && b_first < a_end;
 }
 
 using PixelValues = std::array<double, 4>;
@@ -193,11 +184,8 @@ void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& 
   validate(spec, "filter");
   if (may_overlap(src, dst)) {
     // Rows are written while later rows are still being read: read from a copy.
-    std::vector<unsigned char> copy(src.row_bytes() * static_cast<std::size_t>(src.height));
-    const ImageView packed{copy.data(), src.width, src.height, src.row_bytes(), src.format};
-    for (int y = 0; y < src.height; ++y)
-      std::memcpy(packed.row<unsigned char>(y), src.row<const unsigned char>(y), src.row_bytes());
-    reference::apply_filter(packed, dst, spec, border);
+    const PackedCopy copy(src);
+    reference::apply_filter(copy.view(), dst, spec, border);
     return;
   }
   const Input in(src, spec, border);

@@ -3,29 +3,17 @@
 // image under Constant), of which std::nth_element picks the middle one.
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/reference.hpp"
 #include "reference/border_index.hpp"
+#include "reference/overlap_copy.hpp"
 #include "reference/parallel_rows.hpp"
 #include "reference/pixel_access.hpp"
 
 namespace gpufilter::reference {
-namespace {
-
-// Whether any byte of `b` lies between the first and the last byte of `a`.
-bool may_overlap(const ImageView& a, const ImageView& b) {
-  const auto* a_first = static_cast<const unsigned char*>(a.data);
-  const auto* b_first = static_cast<const unsigned char*>(b.data);
-  const auto* a_end = a_first + a.pitch * static_cast<std::size_t>(a.height - 1) + a.row_bytes();
-  const auto* b_end = b_first + b.pitch * static_cast<std::size_t>(b.height - 1) + b.row_bytes();
-  return a_first < b_end && b_first < a_end;
-}
-
-}  // namespace
 
 void median_filter(const ImageView& src, const ImageView& dst, const MedianParams& params, const Border& border) {
   validate_pair(src, dst, "median");
@@ -35,11 +23,8 @@ void median_filter(const ImageView& src, const ImageView& dst, const MedianParam
                                                 std::to_string(params.radius));
   if (may_overlap(src, dst)) {
     // Rows are written while later rows are still being read: read from a copy.
-    std::vector<unsigned char> copy(src.row_bytes() * static_cast<std::size_t>(src.height));
-    const ImageView packed{copy.data(), src.width, src.height, src.row_bytes(), src.format};
-    for (int y = 0; y < src.height; ++y)
-      std::memcpy(packed.row<unsigned char>(y), src.row<const unsigned char>(y), src.row_bytes());
-    reference::median_filter(packed, dst, params, border);
+    const PackedCopy copy(src);
+    reference::median_filter(copy.view(), dst, params, border);
     return;
   }
   const int r = params.radius;
