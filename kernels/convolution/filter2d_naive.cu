@@ -3,6 +3,7 @@
 // runtime branch at every tap. Its CGMA ratio is about one FMA per global load (per
 // channel); it runs any mask size and is the baseline the other variants beat.
 #include "common/border.cuh"
+#include "common/border_map.hpp"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
 #include "common/stream_buffer.hpp"
@@ -14,19 +15,6 @@ namespace gpufilter::kernels {
 namespace {
 
 using Tuning = Filter2dTuning;
-
-// The coordinate a tap reads along one axis, or -1 for the constant ("ghost") value.
-__device__ int naive_border_index(int i, int n, BorderMode mode) {
-  if (i >= 0 && i < n) return i;
-  switch (mode) {
-    case BorderMode::Constant: return -1;
-    case BorderMode::Replicate: return BorderReplicate::map(i, n);
-    case BorderMode::Reflect: return BorderReflect::map(i, n);
-    case BorderMode::Reflect101: return BorderReflect101::map(i, n);
-    case BorderMode::Wrap: return BorderWrap::map(i, n);
-  }
-  return -1;
-}
 
 template <class T, int C, int K>
 __global__ void __launch_bounds__(Tuning::kSimpleBlockX * Tuning::kSimpleBlockY)
@@ -43,9 +31,9 @@ __global__ void __launch_bounds__(Tuning::kSimpleBlockX * Tuning::kSimpleBlockY)
 #pragma unroll
     for (int k = 0; k < K; ++k) sums[k] = zero_accum<C>();
     for (int j = 0; j < mask_h; ++j) {
-      const int sy = naive_border_index(y + j - rh, src.height, mode);
+      const int sy = border_map(y + j - rh, src.height, mode);
       for (int i = 0; i < mask_w; ++i) {
-        const int sx = naive_border_index(x + i - rw, src.width, mode);
+        const int sx = border_map(x + i - rw, src.width, mode);
         Pixel<T, C> p = constant;  // a copy, not a reference that may point at either space
         if (sx >= 0 && sy >= 0) p = src.at(sx, sy);
         const Accum<C> v = input_value<T, C>(p, out);

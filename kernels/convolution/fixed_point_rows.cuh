@@ -15,23 +15,11 @@
 #include <cstdint>
 
 #include "common/border.cuh"
+#include "common/border_map.hpp"
 #include "gpufilter/border.hpp"
 #include "gpufilter/image_view.hpp"
 
 namespace gpufilter::kernels {
-
-// The coordinate a border mode reads for i (any integer), or -1 for the constant.
-__device__ __forceinline__ int border_map(int i, int n, BorderMode mode) {
-  if (i >= 0 && i < n) return i;
-  switch (mode) {
-    case BorderMode::Constant: return -1;
-    case BorderMode::Replicate: return BorderReplicate::map(i, n);
-    case BorderMode::Reflect: return BorderReflect::map(i, n);
-    case BorderMode::Reflect101: return BorderReflect101::map(i, n);
-    case BorderMode::Wrap: break;
-  }
-  return BorderWrap::map(i, n);
-}
 
 // A u8 image as bytes, with the border mode and the constant (byte c: channel c).
 struct ByteImage {

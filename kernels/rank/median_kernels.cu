@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include "common/border.cuh"
+#include "common/border_runtime.cuh"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
 #include "common/pixel.cuh"
@@ -48,30 +49,6 @@ using Tuning = MedianTuning;
 
 constexpr int kMaxWindow = (2 * MedianParams::kMaxRadius + 1) * (2 * MedianParams::kMaxRadius + 1);
 
-// The coordinate that i reads on an axis of n, or -1 for the constant.
-__device__ __forceinline__ int border_index(int i, int n, BorderMode mode) {
-  if (i >= 0 && i < n) return i;
-  switch (mode) {
-    case BorderMode::Constant: return -1;
-    case BorderMode::Replicate: return BorderReplicate::map(i, n);
-    case BorderMode::Reflect: return BorderReflect::map(i, n);
-    case BorderMode::Reflect101: return BorderReflect101::map(i, n);
-    case BorderMode::Wrap: break;
-  }
-  return BorderWrap::map(i, n);
-}
-
-// (x, y) of `view` through the border; `constant` where it reads the constant.
-template <class T, int C>
-__device__ __forceinline__ Pixel<T, C> read_bordered(const PitchedView<T, C>& view, int x, int y, BorderMode mode,
-                                                     const Pixel<T, C>& constant) {
-  const int sx = border_index(x, view.width, mode);
-  const int sy = border_index(y, view.height, mode);
-  Pixel<T, C> p = constant;  // a copy, not a reference that may point at either space
-  if (sx >= 0 && sy >= 0) p = view.at(sx, sy);
-  return p;
-}
-
 // ---- naive ---------------------------------------------------------------------------
 
 template <class T, int C>
@@ -89,7 +66,7 @@ __global__ void __launch_bounds__(Tuning::kNaiveBlockX * Tuning::kNaiveBlockY)
     Pixel<T, C> window[kMaxWindow];
     int n = 0;
     for (int dy = -radius; dy <= radius; ++dy)
-      for (int dx = -radius; dx <= radius; ++dx) window[n++] = read_bordered(src, x + dx, y + dy, mode, constant);
+      for (int dx = -radius; dx <= radius; ++dx) window[n++] = load_bordered(src, x + dx, y + dy, mode, constant);
     Pixel<T, C> out;
 #pragma unroll
     for (int c = 0; c < C; ++c) {
@@ -203,7 +180,7 @@ __device__ __forceinline__ void load_tile(typename Lanes::Stored (&tile)[kInH][k
     const int i = thread + k * kThreads;
     if (i >= kCount) break;
     const int iy = i / kInW, ix = i % kInW;
-    pixels[k] = interior ? src.at(x0 + ix, y0 + iy) : read_bordered(src, x0 + ix, y0 + iy, mode, constant);
+    pixels[k] = interior ? src.at(x0 + ix, y0 + iy) : load_bordered(src, x0 + ix, y0 + iy, mode, constant);
   }
   typename Lanes::Stored* flat = &tile[0][0];
 #pragma unroll
