@@ -54,18 +54,6 @@ std::vector<std::string> operation_names() {
   return names;
 }
 
-std::string describe_param(const ParamSpec& spec) {
-  std::string text = spec.help;
-  const std::string accepted = spec.kind == ParamKind::Choice ? "" : spec.accepted();
-  if (!accepted.empty()) text += " " + accepted;
-  if (!spec.default_text.empty()) {
-    text += " (default: " + spec.default_text + ")";
-  } else if (spec.default_value && spec.kind == ParamKind::Number) {
-    text += " (default: " + format_number(std::get<double>(*spec.default_value)) + ")";
-  }
-  return text;
-}
-
 // The options of one op (or, with op == nullptr, those every op shares, for the general
 // help). Params are read as strings so a bad number gets our message, not cxxopts'.
 cxxopts::Options make_options(const Operation* op) {
@@ -77,9 +65,9 @@ cxxopts::Options make_options(const Operation* op) {
   if (op) {
     for (const ParamSpec& spec : op->params) {
       if (spec.kind == ParamKind::Flag) {
-        options.add_options(op->name)(spec.name, describe_param(spec));
+        options.add_options(op->name)(spec.name, spec.describe());
       } else {
-        options.add_options(op->name)(spec.name, describe_param(spec), cxxopts::value<std::string>(), spec.metavar);
+        options.add_options(op->name)(spec.name, spec.describe(), cxxopts::value<std::string>(), spec.metavar);
       }
     }
   }

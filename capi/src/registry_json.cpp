@@ -23,19 +23,6 @@ const char* kind_name(ParamKind kind) {
   return "unknown";
 }
 
-// The line `gpufilter OP --help` shows for the parameter (cli/arguments.cpp's rule).
-std::string description(const ParamSpec& spec) {
-  std::string text = spec.help;
-  const std::string accepted = spec.kind == ParamKind::Choice ? "" : spec.accepted();
-  if (!accepted.empty()) text += " " + accepted;
-  if (!spec.default_text.empty()) {
-    text += " (default: " + spec.default_text + ")";
-  } else if (spec.default_value && spec.kind == ParamKind::Number) {
-    text += " (default: " + number_text(std::get<double>(*spec.default_value)) + ")";
-  }
-  return text;
-}
-
 void write_value(JsonWriter& json, const ParamValue& value) {
   if (const auto* number = std::get_if<double>(&value)) {
     json.value(*number);
@@ -51,7 +38,7 @@ void write_param(JsonWriter& json, const ParamSpec& spec) {
   json.key("name").value(spec.name);
   json.key("kind").value(kind_name(spec.kind));
   json.key("help").value(spec.help);
-  json.key("description").value(description(spec));
+  json.key("description").value(spec.describe());
   json.key("accepted").value(spec.accepted());
   json.key("integer").value(spec.integer);
   json.key("min").value(spec.min);

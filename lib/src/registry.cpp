@@ -1,6 +1,7 @@
 #include "gpufilter/registry.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <sstream>
 
@@ -14,6 +15,13 @@ std::string format_number(double value) {
   std::ostringstream text;
   text << value;
   return text.str();
+}
+
+// The shortest text that reads back as `value` (as the CLI prints numbers).
+std::string shortest_text(double value) {
+  char buffer[64];
+  const auto [end, status] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return status == std::errc() ? std::string(buffer, end) : std::to_string(value);
 }
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
@@ -194,6 +202,18 @@ Tolerance Operation::tolerance_for(PixelFormat format, const std::string& varian
     return fast_tolerance(format);
   const auto own = variant_tolerance.find(variant);
   return own != variant_tolerance.end() ? own->second(format) : tolerance(format);
+}
+
+std::string ParamSpec::describe() const {
+  std::string text = help;
+  const std::string values = kind == ParamKind::Choice ? "" : accepted();
+  if (!values.empty()) text += " " + values;
+  if (!default_text.empty()) {
+    text += " (default: " + default_text + ")";
+  } else if (default_value && kind == ParamKind::Number) {
+    text += " (default: " + shortest_text(std::get<double>(*default_value)) + ")";
+  }
+  return text;
 }
 
 const ParamValues& Operation::test_params_for(const std::string& variant) const {

@@ -70,6 +70,9 @@ struct ParamSpec {
   // The accepted values as --help shows them: "[0.1..100]", "sobel|scharr", ...;
   // "" for Text and Flag.
   std::string accepted() const;
+  // The line `gpufilter OP --help` shows for the parameter (and the Python binding's
+  // help): the help, the accepted values but for a choice's, and the default.
+  std::string describe() const;
 };
 
 // Builders that keep op definitions short; they check nothing and throw no Error.
