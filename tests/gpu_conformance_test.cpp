@@ -9,8 +9,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
-#include <limits>
 #include <optional>
 #include <memory>
 #include <string>
@@ -19,7 +17,7 @@
 
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
-#include "conformance_sizes.hpp"
+#include "conformance_check.hpp"
 
 namespace gpufilter {
 namespace {
@@ -94,16 +92,8 @@ std::vector<Case> all_cases() {
   return cases;
 }
 
-// A non-zero, per-channel constant, so a kernel that ignores Border::value fails.
-Border test_border(BorderMode mode, PixelFormat format) {
-  Border border;
-  border.mode = mode;
-  for (int c = 0; c < 4; ++c) border.value[static_cast<std::size_t>(c)] = format.max_value() * (c + 1) / 5.0;
-  return border;
-}
-
-// Where a sub-view sits in its parent: odd offsets, so rows start unaligned.
-constexpr int kSubX = 3, kSubY = 2, kMarginX = 5, kMarginY = 4;
+using testing::kMarginX;
+using testing::kMarginY;
 
 // The reference for the last (op, format, border, size, subview) seen: cases differ
 // only in variant run back to back, and the 1921x1079 references are the slow part.
@@ -136,19 +126,13 @@ const HostImage& source_for(const Case& c) {
   return *cache_parent_src;
 }
 
-ImageView case_input(const ImageView& parent, const Case& c) {
-  return c.subview ? parent.subview(kSubX, kSubY, c.size.width, c.size.height) : parent;
-}
+ImageView case_input(const ImageView& parent, const Case& c) { return testing::case_input(parent, c.size, c.subview); }
 
 void check_image_case(const Case& c) {
   const Operation& op = *c.op;
   const ParamValues params = op.resolve(params_of(c));
-  const Border border = test_border(c.border, c.format);
+  const Border border = testing::conformance_border(c.border, c.format);
   const ImageShape out = op.output_shape_for(ImageShape{c.size.width, c.size.height, c.format}, params);
-  // The destination is a sub-view of a larger parent too, at the same offset.
-  const int ox = c.subview ? kSubX : 0, oy = c.subview ? kSubY : 0;
-  const int parent_w = out.width + (c.subview ? kMarginX : 0);
-  const int parent_h = out.height + (c.subview ? kMarginY : 0);
 
   const HostImage& parent_src = source_for(c);
   const std::string key = case_name({c.op, "", c.format, c.border, c.size, c.subview}) + params_key(params_of(c));
@@ -157,37 +141,11 @@ void check_image_case(const Case& c) {
     op.run_reference(case_input(parent_src.view(), c), cache_.expected->view(), params, border);
     cache_.key = key;
   }
-  const ImageView expected = cache_.expected->view();
-
-  // The destination parent: random guard values around a poisoned sub-view.
-  HostImage host_dst(parent_w, parent_h, out.format);
-  testing::fill_random(host_dst.view(), 99u);
-  testing::poison_against(host_dst.view().subview(ox, oy, out.width, out.height), expected);
-  HostImage guard(parent_w, parent_h, out.format);
-  std::memcpy(guard.view().data, host_dst.view().data, guard.view().pitch * static_cast<std::size_t>(parent_h));
-
-  Stream stream;
-  DeviceImage src(parent_src.view().width, parent_src.view().height, c.format), dst(parent_w, parent_h, out.format);
-  copy_image_async(parent_src.view(), src.view(), stream.get());
-  copy_image_async(host_dst.view(), dst.view(), stream.get());
-  op.run_gpu(case_input(src.view(), c), dst.view().subview(ox, oy, out.width, out.height), params, border,
-             c.variant, ExecContext{stream.get(), true});
-  copy_image_async(dst.view(), host_dst.view(), stream.get());
-  stream.synchronize();
-
-  const testing::Difference diff = testing::compare(host_dst.view().subview(ox, oy, out.width, out.height), expected);
-  const Tolerance tolerance = op.tolerance_for(c.format, c.variant, params);
-  EXPECT_TRUE(diff.within(tolerance)) << "tolerance " << tolerance.max_abs << " in at most "
-                                      << tolerance.max_differing_share * 100 << "% of samples; " << diff.describe();
-
-  for (int y = 0; y < parent_h; ++y)
-    for (int x = 0; x < parent_w; ++x) {
-      if (x >= ox && x < ox + out.width && y >= oy && y < oy + out.height) continue;
-      const std::size_t bytes = out.format.pixel_bytes();
-      ASSERT_EQ(0, std::memcmp(host_dst.view().row<unsigned char>(y) + x * bytes,
-                               guard.view().row<unsigned char>(y) + x * bytes, bytes))
-          << "pixel (" << x << ", " << y << ") outside the destination view was written";
-    }
+  testing::check_image_run(parent_src.view(), c.size, c.subview, cache_.expected->view(),
+                           op.tolerance_for(c.format, c.variant, params),
+                           [&](const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
+                             op.run_gpu(src, dst, params, border, c.variant, ctx);
+                           });
 }
 
 // A data op: its table from the GPU, in a device buffer poisoned with NaN, against the
@@ -199,19 +157,10 @@ void check_data_case(const Case& c) {
   const HostImage& parent_src = source_for(c);
   std::vector<double> expected(layout.size());
   op.run_reference_data(case_input(parent_src.view(), c), expected.data(), params);
-
-  Stream stream;
-  DeviceImage src(parent_src.view().width, parent_src.view().height, c.format);
-  copy_image_async(parent_src.view(), src.view(), stream.get());
-  DeviceData result(layout.size());
-  std::vector<double> actual(layout.size(), std::numeric_limits<double>::quiet_NaN());
-  result.upload_async(actual.data(), stream.get());
-  op.run_gpu_data(case_input(src.view(), c), result.get(), params, c.variant, ExecContext{stream.get(), true});
-  result.download_async(actual.data(), stream.get());
-  stream.synchronize();
-
-  const testing::DataDifference diff = testing::compare_data(op, c.format, layout, actual.data(), expected.data());
-  EXPECT_TRUE(diff.ok) << diff.first_failure;
+  testing::check_data_run(op, parent_src.view(), c.size, c.subview, layout, expected,
+                          [&](const ImageView& src, double* result, const ExecContext& ctx) {
+                            op.run_gpu_data(src, result, params, c.variant, ctx);
+                          });
 }
 
 TEST_P(GpuConformance, MatchesReference) {

@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,7 +13,7 @@
 
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
-#include "conformance_sizes.hpp"
+#include "conformance_check.hpp"
 #include "lab/lab.hpp"
 
 namespace gpufilter {
@@ -82,16 +80,8 @@ std::vector<Case> all_cases() {
   return cases;
 }
 
-// A non-zero, per-channel constant, so a kernel that ignores Border::value fails.
-Border test_border(BorderMode mode, PixelFormat format) {
-  Border border;
-  border.mode = mode;
-  for (int c = 0; c < 4; ++c) border.value[static_cast<std::size_t>(c)] = format.max_value() * (c + 1) / 5.0;
-  return border;
-}
-
-// Where a sub-view sits in its parent: odd offsets, so rows start unaligned.
-constexpr int kSubX = 3, kSubY = 2, kMarginX = 5, kMarginY = 4;
+using testing::kMarginX;
+using testing::kMarginY;
 
 HostImage source_for(const Case& c) {
   HostImage parent(c.size.width + (c.subview ? kMarginX : 0), c.size.height + (c.subview ? kMarginY : 0), c.format);
@@ -99,51 +89,22 @@ HostImage source_for(const Case& c) {
   return parent;
 }
 
-ImageView case_input(const ImageView& parent, const Case& c) {
-  return c.subview ? parent.subview(kSubX, kSubY, c.size.width, c.size.height) : parent;
-}
+ImageView case_input(const ImageView& parent, const Case& c) { return testing::case_input(parent, c.size, c.subview); }
 
 void check_image_case(const Case& c) {
   const Operation& op = *c.op;
   const ParamValues params = op.resolve(given_params(c));
-  const Border border = test_border(c.border, c.format);
+  const Border border = testing::conformance_border(c.border, c.format);
   const ImageShape out = op.output_shape_for(ImageShape{c.size.width, c.size.height, c.format}, params);
-  const int ox = c.subview ? kSubX : 0, oy = c.subview ? kSubY : 0;
-  const int parent_w = out.width + (c.subview ? kMarginX : 0);
-  const int parent_h = out.height + (c.subview ? kMarginY : 0);
 
   const HostImage parent_src = source_for(c);
   HostImage expected(out.width, out.height, out.format);
   op.run_reference(case_input(parent_src.view(), c), expected.view(), params, border);
-
-  HostImage host_dst(parent_w, parent_h, out.format);
-  testing::fill_random(host_dst.view(), 99u);
-  testing::poison_against(host_dst.view().subview(ox, oy, out.width, out.height), expected.view());
-  HostImage guard(parent_w, parent_h, out.format);
-  std::memcpy(guard.view().data, host_dst.view().data, guard.view().pitch * static_cast<std::size_t>(parent_h));
-
-  Stream stream;
-  DeviceImage src(parent_src.view().width, parent_src.view().height, c.format), dst(parent_w, parent_h, out.format);
-  copy_image_async(parent_src.view(), src.view(), stream.get());
-  copy_image_async(host_dst.view(), dst.view(), stream.get());
-  c.variant->run(case_input(src.view(), c), dst.view().subview(ox, oy, out.width, out.height), params, border,
-                 ExecContext{stream.get(), true});
-  copy_image_async(dst.view(), host_dst.view(), stream.get());
-  stream.synchronize();
-
-  const testing::Difference diff =
-      testing::compare(host_dst.view().subview(ox, oy, out.width, out.height), expected.view());
-  const Tolerance tolerance = lab::tolerance_for(*c.variant, op, c.format, params);
-  EXPECT_TRUE(diff.within(tolerance)) << "tolerance " << tolerance.max_abs << " in at most "
-                                      << tolerance.max_differing_share * 100 << "% of samples; " << diff.describe();
-  for (int y = 0; y < parent_h; ++y)
-    for (int x = 0; x < parent_w; ++x) {
-      if (x >= ox && x < ox + out.width && y >= oy && y < oy + out.height) continue;
-      const std::size_t bytes = out.format.pixel_bytes();
-      ASSERT_EQ(0, std::memcmp(host_dst.view().row<unsigned char>(y) + x * bytes,
-                               guard.view().row<unsigned char>(y) + x * bytes, bytes))
-          << "pixel (" << x << ", " << y << ") outside the destination view was written";
-    }
+  testing::check_image_run(parent_src.view(), c.size, c.subview, expected.view(),
+                           lab::tolerance_for(*c.variant, op, c.format, params),
+                           [&](const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
+                             c.variant->run(src, dst, params, border, ctx);
+                           });
 }
 
 void check_data_case(const Case& c) {
@@ -153,19 +114,10 @@ void check_data_case(const Case& c) {
   const HostImage parent_src = source_for(c);
   std::vector<double> expected(layout.size());
   op.run_reference_data(case_input(parent_src.view(), c), expected.data(), params);
-
-  Stream stream;
-  DeviceImage src(parent_src.view().width, parent_src.view().height, c.format);
-  copy_image_async(parent_src.view(), src.view(), stream.get());
-  DeviceData result(layout.size());
-  std::vector<double> actual(layout.size(), std::numeric_limits<double>::quiet_NaN());
-  result.upload_async(actual.data(), stream.get());
-  c.variant->run_data(case_input(src.view(), c), result.get(), params, ExecContext{stream.get(), true});
-  result.download_async(actual.data(), stream.get());
-  stream.synchronize();
-
-  const testing::DataDifference diff = testing::compare_data(op, c.format, layout, actual.data(), expected.data());
-  EXPECT_TRUE(diff.ok) << diff.first_failure;
+  testing::check_data_run(op, parent_src.view(), c.size, c.subview, layout, expected,
+                          [&](const ImageView& src, double* result, const ExecContext& ctx) {
+                            c.variant->run_data(src, result, params, ctx);
+                          });
 }
 
 class GpuLab : public ::testing::TestWithParam<Case> {};
