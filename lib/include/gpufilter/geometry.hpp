@@ -1,22 +1,24 @@
 #pragma once
-// Geometry: transpose, rotations by quarter turns, flips and crops (pixels are moved,
-// never computed, so these results are exact), plus rotation by any angle and resize.
-// The shape is op(src, dst, ..., ctx) as for the other ops, except that dst has the
-// output's size (transpose and quarter turns swap width and height).
-//
-// For transpose, rotate_quarter_turns, rotate, flip and resize:
-// - Preconditions: src and dst are non-empty views of device memory, of one format,
-//   each naturally aligned (a 4-channel pixel to its full size), at most 2^30 pixels
-//   wide, not overlapping (none runs in place); dst has the size the op names. Any
-//   pitch, sub-views included; views whose alignment does not allow a variant's wide
-//   accesses take a narrower kernel instead of failing.
-// - Errors: Error(InvalidArgument) for views or parameters that break these rules (the
-//   message names the op), Error(UnsupportedFormat) for a channel count other than 1,
-//   3 or 4, Error(Cuda) when a launch fails. None allocates memory.
-// - Synchronisation: none. The work is enqueued on ctx.stream and the call returns;
-//   only ExecContext::sync_after_launch (or GPUFILTER_SYNC_LAUNCHES=1) makes it wait
-//   after each launch.
-// crop, parse_geometry, rotated_size, resize_fit and the name functions touch no GPU.
+/// @file
+/// Geometry: transpose, rotations by quarter turns, flips and crops (pixels are moved,
+/// never computed, so these results are exact), plus rotation by any angle and resize.
+/// The shape is op(src, dst, ..., ctx) as for the other ops, except that dst has the
+/// output's size (transpose and quarter turns swap width and height).
+///
+/// For transpose, rotate_quarter_turns, rotate, flip and resize:
+/// - Preconditions: src and dst are non-empty views of device memory, of one format,
+///   each naturally aligned (a 4-channel pixel to its full size), at most 2^30 pixels
+///   wide, not overlapping (none runs in place); dst has the size the op names. Any
+///   pitch, sub-views included; views whose alignment does not allow a variant's wide
+///   accesses take a narrower kernel instead of failing.
+/// - Errors: Error(InvalidArgument) for views or parameters that break these rules (the
+///   message names the op), Error(UnsupportedFormat) for a channel count other than 1,
+///   3 or 4, Error(Cuda) when a launch fails. None allocates memory.
+/// - Synchronisation: none. The work is enqueued on ctx.stream and the call returns;
+///   only ExecContext::sync_after_launch (or GPUFILTER_SYNC_LAUNCHES=1) makes it wait
+///   after each launch.
+///
+/// crop, parse_geometry, rotated_size, resize_fit and the name functions touch no GPU.
 #include <array>
 #include <string>
 
@@ -25,137 +27,171 @@
 
 namespace gpufilter {
 
-// A rectangle of an image, in pixels.
+/// A rectangle of an image, in pixels.
 struct Rect {
-  int x = 0;
-  int y = 0;
-  int width = 0;
-  int height = 0;
+  int x = 0;       ///< left column
+  int y = 0;       ///< top row
+  int width = 0;   ///< columns
+  int height = 0;  ///< rows
 };
 
 // ---- transpose and quarter turns (seed 000, section 4.4: the transpose experiment) ----
-// The library's transposes; the seed's other steps (naive_col, unroll4_*, diagonal_*)
-// are the lab's (docs/lab.md).
+/// The library's transposes; the seed's other steps (naive_col, unroll4_*, diagonal_*)
+/// are the lab's (docs/lab.md). Odd quarter turns run the same kernels.
 enum class TransposeVariant {
-  NaiveRow,     // a thread per pixel, rows read (coalesced), columns written (strided)
-  Tiled,        // a 32x32 tile through shared memory (column reads hit one bank)
-  TiledPadded,  // the tile with one column of padding (no bank conflicts)
-  Fast,         // padded tile, several pixels per thread packed in words of up to 16 bytes
-  FastWide,     // Fast with 16-byte global words for 1-byte pixels (4x4 byte blocks
-                // transposed in registers); other pixels as Fast (the default)
+  NaiveRow,     ///< a thread per pixel, rows read (coalesced), columns written (strided)
+  Tiled,        ///< a 32x32 tile through shared memory (column reads hit one bank)
+  TiledPadded,  ///< the tile with one column of padding (no bank conflicts)
+  Fast,         ///< padded tile, several pixels per thread packed in words of up to 16 bytes;
+                ///< views not aligned to the word run TiledPadded
+  FastWide,     ///< Fast with 16-byte global words for 1-byte pixels (4x4 byte blocks
+                ///< transposed in registers); other pixels, and 1-byte views not aligned
+                ///< to 16 bytes, as Fast (the default)
 };
-// Block shape of the naive variant (threads in x by y; the lab's column-reading steps
-// take it too: the seed found thin blocks, 8x32, faster for column reads). The tiled
-// variants ignore it.
+/// Block shape of the naive variant: Wide32x8, Square16x16 or Thin8x32 threads in x by
+/// y (the lab's column-reading steps take it too: the seed found thin blocks, 8x32,
+/// faster for column reads). The tiled variants ignore it.
 enum class BlockShape { Wide32x8, Square16x16, Thin8x32 };
 
+/// The kernel of transpose() and rotate_quarter_turns().
 struct TransposeOptions {
-  TransposeVariant variant = TransposeVariant::FastWide;
-  BlockShape block = BlockShape::Square16x16;
+  TransposeVariant variant = TransposeVariant::FastWide;  ///< the kernel
+  BlockShape block = BlockShape::Square16x16;             ///< NaiveRow's block shape
 };
 
-// dst(x, y) = src(y, x); dst is src.height wide and src.width tall.
+/// dst(x, y) = src(y, x); dst is src.height wide and src.width tall.
 void transpose(const ImageView& src, const ImageView& dst, const TransposeOptions& options = {},
                const ExecContext& ctx = {});
 
-// Rotates clockwise (as ImageMagick's -rotate) by a multiple of 90 degrees: 90, 180,
-// 270, -90, ... For 90 and 270 dst is src.height wide and src.width tall, otherwise
-// src's size; 0 (or 360, ...) is a copy. A half turn is a flip of both axes: naive_row
-// runs FlipVariant::Naive, tiled and tiled_padded Vectorized, the fast ones Wide.
-// Throws Error(InvalidArgument) for other angles, before any view is checked.
+/// Rotates clockwise (as ImageMagick's -rotate) by a multiple of 90 degrees: 90, 180,
+/// 270, -90, ... For 90 and 270 dst is src.height wide and src.width tall, otherwise
+/// src's size; 0 (or 360, ...) is a copy. A half turn is a flip of both axes: naive_row
+/// runs FlipVariant::Naive, tiled and tiled_padded Vectorized, the fast ones Wide.
+/// Throws Error(InvalidArgument) for other angles, before any view is checked.
 void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int angle_degrees,
                           const TransposeOptions& options = {}, const ExecContext& ctx = {});
 
-// Rotates clockwise by any angle about the image's centre, mapped onto dst's centre
-// (dst may be larger: rotated_size with expand), interpolating bilinearly; pixels
-// outside src count as `fill` (per channel, in the image's units; integer formats
-// round and saturate it), as cv::warpAffine with INTER_LINEAR and BORDER_CONSTANT.
-// dst may have any size, in src's format. Error(InvalidArgument) also for an angle
-// that is not finite.
+/// The kernels of rotate() by any angle ("bilinear" and "bilinear_tiled" by name).
 enum class RotateVariant {
-  Direct,  // a thread per pixel, source positions in double
-  Tiled,   // a warp per 8x4 pixel patch, fixed-point steps from a double start per thread,
-           // edges without branches (the lab has it four pixels a thread and through a
-           // texture object)
+  Direct,  ///< a thread per pixel, source positions in double
+  Tiled,   ///< a warp per 8x4 pixel patch, fixed-point steps from a double start per thread,
+           ///< edges without branches (the lab has it four pixels a thread and through a
+           ///< texture object); outputs too tall for its grid (about a million rows) run Direct
 };
-// Without a variant: Tiled, Direct for 3-channel formats (the fastest measured).
+/// Rotates clockwise by any angle about the image's centre, mapped onto dst's centre
+/// (dst may be larger: rotated_size with expand), interpolating bilinearly; pixels
+/// outside src count as `fill` (per channel, in the image's units; integer formats
+/// round and saturate it), as cv::warpAffine with INTER_LINEAR and BORDER_CONSTANT.
+/// dst may have any size, in src's format. Error(InvalidArgument) also for an angle
+/// that is not finite. Without a variant: Tiled, Direct for 3-channel formats (the
+/// fastest measured).
 void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill = {},
             const ExecContext& ctx = {});
+/// rotate() with the given variant.
 void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill,
             RotateVariant variant, const ExecContext& ctx = {});
-// The output size: the input's, or with `expand` the rotated image's bounding box
-// (rounded up, at least 1x1). Arithmetic only: no GPU, no checks, no throw.
+/// The output size: the input's, or with `expand` the rotated image's bounding box
+/// (rounded up, at least 1x1); x and y are 0. Arithmetic only: no GPU, no checks, no throw.
 Rect rotated_size(int width, int height, double angle_degrees, bool expand);
 
 // ---- flips (rotate 180 is FlipAxis::Both) ------------------------------------------
+/// The mirror flip() makes.
 enum class FlipAxis {
-  Horizontal,  // mirror left-right (cv::flip code 1)
-  Vertical,    // mirror top-bottom (cv::flip code 0)
-  Both,        // both: a half turn (cv::flip code -1)
+  Horizontal,  ///< mirror left-right (cv::flip code 1)
+  Vertical,    ///< mirror top-bottom (cv::flip code 0)
+  Both,        ///< both: a half turn (cv::flip code -1)
 };
+/// The kernels of flip(); views whose alignment does not allow 16-byte words run Naive.
 enum class FlipVariant {
-  Naive,       // a thread per pixel
-  Vectorized,  // 16-byte words reversed in registers where the views' alignment allows
-  Wide,        // Vectorized with byte-permute reversal, four rows per thread for 16-byte
-               // words and 48-byte words (3-byte pixels) through a warp's shared stage
-               // (the default; vertical flips run Vectorized's row copy)
+  Naive,       ///< a thread per pixel
+  Vectorized,  ///< 16-byte words reversed in registers where the views' alignment allows
+  Wide,        ///< Vectorized with byte-permute reversal, four rows per thread for 16-byte
+               ///< words and 48-byte words (3-byte pixels) through a warp's shared stage
+               ///< (the default; vertical flips run Vectorized's row copy)
 };
+/// Mirrors src into dst (of src's size) about `axis`.
 void flip(const ImageView& src, const ImageView& dst, FlipAxis axis, FlipVariant variant = FlipVariant::Wide,
           const ExecContext& ctx = {});
 
 // ---- crop ----------------------------------------------------------------------------
-// ImageMagick's geometry "WxH+X+Y" (or "WxH", at the origin); throws
-// Error(InvalidArgument) saying what is wrong with the text. No GPU.
+/// ImageMagick's geometry "WxH+X+Y" (or "WxH", at the origin): whole numbers of up to 9
+/// digits, 'x' or 'X', offsets signed with '+' or '-' (a negative offset parses; crop()
+/// refuses it). Throws Error(InvalidArgument) saying what is wrong with the text,
+/// including an empty size. No GPU.
 Rect parse_geometry(const std::string& text);
-// The rectangle of `view` as a view sharing its memory: no copy, no kernel, no stream,
-// so `view` may be in host or device memory. Throws Error(InvalidArgument) naming the
-// rectangle and the image when the rectangle is empty or leaves the image.
+/// The rectangle of `view` as a view sharing its memory: no copy, no kernel, no stream,
+/// so `view` may be in host or device memory. Throws Error(InvalidArgument) naming the
+/// rectangle and the image when the rectangle is empty or leaves the image.
 ImageView crop(const ImageView& view, const Rect& rect);
 
 // ---- resize ----------------------------------------------------------------------------
-// Output pixel (x, y) samples the source around ((x + 0.5) * sw / dw - 0.5, likewise in
-// y), as OpenCV's cv::resize; beyond the edges the edge pixels repeat.
+/// The interpolation of resize(). Output pixel (x, y) samples the source around
+/// ((x + 0.5) * sw / dw - 0.5, likewise in y), as OpenCV's cv::resize; beyond the edges
+/// the edge pixels repeat.
 enum class ResizeFilter {
-  Nearest,  // the source pixel holding the output pixel's centre (cv::INTER_NEAREST_EXACT)
-  Linear,   // 2x2 taps (cv::INTER_LINEAR); shrinking skips pixels: use area
-  Cubic,    // 4x4 taps, Keys a = -0.75 (cv::INTER_CUBIC); no widening when shrinking
-  Area,     // every source pixel weighed by the share of it the output pixel covers:
-            // the average when shrinking, antialiased (cv::INTER_AREA)
-  Lanczos,  // 8x8 taps, 4 lobes (cv::INTER_LANCZOS4); no widening when shrinking
+  Nearest,  ///< the source pixel holding the output pixel's centre (cv::INTER_NEAREST_EXACT)
+  Linear,   ///< 2x2 taps (cv::INTER_LINEAR); shrinking skips pixels: use area
+  Cubic,    ///< 4x4 taps, Keys a = -0.75 (cv::INTER_CUBIC); no widening when shrinking
+  Area,     ///< every source pixel weighed by the share of it the output pixel covers:
+            ///< the average when shrinking, antialiased (cv::INTER_AREA)
+  Lanczos,  ///< 8x8 taps, 4 lobes (cv::INTER_LANCZOS4); no widening when shrinking
 };
+/// The kernels of resize().
 enum class ResizeVariant {
-  Direct,  // a thread per output pixel computes its taps
-  Fast,    // Direct, but halving 8-bit images with area runs a kernel of 16-byte words
-           // (the same values), and linear resizes that do not narrow the image run a
-           // kernel of several output pixels a thread from a shared-memory window of
-           // vertically blended source columns (the same values within float rounding);
-           // the default
+  Direct,  ///< a thread per output pixel computes its taps
+  Fast,    ///< Direct, but halving 8-bit images with area runs a kernel of 16-byte words
+           ///< (the same values; rows starting at 16-byte boundaries), doubling 8-bit
+           ///< images with linear runs one in integers (the same values), and other
+           ///< linear resizes that do not narrow the image run a kernel of several output
+           ///< pixels a thread from a shared-memory window of vertically blended source
+           ///< columns (the same values within float rounding); the default
 };
-// Resizes src to dst's size (any size, in src's format). Integer formats round to
-// nearest and saturate.
+/// Resizes src to dst's size (any size, in src's format) with ResizeVariant::Fast.
+/// Integer formats round to nearest and saturate.
 void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, const ExecContext& ctx = {});
+/// resize() with the given variant.
 void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, ResizeVariant variant,
             const ExecContext& ctx = {});
-// The output size for a request: `width` x `height` fitted inside the box keeping the
-// aspect ratio (as ImageMagick's -resize WxH) unless `exact`. No GPU; throws
-// Error(InvalidArgument) unless all four sizes are positive.
+/// The output size for a request: `width` x `height` fitted inside the box keeping the
+/// aspect ratio (as ImageMagick's -resize WxH) unless `exact`: the limiting side keeps
+/// its requested length, the other is rounded (at least 1). x and y are 0. No GPU;
+/// throws Error(InvalidArgument) unless all four sizes are positive.
 Rect resize_fit(int src_width, int src_height, int width, int height, bool exact);
 
-// Names as the CLI and the registry write them ("naive_row", "32x8", "h"). No GPU.
+/// @name Names
+/// As the CLI and the registry write them ("naive_row", "32x8", "h"). No GPU; to_string
+/// does not throw, and each *_from_name throws Error(InvalidArgument) naming the choices
+/// for an unknown name.
+///@{
+
+/// "naive_row", "tiled", "tiled_padded", "fast" or "fast_wide".
 const char* to_string(TransposeVariant variant);
+/// "direct" or "fast".
 const char* to_string(ResizeVariant variant);
+/// "32x8", "16x16" or "8x32".
 const char* to_string(BlockShape block);
+/// "h", "v" or "both".
 const char* to_string(FlipAxis axis);
+/// "naive", "vectorized" or "wide".
 const char* to_string(FlipVariant variant);
+/// "nearest", "linear", "cubic", "area" or "lanczos".
 const char* to_string(ResizeFilter filter);
+/// "bilinear" (Direct) or "bilinear_tiled" (Tiled).
 const char* to_string(RotateVariant variant);
-// Each throws Error(InvalidArgument) naming the choices for an unknown name.
+/// The TransposeVariant named as to_string() writes it.
 TransposeVariant transpose_variant_from_name(const std::string& name);
+/// The BlockShape named as to_string() writes it.
 BlockShape block_shape_from_name(const std::string& name);
+/// The FlipAxis named as to_string() writes it.
 FlipAxis flip_axis_from_name(const std::string& name);
+/// The FlipVariant named as to_string() writes it.
 FlipVariant flip_variant_from_name(const std::string& name);
+/// The ResizeFilter named as to_string() writes it.
 ResizeFilter resize_filter_from_name(const std::string& name);
+/// The RotateVariant named as to_string() writes it.
 RotateVariant rotate_variant_from_name(const std::string& name);
+/// The ResizeVariant named as to_string() writes it.
 ResizeVariant resize_variant_from_name(const std::string& name);
+///@}
 
 }  // namespace gpufilter
