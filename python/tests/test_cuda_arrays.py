@@ -62,11 +62,11 @@ def test_torch_current_stream_is_honoured(torch_cuda, rng):
     with torch.cuda.stream(stream):
         # queued behind a slow kernel on this stream: the op must wait for it
         tensor.mul_(1)
-        result = gpufilter.invert(tensor)
+        result = gpufilter.invert(tensor, channels="rgba")
     stream.synchronize()
     assert torch.equal(result, 255 - tensor)
     explicit = torch.cuda.Stream()
-    result = gpufilter.invert(tensor, stream=explicit)
+    result = gpufilter.invert(tensor, channels="rgba", stream=explicit)
     explicit.synchronize()
     assert torch.equal(result, 255 - tensor)
 
@@ -151,6 +151,6 @@ def test_dlpack_alone(torch_cuda, rng):
     host = random_image(rng, 50, 60, 4, numpy.uint8)
     tensor = torch.from_numpy(host).cuda()
     out = torch.empty_like(tensor)
-    gpufilter.invert(_DLPackOnly(tensor), out=out)
+    gpufilter.invert(_DLPackOnly(tensor), out=out, channels="rgba")
     torch.cuda.synchronize()
     assert numpy.array_equal(out.cpu().numpy(), 255 - host)
