@@ -36,42 +36,60 @@ inline ImageView case_input(const ImageView& parent, CaseSize size, bool subview
 using ImageRun = std::function<void(const ImageView& src, const ImageView& dst, const ExecContext&)>;
 using DataRun = std::function<void(const ImageView& src, double* result, const ExecContext&)>;
 
+// The destination of a check: a parent of random guard values around a sub-view (at the
+// input's offset where `subview`) poisoned against `expected`, and what must hold after a
+// run wrote into it: the sub-view within `tolerance`, the guard values untouched.
+class GuardedDestination {
+ public:
+  GuardedDestination(bool subview, const ImageView& expected)
+      : ox_(subview ? kSubX : 0), oy_(subview ? kSubY : 0), expected_(expected),
+        dst_(expected.width + (subview ? kMarginX : 0), expected.height + (subview ? kMarginY : 0), expected.format),
+        guard_(dst_.view().width, dst_.view().height, expected.format) {
+    fill_random(dst_.view(), 99u);
+    poison_against(view(), expected);
+    std::memcpy(guard_.view().data, dst_.view().data, guard_.view().pitch * static_cast<std::size_t>(guard_.view().height));
+  }
+  // The whole parent (host memory), and the sub-view a run writes.
+  const ImageView& parent() const { return dst_.view(); }
+  ImageView view() const { return dst_.view().subview(ox_, oy_, expected_.width, expected_.height); }
+
+  void check(const Tolerance& tolerance) const {
+    const Difference diff = compare(view(), expected_);
+    EXPECT_TRUE(diff.within(tolerance)) << "tolerance " << tolerance.max_abs << " in at most "
+                                        << tolerance.max_differing_share * 100 << "% of samples; " << diff.describe();
+    const ImageView& parent_view = dst_.view();
+    const std::size_t bytes = expected_.format.pixel_bytes();
+    for (int y = 0; y < parent_view.height; ++y)
+      for (int x = 0; x < parent_view.width; ++x) {
+        if (x >= ox_ && x < ox_ + expected_.width && y >= oy_ && y < oy_ + expected_.height) continue;
+        ASSERT_EQ(0, std::memcmp(parent_view.row<unsigned char>(y) + x * bytes,
+                                 guard_.view().row<unsigned char>(y) + x * bytes, bytes))
+            << "pixel (" << x << ", " << y << ") outside the destination view was written";
+      }
+  }
+
+ private:
+  int ox_, oy_;
+  ImageView expected_;
+  HostImage dst_, guard_;
+};
+
 // Runs `run` on the GPU over a copy of `parent_src` (the case's input in it) into a
 // destination of `expected`'s shape, a sub-view at the same offset where `subview`.
 inline void check_image_run(const ImageView& parent_src, CaseSize size, bool subview, const ImageView& expected,
                             const Tolerance& tolerance, const ImageRun& run) {
+  GuardedDestination host_dst(subview, expected);
+  const ImageView& parent = host_dst.parent();
   const int ox = subview ? kSubX : 0, oy = subview ? kSubY : 0;
-  const int parent_w = expected.width + (subview ? kMarginX : 0);
-  const int parent_h = expected.height + (subview ? kMarginY : 0);
-  const PixelFormat out_format = expected.format;
-
-  // The destination parent: random guard values around a poisoned sub-view.
-  HostImage host_dst(parent_w, parent_h, out_format);
-  fill_random(host_dst.view(), 99u);
-  poison_against(host_dst.view().subview(ox, oy, expected.width, expected.height), expected);
-  HostImage guard(parent_w, parent_h, out_format);
-  std::memcpy(guard.view().data, host_dst.view().data, guard.view().pitch * static_cast<std::size_t>(parent_h));
-
   Stream stream;
-  DeviceImage src(parent_src.width, parent_src.height, parent_src.format), dst(parent_w, parent_h, out_format);
+  DeviceImage src(parent_src.width, parent_src.height, parent_src.format), dst(parent.width, parent.height, parent.format);
   copy_image_async(parent_src, src.view(), stream.get());
-  copy_image_async(host_dst.view(), dst.view(), stream.get());
+  copy_image_async(parent, dst.view(), stream.get());
   run(case_input(src.view(), size, subview), dst.view().subview(ox, oy, expected.width, expected.height),
       ExecContext{stream.get(), true});
-  copy_image_async(dst.view(), host_dst.view(), stream.get());
+  copy_image_async(dst.view(), parent, stream.get());
   stream.synchronize();
-
-  const Difference diff = compare(host_dst.view().subview(ox, oy, expected.width, expected.height), expected);
-  EXPECT_TRUE(diff.within(tolerance)) << "tolerance " << tolerance.max_abs << " in at most "
-                                      << tolerance.max_differing_share * 100 << "% of samples; " << diff.describe();
-  for (int y = 0; y < parent_h; ++y)
-    for (int x = 0; x < parent_w; ++x) {
-      if (x >= ox && x < ox + expected.width && y >= oy && y < oy + expected.height) continue;
-      const std::size_t bytes = out_format.pixel_bytes();
-      ASSERT_EQ(0, std::memcmp(host_dst.view().row<unsigned char>(y) + x * bytes,
-                               guard.view().row<unsigned char>(y) + x * bytes, bytes))
-          << "pixel (" << x << ", " << y << ") outside the destination view was written";
-    }
+  host_dst.check(tolerance);
 }
 
 // Runs `run` on the GPU over a copy of `parent_src`, into a device table poisoned with

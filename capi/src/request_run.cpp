@@ -52,7 +52,7 @@ void run_image(const gpufilter_request& request, const ImageView& src, const Ima
   const Border border = border_for(request, src.format);
   switch (where) {
     case GPUFILTER_CPU:
-      request.op->run_reference(src, dst, request.params, border);
+      request.op->run_on_cpu(src, dst, request.params, border);
       return;
     case GPUFILTER_GPU: {
       const DeviceScope scope(device);

@@ -109,7 +109,7 @@ void CpuRunner::run_image(const RunRequest& request, const ImageView& src, const
       between[i] = HostImage(shape.width, shape.height, shape.format);
       output = between[i].view();
     }
-    step.op->run_reference(input, output, step.params, step.border);
+    step.op->run_on_cpu(input, output, step.params, step.border);
     input = output;
   }
   times.add("compute", watch.elapsed_ms());

@@ -185,6 +185,12 @@ const Operation* find_operation(const std::string& name) {
   return nullptr;
 }
 
+void Operation::run_on_cpu(const ImageView& src, const ImageView& dst, const ParamValues& values,
+                           const Border& border) const {
+  if (run_cpu) run_cpu(src, dst, values, border);
+  else run_reference(src, dst, values, border);
+}
+
 bool Operation::supports(PixelFormat format) const {
   return std::find(formats.begin(), formats.end(), format) != formats.end();
 }

@@ -169,6 +169,10 @@ struct Operation {
   std::function<void(const ImageView& src, const ImageView& dst, const ParamValues&,
                      const Border&)>
       run_reference;
+  /// Run on the CPU at the CPU tools' speed (OpenCV's vectorized functions on all cores),
+  /// within `tolerance` of the reference: host views, synchronous; throws what
+  /// run_reference throws. Empty: the reference is the op's CPU path. Use run_on_cpu().
+  std::function<void(const ImageView& src, const ImageView& dst, const ParamValues&, const Border&)> run_cpu;
   /// How far the GPU may stray from the reference for this format.
   std::function<Tolerance(PixelFormat)> tolerance;
   /// Variants that approximate the op within a looser contract than `tolerance` (blur's
@@ -215,6 +219,8 @@ struct Operation {
   std::function<std::string(PixelFormat, const ParamValues&, const std::string& variant)> applied_variant;
 
   /// Whether `format` is one of `formats`.
+  /// The op on the CPU: run_cpu where the op has one, else run_reference.
+  void run_on_cpu(const ImageView& src, const ImageView& dst, const ParamValues& values, const Border& border) const;
   bool supports(PixelFormat format) const;
   /// Whether the op gives an image (output == Image).
   bool produces_image() const { return output == OutputKind::Image; }

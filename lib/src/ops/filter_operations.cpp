@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "cpu/filter_cpu.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/filter_params.hpp"
 #include "gpufilter/filters.hpp"
@@ -76,6 +77,9 @@ Operation filter_operation(std::string name, std::string summary, std::vector<Pa
   op.run_gpu = gpu_run(to_spec, inputs);
   op.run_reference = [to_spec](const ImageView& src, const ImageView& dst, const ParamValues& values,
                                const Border& border) { reference::apply_filter(src, dst, to_spec(values), border); };
+  op.run_cpu = [to_spec](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border& border) {
+    cpu::apply_filter(src, dst, to_spec(values), border);
+  };
   // Building the spec is the whole check: masks, sizes and combinations of parameters.
   op.check = [to_spec](const ParamValues& values) { validate(to_spec(values), "filter"); };
   op.applied_variant = [to_spec](PixelFormat format, const ParamValues& values, const std::string& variant) {

@@ -1,6 +1,7 @@
 // The median filter: its entry point, the names of its variants and its registry entry.
 #include <string>
 
+#include "cpu/median_cpu.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/median.hpp"
 #include "gpufilter/reference.hpp"
@@ -92,6 +93,9 @@ Operation make_median_operation() {
   };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border& border) {
     reference::median_filter(src, dst, median_params_of(values), border);
+  };
+  op.run_cpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border& border) {
+    cpu::median_filter(src, dst, median_params_of(values), border);
   };
   op.tolerance = [](PixelFormat) { return Tolerance{0.0}; };  // a median is one of its inputs
   op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues&) {

@@ -1,0 +1,135 @@
+// Every op with a fast CPU path (Operation::run_cpu) x format x border x parameter set x
+// size x (whole image | sub-view | in place), against the CPU reference within the op's
+// contract. The parameter sets are the op's test parameters, each variant's, and each
+// value of every choice parameter (an alpha mode, an edge operator) and of every small
+// whole-number one (a median's radius) in turn, so every
+// branch of a fast path runs. Sizes: one pixel, one smaller than the test masks, and one
+// of several row bands (the fast paths split the rows between threads).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
+#include "conformance_check.hpp"
+
+namespace gpufilter {
+namespace {
+
+using Size = testing::CaseSize;
+enum class Placement { Whole, Sub, InPlace };
+
+struct Case {
+  const Operation* op;
+  ParamValues params;
+  std::string params_name;
+  PixelFormat format;
+  BorderMode border;
+  Size size;
+  Placement placement;
+};
+
+// The op's parameter sets: its test parameters, each variant's own, and the test
+// parameters with each value of each choice parameter, by a name for the case.
+std::vector<std::pair<std::string, ParamValues>> parameter_sets(const Operation& op) {
+  std::vector<std::pair<std::string, ParamValues>> sets{{"test", op.test_params}};
+  for (const auto& [variant, values] : op.variant_test_params) {
+    const bool seen = std::any_of(sets.begin(), sets.end(), [&](const auto& set) { return set.second == values; });
+    if (!seen) sets.push_back({variant, values});
+  }
+  for (const ParamSpec& param : op.params) {
+    // Each value of a choice, and of a whole number with few values (a median's radius).
+    std::vector<std::pair<std::string, ParamValue>> choices;
+    if (param.kind == ParamKind::Choice)
+      for (const std::string& choice : param.choices) choices.push_back({choice, choice});
+    if (param.kind == ParamKind::Number && param.integer && param.max - param.min <= 3)
+      for (double n = param.min; n <= param.max; ++n) choices.push_back({std::to_string(static_cast<int>(n)), n});
+    for (const auto& [choice, value] : choices) {
+      ParamValues values = op.test_params;
+      values[param.name] = value;
+      try {
+        op.resolve(values);
+      } catch (const Error&) {
+        continue;  // a combination the op refuses
+      }
+      std::string name = param.name + "_" + choice;
+      std::replace(name.begin(), name.end(), '-', '_');
+      sets.push_back({name, values});
+    }
+  }
+  return sets;
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  for (const Operation& op : operations()) {
+    if (!op.run_cpu) continue;
+    for (const auto& [params_name, values] : parameter_sets(op))
+      for (const PixelFormat& format : op.formats)
+        for (BorderMode border : all_border_modes()) {
+          if (!op.uses_border && border != BorderMode::Reflect101) continue;
+          for (Size size : {Size{1, 1}, Size{17, 13}, Size{67, 157}})
+            for (Placement placement : {Placement::Whole, Placement::Sub, Placement::InPlace}) {
+              const bool same_shape = op.output_shape_for(ImageShape{size.width, size.height, format},
+                                                          op.resolve(values)) == ImageShape{size.width, size.height, format};
+              if (placement == Placement::InPlace && !same_shape) continue;
+              cases.push_back({&op, values, params_name, format, border, size, placement});
+            }
+        }
+  }
+  return cases;
+}
+
+std::string case_name(const Case& c) {
+  std::string name = c.op->name + "_" + c.params_name + "_" + c.format.name();
+  if (c.op->uses_border) name += std::string("_") + to_string(c.border);
+  const char* placement = c.placement == Placement::Whole ? "_whole" : c.placement == Placement::Sub ? "_sub" : "_inplace";
+  return name + "_" + std::to_string(c.size.width) + "x" + std::to_string(c.size.height) + placement;
+}
+
+class CpuFastPath : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CpuFastPath, MatchesReference) {
+  const Case& c = GetParam();
+  const Operation& op = *c.op;
+  const ParamValues params = op.resolve(c.params);
+  const Border border = testing::conformance_border(c.border, c.format);
+  const bool subview = c.placement == Placement::Sub;
+  HostImage parent(c.size.width + (subview ? testing::kMarginX : 0), c.size.height + (subview ? testing::kMarginY : 0),
+                   c.format);
+  testing::fill_random(parent.view(), 4321u + static_cast<std::uint32_t>(c.size.width * 7 + c.size.height));
+  const ImageView src = testing::case_input(parent.view(), c.size, subview);
+  const ImageShape out = op.output_shape_for(ImageShape{c.size.width, c.size.height, c.format}, params);
+  HostImage expected(out.width, out.height, out.format);
+  op.run_reference(src, expected.view(), params, border);
+  const Tolerance tolerance = op.tolerance_for(c.format, op.default_variant, params);
+
+  if (c.placement == Placement::InPlace) {
+    op.run_cpu(src, src, params, border);
+    const testing::Difference diff = testing::compare(src, expected.view());
+    EXPECT_TRUE(diff.within(tolerance)) << diff.describe();
+    return;
+  }
+  testing::GuardedDestination dst(subview, expected.view());
+  op.run_cpu(src, dst.view(), params, border);
+  dst.check(tolerance);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, CpuFastPath, ::testing::ValuesIn(all_cases()),
+                         [](const ::testing::TestParamInfo<Case>& param_info) { return case_name(param_info.param); });
+
+// The filters' CPU path is OpenCV's: a registry change that drops it falls back to the
+// reference silently, at a tenth of the speed.
+TEST(CpuFastPathCoverage, EveryFilterHasOne) {
+  for (const char* name : {"blur", "box", "sharpen", "edge", "emboss", "convolve"}) {
+    const Operation* op = find_operation(name);
+    ASSERT_NE(op, nullptr) << name;
+    EXPECT_TRUE(op->run_cpu) << name << " runs the reference on the CPU";
+  }
+}
+
+}  // namespace
+}  // namespace gpufilter
