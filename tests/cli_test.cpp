@@ -77,15 +77,6 @@ const Operation& blur_op() {
   return *op;
 }
 
-GaussianParams blur_params(const ParamValues& given) {
-  const ParamValues resolved = blur_op().resolve(given);
-  GaussianParams params;
-  params.sigma = resolved.number_or("sigma", 2.0);
-  params.radius = static_cast<int>(resolved.number_or("radius", 0.0));
-  params.alpha = alpha_mode_from_name(resolved.text("alpha"));
-  return params;
-}
-
 // The command-line flags that give `values` to `op` (the registry's test parameters).
 // Whether the op's test parameters take this image (interleaved --channels 3 needs a
 // height that 3 divides), as the conformance tests leave such cases out.
@@ -137,11 +128,12 @@ cv::Mat library_order(const cv::Mat& image) {
   return swapped;
 }
 
-// The blur the tool writes for `input` (as OpenCV reads it), in OpenCV's channel order.
+// The blur the tool writes for `input` (as OpenCV reads it) on the CPU, in OpenCV's
+// channel order: the library's CPU path, which the CpuFastPath tests hold to the reference.
 cv::Mat expected_blur(const cv::Mat& input, const ParamValues& given = {}, const Border& border = {}) {
   const cv::Mat rgb = library_order(input);
   cv::Mat output(input.rows, input.cols, input.type());
-  reference::gaussian_blur(view_of(rgb), view_of(output), blur_params(given), border);
+  blur_op().run_on_cpu(view_of(rgb), view_of(output), blur_op().resolve(given), border);
   return library_order(output);
 }
 
@@ -242,8 +234,8 @@ class CliTest : public ::testing::Test {
   }
 
   // Runs `op` on the file `in` (whose decoded pixels are `stored`) and compares what it
-  // wrote (image ops) or printed with --csv (data ops) with the reference: exactly on
-  // the CPU, within the op's tolerance on the GPU.
+  // wrote (image ops) or printed with --csv (data ops): exactly with the library's CPU
+  // path on the CPU, within the op's tolerance of the reference on the GPU.
   void check_op_run(const Operation& op, const std::string& variant, const std::string& in, const cv::Mat& stored,
                     const std::vector<std::string>& flags, bool on_gpu) {
     SCOPED_TRACE(op.name + " " + variant + " " + in);
@@ -262,7 +254,10 @@ class CliTest : public ::testing::Test {
     if (op.produces_image()) {
       const ImageShape shape = op.output_shape_for(input, params);
       cv::Mat expected(shape.height, shape.width, cv_type_for(shape.format));
-      op.run_reference(view_of(rgb), view_of(expected), params, Border{});
+      if (on_gpu)
+        op.run_reference(view_of(rgb), view_of(expected), params, Border{});
+      else
+        op.run_on_cpu(view_of(rgb), view_of(expected), params, Border{});
       const double difference = max_difference(library_order(read_unchanged(out)), expected);
       EXPECT_GE(difference, 0.0) << out;
       EXPECT_LE(difference, on_gpu ? op.tolerance_for(input.format, variant).max_abs : 0.0);
@@ -424,17 +419,17 @@ TEST_F(CliTest, EveryOpAndVariantRunsOnTheCpu) {
 
 // ---- chains ------------------------------------------------------------------------------
 
-// blur, then invert, then gray, as the references compute them one after another.
+// blur, then invert, then gray, as the library's CPU path computes them one after another.
 cv::Mat expected_chain(const cv::Mat& input) {
   const cv::Mat rgb = library_order(input);
   cv::Mat blurred(input.rows, input.cols, input.type());
-  reference::gaussian_blur(view_of(rgb), view_of(blurred), blur_params({{"sigma", 1.5}}));
+  blur_op().run_on_cpu(view_of(rgb), view_of(blurred), blur_op().resolve({{"sigma", 1.5}}), Border{});
   cv::Mat inverted(blurred.rows, blurred.cols, blurred.type());
   const Operation& invert = *find_operation("invert");
-  invert.run_reference(view_of(blurred), view_of(inverted), invert.resolve({}), Border{});
+  invert.run_on_cpu(view_of(blurred), view_of(inverted), invert.resolve({}), Border{});
   const Operation& gray = *find_operation("gray");
   cv::Mat grayed(blurred.rows, blurred.cols, CV_8UC1);
-  gray.run_reference(view_of(inverted), view_of(grayed), gray.resolve({}), Border{});
+  gray.run_on_cpu(view_of(inverted), view_of(grayed), gray.resolve({}), Border{});
   return grayed;
 }
 

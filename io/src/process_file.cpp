@@ -122,16 +122,19 @@ ImageShape output_shape_of(const RunRequest& request, const ImageShape& shape, c
   }
 }
 
-// The host image a run downloads its `out`-shaped result into.
-cv::Mat result_image(const ImageShape& out) {
+// The host image a run writes its `out`-shaped result into. `for_download`: a GPU may
+// fill it.
+cv::Mat result_image(const ImageShape& out, bool for_download) {
   const std::uint64_t result_bytes = static_cast<std::uint64_t>(out.width) *
                                      static_cast<std::uint64_t>(out.height) * out.format.pixel_bytes();
   require_host_memory(result_bytes, "the " + dimensions(static_cast<std::uint64_t>(out.width),
                                                         static_cast<std::uint64_t>(out.height)) +
                                         " " + out.format.name() + " result");
-  // Zeroed now, so its pages are mapped before the run: a download into fresh pageable
-  // memory faults every page in as it goes (40 ms of a 24 MP photo's 51 ms download),
-  // while here the main thread would otherwise only wait for CUDA to start.
+  // For a download, zeroed now, so its pages are mapped before the run: a download into
+  // fresh pageable memory faults every page in as it goes (40 ms of a 24 MP photo's 51 ms
+  // download), while here the main thread would otherwise only wait for CUDA to start.
+  // The CPU path's threads fault their own rows in as they write them.
+  if (!for_download) return cv::Mat(out.height, out.width, cv_type_of(out.format));
   return cv::Mat::zeros(out.height, out.width, cv_type_of(out.format));
 }
 
@@ -186,7 +189,7 @@ bool run_gpu_jpeg(const RunRequest& request, const GpuJpegFile& jpeg, const std:
   if (encode_on_gpu) {
     sink.encoded = &encoded;
   } else {
-    result = result_image(out);
+    result = result_image(out, true);
     sink.download = host_view(result, out.format);
   }
   if (!runner.run_jpeg(request, jpeg.input(), sink, times)) return false;
@@ -244,7 +247,7 @@ void finish_image_file(const RunRequest& given, const std::filesystem::path& inp
 
   // Host memory stays near one input and one output image: both devices read the
   // decoded Mat and write the result Mat directly.
-  cv::Mat result = result_image(out);
+  cv::Mat result = result_image(out, runner.may_use_gpu());
   runner.run_image(request, host_view(decoded.image, format), host_view(result, out.format), times);
   decoded.image.release();  // the encoder's buffer can take its place
   write_result(request, output, result, out, fit, layout, decoded.metadata, times, notes);

@@ -28,27 +28,37 @@
 namespace gpufilter::cpu {
 namespace {
 
+// Both passes go over a row in blocks whose sums stay in the L1 cache while every tap
+// adds to them (a row of a 24 MP RGB photo is 72 KB of floats).
+constexpr int kBlock = 512;
+
 // out[i] = sum_k w[k] * in[i + k * step], i < n.
 template <class A>
 GPUFILTER_VECTOR_CLONES void weighted_sum(const A* in, int n, int step, const float* w, int taps, A* out) {
-  const A w0 = w[0];
-  for (int i = 0; i < n; ++i) out[i] = w0 * in[i];
-  for (int k = 1; k < taps; ++k) {
-    const A wk = w[k];
-    const A* shifted = in + static_cast<std::ptrdiff_t>(k) * step;
-    for (int i = 0; i < n; ++i) out[i] += wk * shifted[i];
+  for (int begin = 0; begin < n; begin += kBlock) {
+    const int end = std::min(n, begin + kBlock);
+    const A w0 = w[0];
+    for (int i = begin; i < end; ++i) out[i] = w0 * in[i];
+    for (int k = 1; k < taps; ++k) {
+      const A wk = w[k];
+      const A* shifted = in + static_cast<std::ptrdiff_t>(k) * step;
+      for (int i = begin; i < end; ++i) out[i] += wk * shifted[i];
+    }
   }
 }
 
 // out[i] = sum_k w[k] * rows[k][i], i < n.
 template <class A>
 GPUFILTER_VECTOR_CLONES void weighted_rows(const A* const* rows, int n, const float* w, int taps, A* out) {
-  const A w0 = w[0];
-  for (int i = 0; i < n; ++i) out[i] = w0 * rows[0][i];
-  for (int k = 1; k < taps; ++k) {
-    const A wk = w[k];
-    const A* row = rows[k];
-    for (int i = 0; i < n; ++i) out[i] += wk * row[i];
+  for (int begin = 0; begin < n; begin += kBlock) {
+    const int end = std::min(n, begin + kBlock);
+    const A w0 = w[0];
+    for (int i = begin; i < end; ++i) out[i] = w0 * rows[0][i];
+    for (int k = 1; k < taps; ++k) {
+      const A wk = w[k];
+      const A* row = rows[k];
+      for (int i = begin; i < end; ++i) out[i] += wk * row[i];
+    }
   }
 }
 

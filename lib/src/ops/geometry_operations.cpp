@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/geometry_cpu.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/geometry.hpp"
 #include "gpufilter/ops.hpp"
@@ -95,6 +96,9 @@ Operation make_transpose_operation() {
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues&, const Border&) {
     reference::transpose(src, dst);
   };
+  op.run_cpu = [](const ImageView& src, const ImageView& dst, const ParamValues&, const Border&) {
+    cpu::transpose(src, dst);
+  };
   op.tolerance = [](PixelFormat) { return 0.0; };  // pixels are moved, not computed
   op.bytes_moved = same_bytes_twice;
   return op;
@@ -146,6 +150,13 @@ Operation make_rotate_operation() {
     else
       reference::rotate(src, dst, angle, fill_of(values));
   };
+  op.run_cpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    const double angle = values.number("angle");
+    if (is_quarter_turn(angle))
+      cpu::rotate_quarter_turns(src, dst, quarter_turn_angle(values));
+    else
+      reference::rotate(src, dst, angle, fill_of(values));
+  };
   // Quarter turns are exact (gpu_geometry_test checks them with no tolerance); other
   // angles interpolate.
   op.tolerance = interpolated_tolerance;
@@ -176,6 +187,9 @@ Operation make_flip_operation() {
   };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     reference::flip(src, dst, flip_axis_from_name(values.text("axis")));
+  };
+  op.run_cpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    cpu::flip(src, dst, flip_axis_from_name(values.text("axis")));
   };
   op.tolerance = [](PixelFormat) { return 0.0; };
   op.bytes_moved = same_bytes_twice;

@@ -1,6 +1,7 @@
 // The point ops in the registry: invert, brightness, contrast, gamma, levels. Each
 // shares formats, variants, the --channels parameter and bytes moved; the math of
 // each is in point_ops.hpp and in the op's summary.
+#include "cpu/point_cpu.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/point_ops.hpp"
 #include "gpufilter/reference.hpp"
@@ -32,7 +33,7 @@ using GpuRun = void (*)(const ImageView&, const ImageView&, const ParamValues&, 
 using ReferenceRun = void (*)(const ImageView&, const ImageView&, const ParamValues&);
 
 Operation point_operation(std::string name, std::string summary, std::vector<ParamSpec> params, GpuRun gpu,
-                          ReferenceRun cpu, Tolerance u16, Tolerance f32) {
+                          ReferenceRun reference_run, Tolerance u16, Tolerance f32) {
   Operation op;
   op.name = std::move(name);
   op.summary = std::move(summary);
@@ -45,8 +46,10 @@ Operation point_operation(std::string name, std::string summary, std::vector<Par
                      const std::string& variant, const ExecContext& ctx) {
     gpu(src, dst, values, point_variant_from_name(variant), ctx);
   };
-  op.run_reference = [cpu](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
-    cpu(src, dst, values);
+  op.run_reference = [reference_run](const ImageView& src, const ImageView& dst, const ParamValues& values,
+                                     const Border&) { reference_run(src, dst, values); };
+  op.run_cpu = [reference_run](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    cpu::point_op(src, dst, [&](const ImageView& in, const ImageView& out) { reference_run(in, out, values); });
   };
   op.tolerance = [u16, f32](PixelFormat format) {
     switch (format.type) {

@@ -62,6 +62,9 @@ class Runner {
   // that has not chosen its device yet chooses it now (waiting for CUDA's start, shown
   // beside the main thread's stage `overlapped`).
   virtual bool takes_gpu_jpeg(StageTimes& /*times*/, const char* /*overlapped*/) { return false; }
+  // Whether run_image may download into its destination from a GPU (which pays for
+  // unmapped pages there); false where it surely runs on the CPU.
+  virtual bool may_use_gpu() const { return false; }
   // Decodes `input` with nvJPEG on the GPU, turns it upright, runs request.op (and its
   // chain) on it and sends the result to `output`. False, with nothing written, where
   // this runner has no nvJPEG or nvJPEG refused the file: the caller reads it with
@@ -102,6 +105,7 @@ class CpuRunner final : public Runner {
 class GpuWorkspace final : public Runner {
  public:
   explicit GpuWorkspace(int device, JpegBatchDecoder* batch_decoder = nullptr);
+  bool may_use_gpu() const override { return true; }
   int device() const { return device_; }
   void run_image(const RunRequest& request, const ImageView& src, const ImageView& dst, StageTimes& times) override;
   void run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
@@ -162,6 +166,7 @@ class SingleFileRunner final : public Runner {
   bool takes_gpu_jpeg(StageTimes& times, const char* overlapped) override;
   bool run_jpeg(const RunRequest& request, const GpuJpegInput& input, const GpuJpegOutput& output,
                 StageTimes& times) override;
+  bool may_use_gpu() const override { return choice_ != DeviceChoice::Cpu && (warmup_ != nullptr || resident_ != nullptr); }
   // Where the run went; Cpu before the first run.
   Device device() const { return gpu_ || on_resident_ ? Device::Gpu : Device::Cpu; }
 
