@@ -10,6 +10,7 @@
 #include "gpufilter/io/batch.hpp"
 #include "gpufilter/io/quiet_stderr.hpp"
 #include "progress.hpp"
+#include "server_auto.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -69,6 +70,7 @@ ExitCode run_batch_command(const io::RunRequest& request) {
   const std::vector<io::BatchItem> items = io::plan_batch(request);
   ProgressListener listener(items.size(), !options.quiet && ::isatty(STDERR_FILENO));
   const io::BatchResult result = io::run_batch(request, items, listener);
+  if (!result.devices.empty()) note_ran_on_gpu();
   Progress& progress = listener.progress();
   progress.finish();
   if (result.stopped) {

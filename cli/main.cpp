@@ -15,6 +15,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -36,6 +37,7 @@
 #include "gpufilter/io/standard_streams.hpp"
 #include "gpufilter/io/timing.hpp"
 #include "server.hpp"
+#include "server_auto.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -86,6 +88,7 @@ void run_data_request(const RunCommand& request, Clock::time_point started) {
   std::cout << format_data(result.source, result.layout, result.values, request.data_format) << std::flush;
   if (!request.plot.empty()) write_chart(request.plot, result.source, result.layout, result.values, request.encode);
   times.add("print", stage.elapsed_ms());
+  if (single.runner->device() == io::Device::Gpu) note_ran_on_gpu();
   if (request.timing)
     std::cerr << times.summary(single.device_name(), Stopwatch(started).elapsed_ms()) << '\n';
 }
@@ -112,6 +115,7 @@ void run_request(const RunCommand& given, Clock::time_point started) {
   times.add("start", Stopwatch(started).elapsed_ms());
   std::string notes;
   io::process_image_file(request, request.input, request.output, *single.runner, times, notes);
+  if (single.runner->device() == io::Device::Gpu) note_ran_on_gpu();
   std::cerr << notes;
   if (request.timing)
     std::cerr << times.summary(single.device_name(), Stopwatch(started).elapsed_ms()) << '\n';
@@ -242,6 +246,13 @@ int run_server(int argc, const char* const* argv) {
   }
 }
 
+// Whether the command line names its GPUs (--devices N,M or --devices=all).
+bool names_devices(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]).rfind("--devices", 0) == 0) return true;
+  return false;
+}
+
 // Ends the process without running static destructors and atexit handlers: the CUDA
 // runtime's handler destroys the context, tens of milliseconds spent freeing what the OS
 // frees anyway. By now OUT is renamed into place and every thread is joined; only the
@@ -269,5 +280,8 @@ int main(int argc, char** argv) {
   if (const std::optional<int> status = forward_to_server(
           argc, argv, started, [&] { return outputs_after_a_lost_server(argc, argv); }))
     exit_promptly(*status);
-  exit_promptly(run_and_report(argc, argv, started));
+  const int status = run_and_report(argc, argv, started);
+  // Done in its own process: later commands may find a server (server_auto.hpp's rule).
+  if (status == 0) leave_a_server_for_later(names_devices(argc, argv));
+  exit_promptly(status);
 }

@@ -27,6 +27,7 @@
 
 #include "exit_codes.hpp"
 #include "gpufilter/io/process_paths.hpp"
+#include "server_auto.hpp"
 #include "server_peer.hpp"
 #include "server_socket.hpp"
 #include "gpufilter/io/stop_request.hpp"
@@ -63,6 +64,11 @@ std::string usage() {
          "does any with GPUFILTER_SERVER=off. Ctrl-C on a waiting command cancels it (a single\n"
          "file writes no OUT; a batch stops after the files in flight). A server that ends\n"
          "while running a command fails it (exit 5); it is not run again.\n\n"
+         "Without asking (GPUFILTER_SERVER=auto, the default), a command that ran on a GPU\n"
+         "in its own process, from a terminal, outside batch schedulers and CI, without\n"
+         "--devices, leaves a server starting in the background (idle timeout " +
+         std::to_string(static_cast<int>(kAutoIdleSeconds)) + " s).\n"
+         "GPUFILTER_SERVER=on starts one after any GPU run; =off never starts or uses one.\n\n"
          "  --idle-timeout SECONDS  stop after this long without a command (default " +
          std::to_string(static_cast<int>(kDefaultIdleSeconds)) +
          ", 0: never)\n"
@@ -532,15 +538,6 @@ std::string read_ready_line(int fd) {
     line.append(buffer, static_cast<std::size_t>(n));
   }
   return line.substr(0, line.find('\n'));
-}
-
-// Whether a server holds the lock beside `socket`: it runs, starts or is ending.
-bool server_lock_held(const fs::path& socket) {
-  const int fd = ::open((socket.string() + ".lock").c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) return false;
-  const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0;
-  ::close(fd);
-  return held;
 }
 
 int start_server(const fs::path& socket, const ServerOptions& options, const ServerHooks& hooks, int tries = 3) {

@@ -10,16 +10,11 @@
 #include "exit_codes.hpp"
 #include "gpufilter/io/process_paths.hpp"
 #include "server.hpp"
+#include "server_auto.hpp"
 #include "server_socket.hpp"
 
 namespace gpufilter::cli {
 namespace {
-
-bool forwarding_disabled() {
-  const char* value = std::getenv("GPUFILTER_SERVER");
-  if (value == nullptr) return false;
-  return std::strcmp(value, "off") == 0 || std::strcmp(value, "0") == 0 || std::strcmp(value, "no") == 0;
-}
 
 // fd `i` of this process, or /dev/null where it is closed.
 int stream_or_null(int i) {
@@ -42,7 +37,7 @@ bool final_reply(int connection, ServerReply& reply, bool& started) {
 
 std::optional<int> forward_to_server(int argc, const char* const* argv, ServerClock::time_point started,
                                      const std::function<std::string()>& outputs_note) {
-  if (forwarding_disabled()) return std::nullopt;
+  if (server_mode() == ServerMode::Off) return std::nullopt;
   // The common case, no server: one stat and nothing else.
   const std::filesystem::path socket = server_socket_path();
   struct stat status {};

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -386,6 +387,14 @@ int connect_to_server(const fs::path& path) {
     return -1;
   }
   return fd;
+}
+
+bool server_lock_held(const std::filesystem::path& socket) {
+  const int fd = ::open((socket.string() + ".lock").c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0;
+  ::close(fd);
+  return held;
 }
 
 }  // namespace gpufilter::cli

@@ -19,6 +19,9 @@ namespace gpufilter::cli {
 // $XDG_CACHE_HOME/gpufilter/server.sock, else $HOME/.cache/gpufilter/server.sock.
 std::filesystem::path server_socket_path();
 
+// Whether a server holds the lock beside `socket`: it runs, starts or is ending.
+bool server_lock_held(const std::filesystem::path& socket);
+
 // Why server_socket_path() is not the default folder under the temp dir, when it took
 // the fallback under $HOME: a line to tell the user; nullopt otherwise.
 std::optional<std::string> socket_fallback_note();

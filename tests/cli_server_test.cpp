@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "cli_test_util.hpp"
+#include "gpufilter/gpufilter.hpp"
 
 namespace gpufilter::cli_test {
 namespace {
@@ -499,6 +500,50 @@ TEST_F(CliServerTest, ServerUsageMistakes) {
   const ProcessResult help = run({"server", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_TRUE(contains(help.out, "--idle-timeout")) << help.out;
+}
+
+// ---- the server without asking (cli/server_auto.hpp, cli/server_rule.hpp) ---------------
+
+// A command on the CPU leaves no server, even with GPUFILTER_SERVER=on: there is no GPU
+// context to keep.
+TEST_F(CliServerTest, ACpuRunLeavesNoServer) {
+  write_image("in.png", 3);
+  ProcessOptions on;
+  on.env.push_back("GPUFILTER_SERVER=on");
+  const ProcessResult ran = run({"blur", (work_ / "in.png").string(), (work_ / "out.png").string(), "--device", "cpu"}, on);
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_EQ(ran.err, "");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(run({"server", "status"}).exit_code, 1) << "a server started after a CPU run";
+}
+
+// On a GPU: GPUFILTER_SERVER=on leaves a server starting after the command, which runs
+// the next one; a command that names its GPUs leaves none.
+TEST_F(CliServerTest, AGpuRunLeavesAServerForTheNextCommand) {
+  if (!has_device()) GTEST_SKIP() << "no usable GPU: " << no_device_reason();
+  write_image("in.png", 4);
+  ProcessOptions on;
+  on.env.push_back("GPUFILTER_SERVER=on");
+  on.env.push_back("XDG_CACHE_HOME=" + (work_ / "cache").string());  // the announcement's mark
+  const std::string in = (work_ / "in.png").string();
+  const ProcessResult named = run({"blur", in, (work_ / "named.png").string(), "--devices", "0"}, on);
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(run({"server", "status"}).exit_code, 1) << "--devices 0 left a server";
+
+  const ProcessResult first = run({"blur", in, (work_ / "first.png").string()}, on);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_TRUE(contains(first.err, "a server now starts in the background")) << "announced the first time: " << first.err;
+  bool answered = false;
+  for (int i = 0; i < 200 && !answered; ++i) {
+    answered = run({"server", "status"}).exit_code == 0;
+    if (!answered) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(answered) << "no server answered within 20 s of a GPU run with GPUFILTER_SERVER=on";
+  const ProcessResult second = run({"blur", in, (work_ / "second.png").string()}, on);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(commands_run(), 1) << "the next command ran in its own process";
+  EXPECT_EQ(read_bytes(work_ / "second.png"), read_bytes(work_ / "first.png"));
 }
 
 }  // namespace

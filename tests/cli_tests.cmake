@@ -18,4 +18,11 @@ if(TARGET gpufilter_cli)
   add_dependencies(cli_test gpufilter_cli)
   gpufilter_warnings(cli_test)
   gtest_discover_tests(cli_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cli)
+
+  # The tool's own rules, without running it.
+  add_executable(cli_rule_test ${CMAKE_CURRENT_LIST_DIR}/server_rule_test.cpp ${PROJECT_SOURCE_DIR}/cli/server_rule.cpp)
+  target_include_directories(cli_rule_test PRIVATE ${PROJECT_SOURCE_DIR}/cli)
+  target_link_libraries(cli_rule_test PRIVATE GTest::gtest_main)
+  gpufilter_warnings(cli_rule_test)
+  gtest_discover_tests(cli_rule_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cli)
 endif()
