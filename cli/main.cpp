@@ -4,6 +4,7 @@
 #include <opencv2/core.hpp>
 
 #include <chrono>
+#include <cctype>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -38,6 +39,7 @@
 #include "gpufilter/io/timing.hpp"
 #include "server.hpp"
 #include "server_auto.hpp"
+#include "visible_gpus.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -73,6 +75,13 @@ struct SingleRun {
   }
   const char* device_name() const { return to_string(runner->device()); }
 };
+
+// By its suffix: the files the tool's own PNG codec reads and writes.
+bool is_png_path(const std::filesystem::path& path) {
+  std::string suffix = path.extension().string();
+  for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return suffix == ".png";
+}
 
 // A data op (stats, histogram): reads IN, prints the result on stdout, draws --plot.
 void run_data_request(const RunCommand& request, Clock::time_point started) {
@@ -129,9 +138,15 @@ int run(int argc, const char* const* argv, Clock::time_point started) {
     return static_cast<int>(ExitCode::Ok);
   }
   RunCommand request = std::get<RunCommand>(command);
+  // In its own process (a server's GPUs are started already, its environment fixed).
+  if (ResidentGpus::active() == nullptr) see_only_the_gpu_it_uses(request);
   // OpenCV reads its decoders' limits once, when the codec module loads: set them first.
   io::set_decoder_pixel_limit(request.max_pixels);
-  codecs::start_loading();
+  // Beside the run's start, unless the files are PNGs, which the tool's own codec takes
+  // (a PNG that it declines loads the module when it gets there).
+  if (!(is_png_path(request.input) && (is_png_path(request.output) || !request.op->produces_image())) ||
+      request.batch)
+    codecs::start_loading();
   if (request.batch) return static_cast<int>(run_batch_command(request));
   std::optional<io::SpooledStandardInput> standard_input;
   if (request.input == "-") request.input = standard_input.emplace().path();

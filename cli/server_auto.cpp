@@ -15,6 +15,7 @@
 
 #include "gpufilter/io/user_folders.hpp"
 #include "server_socket.hpp"
+#include "visible_gpus.hpp"
 
 extern char** environ;
 
@@ -74,6 +75,7 @@ void leave_a_server_for_later(bool named_devices) {
   const AutoServerFacts facts{server_mode(), ran_on_gpu(), named_devices, ::isatty(STDERR_FILENO) == 1,
                               [](const char* name) { return std::getenv(name); }};
   if (!why_no_auto_server(facts).empty() || server_present()) return;
+  restore_visible_gpus();  // the server sees what the user's environment shows
   if (!spawn_server_start()) return;
   if (first_time_for_user()) {
     std::cerr << "gpufilter: note: a server now starts in the background, so later commands find the GPU warm; it "

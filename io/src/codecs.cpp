@@ -110,7 +110,10 @@ void start_loading() {
   });
 }
 
-bool have_writer(const std::string& filename) { return module().have_writer(filename); }
+bool have_writer(const std::string& filename) {
+  if (is_png_suffix(std::filesystem::path(filename).extension().string())) return true;
+  return module().have_writer(filename);
+}
 
 bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
             const std::vector<int>& params) {
