@@ -1,9 +1,20 @@
 #pragma once
 // filter_spec.hpp's output rule over one row of sums, shared by the CPU filter paths.
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 
 #include "gpufilter/filter_spec.hpp"
+
+// Inlined into its caller, so that a caller built for a wider instruction set (a
+// target clone) runs it with that set too.
+#if defined(__GNUC__)
+#define GPUFILTER_INLINE [[gnu::always_inline]] inline
+#else
+#define GPUFILTER_INLINE inline
+#endif
 
 namespace gpufilter::cpu {
 
@@ -11,11 +22,13 @@ namespace gpufilter::cpu {
 // the spec says; the raw alpha where it keeps alpha) and the second mask's sums
 // (Magnitude). `max`: the channel's range (1 for float).
 template <class T>
-void finish_row(const FilterSpec& spec, int channels, int width, T max, const T* centre, T* sums0, const T* sums1) {
+GPUFILTER_INLINE void finish_row(const FilterSpec& spec, int channels, int width, T max, const T* centre, T* sums0,
+                                  const T* sums1) {
   const int n = width * channels;
   const auto threshold = static_cast<T>(spec.threshold * max);
   const auto amount = static_cast<T>(spec.amount);
   const auto bias = static_cast<T>(spec.bias * max);
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
   switch (spec.output) {
     case FilterOutput::Linear:
       if (bias != T(0))
@@ -23,8 +36,11 @@ void finish_row(const FilterSpec& spec, int channels, int width, T max, const T*
       break;
     case FilterOutput::Unsharp:
       for (int i = 0; i < n; ++i) {
+        // Both outcomes, one picked by a bit mask: no branch, so the loop vectorizes.
         const T detail = centre[i] - sums0[i];
-        sums0[i] = std::fabs(detail) > threshold ? centre[i] + amount * detail : centre[i];
+        const T sharpened = centre[i] + amount * detail;
+        const Bits pick = std::fabs(detail) > threshold ? ~Bits(0) : Bits(0);
+        sums0[i] = std::bit_cast<T>((std::bit_cast<Bits>(sharpened) & pick) | (std::bit_cast<Bits>(centre[i]) & ~pick));
       }
       break;
     case FilterOutput::Magnitude:
