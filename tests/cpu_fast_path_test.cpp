@@ -125,7 +125,7 @@ INSTANTIATE_TEST_SUITE_P(Registry, CpuFastPath, ::testing::ValuesIn(all_cases())
 // at a tenth of the speed or less.
 TEST(CpuFastPathCoverage, TheOpsWithOneKeepIt) {
   for (const char* name : {"blur", "box", "sharpen", "edge", "emboss", "convolve", "median", "transpose", "rotate",
-                           "flip", "invert", "brightness", "contrast", "gamma", "levels"}) {
+                           "flip", "invert", "brightness", "contrast", "gamma", "levels", "gray"}) {
     const Operation* op = find_operation(name);
     ASSERT_NE(op, nullptr) << name;
     EXPECT_TRUE(op->run_cpu) << name << " runs the reference on the CPU";

@@ -2,6 +2,7 @@
 // convert, planar, interleaved. Each declares its output format (output_shape).
 #include <string>
 
+#include "cpu/gray_cpu.hpp"
 #include "gpufilter/conversions.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/reference.hpp"
@@ -101,6 +102,9 @@ std::vector<Operation> make_conversion_operations() {
         [](const ImageView& s, const ImageView& d, const ParamValues& v) {
           reference::gray(s, d, gray_weights_from_name(v.text("weights")));
         });
+    op.run_cpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+      cpu::gray(src, dst, gray_weights_from_name(values.text("weights")));
+    };
     op.output_shape = [](const ImageShape& in, const ParamValues&) {
       need_channels("gray", in, 3, 4);
       return ImageShape{in.width, in.height, PixelFormat{in.format.type, 1}};
