@@ -286,6 +286,7 @@ int main(int argc, char** argv) {
   // First, so that --timing's "start" and "total" hold argument parsing and device selection.
   const auto started = gpufilter::cli::Clock::now();
   using namespace gpufilter::cli;
+  remember_initial_environment();
   // Past a file-size limit (ulimit -f) a write then fails with EFBIG, reported as any
   // write error, and the unfinished output is removed; the signal would kill the run
   // with the temporary file left behind.

@@ -12,10 +12,10 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "gpufilter/io/user_folders.hpp"
 #include "server_socket.hpp"
-#include "visible_gpus.hpp"
 
 extern char** environ;
 
@@ -23,6 +23,10 @@ namespace gpufilter::cli {
 namespace {
 
 std::atomic<bool> g_ran_on_gpu{false};
+// The environment as main() found it: a run sets variables of its own (OpenCV's decoder
+// limits, CUDA_VISIBLE_DEVICES for one file), which would make the server's identity
+// differ from the next command's.
+std::vector<std::string> g_initial_environment;
 
 // Where a server runs, starts or ends already: its socket is there or its lock is held.
 bool server_present() {
@@ -59,14 +63,22 @@ bool spawn_server_start() {
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID);
   const std::string idle = std::to_string(static_cast<long>(kAutoIdleSeconds));
   const char* argv[] = {"gpufilter", "server", "start", "--idle-timeout", idle.c_str(), nullptr};
+  std::vector<char*> environment;
+  for (std::string& entry : g_initial_environment) environment.push_back(entry.data());
+  environment.push_back(nullptr);
   pid_t child = 0;
-  const int failed = posix_spawn(&child, "/proc/self/exe", &actions, &attributes, const_cast<char* const*>(argv), environ);
+  const int failed = posix_spawn(&child, "/proc/self/exe", &actions, &attributes, const_cast<char* const*>(argv),
+                                 environment.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   return failed == 0;
 }
 
 }  // namespace
+
+void remember_initial_environment() {
+  for (char** entry = environ; *entry != nullptr; ++entry) g_initial_environment.emplace_back(*entry);
+}
 
 void note_ran_on_gpu() { g_ran_on_gpu = true; }
 bool ran_on_gpu() { return g_ran_on_gpu; }
@@ -75,7 +87,6 @@ void leave_a_server_for_later(bool named_devices) {
   const AutoServerFacts facts{server_mode(), ran_on_gpu(), named_devices, ::isatty(STDERR_FILENO) == 1,
                               [](const char* name) { return std::getenv(name); }};
   if (!why_no_auto_server(facts).empty() || server_present()) return;
-  restore_visible_gpus();  // the server sees what the user's environment shows
   if (!spawn_server_start()) return;
   if (first_time_for_user()) {
     std::cerr << "gpufilter: note: a server now starts in the background, so later commands find the GPU warm; it "

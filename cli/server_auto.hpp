@@ -11,13 +11,18 @@ namespace gpufilter::cli {
 
 constexpr double kAutoIdleSeconds = 300.0;
 
+// First thing in main(): the environment the auto-started server is given (the user's,
+// before the run sets variables of its own).
+void remember_initial_environment();
+
 // The process-wide record that a command ran on a GPU here (set where the run resolves
 // its device).
 void note_ran_on_gpu();
 bool ran_on_gpu();
 
 // After a command in its own process: starts a server in the background where the rule
-// says so (`server start` detached, its output to its log). Never fails the command.
+// says so (`server start` detached, its output to its log, the initial environment).
+// Never fails the command.
 void leave_a_server_for_later(bool named_devices);
 
 }  // namespace gpufilter::cli

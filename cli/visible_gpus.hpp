@@ -11,8 +11,4 @@ namespace gpufilter::cli {
 // Before any CUDA call of a single-file command (not a batch, not in a server).
 void see_only_the_gpu_it_uses(const io::RunRequest& request);
 
-// Undoes it (for a process this one starts, such as the auto-started server, which must
-// see what the user's environment shows).
-void restore_visible_gpus();
-
 }  // namespace gpufilter::cli
