@@ -121,11 +121,34 @@ TEST_P(CpuFastPath, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(Registry, CpuFastPath, ::testing::ValuesIn(all_cases()),
                          [](const ::testing::TestParamInfo<Case>& param_info) { return case_name(param_info.param); });
 
+// The generated cases shrink (resize's test parameters); enlarging takes other taps (and
+// OpenCV's 8-bit fixed-point paths, which the fast path avoids): each filter at 1.7x and a
+// mixed --size, every format, against the reference within the contract.
+TEST(CpuFastPathResize, EnlargingKeepsTheContract) {
+  const Operation& resize = *find_operation("resize");
+  const std::vector<ParamValues> enlargements = {{{"scale", 1.7}}, {{"size", std::vector<double>{40, 9}}, {"exact", 1.0}}};
+  for (const std::string& filter : resize.find_param("filter")->choices)
+    for (ParamValues given : enlargements)
+      for (const PixelFormat& format : resize.formats) {
+        given["filter"] = filter;
+        const ParamValues params = resize.resolve(given);
+        SCOPED_TRACE(filter + " " + format.name() + (given.has("size") ? " 40x9 exact" : " scale 1.7"));
+        HostImage src(23, 17, format);
+        testing::fill_random(src.view(), 77u);
+        const ImageShape out = resize.output_shape_for(ImageShape{23, 17, format}, params);
+        HostImage expected(out.width, out.height, out.format), actual(out.width, out.height, out.format);
+        resize.run_reference(src.view(), expected.view(), params, Border{});
+        resize.run_cpu(src.view(), actual.view(), params, Border{});
+        const testing::Difference diff = testing::compare(actual.view(), expected.view());
+        EXPECT_TRUE(diff.within(resize.tolerance_for(format, resize.default_variant, params))) << diff.describe();
+      }
+}
+
 // A registry change that drops an op's fast path falls back to the reference silently,
 // at a tenth of the speed or less.
 TEST(CpuFastPathCoverage, TheOpsWithOneKeepIt) {
   for (const char* name : {"blur", "box", "sharpen", "edge", "emboss", "convolve", "median", "transpose", "rotate",
-                           "flip", "invert", "brightness", "contrast", "gamma", "levels", "gray"}) {
+                           "flip", "resize", "invert", "brightness", "contrast", "gamma", "levels", "gray"}) {
     const Operation* op = find_operation(name);
     ASSERT_NE(op, nullptr) << name;
     EXPECT_TRUE(op->run_cpu) << name << " runs the reference on the CPU";

@@ -1,6 +1,7 @@
 #include "cpu/geometry_cpu.hpp"
 
 #include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "cpu/opencv_image.hpp"
 #include "gpufilter/reference.hpp"
@@ -64,6 +65,41 @@ void flip(const ImageView& src, const ImageView& dst, FlipAxis axis) {
   cv::Mat out = destination(dst);
   const int code = axis == FlipAxis::Horizontal ? 1 : axis == FlipAxis::Vertical ? 0 : -1;
   from_apart(src, dst, [&](const cv::Mat& in) { cv::flip(in, out, code); });
+}
+
+void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter) {
+  // OpenCV's area filter averages the covered pixels only where it shrinks both ways;
+  // enlarging, it interpolates instead, so those run the reference.
+  const bool area_enlarges = filter == ResizeFilter::Area && (dst.width > src.width || dst.height > src.height);
+  if (src.format != dst.format || src.width <= 0 || src.height <= 0 || dst.width <= 0 || dst.height <= 0 ||
+      area_enlarges) {
+    reference::resize(src, dst, filter);  // its checks and messages, or the true area weights
+    return;
+  }
+  int code = cv::INTER_LINEAR;
+  switch (filter) {
+    case ResizeFilter::Nearest: code = cv::INTER_NEAREST_EXACT; break;
+    case ResizeFilter::Linear: code = cv::INTER_LINEAR; break;
+    case ResizeFilter::Cubic: code = cv::INTER_CUBIC; break;
+    case ResizeFilter::Area: code = cv::INTER_AREA; break;
+    case ResizeFilter::Lanczos: code = cv::INTER_LANCZOS4; break;
+  }
+  cv::Mat out = destination(dst);
+  // OpenCV's 8-bit linear, cubic and Lanczos weights are fixed point (11 bits), which
+  // rounds 1 level off the exact value in about an eighth of the samples: those run in
+  // float, rounded once at the end as the reference rounds.
+  const bool through_float = src.format.type == ChannelType::U8 && filter != ResizeFilter::Nearest &&
+                             filter != ResizeFilter::Area;
+  from_apart(src, dst, [&](const cv::Mat& in) {
+    if (!through_float) {
+      cv::resize(in, out, out.size(), 0, 0, code);
+      return;
+    }
+    cv::Mat in_float, out_float;
+    in.convertTo(in_float, CV_MAKETYPE(CV_32F, in.channels()));
+    cv::resize(in_float, out_float, out.size(), 0, 0, code);
+    out_float.convertTo(out, out.type());
+  });
 }
 
 }  // namespace gpufilter::cpu

@@ -1,6 +1,6 @@
 #pragma once
-// Pixel moves on the CPU at the CPU tools' speed: OpenCV's transpose, rotate and flip,
-// exact by construction. Views that overlap (in place) read from a copy of the source.
+// Geometry on the CPU at the CPU tools' speed: OpenCV's transpose, rotate and flip, exact
+// by construction, and its resize, within the resize contract of the reference. Views that overlap (in place) read from a copy of the source.
 #include "gpufilter/geometry.hpp"
 #include "gpufilter/image_view.hpp"
 
@@ -11,5 +11,8 @@ void transpose(const ImageView& src, const ImageView& dst);
 // Clockwise, `degrees` a multiple of 90 (any sign).
 void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int degrees);
 void flip(const ImageView& src, const ImageView& dst, FlipAxis axis);
+// cv::resize with the interpolation each filter names (geometry.hpp), which the reference
+// follows; dst's size is the output's.
+void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter);
 
 }  // namespace gpufilter::cpu

@@ -302,6 +302,9 @@ Operation make_resize_operation() {
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     reference::resize(src, dst, resize_filter_for(src, dst, values));
   };
+  op.run_cpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    cpu::resize(src, dst, resize_filter_for(src, dst, values));
+  };
   op.tolerance = interpolated_tolerance;
   op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues& values) {
     const Rect out = resize_output(width, height, values);
