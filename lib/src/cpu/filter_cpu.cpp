@@ -1,12 +1,12 @@
-// The image goes through in bands of rows, one band per task of cv::parallel_for_. A band
-// and the rows its masks reach are converted to float (and premultiplied) into a buffer
-// of the task's own, OpenCV's float filters sum each mask over the band (reading the
-// buffer's rows above and below it, and extrapolating only at the image's own edges),
-// and the output rule turns the sums into the band's output rows. Float throughout:
-// OpenCV's 8-bit filters round each weight to 1/256, which misses the exact result by
-// several levels; float keeps the contract's one level. Float images are summed in double:
-// their contract is 1e-4 absolute, and dividing by a small filtered alpha (premultiplied
-// RGBA) magnifies float's rounding beyond it.
+// Rank-1 specs run in separable_cpu.cpp. The others go through in bands of rows, one band
+// per task of cv::parallel_for_: a band and the rows its masks reach are converted to
+// float (and premultiplied) into a buffer of the task's own, OpenCV's float filter2D sums
+// each mask over the band (reading the buffer's rows above and below it, and
+// extrapolating only at the image's own edges), and the output rule (filter_output.hpp)
+// turns the sums into the band's output rows. Float throughout: OpenCV's 8-bit filters
+// round each weight to 1/256, which misses the exact result by several levels. Float
+// images are summed in double: their contract is 1e-4 absolute, and dividing by a small
+// filtered alpha (premultiplied RGBA) magnifies float's rounding beyond it.
 #include "cpu/filter_cpu.hpp"
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "cpu/filter_output.hpp"
 #include "cpu/opencv_image.hpp"
 #include "cpu/separable_cpu.hpp"
 #include "gpufilter/error.hpp"
@@ -32,75 +33,25 @@ double channel_max(ChannelType type) {
   return 1.0;
 }
 
-// Colours times alpha over the range, in place (4-channel rows of T).
-template <class T>
-void premultiply(cv::Mat& rgba, T max) {
-  for (int y = 0; y < rgba.rows; ++y) {
-    T* p = rgba.ptr<T>(y);
-    for (int x = 0; x < rgba.cols; ++x, p += 4) {
-      const T a = p[3] / max;
-      p[0] *= a;
-      p[1] *= a;
-      p[2] *= a;
-    }
-  }
-}
-
-// One mask's sums over `band` (a view inside a larger buffer), in the band's depth.
+// Mask k's sums over `band` (a view inside a larger buffer), in the band's depth.
 void sum_mask(const FilterSpec& spec, std::size_t k, const cv::Mat& band, cv::Mat& sums, int cv_border) {
-  if (spec.is_separable()) {
-    const SeparableMask& mask = spec.separable[k];
-    const cv::Mat kx(1, static_cast<int>(mask.x.size()), CV_32F, const_cast<float*>(mask.x.data()));
-    const cv::Mat ky(static_cast<int>(mask.y.size()), 1, CV_32F, const_cast<float*>(mask.y.data()));
-    cv::sepFilter2D(band, sums, band.depth(), kx, ky, cv::Point(-1, -1), 0.0, cv_border);
-  } else {
-    const Mask& mask = spec.masks[k];
-    const cv::Mat kernel(mask.height, mask.width, CV_32F, const_cast<float*>(mask.weights.data()));
-    cv::filter2D(band, sums, band.depth(), kernel, cv::Point(-1, -1), 0.0, cv_border);
-  }
+  const Mask& mask = spec.masks[k];
+  const cv::Mat kernel(mask.height, mask.width, CV_32F, const_cast<float*>(mask.weights.data()));
+  cv::filter2D(band, sums, band.depth(), kernel, cv::Point(-1, -1), 0.0, cv_border);
 }
 
-// filter_spec.hpp's output rule, in place in `sums0`, from the centre values (`band`,
-// premultiplied where the spec says) and the raw alpha where it is kept.
+// Premultiplies every row of a 4-channel band buffer (filter_output.hpp).
 template <class T>
-void finish(const FilterSpec& spec, int channels, T max, const cv::Mat& band, cv::Mat& sums0, const cv::Mat& sums1) {
-  const int n = band.cols * channels;
-  const auto threshold = static_cast<T>(spec.threshold * max);
-  const auto amount = static_cast<T>(spec.amount);
-  const auto bias = static_cast<T>(spec.bias * max);
-  const bool premultiplied = channels == 4 && spec.alpha == AlphaMode::Premultiply;
-  const bool keep = channels == 4 && spec.alpha == AlphaMode::Keep;
-  for (int y = 0; y < band.rows; ++y) {
-    const T* centre = band.ptr<T>(y);
-    T* out = sums0.ptr<T>(y);
-    switch (spec.output) {
-      case FilterOutput::Linear:
-        for (int i = 0; i < n; ++i) out[i] += bias;
-        break;
-      case FilterOutput::Unsharp:
-        for (int i = 0; i < n; ++i) {
-          const T detail = centre[i] - out[i];
-          out[i] = std::fabs(detail) > threshold ? centre[i] + amount * detail : centre[i];
-        }
-        break;
-      case FilterOutput::Magnitude: {
-        const T* other = sums1.ptr<T>(y);
-        for (int i = 0; i < n; ++i) out[i] = std::sqrt(out[i] * out[i] + other[i] * other[i]);
-        break;
-      }
-    }
-    if (premultiplied) {
-      for (int x = 0; x < band.cols; ++x) {
-        T* p = out + 4 * x;
-        const T alpha = std::clamp(p[3], T(0), max);
-        const bool visible = alpha > static_cast<T>(kMinUnpremultiplyAlpha) * max;
-        for (int c = 0; c < 3; ++c) p[c] = visible ? p[c] * max / alpha : T(0);
-        p[3] = alpha;
-      }
-    } else if (keep) {
-      for (int x = 0; x < band.cols; ++x) out[4 * x + 3] = centre[4 * x + 3];
-    }
-  }
+void premultiply_rows(cv::Mat& rgba, T max) {
+  for (int y = 0; y < rgba.rows; ++y) premultiply_row(rgba.ptr<T>(y), rgba.cols, max);
+}
+
+// The output rule over every row of a band (filter_output.hpp), in place in `sums0`.
+template <class T>
+void finish_rows(const FilterSpec& spec, int channels, T max, const cv::Mat& band, cv::Mat& sums0, const cv::Mat& sums1) {
+  for (int y = 0; y < band.rows; ++y)
+    finish_row<T>(spec, channels, band.cols, max, band.ptr<T>(y), sums0.ptr<T>(y),
+                  sums1.empty() ? nullptr : sums1.ptr<T>(y));
 }
 
 }  // namespace
@@ -151,16 +102,16 @@ void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& 
       const int first = std::max(0, oy + y0 - ry), last = std::min(image.rows, oy + y1 + ry);
       image.rowRange(first, last).convertTo(buffer, CV_MAKETYPE(in_double ? CV_64F : CV_32F, channels));
       if (premultiplied) {
-        if (in_double) premultiply<double>(buffer, max);
-        else premultiply<float>(buffer, static_cast<float>(max));
+        if (in_double) premultiply_rows<double>(buffer, max);
+        else premultiply_rows<float>(buffer, static_cast<float>(max));
       }
       const cv::Mat band = buffer(cv::Rect(ox, oy + y0 - first, width, y1 - y0));
       for (std::size_t k = 0; k < spec.masks.size(); ++k) sum_mask(spec, k, band, band_sums[k], cv_border);
       const bool plain = spec.output == FilterOutput::Linear && spec.bias == 0.0 &&
                          !(channels == 4 && spec.alpha != AlphaMode::Separate);
       if (!plain) {
-        if (in_double) finish<double>(spec, channels, max, band, band_sums[0], band_sums[1]);
-        else finish<float>(spec, channels, static_cast<float>(max), band, band_sums[0], band_sums[1]);
+        if (in_double) finish_rows<double>(spec, channels, max, band, band_sums[0], band_sums[1]);
+        else finish_rows<float>(spec, channels, static_cast<float>(max), band, band_sums[0], band_sums[1]);
       }
       // Rounds half to even and saturates integer outputs, as the reference does.
       cv::Mat out_rows = out.rowRange(y0, y1);
