@@ -144,6 +144,24 @@ TEST(CpuFastPathResize, EnlargingKeepsTheContract) {
       }
 }
 
+// The generated cases turn by 90 degrees (rotate's test parameters): every quarter turn,
+// either sign, every format, exactly the reference's pixels.
+TEST(CpuFastPathRotate, EveryQuarterTurnMovesThePixels) {
+  const Operation& rotate = *find_operation("rotate");
+  for (double angle : {-270.0, -180.0, -90.0, 0.0, 90.0, 180.0, 270.0, 360.0})
+    for (const PixelFormat& format : rotate.formats) {
+      const ParamValues params = rotate.resolve({{"angle", angle}});
+      SCOPED_TRACE(std::to_string(angle) + " " + format.name());
+      HostImage src(37, 70, format);
+      testing::fill_random(src.view(), 91u);
+      const ImageShape out = rotate.output_shape_for(ImageShape{37, 70, format}, params);
+      HostImage expected(out.width, out.height, out.format), actual(out.width, out.height, out.format);
+      rotate.run_reference(src.view(), expected.view(), params, Border{});
+      rotate.run_cpu(src.view(), actual.view(), params, Border{});
+      EXPECT_TRUE(testing::compare(actual.view(), expected.view()).within(Tolerance{0.0}));
+    }
+}
+
 // A registry change that drops an op's fast path falls back to the reference silently,
 // at a tenth of the speed or less.
 TEST(CpuFastPathCoverage, TheOpsWithOneKeepIt) {

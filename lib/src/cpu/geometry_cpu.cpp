@@ -4,6 +4,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "cpu/opencv_image.hpp"
+#include "cpu/pixel_moves.hpp"
 #include "gpufilter/reference.hpp"
 #include "reference/overlap_copy.hpp"
 
@@ -33,7 +34,7 @@ void transpose(const ImageView& src, const ImageView& dst) {
     return;
   }
   cv::Mat out = destination(dst);
-  from_apart(src, dst, [&](const cv::Mat& in) { cv::transpose(in, out); });
+  from_apart(src, dst, [&](const cv::Mat& in) { turn_pixels(in, out, QuarterTurn::Transpose); });
 }
 
 void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int degrees) {
@@ -50,9 +51,9 @@ void rotate_quarter_turns(const ImageView& src, const ImageView& dst, int degree
   from_apart(src, dst, [&](const cv::Mat& in) {
     switch (turns) {
       case 0: in.copyTo(out); break;
-      case 1: cv::rotate(in, out, cv::ROTATE_90_CLOCKWISE); break;
-      case 2: cv::flip(in, out, -1); break;
-      default: cv::rotate(in, out, cv::ROTATE_90_COUNTERCLOCKWISE); break;
+      case 1: turn_pixels(in, out, QuarterTurn::Clockwise); break;
+      case 2: flip_pixels(in, out, -1); break;
+      default: turn_pixels(in, out, QuarterTurn::CounterClockwise); break;
     }
   });
 }
@@ -64,7 +65,7 @@ void flip(const ImageView& src, const ImageView& dst, FlipAxis axis) {
   }
   cv::Mat out = destination(dst);
   const int code = axis == FlipAxis::Horizontal ? 1 : axis == FlipAxis::Vertical ? 0 : -1;
-  from_apart(src, dst, [&](const cv::Mat& in) { cv::flip(in, out, code); });
+  from_apart(src, dst, [&](const cv::Mat& in) { flip_pixels(in, out, code); });
 }
 
 void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter) {

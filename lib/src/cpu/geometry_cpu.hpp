@@ -1,6 +1,7 @@
 #pragma once
-// Geometry on the CPU at the CPU tools' speed: OpenCV's transpose, rotate and flip, exact
-// by construction, and its resize, within the resize contract of the reference. Views that overlap (in place) read from a copy of the source.
+// Geometry on the CPU at the CPU tools' speed: transposes, quarter turns and flips on all
+// cores (pixel_moves.hpp), exact by construction, and OpenCV's resize, within the resize
+// contract of the reference. Views that overlap (in place) read from a copy of the source.
 #include "gpufilter/geometry.hpp"
 #include "gpufilter/image_view.hpp"
 
