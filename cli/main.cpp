@@ -4,7 +4,6 @@
 #include <opencv2/core.hpp>
 
 #include <chrono>
-#include <cctype>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -76,13 +75,6 @@ struct SingleRun {
   const char* device_name() const { return to_string(runner->device()); }
 };
 
-// By its suffix: the files the tool's own PNG codec reads and writes.
-bool is_png_path(const std::filesystem::path& path) {
-  std::string suffix = path.extension().string();
-  for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return suffix == ".png";
-}
-
 // A data op (stats, histogram): reads IN, prints the result on stdout, draws --plot.
 void run_data_request(const RunCommand& request, Clock::time_point started) {
   if (!request.plot.empty()) {
@@ -144,7 +136,7 @@ int run(int argc, const char* const* argv, Clock::time_point started) {
   io::set_decoder_pixel_limit(request.max_pixels);
   // Beside the run's start, unless the files are PNGs, which the tool's own codec takes
   // (a PNG that it declines loads the module when it gets there).
-  if (!(is_png_path(request.input) && (is_png_path(request.output) || !request.op->produces_image())) ||
+  if (!(codecs::is_png_path(request.input) && (codecs::is_png_path(request.output) || !request.op->produces_image())) ||
       request.batch)
     codecs::start_loading();
   if (request.batch) return static_cast<int>(run_batch_command(request));

@@ -81,12 +81,6 @@ const CodecModule& module() {
 
 std::atomic<unsigned> g_threads_per_file{0};
 
-bool is_png_suffix(std::string suffix) {
-  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return suffix == ".png";
-}
-
 // IMWRITE_PNG_COMPRESSION's value among OpenCV-style (name, value) pairs.
 std::optional<int> png_compression_in(const std::vector<int>& params) {
   std::optional<int> level;
@@ -110,14 +104,23 @@ void start_loading() {
   });
 }
 
+std::string lower_suffix(const std::filesystem::path& path) {
+  std::string suffix = path.extension().string();
+  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return suffix;
+}
+
+bool is_png_path(const std::filesystem::path& path) { return lower_suffix(path) == ".png"; }
+
 bool have_writer(const std::string& filename) {
-  if (is_png_suffix(std::filesystem::path(filename).extension().string())) return true;
+  if (is_png_path(filename)) return true;
   return module().have_writer(filename);
 }
 
 bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
             const std::vector<int>& params) {
-  if (is_png_suffix(suffix) && png_writer_takes(image, false)) {
+  if (is_png_path("image" + suffix) && png_writer_takes(image, false)) {
     PngWriteOptions options;
     options.compression = png_compression_in(params);
     options.threads = threads_per_file();

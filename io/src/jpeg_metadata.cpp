@@ -1,10 +1,10 @@
 #include "gpufilter/io/jpeg_metadata.hpp"
 
-#include <algorithm>
-#include <cctype>
-#include <string>
 #include <cstdio>
 #include <memory>
+#include <string>
+
+#include "gpufilter/io/codecs.hpp"
 
 namespace gpufilter::io {
 namespace {
@@ -57,9 +57,7 @@ bool starts_like_jpeg(const std::filesystem::path& path) {
 }
 
 bool is_jpeg_output(const std::filesystem::path& output) {
-  std::string suffix = output.extension().string();
-  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string suffix = codecs::lower_suffix(output);
   return suffix == ".jpg" || suffix == ".jpeg" || suffix == ".jpe";
 }
 

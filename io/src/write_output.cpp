@@ -3,8 +3,6 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
@@ -32,13 +30,6 @@ constexpr const char* kPauseBeforeCommit = "GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_M
 constexpr const char* kPauseAfterEncode = "GPUFILTER_TEST_PAUSE_AFTER_ENCODE_MS";
 
 std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
-
-std::string lower_suffix(const fs::path& path) {
-  std::string suffix = path.extension().string();
-  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return suffix;
-}
 
 void pause_for_tests(const char* hook) {
   const char* text = std::getenv(hook);
@@ -78,7 +69,7 @@ std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, 
 // written, one line each (the file keeps its pixels either way).
 std::string add_metadata(std::vector<unsigned char>& bytes, const fs::path& output, const ImageMetadata* metadata,
                          int width, int height) {
-  const std::string suffix = lower_suffix(output);
+  const std::string suffix = codecs::lower_suffix(output);
   if (metadata == nullptr || !suffix_holds_metadata(suffix)) return "";
   std::string warnings;
   if (!metadata->problem().empty())
@@ -116,7 +107,7 @@ std::string write_image_atomically(const fs::path& output, const cv::Mat& image,
                                    ChannelLayout layout, const EncodeOptions& options, const ImageMetadata* metadata) {
   const std::string cannot_write = "cannot write " + format.name() + " pixels as " + output.extension().string() +
                                    " to " + quoted(output) + ": ";
-  const std::string suffix = lower_suffix(output);
+  const std::string suffix = codecs::lower_suffix(output);
   std::vector<unsigned char> bytes;
   std::string notes;
   std::string failure = layout == ChannelLayout::GrayAlpha && suffix == ".png"
