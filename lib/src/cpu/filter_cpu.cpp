@@ -24,15 +24,6 @@
 namespace gpufilter::cpu {
 namespace {
 
-double channel_max(ChannelType type) {
-  switch (type) {
-    case ChannelType::U8: return 255.0;
-    case ChannelType::U16: return 65535.0;
-    case ChannelType::F32: break;
-  }
-  return 1.0;
-}
-
 // Mask k's sums over `band` (a view inside a larger buffer), in the band's depth.
 void sum_mask(const FilterSpec& spec, std::size_t k, const cv::Mat& band, cv::Mat& sums, int cv_border) {
   const Mask& mask = spec.masks[k];
@@ -70,17 +61,18 @@ void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& 
   }
   const int width = src.width, height = src.height, channels = src.format.channels;
   const int rx = spec.width() / 2, ry = spec.height() / 2;
-  const double max = channel_max(src.format.type);
+  const double max = src.format.max_value();
   const bool in_double = src.format.type == ChannelType::F32;
   const bool premultiplied = channels == 4 && spec.alpha == AlphaMode::Premultiply;
 
-  // Where OpenCV extrapolates as we do, it reads the image itself; elsewhere a copy padded
-  // by our rules, of which the image is the inner part at (ox, oy).
+  // Where OpenCV extrapolates as we do, it reads the image itself (or a copy, where dst
+  // overlaps it: rows are written while later rows are read); elsewhere a copy padded by
+  // our rules, of which the image is the inner part at (ox, oy).
   cv::Mat image = as_mat(src);
-  if (reference::may_overlap(src, dst)) image = image.clone();  // rows are written while later rows are read
   int ox = 0, oy = 0, cv_border = cv::BORDER_REFLECT_101;
   if (opencv_border_matches(border.mode, width, height, rx, ry)) {
     cv_border = opencv_border(border.mode);
+    if (reference::may_overlap(src, dst)) image = image.clone();
   } else {
     image = padded(image, rx, ry, border);
     ox = rx;

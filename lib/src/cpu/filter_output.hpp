@@ -6,15 +6,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "cpu/vector_build.hpp"
 #include "gpufilter/filter_spec.hpp"
-
-// Inlined into its caller, so that a caller built for a wider instruction set (a
-// target clone) runs it with that set too.
-#if defined(__GNUC__)
-#define GPUFILTER_INLINE [[gnu::always_inline]] inline
-#else
-#define GPUFILTER_INLINE inline
-#endif
 
 namespace gpufilter::cpu {
 

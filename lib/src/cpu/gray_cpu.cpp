@@ -11,12 +11,7 @@
 
 #include "gpufilter/reference.hpp"
 #include "reference/overlap_copy.hpp"
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define GPUFILTER_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define GPUFILTER_VECTOR_CLONES
-#endif
+#include "cpu/vector_build.hpp"
 
 namespace gpufilter::cpu {
 namespace {

@@ -32,14 +32,9 @@
 #endif
 
 #include "cpu/filter_output.hpp"
+#include "cpu/vector_build.hpp"
 #include "reference/border_index.hpp"
 #include "reference/pixel_access.hpp"
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define GPUFILTER_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define GPUFILTER_VECTOR_CLONES
-#endif
 
 namespace gpufilter::cpu {
 namespace {
@@ -217,9 +212,7 @@ class SeparableRun {
       : src_(src), dst_(dst), spec_(spec), border_(border), channels_(src.format.channels), width_(src.width),
         rx_(static_cast<int>(spec.separable.front().x.size()) / 2),
         ry_(static_cast<int>(spec.separable.front().y.size()) / 2),
-        max_(static_cast<A>(src.format.type == ChannelType::U8    ? 255.0
-                            : src.format.type == ChannelType::U16 ? 65535.0
-                                                                  : 1.0)),
+        max_(static_cast<A>(src.format.max_value())),
         premultiply_(channels_ == 4 && spec.alpha == AlphaMode::Premultiply),
         columns_(static_cast<std::size_t>(width_ + 2 * rx_)) {
     for (int x = 0; x < width_ + 2 * rx_; ++x)

@@ -20,15 +20,6 @@
 namespace gpufilter::reference {
 namespace {
 
-double channel_max(ChannelType type) {
-  switch (type) {
-    case ChannelType::U8: return 255.0;
-    case ChannelType::U16: return 65535.0;
-    case ChannelType::F32: break;
-  }
-  return 1.0;
-}
-
 using PixelValues = std::array<double, 4>;
 
 // The filter's view of the input: pixels through the border mode, with colours
@@ -36,7 +27,7 @@ using PixelValues = std::array<double, 4>;
 class Input {
  public:
   Input(const ImageView& src, const FilterSpec& spec, const Border& border)
-      : src_(src), border_(border), channels_(src.format.channels), max_(channel_max(src.format.type)),
+      : src_(src), border_(border), channels_(src.format.channels), max_(src.format.max_value()),
         premultiply_(channels_ == 4 && spec.alpha == AlphaMode::Premultiply) {
     for (int c = 0; c < 4; ++c)
       constant_[static_cast<std::size_t>(c)] = stored_value(border.value[static_cast<std::size_t>(c)], src.format.type);
