@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -121,6 +122,19 @@ TEST_P(CpuFastPath, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(Registry, CpuFastPath, ::testing::ValuesIn(all_cases()),
                          [](const ::testing::TestParamInfo<Case>& param_info) { return case_name(param_info.param); });
 
+// `op` on a random width x height image of `format` with `params` (resolved): its CPU
+// path against its reference.
+testing::Difference cpu_path_against_reference(const Operation& op, PixelFormat format, int width, int height,
+                                               const ParamValues& params, std::uint32_t seed) {
+  HostImage src(width, height, format);
+  testing::fill_random(src.view(), seed);
+  const ImageShape out = op.output_shape_for(ImageShape{width, height, format}, params);
+  HostImage expected(out.width, out.height, out.format), actual(out.width, out.height, out.format);
+  op.run_reference(src.view(), expected.view(), params, Border{});
+  op.run_cpu(src.view(), actual.view(), params, Border{});
+  return testing::compare(actual.view(), expected.view());
+}
+
 // The generated cases shrink (resize's test parameters); enlarging takes other taps (and
 // OpenCV's 8-bit fixed-point paths, which the fast path avoids): each filter at 1.7x and a
 // mixed --size, every format, against the reference within the contract.
@@ -133,13 +147,7 @@ TEST(CpuFastPathResize, EnlargingKeepsTheContract) {
         given["filter"] = filter;
         const ParamValues params = resize.resolve(given);
         SCOPED_TRACE(filter + " " + format.name() + (given.has("size") ? " 40x9 exact" : " scale 1.7"));
-        HostImage src(23, 17, format);
-        testing::fill_random(src.view(), 77u);
-        const ImageShape out = resize.output_shape_for(ImageShape{23, 17, format}, params);
-        HostImage expected(out.width, out.height, out.format), actual(out.width, out.height, out.format);
-        resize.run_reference(src.view(), expected.view(), params, Border{});
-        resize.run_cpu(src.view(), actual.view(), params, Border{});
-        const testing::Difference diff = testing::compare(actual.view(), expected.view());
+        const testing::Difference diff = cpu_path_against_reference(resize, format, 23, 17, params, 77u);
         EXPECT_TRUE(diff.within(resize.tolerance_for(format, resize.default_variant, params))) << diff.describe();
       }
 }
@@ -152,13 +160,7 @@ TEST(CpuFastPathRotate, EveryQuarterTurnMovesThePixels) {
     for (const PixelFormat& format : rotate.formats) {
       const ParamValues params = rotate.resolve({{"angle", angle}});
       SCOPED_TRACE(std::to_string(angle) + " " + format.name());
-      HostImage src(37, 70, format);
-      testing::fill_random(src.view(), 91u);
-      const ImageShape out = rotate.output_shape_for(ImageShape{37, 70, format}, params);
-      HostImage expected(out.width, out.height, out.format), actual(out.width, out.height, out.format);
-      rotate.run_reference(src.view(), expected.view(), params, Border{});
-      rotate.run_cpu(src.view(), actual.view(), params, Border{});
-      EXPECT_TRUE(testing::compare(actual.view(), expected.view()).within(Tolerance{0.0}));
+      EXPECT_TRUE(cpu_path_against_reference(rotate, format, 37, 70, params, 91u).within(Tolerance{0.0}));
     }
 }
 

@@ -166,7 +166,9 @@ class SingleFileRunner final : public Runner {
   bool takes_gpu_jpeg(StageTimes& times, const char* overlapped) override;
   bool run_jpeg(const RunRequest& request, const GpuJpegInput& input, const GpuJpegOutput& output,
                 StageTimes& times) override;
-  bool may_use_gpu() const override { return choice_ != DeviceChoice::Cpu && (warmup_ != nullptr || resident_ != nullptr); }
+  bool may_use_gpu() const override {
+    return choice_ != DeviceChoice::Cpu && (warmup_ != nullptr || resident_ != nullptr);
+  }
   // Where the run went; Cpu before the first run.
   Device device() const { return gpu_ || on_resident_ ? Device::Gpu : Device::Cpu; }
 
