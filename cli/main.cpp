@@ -27,6 +27,7 @@
 #include "gpufilter/error.hpp"
 #include "gpufilter/io/codecs.hpp"
 #include "gpufilter/io/execute.hpp"
+#include "gpufilter/io/file_suffix.hpp"
 #include "gpufilter/io/gpu_jpeg.hpp"
 #include "gpufilter/io/gpu_jpeg_file.hpp"
 #include "gpufilter/io/gpu_warmup.hpp"
@@ -136,7 +137,7 @@ int run(int argc, const char* const* argv, Clock::time_point started) {
   io::set_decoder_pixel_limit(request.max_pixels);
   // Beside the run's start, unless the files are PNGs, which the tool's own codec takes
   // (a PNG that it declines loads the module when it gets there).
-  if (!(codecs::is_png_path(request.input) && (codecs::is_png_path(request.output) || !request.op->produces_image())) ||
+  if (!(io::is_png_path(request.input) && (io::is_png_path(request.output) || !request.op->produces_image())) ||
       request.batch)
     codecs::start_loading();
   if (request.batch) return static_cast<int>(run_batch_command(request));

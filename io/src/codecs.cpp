@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "codec_module.hpp"
+#include "gpufilter/io/file_suffix.hpp"
 #include "gpufilter/io/io_error.hpp"
 #include "gpufilter/io/png_reader.hpp"
 #include "gpufilter/io/png_writer.hpp"
@@ -103,15 +104,6 @@ void start_loading() {
     }
   });
 }
-
-std::string lower_suffix(const std::filesystem::path& path) {
-  std::string suffix = path.extension().string();
-  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return suffix;
-}
-
-bool is_png_path(const std::filesystem::path& path) { return lower_suffix(path) == ".png"; }
 
 bool have_writer(const std::string& filename) {
   if (is_png_path(filename)) return true;

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "gpufilter/io/codecs.hpp"
+#include "gpufilter/io/file_suffix.hpp"
 
 namespace gpufilter::io {
 namespace {
@@ -57,7 +57,7 @@ bool starts_like_jpeg(const std::filesystem::path& path) {
 }
 
 bool is_jpeg_output(const std::filesystem::path& output) {
-  const std::string suffix = codecs::lower_suffix(output);
+  const std::string suffix = lower_suffix(output);
   return suffix == ".jpg" || suffix == ".jpeg" || suffix == ".jpe";
 }
 

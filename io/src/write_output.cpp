@@ -16,6 +16,7 @@
 #include "gray_alpha_png.hpp"
 #include "gpufilter/io/image_files.hpp"
 #include "gpufilter/io/codecs.hpp"
+#include "gpufilter/io/file_suffix.hpp"
 #include "gpufilter/io/quiet_stderr.hpp"
 #include "gpufilter/io/standard_streams.hpp"
 #include "gpufilter/io/stop_request.hpp"
@@ -69,7 +70,7 @@ std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, 
 // written, one line each (the file keeps its pixels either way).
 std::string add_metadata(std::vector<unsigned char>& bytes, const fs::path& output, const ImageMetadata* metadata,
                          int width, int height) {
-  const std::string suffix = codecs::lower_suffix(output);
+  const std::string suffix = lower_suffix(output);
   if (metadata == nullptr || !suffix_holds_metadata(suffix)) return "";
   std::string warnings;
   if (!metadata->problem().empty())
@@ -107,7 +108,7 @@ std::string write_image_atomically(const fs::path& output, const cv::Mat& image,
                                    ChannelLayout layout, const EncodeOptions& options, const ImageMetadata* metadata) {
   const std::string cannot_write = "cannot write " + format.name() + " pixels as " + output.extension().string() +
                                    " to " + quoted(output) + ": ";
-  const std::string suffix = codecs::lower_suffix(output);
+  const std::string suffix = lower_suffix(output);
   std::vector<unsigned char> bytes;
   std::string notes;
   std::string failure = layout == ChannelLayout::GrayAlpha && suffix == ".png"

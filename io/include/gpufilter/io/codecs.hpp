@@ -10,7 +10,6 @@
 // interlacing, damage: OpenCV then decodes the file or reports why it cannot).
 #include <opencv2/core.hpp>
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -22,11 +21,6 @@ namespace gpufilter::io::codecs {
 // writer take need no module (a PNG-to-PNG run never loads it: OpenCV's codec library
 // brings some 200 shared libraries, 60-110 ms on a 2-core machine).
 void start_loading();
-
-// A path's suffix in lower case (".JPG" -> ".jpg"; empty where it has none).
-std::string lower_suffix(const std::filesystem::path& path);
-// Whether a path's suffix names PNG, which the tool's own codec reads and writes.
-bool is_png_path(const std::filesystem::path& path);
 
 // Whether OUT's suffix has an encoder (PNG: always, without the module).
 bool have_writer(const std::string& filename);

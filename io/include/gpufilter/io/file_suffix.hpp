@@ -1,0 +1,14 @@
+#pragma once
+// What a file name's suffix says, in one place for the codecs, the output checks and the
+// tool (no codec library needed).
+#include <filesystem>
+#include <string>
+
+namespace gpufilter::io {
+
+// A path's suffix in lower case (".JPG" -> ".jpg"; empty where it has none).
+std::string lower_suffix(const std::filesystem::path& path);
+// Whether a path's suffix names PNG, which the tool's own codec reads and writes.
+bool is_png_path(const std::filesystem::path& path);
+
+}  // namespace gpufilter::io

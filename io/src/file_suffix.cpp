@@ -1,0 +1,17 @@
+#include "gpufilter/io/file_suffix.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace gpufilter::io {
+
+std::string lower_suffix(const std::filesystem::path& path) {
+  std::string suffix = path.extension().string();
+  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return suffix;
+}
+
+bool is_png_path(const std::filesystem::path& path) { return lower_suffix(path) == ".png"; }
+
+}  // namespace gpufilter::io
