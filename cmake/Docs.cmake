@@ -11,7 +11,7 @@ if(DOXYGEN_FOUND)
   set(DOXYGEN_GENERATE_LATEX NO)
   set(DOXYGEN_WARN_AS_ERROR NO)
   set(DOXYGEN_EXCLUDE_SYMBOLS "detail")
-  doxygen_add_docs(docs ${PROJECT_SOURCE_DIR}/lib/include/gpufilter ${PROJECT_BINARY_DIR}/lib/include/gpufilter
+  doxygen_add_docs(docs ${PROJECT_SOURCE_DIR}/core/include/gpufilter ${PROJECT_SOURCE_DIR}/lib/include/gpufilter ${PROJECT_BINARY_DIR}/lib/include/gpufilter
                    ${PROJECT_SOURCE_DIR}/README.md
                    COMMENT "API reference from the public headers into ${PROJECT_BINARY_DIR}/docs/html")
 endif()

@@ -9,7 +9,7 @@ install(TARGETS gpufilter EXPORT gpufilterTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY lib/include/gpufilter DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
+install(DIRECTORY core/include/gpufilter lib/include/gpufilter DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
 install(FILES ${PROJECT_BINARY_DIR}/lib/include/gpufilter/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gpufilter)
 foreach(tool gpufilter_cli gpufilter-bench)

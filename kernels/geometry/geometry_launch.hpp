@@ -2,7 +2,7 @@
 // Launchers for the geometry family (seed 000, section 4.4: the transpose experiment);
 // the lab's steps of it are in lab/geometry/geometry_lab_launch.hpp.
 // Views are validated device views of one format; dst has the output's shape.
-#include "gpufilter/geometry.hpp"
+#include "gpufilter/geometry_types.hpp"
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/stream.hpp"
 

@@ -25,7 +25,7 @@
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
 #include "common/pixel.cuh"
-#include "gpufilter/median.hpp"
+#include "gpufilter/median_types.hpp"
 #include "rank/median_launch.hpp"
 #include "rank/median_select.hpp"
 

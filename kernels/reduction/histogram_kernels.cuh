@@ -14,7 +14,7 @@
 #include "common/launch.cuh"
 #include "common/occupancy_cache.hpp"
 #include "common/stream_buffer.hpp"
-#include "gpufilter/statistics.hpp"
+#include "gpufilter/reduction_types.hpp"
 #include "reduction/reduction_tuning.hpp"
 #include "reduction/row_walker.cuh"
 

@@ -4,7 +4,7 @@
 #include <functional>
 
 #include "gpufilter/image_view.hpp"
-#include "gpufilter/statistics.hpp"
+#include "gpufilter/reduction_types.hpp"
 #include "gpufilter/stream.hpp"
 
 namespace gpufilter::kernels {

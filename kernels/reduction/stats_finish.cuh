@@ -4,7 +4,7 @@
 
 #include <type_traits>
 
-#include "gpufilter/statistics.hpp"
+#include "gpufilter/reduction_types.hpp"
 #include "reduction/stats_accumulator.cuh"
 #include "reduction/stats_position.hpp"
 

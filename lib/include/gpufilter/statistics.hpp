@@ -28,37 +28,19 @@
 #include <vector>
 
 #include "gpufilter/image_view.hpp"
+#include "gpufilter/reduction_types.hpp"
 #include "gpufilter/stream.hpp"
 
 namespace gpufilter {
 
 // ---- stats --------------------------------------------------------------------------
 
-/// The library's kernels of the reduction family (docs/techniques/reduction.md); the
-/// seed's other tree steps and the superseded packed shapes are the lab's (docs/lab.md).
-/// u16 and f32 images run packed's sample-by-sample path under every packed variant.
-enum class ReductionVariant {
-  Interleaved,  ///< the seed's shared-memory tree, tid % (2*s) == 0 does the work: divergent warps
-  Packed,       ///< a grid-stride walk over whole images or warp rows, u8 in packed SIMD words
-  PackedWarpPrefetch,  ///< packed, u8 minima/maxima tested against the warp's bounds, the next
-                       ///< step's loads issued before this step's arithmetic
-  PackedWarpBulk,      ///< packed_warp_prefetch with whole images copied ahead a block stage at
-                       ///< a time (sm_90 bulk copies, per-lane copies on older GPUs;
-                       ///< the prefetch shape where the ring does not fit in shared memory)
-  Auto,  ///< the fastest measured for the format and GPU: packed_warp_bulk for u8 three-channel
-         ///< images on sm_90 and later, else packed_warp_prefetch (packed for u16 and f32; the default)
-};
 /// "auto", "interleaved", "packed", "packed_warp_prefetch" or "packed_warp_bulk";
 /// throws Error(InvalidArgument) naming the choices for an unknown name.
 ReductionVariant reduction_variant_from_name(const std::string& name);
 /// The variant's name, as reduction_variant_from_name() takes it; does not throw.
 const char* to_string(ReductionVariant variant);
 
-/// The columns of the stats table, one row per channel, in this order (ChannelStats
-/// says what each holds).
-enum class StatsColumn { Min, Max, Sum, Mean, StdDev, MinX, MinY, MaxX, MaxY };
-/// The number of StatsColumn values: doubles per channel in image_stats's result.
-constexpr int kStatsColumns = 9;
 /// "min", "max", "sum", "mean", "stddev", "min_x", "min_y", "max_x", "max_y", in
 /// StatsColumn order; does not throw.
 const std::vector<std::string>& stats_column_names();
@@ -88,28 +70,12 @@ std::vector<ChannelStats> read_image_stats(const double* host_result, int channe
 
 // ---- histogram -----------------------------------------------------------------------
 
-/// The histogram kernels. Where the private copies do not fit in shared memory,
-/// lane_private falls back to fewer copies, then to shared_private, and shared_private
-/// to global_atomic.
-enum class HistogramVariant {
-  GlobalAtomic,   ///< one 64-bit atomic in global memory per channel sample
-  SharedPrivate,  ///< a sub-histogram per block in shared memory, flushed once per block
-  LanePrivate,    ///< 32 sub-histograms per block, one per lane index in its own bank (default)
-};
 /// "global_atomic", "shared_private" or "lane_private"; throws Error(InvalidArgument)
 /// naming the choices for an unknown name.
 HistogramVariant histogram_variant_from_name(const std::string& name);
 /// The variant's name, as histogram_variant_from_name() takes it; does not throw.
 const char* to_string(HistogramVariant variant);
 
-/// `bins` equal bins over [lo, hi]: a value v with lo <= v <= hi falls in bin
-/// floor((v - lo) * (bins / (hi - lo))) computed in double, the value hi itself in the last
-/// bin; values outside [lo, hi] (and NaN) are not counted.
-struct HistogramParams {
-  int bins = 256;     ///< [1, 65536]
-  double lo = 0.0;    ///< the first bin's lower edge; finite, below hi
-  double hi = 256.0;  ///< the last bin's upper edge (counted in it); finite
-};
 /// 256 bins over the whole range: u8 [0, 256] (bin = value), u16 [0, 65536] (bin =
 /// value / 256), f32 [0, 1]. Does not throw.
 HistogramParams default_histogram_params(PixelFormat format);

@@ -6,7 +6,7 @@
 #include "gpufilter/conversions.hpp"
 #include "gpufilter/error.hpp"
 #include "kernels/conversion/conversion_launch.hpp"
-#include "kernels/conversion/pixel_mappings.hpp"
+#include "ops/pixel_mappings.hpp"
 #include "ops/conversion_variants.hpp"
 #include "ops/op_checks.hpp"
 

@@ -1,7 +1,8 @@
 #pragma once
-// The pixel maps of the conversion ops, as the map kernels take them: the library's ops
+// The pixel maps of the conversion ops, as the map kernels take them, from their public
+// parameters (the bridge from the API to the kernels): the library's ops
 // (lib/src/ops/conversion_ops.cpp) and the lab's kernels make them here. Plain C++.
-#include "conversion_launch.hpp"  // same folder: included from the library and the lab
+#include "kernels/conversion/conversion_launch.hpp"
 #include "gpufilter/conversions.hpp"
 
 namespace gpufilter::kernels {

@@ -3,7 +3,7 @@
 // parameters: the library's ops (lib/src/ops/tone_ops.cpp) and the lab's runs of them
 // make their settings here. Plain C++, host only.
 #include "gpufilter/tone.hpp"
-#include "reduction_launch.hpp"  // same folder: included from the library and the lab
+#include "kernels/reduction/reduction_launch.hpp"
 
 namespace gpufilter::kernels {
 
