@@ -15,6 +15,8 @@ foreach(file include/gpufilter/gpufilter.hpp include/gpufilter/version.hpp lib/c
     message(FATAL_ERROR "the install lacks ${file}")
   endif()
 endforeach()
+# The installed tool runs from the prefix: it finds the installed libgpufilter.
+run(${WORK_DIR}/prefix/bin/gpufilter --version)
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/samples/consumer -B ${WORK_DIR}/consumer -G Ninja
     -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix)
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/consumer)
