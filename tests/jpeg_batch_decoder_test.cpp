@@ -181,6 +181,30 @@ TEST(JpegBatchDecoder, OneCallPerPixelFormat) {
   EXPECT_GE(log.call_sizes.size(), 2u) << "gray and colour never share a call";
 }
 
+// The engine's start, phase by phase, in --timing's line for its GPU.
+TEST(JpegBatchDecoder, SummaryShowsTheEngineStartPhases) {
+  class TimedEngine final : public JpegBatchEngine {
+   public:
+    bool accepts(const JpegBytes& /*file*/, const ImageView& /*into*/) override { return true; }
+    bool decode(const std::vector<JpegBytes>& /*files*/, const std::vector<ImageView>& /*into*/) override {
+      return true;
+    }
+    std::string start_phases() const override { return "CUDA context 400 ms, nvJPEG handle 300 ms"; }
+  };
+  JpegBatchDecoder decoder([] { return std::make_unique<TimedEngine>(); }, JpegBatchTuning{4, 1.0}, "GPU 1");
+  std::vector<Job> jobs(2);
+  for (Job& job : jobs) job.bytes = "aok";
+  decode_all(decoder, jobs);
+  const std::string summary = decoder.summary();
+  EXPECT_NE(summary.find("engine ready after "), std::string::npos) << summary;
+  EXPECT_NE(summary.find(" ms (CUDA context 400 ms, nvJPEG handle 300 ms)"), std::string::npos) << summary;
+  // An engine that does not time its start (the fake one) adds nothing.
+  EngineLog log;
+  JpegBatchDecoder plain(fake(log), JpegBatchTuning{4, 1.0}, "GPU 2");
+  decode_all(plain, jobs);
+  EXPECT_EQ(plain.summary().find(" ms ("), std::string::npos) << plain.summary();
+}
+
 TEST(JpegBatchDecoder, WithoutAnEngineEveryFileIsDeclined) {
   JpegBatchDecoder decoder([] { return std::unique_ptr<JpegBatchEngine>(); }, JpegBatchTuning{16, 1000.0}, "GPU 7");
   std::vector<Job> jobs(5);

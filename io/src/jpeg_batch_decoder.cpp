@@ -60,10 +60,12 @@ void JpegBatchDecoder::serve() {
   } catch (...) {
     engine = nullptr;  // no engine: every file takes the per-file path
   }
+  const Clock::time_point made = Clock::now();
+  std::string phases = engine ? engine->start_phases() : std::string();
   std::unique_lock<std::mutex> lock(mutex_);
   engine_ = std::move(engine);
-  const Clock::time_point made = Clock::now();
   engine_start_ms_ = ms_between(started, made);
+  engine_start_phases_ = std::move(phases);
   if (engine_) ready_at_ = made;
   state_ = engine_ ? EngineState::Ready : EngineState::Absent;
   while (true) {
@@ -192,7 +194,8 @@ std::string JpegBatchDecoder::summary() const {
                 label_.c_str(), decoded_, files_, successful,
                 successful > 0 ? static_cast<double>(decoded_) / static_cast<double>(successful) : 0.0, failed_calls_,
                 engine_start_ms_);
-  return line;
+  if (engine_start_phases_.empty()) return line;
+  return std::string(line) + " (" + engine_start_phases_ + ")";
 }
 
 }  // namespace gpufilter::io

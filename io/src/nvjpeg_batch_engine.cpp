@@ -7,6 +7,9 @@
 #include <cuda_runtime_api.h>
 #include <nvjpeg.h>
 
+#include <chrono>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 #include "gpufilter/io/jpeg_batch_decoder.hpp"
@@ -30,26 +33,54 @@ class HardwareJpegEngine final : public JpegBatchEngine {
 
   bool accepts(const JpegBytes& file, const ImageView& into) override;
   bool decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) override;
+  std::string start_phases() const override { return phases_; }
 
  private:
+  // Runs `step` (true: it succeeded) and adds "`phase` N ms" to phases_.
+  template <typename Step>
+  bool timed(const char* phase, Step step);
+
+  std::string phases_;
   nvjpegHandle_t handle_ = nullptr;
   nvjpegJpegState_t state_ = nullptr;
   nvjpegJpegStream_t header_ = nullptr;  // for accepts()
   cudaStream_t stream_ = nullptr;
 };
 
+template <typename Step>
+bool HardwareJpegEngine::timed(const char* phase, Step step) {
+  const auto began = std::chrono::steady_clock::now();
+  const bool succeeded = step();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
+  char text[96];
+  std::snprintf(text, sizeof text, "%s%s %.0f ms", phases_.empty() ? "" : ", ", phase, ms);
+  phases_ += text;
+  return succeeded;
+}
+
+// Each phase timed for --timing: where the engine's ~1 s goes, and which phase grows when
+// every GPU's engine starts at once.
 bool HardwareJpegEngine::start(int device) {
-  if (cudaSetDevice(device) != cudaSuccess) return false;
+  // cudaFree(nullptr) makes the context here where cudaSetDevice leaves it for later.
+  const auto make_context = [device] {
+    return cudaSetDevice(device) == cudaSuccess && cudaFree(nullptr) == cudaSuccess;
+  };
+  if (!timed("CUDA context", make_context)) return false;
   // Refused (NVJPEG_STATUS_ARCH_MISMATCH and the like) where the GPU has no engine.
-  if (!ok(nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle_))) {
+  if (!timed("nvJPEG handle", [this] {
+        return ok(nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle_));
+      })) {
     handle_ = nullptr;
     return false;
   }
   unsigned int engines = 0;
   unsigned int cores_per_engine = 0;
   if (ok(nvjpegGetHardwareDecoderInfo(handle_, &engines, &cores_per_engine)) && engines == 0) return false;
-  return ok(nvjpegJpegStateCreate(handle_, &state_)) && ok(nvjpegJpegStreamCreate(handle_, &header_)) &&
-         cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking) == cudaSuccess;
+  return timed("decoding state", [this] { return ok(nvjpegJpegStateCreate(handle_, &state_)); }) &&
+         timed("streams", [this] {
+           return ok(nvjpegJpegStreamCreate(handle_, &header_)) &&
+                  cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking) == cudaSuccess;
+         });
 }
 
 // The engine's own verdict on the file's header (baseline, one interleaved scan, a
