@@ -38,14 +38,25 @@ nvjpegHandle_t create_handle(int device) {
   return handle;
 }
 
-// Never destroyed: the tool ends with _Exit, and a handle outlives every workspace.
+struct DeviceHandle {
+  std::once_flag made;
+  nvjpegHandle_t handle = nullptr;
+};
+
+// Never destroyed: the tool ends with _Exit, and a handle outlives every workspace. The
+// map's lock covers only finding the device's entry: each GPU's handle is made under its
+// own once_flag, so one GPU's first workspace does not wait for another GPU's handle (the
+// GPUs' hardware engines start side by side on threads of their own anyway).
 nvjpegHandle_t device_handle(int device) {
   static std::mutex mutex;
-  static std::map<int, nvjpegHandle_t> handles;
-  const std::lock_guard<std::mutex> lock(mutex);
-  const auto found = handles.find(device);
-  if (found != handles.end()) return found->second;
-  return handles.emplace(device, create_handle(device)).first->second;
+  static std::map<int, DeviceHandle> handles;  // entries never move or go
+  DeviceHandle* entry = nullptr;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    entry = &handles[device];
+  }
+  std::call_once(entry->made, [entry, device] { entry->handle = create_handle(device); });
+  return entry->handle;
 }
 
 nvjpegImage_t nvjpeg_image(const ImageView& view) {
