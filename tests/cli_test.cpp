@@ -1312,7 +1312,12 @@ TEST_F(CliGpuJpegTest, BatchedHardwareDecodeMatchesOpenCv) {
   // --codec auto: the CPU decoders beside the engine (on by default there; two threads
   // here), each file decoded by one or the other.
   const std::string mixed = run_into("mixed", "auto", {"GPUFILTER_JPEG_CPU_DECODERS=2"});
-  std::cout << "[ batched run ] " << batched << "[ --devices all ] " << all_devices << "[ CPU decoders ] " << mixed;
+  // Start-up decoding alone: the CPU decodes only while the engine starts.
+  const std::string startup = run_into("startup", "auto", {"GPUFILTER_JPEG_STARTUP_DECODE=1"});
+  std::cout << "[ batched run ] " << batched << "[ --devices all ] " << all_devices << "[ CPU decoders ] " << mixed
+            << "[ start-up decoding ] " << startup;
+  EXPECT_TRUE(contains(startup, "(OpenCV, 0 threads, ")) << startup;
+  EXPECT_TRUE(contains(startup, "nice 10")) << startup;
   EXPECT_TRUE(contains(batched, "CPU 0 files (no CPU decoders)")) << "--codec gpu: nvJPEG decodes " << batched;
   EXPECT_TRUE(contains(mixed, "(OpenCV, 2 threads")) << mixed;
   EXPECT_TRUE(contains(batched, "hardware JPEG decoding (GPU 0)")) << batched;
@@ -1335,6 +1340,7 @@ TEST_F(CliGpuJpegTest, BatchedHardwareDecodeMatchesOpenCv) {
     expect_jpeg_close(read_unchanged(path("batched/" + name + ".jpg")), cpu, "batched " + name);
     expect_jpeg_close(read_unchanged(path("per_file/" + name + ".jpg")), cpu, "per-file " + name);
     expect_jpeg_close(read_unchanged(path("mixed/" + name + ".jpg")), cpu, "CPU decoders beside the engine " + name);
+    expect_jpeg_close(read_unchanged(path("startup/" + name + ".jpg")), cpu, "start-up decoding " + name);
     EXPECT_EQ(read_bytes(path("all/" + name + ".jpg")), read_bytes(path("batched/" + name + ".jpg")))
         << name << ": --devices all and one GPU differ";
   }

@@ -125,31 +125,94 @@ TEST(CpuDecodersTest, StopsMidwayWithoutLosingTrack) {
   EXPECT_FALSE(files.exhausted());
 }
 
+// The tuning's environment, cleared before and after each case.
+void clear_tuning_environment() {
+  for (const char* name : {"GPUFILTER_JPEG_CPU_DECODERS", "GPUFILTER_JPEG_CPU_DECODERS_STARTUP",
+                           "GPUFILTER_JPEG_CPU_DECODE_MB", "GPUFILTER_JPEG_CPU_DECODE_NICE",
+                           "GPUFILTER_JPEG_STARTUP_DECODE"})
+    ::unsetenv(name);
+}
+
 TEST(CpuDecodeTuningTest, DefaultsAndEnvironment) {
-  ::unsetenv("GPUFILTER_JPEG_CPU_DECODERS");
-  ::unsetenv("GPUFILTER_JPEG_CPU_DECODERS_STARTUP");
-  ::unsetenv("GPUFILTER_JPEG_CPU_DECODE_MB");
-  EXPECT_FALSE(cpu_decode_tuning(16, false, std::nullopt).on());
-  EXPECT_FALSE(cpu_decode_tuning(16, true, std::nullopt).on());  // off unless asked (measured slower)
+  clear_tuning_environment();
+  EXPECT_FALSE(cpu_decode_tuning(16, 0, false, std::nullopt).on());
+  EXPECT_FALSE(cpu_decode_tuning(16, 1, true, std::nullopt).on());  // off unless asked (measured slower)
   ::setenv("GPUFILTER_JPEG_CPU_DECODERS", "8", 1);
-  const CpuDecodeTuning engine = cpu_decode_tuning(16, true, std::uint64_t{128} << 30);
+  const CpuDecodeTuning engine = cpu_decode_tuning(16, 1, true, std::uint64_t{128} << 30);
   EXPECT_EQ(engine.steady_threads, 8);
   EXPECT_EQ(engine.startup_threads, 14);
   EXPECT_EQ(engine.byte_budget, std::uint64_t{4} << 30);
-  EXPECT_EQ(cpu_decode_tuning(16, true, std::uint64_t{4} << 30).byte_budget, std::uint64_t{1} << 30);
+  EXPECT_EQ(engine.nice, 5);
+  EXPECT_EQ(cpu_decode_tuning(16, 1, true, std::uint64_t{4} << 30).byte_budget, std::uint64_t{1} << 30);
+  EXPECT_EQ(cpu_decode_tuning(16, 2, true, std::nullopt).startup_threads, 12) << "two cores left per GPU";
   ::setenv("GPUFILTER_JPEG_CPU_DECODERS", "0", 1);
-  EXPECT_FALSE(cpu_decode_tuning(16, true, std::nullopt).on());
+  EXPECT_FALSE(cpu_decode_tuning(16, 1, true, std::nullopt).on());
   ::setenv("GPUFILTER_JPEG_CPU_DECODERS", "3", 1);
   ::setenv("GPUFILTER_JPEG_CPU_DECODE_MB", "256", 1);
-  const CpuDecodeTuning asked = cpu_decode_tuning(2, false, std::nullopt);
+  const CpuDecodeTuning asked = cpu_decode_tuning(2, 0, false, std::nullopt);
   EXPECT_EQ(asked.steady_threads, 3);
   EXPECT_EQ(asked.startup_threads, 3);  // never below the steady count
   EXPECT_EQ(asked.byte_budget, std::uint64_t{256} << 20);
   ::setenv("GPUFILTER_JPEG_CPU_DECODERS_STARTUP", "6", 1);
-  EXPECT_EQ(cpu_decode_tuning(2, false, std::nullopt).startup_threads, 6);
-  ::unsetenv("GPUFILTER_JPEG_CPU_DECODERS");
-  ::unsetenv("GPUFILTER_JPEG_CPU_DECODERS_STARTUP");
-  ::unsetenv("GPUFILTER_JPEG_CPU_DECODE_MB");
+  EXPECT_EQ(cpu_decode_tuning(2, 0, false, std::nullopt).startup_threads, 6);
+  clear_tuning_environment();
+}
+
+// GPUFILTER_JPEG_STARTUP_DECODE=1: decoders only while the engines start, two cores left
+// per GPU, nicer; only where the JPEG files go to hardware engines.
+TEST(CpuDecodeTuningTest, StartupDecodingAlone) {
+  clear_tuning_environment();
+  ::setenv("GPUFILTER_JPEG_STARTUP_DECODE", "1", 1);
+  const CpuDecodeTuning one_gpu = cpu_decode_tuning(16, 1, true, std::nullopt);
+  EXPECT_TRUE(one_gpu.on());
+  EXPECT_EQ(one_gpu.steady_threads, 0) << "they stop once the engines are ready";
+  EXPECT_EQ(one_gpu.startup_threads, 14);
+  EXPECT_EQ(one_gpu.nice, 10);
+  EXPECT_EQ(cpu_decode_tuning(16, 2, true, std::nullopt).startup_threads, 12);
+  EXPECT_EQ(cpu_decode_tuning(4, 2, true, std::nullopt).startup_threads, 1) << "at least one";
+  EXPECT_FALSE(cpu_decode_tuning(16, 1, false, std::nullopt).on()) << "no engine: nothing to wait for";
+  ::setenv("GPUFILTER_JPEG_CPU_DECODE_NICE", "3", 1);
+  EXPECT_EQ(cpu_decode_tuning(16, 1, true, std::nullopt).nice, 3);
+  ::setenv("GPUFILTER_JPEG_CPU_DECODERS_STARTUP", "0", 1);
+  EXPECT_FALSE(cpu_decode_tuning(16, 1, true, std::nullopt).on()) << "0: no start-up decoders";
+  ::setenv("GPUFILTER_JPEG_CPU_DECODERS_STARTUP", "5", 1);
+  EXPECT_EQ(cpu_decode_tuning(16, 1, true, std::nullopt).startup_threads, 5);
+  ::setenv("GPUFILTER_JPEG_CPU_DECODERS", "0", 1);
+  EXPECT_FALSE(cpu_decode_tuning(16, 1, true, std::nullopt).on()) << "0 steady threads: off altogether";
+  clear_tuning_environment();
+
+  // The start-up count on its own turns start-up decoding on, without the switch.
+  ::setenv("GPUFILTER_JPEG_STARTUP_DECODE", "0", 1);
+  EXPECT_FALSE(cpu_decode_tuning(16, 1, true, std::nullopt).on());
+  ::setenv("GPUFILTER_JPEG_CPU_DECODERS_STARTUP", "4", 1);
+  const CpuDecodeTuning startup = cpu_decode_tuning(16, 1, true, std::nullopt);
+  EXPECT_EQ(startup.steady_threads, 0);
+  EXPECT_EQ(startup.startup_threads, 4);
+  EXPECT_EQ(startup.nice, 10);
+  clear_tuning_environment();
+}
+
+// Files for engines still starting: each taken file counted once, never more than the
+// cap, however often the threads ask.
+TEST(StartingEngineAllowanceTest, CountsFilesTakenNotAsks) {
+  FileQueue files(100);
+  StartingEngineAllowance allowance(16);
+  std::atomic<int> taken{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&] {
+      for (int ask = 0; ask < 50; ++ask)
+        if (allowance.take(files)) ++taken;
+    });
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(taken.load(), 16);
+  EXPECT_EQ(allowance.taken(), 16u);
+  EXPECT_EQ(files.take(), std::optional<std::size_t>(16)) << "the queue went on from the last file taken";
+
+  FileQueue short_queue(3);
+  StartingEngineAllowance roomy(8);
+  for (int ask = 0; ask < 10; ++ask) roomy.take(short_queue);
+  EXPECT_EQ(roomy.taken(), 3u) << "an empty queue's asks are not counted";
 }
 
 TEST(SteadyRateTest, RateBetweenPercentiles) {

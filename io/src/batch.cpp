@@ -145,10 +145,12 @@ std::optional<double> engine_ready_ms(const GpuPool* pool, const Stopwatch& batc
 }
 
 // "gpufilter: decoders: hardware engine 380 files (ready 1015 ms into the batch), CPU 120
-// files (OpenCV, 8 threads, 14 while the engine started, 4096 MiB for decoded images,
-// nice 5; 95 before it was ready), one by one (nvJPEG or OpenCV) 0", for --timing.
+// files (OpenCV, 0 threads, 12 while the engine started, 4096 MiB for decoded images,
+// nice 10; 95 before it was ready; 16 taken for engines still starting), one by one
+// (nvJPEG or OpenCV) 0", for --timing. `for_starting_engines`: files handed to an engine
+// before it was ready while the CPU decoders ran.
 std::string decoder_summary(std::size_t files, const GpuPool* pool, const CpuDecoders* decoders,
-                            std::optional<double> engine_ready_ms) {
+                            std::optional<double> engine_ready_ms, std::size_t for_starting_engines) {
   const long engine = pool ? pool->jpeg_engine_files() : 0;
   const long cpu = decoders ? decoders->decoded() : 0;
   std::string text = "gpufilter: decoders: hardware engine " + std::to_string(engine) + " files";
@@ -165,7 +167,10 @@ std::string decoder_summary(std::size_t files, const GpuPool* pool, const CpuDec
                   cpu, decoders->tuning().steady_threads, decoders->tuning().startup_threads,
                   static_cast<double>(decoders->tuning().byte_budget) / (1024.0 * 1024.0), decoders->tuning().nice);
     text += line;
-    if (engine > 0) text += "; " + std::to_string(decoders->decoded_before_engine()) + " before it was ready";
+    if (engine > 0) {
+      text += "; " + std::to_string(decoders->decoded_before_engine()) + " before it was ready; " +
+              std::to_string(for_starting_engines) + " taken for engines still starting";
+    }
     text += ")";
   } else {
     text += ", CPU 0 files (no CPU decoders)";
@@ -208,14 +213,40 @@ BatchResult run_batch(const RunRequest& request, const std::vector<BatchItem>& i
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   FileQueue files(items.size());
 
-  // The CPU decoders start first, before CUDA is even looked for: where the GPU turns out
-  // unusable (--device auto), their files go to the CPU runner as any others would. Not
-  // by default with --codec gpu, which asks for nvJPEG's decoding.
   // Looked at once (it reads the first files' headers): for the CPU decoders' default and
   // for the GPUs' plan below.
   const bool batched_jpeg = request.device != DeviceChoice::Cpu && batched_jpeg_wanted(request, items);
-  const CpuDecodeTuning cpu_tuning = cpu_decode_tuning(
-      cores, batched_jpeg && request.codec == CodecChoice::Auto, available_host_memory());
+  const DeviceSelection selection = select_device(request.device);
+  if (!selection.notice.empty()) listener.message(selection.notice + "\n");
+  std::vector<int> devices;
+  if (selection.device == Device::Gpu) devices = batch_devices(request);
+  // Not by default with --codec gpu, which asks for nvJPEG's decoding.
+  const bool to_hardware_engines =
+      selection.device == Device::Gpu && batched_jpeg && request.codec == CodecChoice::Auto;
+  const CpuDecodeTuning cpu_tuning =
+      cpu_decode_tuning(cores, devices.size(), to_hardware_engines, available_host_memory());
+  BatchedJpegPlan batched;
+  if (selection.device == Device::Gpu) batched = plan_batched_jpeg(batched_jpeg, cpu_tuning.on());
+  // With batched decoding most threads wait for their batch, holding a workspace: one
+  // thread for each workspace, and a few reading and writing files beside them.
+  const std::size_t default_threads =
+      batched.tuning ? std::max<std::size_t>(cores, devices.size() * static_cast<std::size_t>(batched.workspaces) + 4)
+                     : cores;
+  const std::size_t threads = std::min<std::size_t>(
+      items.size(), options.jobs > 0 ? static_cast<std::size_t>(options.jobs) : default_threads);
+  // Files decode and encode side by side: each PNG codec takes its share of the cores.
+  codecs::set_threads_per_file(static_cast<unsigned>(std::max<std::size_t>(1, cores / std::max<std::size_t>(1, threads))));
+  // The GPUs' hardware engines start first, each on a thread of its own (GpuPool), so
+  // that their CUDA contexts and nvJPEG's handles get the cores before the CPU decoders'
+  // threads come: beside those an engine's start was measured 1.0 s slower.
+  std::optional<GpuPool> pool;
+  std::unique_ptr<Runner> runner;
+  if (selection.device == Device::Gpu) {
+    pool.emplace(devices, workspaces_per_device(threads, devices.size(), batched.workspaces), batched.tuning);
+    runner = std::make_unique<PooledGpuRunner>(*pool);
+  } else {
+    runner = std::make_unique<CpuRunner>();
+  }
   struct CpuDecodedFile {
     std::optional<DecodedInput> input;
     StageTimes times;
@@ -229,32 +260,6 @@ BatchResult run_batch(const RunRequest& request, const std::vector<BatchItem>& i
       file.input = decode_on_cpu(request, items[i].input, file.times);
       return file.input->host_bytes();
     });
-  }
-
-  const DeviceSelection selection = select_device(request.device);
-  if (!selection.notice.empty()) listener.message(selection.notice + "\n");
-  std::vector<int> devices;
-  BatchedJpegPlan batched;
-  if (selection.device == Device::Gpu) {
-    devices = batch_devices(request);
-    batched = plan_batched_jpeg(batched_jpeg, cpu_tuning.on());
-  }
-  // With batched decoding most threads wait for their batch, holding a workspace: one
-  // thread for each workspace, and a few reading and writing files beside them.
-  const std::size_t default_threads =
-      batched.tuning ? std::max<std::size_t>(cores, devices.size() * static_cast<std::size_t>(batched.workspaces) + 4)
-                     : cores;
-  const std::size_t threads = std::min<std::size_t>(
-      items.size(), options.jobs > 0 ? static_cast<std::size_t>(options.jobs) : default_threads);
-  // Files decode and encode side by side: each PNG codec takes its share of the cores.
-  codecs::set_threads_per_file(static_cast<unsigned>(std::max<std::size_t>(1, cores / std::max<std::size_t>(1, threads))));
-  std::optional<GpuPool> pool;
-  std::unique_ptr<Runner> runner;
-  if (selection.device == Device::Gpu) {
-    pool.emplace(devices, workspaces_per_device(threads, devices.size(), batched.workspaces), batched.tuning);
-    runner = std::make_unique<PooledGpuRunner>(*pool);
-  } else {
-    runner = std::make_unique<CpuRunner>();
   }
   // Without a hardware engine starting, the CPU decoders are at their steady count now.
   if (decoders && !(pool && pool->jpeg_engines_starting())) decoders->engine_ready();
@@ -305,11 +310,19 @@ BatchResult run_batch(const RunRequest& request, const std::vector<BatchItem>& i
     completion_ms.push_back(batch_clock.elapsed_ms());
   };
 
-  // While the hardware engines start, at most one batch per GPU waits for them (holding
-  // workspaces); the other threads run the CPU decoders' files meanwhile.
-  const std::size_t engine_waiting_cap =
-      batched.tuning ? devices.size() * static_cast<std::size_t>(std::max(1, batched.tuning->max_batch)) : 0;
-  std::atomic<std::size_t> taken_while_starting{0};
+  // While the hardware engines start, at most one batch per starting GPU waits for them
+  // (holding workspaces), counted as files are taken; a GPU whose engine is ready takes
+  // files as its workspaces free up (the pool sends them there), and the other threads run
+  // the CPU decoders' files meanwhile.
+  const std::size_t batch_files = batched.tuning ? static_cast<std::size_t>(std::max(1, batched.tuning->max_batch)) : 0;
+  StartingEngineAllowance for_starting_engines(pool ? pool->jpeg_engines_starting_count() * batch_files : 0);
+  // A file from the queue, for whichever GPU; while an engine starts, only as above.
+  auto take_file = [&]() -> std::optional<std::size_t> {
+    const bool engine_starting = pool && pool->jpeg_engines_starting();
+    if (!engine_starting) decoders->engine_ready();
+    if (!engine_starting || pool->started_engine_has_room()) return files.take();
+    return for_starting_engines.take(files);
+  };
   // The next piece of work: a CPU-decoded file first (it holds host memory), else a file
   // from the queue; false when nothing is left.
   auto next_work = [&](std::size_t& index, std::optional<CpuDecoders::Ready>& ready) {
@@ -324,13 +337,9 @@ BatchResult run_batch(const RunRequest& request, const std::vector<BatchItem>& i
         index = ready->index;
         return true;
       }
-      const bool engine_starting = pool && pool->jpeg_engines_starting();
-      if (!engine_starting) decoders->engine_ready();
-      if (!engine_starting || taken_while_starting++ < engine_waiting_cap) {
-        if (const std::optional<std::size_t> taken = files.take()) {
-          index = *taken;
-          return true;
-        }
+      if (const std::optional<std::size_t> taken = take_file()) {
+        index = *taken;
+        return true;
       }
       if (decoders->done()) return false;
       if ((ready = decoders->wait_for(std::chrono::milliseconds(2)))) {
@@ -361,8 +370,8 @@ BatchResult run_batch(const RunRequest& request, const std::vector<BatchItem>& i
     if (pool)
       for (const std::string& line : pool->batch_decoding_summaries()) result.timing.push_back(line);
     const std::optional<double> ready_ms = engine_ready_ms(pool ? &*pool : nullptr, batch_clock);
-    result.timing.push_back(
-        decoder_summary(items.size(), pool ? &*pool : nullptr, decoders ? &*decoders : nullptr, ready_ms));
+    result.timing.push_back(decoder_summary(items.size(), pool ? &*pool : nullptr, decoders ? &*decoders : nullptr,
+                                            ready_ms, for_starting_engines.taken()));
     result.timing.push_back(throughput_summary(completion_ms, wall_ms, ready_ms));
   }
   return result;

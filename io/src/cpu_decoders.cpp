@@ -33,32 +33,48 @@ void make_this_thread_nicer(int by) {
 
 }  // namespace
 
-CpuDecodeTuning cpu_decode_tuning(unsigned cores, bool for_hardware_engine,
+// Whether a batch whose JPEG files go to hardware engines decodes with the CPU while the
+// engines start (and only then), where no thread count was asked for. Off by default until
+// measured on one and two GPUs: beside the decoding threads an engine's start took 2.3 s
+// instead of 1.3 s on an H100 (docs/archive/gpu-results-log.md, 2026-11-23 02:25 run,
+// item 4), which start-up decoding wins back only where its files outnumber what the
+// engine loses; and a file's pixels then depend on which decoder was first to it
+// (OpenCV's and nvJPEG's IDCT and chroma upsampling differ by up to a mean of 3 levels).
+constexpr bool kStartupDecodeByDefault = false;
+
+CpuDecodeTuning cpu_decode_tuning(unsigned cores, std::size_t gpus, bool for_hardware_engine,
                                   std::optional<std::uint64_t> available_memory) {
   constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
   constexpr std::uint64_t kDefaultBudget = std::uint64_t{4} << 30;
   const int core_count = static_cast<int>(std::max(1u, cores));
-  const bool asked = environment_has("GPUFILTER_JPEG_CPU_DECODERS");
+  const bool steady_asked = environment_has("GPUFILTER_JPEG_CPU_DECODERS");
+  const bool startup_asked = environment_has("GPUFILTER_JPEG_CPU_DECODERS_STARTUP");
+  const bool startup_only = for_hardware_engine && environment_number("GPUFILTER_JPEG_STARTUP_DECODE", 0, 1,
+                                                                      kStartupDecodeByDefault ? 1 : 0) == 1;
+  // Beside the engine, off by default: on an H100, 500 12 MP JPEGs took 3.40 s without them
+  // and 4.18 s with 8 going on once the engine was ready (its rate fell from 321 to 264
+  // files/s), docs/archive/gpu-results-log.md, 2026-11-23 02:25 run, item 4.
+  const int steady_default = steady_asked ? core_count / 2 : 0;
   CpuDecodeTuning tuning;
-  // Off unless asked: on an H100 (docs/archive/gpu-results-log.md, 2026-11-23 02:25 run, item 4), 500 12 MP JPEGs took
-  // 3.40 s without them and 4.18 s with 8 (4.82 s with 4, 4.38 s with 12): beside the
-  // decoding threads the hardware engine became ready at ~2.3 s instead of 1.3 s (the
-  // CUDA context and nvJPEG's start share the CPU and the kernel's memory map with them)
-  // and its rate once ready fell from 321 to 264 files/s.
-  constexpr bool kOnBesideTheEngine = false;
-  if (!asked && !(for_hardware_engine && kOnBesideTheEngine)) return tuning;
-  tuning.steady_threads =
-      static_cast<int>(environment_number("GPUFILTER_JPEG_CPU_DECODERS", 0, 256, core_count / 2));
-  if (tuning.steady_threads == 0 && asked) return CpuDecodeTuning{};  // 0: off altogether
-  tuning.startup_threads = static_cast<int>(
-      environment_number("GPUFILTER_JPEG_CPU_DECODERS_STARTUP", 0, 256, std::max(1, core_count - 2)));
+  if (!steady_asked && !startup_asked && !startup_only) return tuning;
+  tuning.steady_threads = static_cast<int>(environment_number("GPUFILTER_JPEG_CPU_DECODERS", 0, 256, steady_default));
+  if (tuning.steady_threads == 0 && steady_asked) return CpuDecodeTuning{};  // 0: off altogether
+  // Each GPU's engine starts on a thread of its own (its CUDA context, then nvJPEG's
+  // handle and state), beside the threads making its workspaces: two cores per GPU left.
+  const int per_gpu_left = 2 * static_cast<int>(std::max<std::size_t>(gpus, 1));
+  tuning.startup_threads = static_cast<int>(environment_number("GPUFILTER_JPEG_CPU_DECODERS_STARTUP", 0, 256,
+                                                               std::max(1, core_count - per_gpu_left)));
   tuning.startup_threads = std::max(tuning.startup_threads, tuning.steady_threads);
+  if (!tuning.on()) return CpuDecodeTuning{};  // no start-up threads asked for, and none after
   std::uint64_t budget = kDefaultBudget;
   if (available_memory) budget = std::min(budget, *available_memory / 4);
   const double budget_mib = environment_number("GPUFILTER_JPEG_CPU_DECODE_MB", 64, 1048576,
                                                static_cast<double>(budget / kMiB));
   tuning.byte_budget = static_cast<std::uint64_t>(budget_mib) * kMiB;
-  tuning.nice = static_cast<int>(environment_number("GPUFILTER_JPEG_CPU_DECODE_NICE", 0, 19, tuning.nice));
+  // Decoding only while the engines start: nicer still, as the engines' start is all
+  // that matters then and the decoders only fill the cores it leaves.
+  const int nice_default = tuning.steady_threads == 0 ? 10 : tuning.nice;
+  tuning.nice = static_cast<int>(environment_number("GPUFILTER_JPEG_CPU_DECODE_NICE", 0, 19, nice_default));
   return tuning;
 }
 

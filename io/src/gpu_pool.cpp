@@ -1,6 +1,7 @@
 #include "gpu_pool.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <string>
 
@@ -50,20 +51,43 @@ GpuPool::~GpuPool() {
   for (const auto& slot : slots_) resident->give_back_workspace(std::move(slot->workspace));
 }
 
-GpuPool::Lease GpuPool::borrow() {
+std::size_t choose_slot(const std::vector<SlotState>& slots, bool engine_file) {
+  bool any_started = false;
+  if (engine_file)
+    for (const SlotState& slot : slots) any_started = any_started || slot.engine_started;
+  std::size_t best = slots.size();
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const SlotState& slot = slots[i];
+    if (!slot.free || (any_started && !slot.engine_started)) continue;
+    if (best == slots.size() || slot.device_busy < slots[best].device_busy) best = i;
+  }
+  return best;
+}
+
+std::vector<bool> GpuPool::engines_started() const {
+  std::vector<bool> started(devices_.size(), true);
+  for (std::size_t d = 0; d < decoders_.size(); ++d) started[d] = !decoders_[d]->starting();
+  return started;
+}
+
+std::vector<SlotState> GpuPool::slot_states(const std::vector<bool>& started) const {
+  std::vector<SlotState> states(slots_.size());
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    const Slot& slot = *slots_[i];
+    states[i].free = !slot.busy;
+    states[i].engine_started = started[slot.device_index];
+    states[i].device_busy = busy_per_device_[slot.device_index];
+  }
+  return states;
+}
+
+GpuPool::Lease GpuPool::borrow(Work work) {
+  const bool engine_file = work == Work::JpegEngine && !decoders_.empty();
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
-    std::size_t best = slots_.size();
-    int best_busy = std::numeric_limits<int>::max();
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
-      const Slot& slot = *slots_[i];
-      if (slot.busy) continue;
-      const int busy = busy_per_device_[slot.device_index];
-      if (busy < best_busy) {
-        best = i;
-        best_busy = busy;
-      }
-    }
+    // Asked again on every try: an engine may have become ready while this run waited.
+    const std::vector<bool> started = engine_file ? engines_started() : std::vector<bool>(devices_.size(), true);
+    const std::size_t best = choose_slot(slot_states(started), engine_file);
     if (best < slots_.size()) {
       Slot& slot = *slots_[best];
       slot.busy = true;
@@ -71,8 +95,21 @@ GpuPool::Lease GpuPool::borrow() {
       ++runs_per_device_[slot.device_index];
       return Lease(*this, best);
     }
-    freed_.wait(lock);
+    // An engine's start frees no workspace: while one starts, a JPEG file looks again
+    // now and then.
+    if (engine_file && std::find(started.begin(), started.end(), false) != started.end())
+      freed_.wait_for(lock, std::chrono::milliseconds(2));
+    else
+      freed_.wait(lock);
   }
+}
+
+bool GpuPool::started_engine_has_room() const {
+  const std::vector<bool> started = engines_started();
+  const std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& slot : slots_)
+    if (!slot->busy && started[slot->device_index]) return true;
+  return false;
 }
 
 void GpuPool::give_back(std::size_t index) {
@@ -82,7 +119,12 @@ void GpuPool::give_back(std::size_t index) {
     slot.busy = false;
     --busy_per_device_[slot.device_index];
   }
-  freed_.notify_one();
+  // While an engine starts, not every waiter can take every workspace (a JPEG file waits
+  // for a started engine's): all of them look, so the one that can is not left asleep.
+  if (jpeg_engines_starting())
+    freed_.notify_all();
+  else
+    freed_.notify_one();
 }
 
 std::vector<long> GpuPool::runs_per_device() const {
@@ -96,10 +138,13 @@ std::vector<std::string> GpuPool::batch_decoding_summaries() const {
   return lines;
 }
 
-bool GpuPool::jpeg_engines_starting() const {
+bool GpuPool::jpeg_engines_starting() const { return jpeg_engines_starting_count() > 0; }
+
+std::size_t GpuPool::jpeg_engines_starting_count() const {
+  std::size_t starting = 0;
   for (const auto& decoder : decoders_)
-    if (decoder->starting()) return true;
-  return false;
+    if (decoder->starting()) ++starting;
+  return starting;
 }
 
 long GpuPool::jpeg_engine_files() const {
@@ -129,7 +174,7 @@ void PooledGpuRunner::run_data(const RunRequest& request, const ImageView& src, 
 
 bool PooledGpuRunner::run_jpeg(const RunRequest& request, const GpuJpegInput& input, const GpuJpegOutput& output,
                                StageTimes& times) {
-  const GpuPool::Lease lease = pool_.borrow();
+  const GpuPool::Lease lease = pool_.borrow(GpuPool::Work::JpegEngine);
   return lease.workspace().run_jpeg(request, input, output, times);
 }
 

@@ -14,6 +14,18 @@
 
 namespace gpufilter::io {
 
+// A pool slot as a run choosing its workspace sees it.
+struct SlotState {
+  bool free = false;
+  bool engine_started = true;  // its GPU's hardware engine is ready or absent, or it has none
+  int device_busy = 0;         // runs in flight on its GPU
+};
+// The slot a run takes: a free one on the GPU with the fewest runs in flight, the first
+// such (the slots interleave the GPUs); for a JPEG file for the engine (`engine_file`),
+// only on a GPU whose engine has started once any has: it then waits for that GPU's next
+// free workspace rather than for another engine's start. slots.size() when none fits.
+std::size_t choose_slot(const std::vector<SlotState>& slots, bool engine_file);
+
 class GpuPool {
  public:
   // `workspaces_per_device` workspaces on each of `devices`; each is created (and its
@@ -39,8 +51,16 @@ class GpuPool {
     GpuPool& pool_;
     std::size_t slot_;
   };
-  // Waits for a free workspace, preferring the GPU with the fewest runs in flight.
-  Lease borrow();
+  // What a run needs its workspace for: a JPEG file for the GPU's hardware engine, or
+  // anything else (an image decoded on the CPU goes to any GPU).
+  enum class Work { Any, JpegEngine };
+  // Waits for a free workspace, preferring the GPU with the fewest runs in flight; a JPEG
+  // file goes to a GPU whose engine has started once any has (choose_slot()), so that a
+  // GPU ready before the others takes files at once rather than them waiting for the last.
+  Lease borrow(Work work = Work::Any);
+  // Whether a GPU whose engine has started has a free workspace now (a file taken for
+  // the engine would not wait for a start).
+  bool started_engine_has_room() const;
 
   // Files run on each device so far, in the order of `devices`.
   std::vector<long> runs_per_device() const;
@@ -48,6 +68,8 @@ class GpuPool {
   std::vector<std::string> batch_decoding_summaries() const;
   // Whether any GPU's hardware JPEG engine is still being made.
   bool jpeg_engines_starting() const;
+  // GPUs whose hardware JPEG engine is still being made.
+  std::size_t jpeg_engines_starting_count() const;
   // Files the hardware JPEG engines decoded, all GPUs together.
   long jpeg_engine_files() const;
   // When the last GPU's engine became ready; nullopt without batched decoding or while
@@ -63,6 +85,10 @@ class GpuPool {
     std::once_flag created;
   };
   void give_back(std::size_t slot);
+  // Per device (in the order of devices_): its engine is ready or absent, or it has none.
+  std::vector<bool> engines_started() const;
+  // The free slots, as choose_slot() sees them; holds mutex_.
+  std::vector<SlotState> slot_states(const std::vector<bool>& started) const;
 
   std::vector<int> devices_;
   std::vector<std::unique_ptr<JpegBatchDecoder>> decoders_;  // per device, or empty; outlives the workspaces

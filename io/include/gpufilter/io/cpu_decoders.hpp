@@ -42,6 +42,30 @@ class FileQueue {
   std::atomic<std::size_t> next_{0};
 };
 
+// The files a batch hands to hardware engines that are still starting, each of which
+// waits for its engine holding a GPU workspace: at most `cap` in all (a batch per
+// starting GPU), each counted once, when it is taken from the queue.
+class StartingEngineAllowance {
+ public:
+  explicit StartingEngineAllowance(std::size_t cap) : cap_(cap) {}
+  // The queue's next file while fewer than `cap` were taken here; nullopt once they were,
+  // or when the queue is empty. Thread-safe.
+  std::optional<std::size_t> take(FileQueue& files) {
+    std::size_t used = taken_.load();
+    do {
+      if (used >= cap_) return std::nullopt;
+    } while (!taken_.compare_exchange_weak(used, used + 1));
+    const std::optional<std::size_t> file = files.take();
+    if (!file) taken_.fetch_sub(1);  // the place goes back: no file came with it
+    return file;
+  }
+  std::size_t taken() const { return taken_.load(); }
+
+ private:
+  const std::size_t cap_;
+  std::atomic<std::size_t> taken_{0};
+};
+
 struct CpuDecodeTuning {
   // Threads decoding once the hardware engine is ready. 16 cores beside one H100: a 12 MP
   // JPEG takes one core ~70 ms with OpenCV (decode and R/B swap), so 8 threads add ~110
@@ -49,8 +73,8 @@ struct CpuDecodeTuning {
   // encoder, upload the CPU-decoded images from pageable memory and write the results
   // (~10 ms of CPU per file). Default where on: half the cores. 0: none once the engine is ready.
   int steady_threads = 0;
-  // Threads while the engine starts, when the cores have nothing else to do: all but two
-  // (which make the CUDA context and nvJPEG's engine). At least steady_threads.
+  // Threads while the engines start, when the cores have nothing else to do: all but two
+  // per GPU (which make its CUDA context and nvJPEG's engine). At least steady_threads.
   int startup_threads = 0;
   // Decoded images held at once, waiting for a GPU or being uploaded (12 MP RGB is 36 MB):
   // the decoders run ~0.4 s ahead of the CUDA context, ~14 threads x 6 images, 3 GB.
@@ -64,15 +88,22 @@ struct CpuDecodeTuning {
   bool on() const { return startup_threads > 0; }
 };
 
-// Off unless GPUFILTER_JPEG_CPU_DECODERS asks for them (measured slower beside the
-// engine: cpu_decoders.cpp says by how much); `for_hardware_engine` says the batch's JPEG
-// files go to a GPU's hardware engine, where a default could turn them on. The budget is at most a quarter of
+// Off unless asked for: beside the engine they were measured slower (cpu_decoders.cpp
+// says by how much). `gpus`: the batch's GPUs (0 on the CPU); `for_hardware_engine`:
+// its JPEG files go to the GPUs' hardware engines. The budget is at most a quarter of
 // `available_memory` (bytes; unknown: none) and 4 GiB. For tuning and timing, and in
-// any batch once set: GPUFILTER_JPEG_CPU_DECODERS=N (0..256 steady threads; 0 turns the
-// CPU decoders off), GPUFILTER_JPEG_CPU_DECODERS_STARTUP=M (0..256; never below N),
-// GPUFILTER_JPEG_CPU_DECODE_MB=X (64..1048576, the byte budget in MiB),
-// GPUFILTER_JPEG_CPU_DECODE_NICE=K (0..19, 0: the priority of the rest).
-CpuDecodeTuning cpu_decode_tuning(unsigned cores, bool for_hardware_engine,
+// any batch once set:
+// - GPUFILTER_JPEG_STARTUP_DECODE=1 (or 0): with the hardware engines, decoders only
+//   while the engines start (0 steady threads, all cores but two per GPU, nice 10); the
+//   default where neither thread count below is set.
+// - GPUFILTER_JPEG_CPU_DECODERS=N (0..256 steady threads; 0 turns the CPU decoders off
+//   altogether, start-up ones included);
+// - GPUFILTER_JPEG_CPU_DECODERS_STARTUP=M (0..256 threads while the engines start; never
+//   below N; on its own, start-up decoders alone; 0 with no N: none);
+// - GPUFILTER_JPEG_CPU_DECODE_MB=X (64..1048576, the byte budget in MiB);
+// - GPUFILTER_JPEG_CPU_DECODE_NICE=K (0..19, 0: the priority of the rest; default 10
+//   with no steady threads, else 5).
+CpuDecodeTuning cpu_decode_tuning(unsigned cores, std::size_t gpus, bool for_hardware_engine,
                                   std::optional<std::uint64_t> available_memory);
 
 class CpuDecoders {
@@ -104,8 +135,8 @@ class CpuDecoders {
   bool done() const;
   // A taken file's image is gone; the budget has room for `bytes` more.
   void release(std::uint64_t bytes);
-  // The hardware engine is ready: threads beyond tuning.steady_threads stop after their
-  // file. Idempotent.
+  // Every hardware engine is ready: threads beyond tuning.steady_threads stop after their
+  // file (all of them with start-up decoding alone). Idempotent.
   void engine_ready();
 
   // For --timing: files decoded (or failed) by the threads, and how many of them before
