@@ -36,4 +36,14 @@ if(PKG_CONFIG AND CXX_COMPILER)
   separate_arguments(flags UNIX_COMMAND "${flags}")
   run(${CXX_COMPILER} -std=c++17 ${SOURCE_DIR}/samples/hello_blur.cpp ${flags} -o ${WORK_DIR}/hello_blur_pc)
 endif()
+# The installed Python package (where the build has one): it loads lib/'s libgpufilter_c
+# through its link, and that finds the codec module in lib/gpufilter (a JPEG written and
+# read back goes through it).
+if(PYTHON AND EXISTS ${WORK_DIR}/prefix/${PYTHON_PACKAGE_DIR}/gpufilter/__init__.py)
+  run(${CMAKE_COMMAND} -E env PYTHONPATH=${WORK_DIR}/prefix/${PYTHON_PACKAGE_DIR} PYTHONDONTWRITEBYTECODE=1
+      ${PYTHON} -c "import sys, numpy, gpufilter
+image = numpy.full((9, 7, 3), 200, numpy.uint8)
+gpufilter.write(sys.argv[1], gpufilter.blur(image, sigma=1))
+assert gpufilter.read(sys.argv[1]).shape == (9, 7, 3)" ${WORK_DIR}/python_round_trip.jpg)
+endif()
 message(STATUS "installed package found and linked: ${WORK_DIR}/consumer/hello_blur")

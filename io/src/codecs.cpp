@@ -47,13 +47,16 @@ std::filesystem::path executable_directory() {
   return std::filesystem::path(std::string(path, static_cast<std::size_t>(length))).parent_path();
 }
 
-// Beside the tool (the build tree), then where `cmake --install` puts it, relative to the
-// tool so the installed tree can move.
+// Beside the library or the tool (the build tree, the Python package), then where
+// `cmake --install` puts it, relative to the library (libgpufilter_c in lib/) or to the
+// tool, so the installed tree can move.
 const CodecModule* load() {
   const std::filesystem::path here = executable_directory();
+  const std::filesystem::path code = code_directory();
   std::string errors;
   for (const std::filesystem::path& candidate :
-       {code_directory() / GPUFILTER_CODEC_MODULE_NAME, here / GPUFILTER_CODEC_MODULE_NAME,
+       {code / GPUFILTER_CODEC_MODULE_NAME, here / GPUFILTER_CODEC_MODULE_NAME,
+        code / GPUFILTER_CODEC_MODULE_DIR_FROM_LIBRARY / GPUFILTER_CODEC_MODULE_NAME,
         here / GPUFILTER_CODEC_MODULE_INSTALL_DIR / GPUFILTER_CODEC_MODULE_NAME}) {
     if (!std::filesystem::exists(candidate)) continue;
     void* handle = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
