@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "conversion/conversion_launch.hpp"
-#include "lib/src/ops/pixel_mappings.hpp"
+#include "conversion/pixel_mappings.hpp"
 #include "gpufilter/conversions.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/point_ops.hpp"

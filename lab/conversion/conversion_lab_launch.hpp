@@ -1,7 +1,7 @@
 #pragma once
 // Launchers of the lab's conversion kernels. src and dst (or the planes) are validated
 // device views of the shapes the op gives; `mapping` as the library's map kernels take it
-// (lib/src/ops/pixel_mappings.hpp).
+// (kernels/conversion/pixel_mappings.hpp).
 #include "conversion/conversion_launch.hpp"
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/stream.hpp"

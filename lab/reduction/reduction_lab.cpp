@@ -13,7 +13,7 @@
 #include "lab/lab_families.hpp"
 #include "lab/reduction/reduction_lab_launch.hpp"
 #include "reduction/reduction_launch.hpp"
-#include "lib/src/ops/tone_settings.hpp"
+#include "reduction/tone_settings.hpp"
 
 namespace gpufilter::lab {
 namespace {

@@ -1,12 +1,11 @@
 // The conversions' library entry points: views checked against the format each op
 // produces, then one launch.
-#include <cctype>
 #include <string>
 
 #include "gpufilter/conversions.hpp"
 #include "gpufilter/error.hpp"
 #include "kernels/conversion/conversion_launch.hpp"
-#include "ops/pixel_mappings.hpp"
+#include "kernels/conversion/pixel_mappings.hpp"
 #include "ops/conversion_variants.hpp"
 #include "ops/op_checks.hpp"
 
@@ -90,32 +89,6 @@ GrayWeights gray_weights_from_name(const std::string& name) {
 }
 
 const char* to_string(GrayWeights weights) { return weights == GrayWeights::Bt601 ? "bt601" : "bt709"; }
-
-ChannelOrder ChannelOrder::parse(const std::string& letters, int channels) {
-  if (channels != 3 && channels != 4) invalid("swap_channels: the image needs 3 or 4 channels");
-  ChannelOrder order;
-  order.channels = channels;
-  if (letters.empty()) {
-    order.from[0] = 2, order.from[2] = 0;  // red and blue swapped
-    return order;
-  }
-  const std::string names = channels == 4 ? "rgba" : "rgb";
-  const int count = static_cast<int>(letters.size());
-  if (count != channels && !(channels == 4 && count == 3))
-    invalid("swap_channels: the order '" + letters + "' must name the " + std::to_string(channels) +
-            " channels of the image (" + names + (channels == 4 ? ", or rgb with alpha kept last" : "") + ")");
-  unsigned seen = 0;
-  for (int i = 0; i < count; ++i) {
-    const auto at = names.find(static_cast<char>(std::tolower(static_cast<unsigned char>(letters[i]))));
-    if (at == std::string::npos || (count == 3 && at == 3))
-      invalid("swap_channels: '" + letters + "' holds '" + std::string(1, letters[i]) + "'; use letters from " +
-              (count == 3 ? std::string("rgb") : names));
-    if (seen & (1u << at)) invalid("swap_channels: '" + letters + "' names '" + letters[i] + "' twice");
-    seen |= 1u << at;
-    order.from[i] = static_cast<int>(at);
-  }
-  return order;
-}
 
 void gray(const ImageView& src, const ImageView& dst, GrayWeights weights, ConversionVariant variant,
           const ExecContext& ctx) {

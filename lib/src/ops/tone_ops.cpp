@@ -5,7 +5,7 @@
 #include "gpufilter/error.hpp"
 #include "gpufilter/tone.hpp"
 #include "kernels/reduction/reduction_launch.hpp"
-#include "ops/tone_settings.hpp"
+#include "kernels/reduction/tone_settings.hpp"
 #include "ops/op_checks.hpp"
 #include "ops/operations.hpp"
 #include "ops/reduction_variants.hpp"

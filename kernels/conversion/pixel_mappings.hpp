@@ -1,9 +1,9 @@
 #pragma once
-// The pixel maps of the conversion ops, as the map kernels take them, from their public
-// parameters (the bridge from the API to the kernels): the library's ops
-// (lib/src/ops/conversion_ops.cpp) and the lab's kernels make them here. Plain C++.
-#include "kernels/conversion/conversion_launch.hpp"
-#include "gpufilter/conversions.hpp"
+// The pixel maps of the conversion ops, as the map kernels take them, from their core
+// parameter types: the library's ops (lib/src/ops/conversion_ops.cpp) and the lab's
+// kernels make them here. Plain C++.
+#include "conversion_launch.hpp"  // same folder: included from the library and the lab
+#include "gpufilter/conversion_types.hpp"
 
 namespace gpufilter::kernels {
 
