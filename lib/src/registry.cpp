@@ -163,17 +163,15 @@ ParamSpec flag_param(std::string name, std::string help) {
 
 const std::vector<Operation>& operations() {
   static const std::vector<Operation> all = [] {
-    std::vector<Operation> list = {
-        ops::make_copy_operation(),      ops::make_gaussian_operation(),  ops::make_box_operation(),
-        ops::make_sharpen_operation(),   ops::make_edge_operation(),      ops::make_emboss_operation(),
-        ops::make_convolve_operation(),  ops::make_transpose_operation(), ops::make_rotate_operation(),
-        ops::make_flip_operation(),      ops::make_crop_operation(),      ops::make_resize_operation(),
-        ops::make_stats_operation(),     ops::make_histogram_operation(), ops::make_equalize_operation(),
-        ops::make_threshold_operation(), ops::make_normalize_operation(),
-        ops::make_median_operation(),
+    std::vector<Operation> list;
+    const auto add = [&list](std::vector<Operation> family) {
+      for (Operation& op : family) list.push_back(std::move(op));
     };
-    for (auto family : {ops::make_point_operations, ops::make_conversion_operations})
-      for (Operation& op : family()) list.push_back(std::move(op));
+#define GPUFILTER_OPERATION(name) list.push_back(ops::make_##name##_operation());
+#define GPUFILTER_OPERATIONS(name) add(ops::make_##name##_operations());
+#include "ops/operation_list.hpp"
+#undef GPUFILTER_OPERATION
+#undef GPUFILTER_OPERATIONS
     return list;
   }();
   return all;
