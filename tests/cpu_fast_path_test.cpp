@@ -168,7 +168,8 @@ TEST(CpuFastPathRotate, EveryQuarterTurnMovesThePixels) {
 // at a tenth of the speed or less.
 TEST(CpuFastPathCoverage, TheOpsWithOneKeepIt) {
   for (const char* name : {"blur", "box", "sharpen", "edge", "emboss", "convolve", "median", "transpose", "rotate",
-                           "flip", "resize", "invert", "brightness", "contrast", "gamma", "levels", "gray"}) {
+                           "flip", "resize", "invert", "brightness", "contrast", "gamma", "levels", "gray",
+                           "equalize", "threshold", "normalize"}) {
     const Operation* op = find_operation(name);
     ASSERT_NE(op, nullptr) << name;
     EXPECT_TRUE(op->run_cpu) << name << " runs the reference on the CPU";

@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/tone_cpu.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/tone.hpp"
 #include "kernels/reduction/reduction_launch.hpp"
@@ -94,6 +95,9 @@ Operation make_equalize_operation() {
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     reference::equalize(src, dst, EqualizeParams{values.number_or("per-channel", 0) != 0});
   };
+  op.run_cpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    cpu::equalize(src, dst, EqualizeParams{values.number_or("per-channel", 0) != 0});
+  };
   return op;
 }
 
@@ -111,6 +115,9 @@ Operation make_threshold_operation() {
   };
   op.run_reference = [params_of](const ImageView& src, const ImageView& dst, const ParamValues& values,
                                  const Border&) { reference::threshold(src, dst, params_of(values)); };
+  op.run_cpu = [params_of](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    cpu::threshold(src, dst, params_of(values));
+  };
   // --value needs no histogram: one read and one write.
   op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues& values) {
     const std::size_t passes = values.number_or("otsu", 0) != 0 ? 3 : 2;
@@ -131,6 +138,9 @@ Operation make_normalize_operation() {
   };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     reference::normalize(src, dst, NormalizeParams{values.number_or("clip", 0)});
+  };
+  op.run_cpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    cpu::normalize(src, dst, NormalizeParams{values.number_or("clip", 0)});
   };
   op.test_params = {{"clip", 1.5}};
   op.bench_params = {{"clip", 1}};

@@ -8,12 +8,14 @@
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/tone.hpp"
+#include "reference/tone_tables.hpp"
 
 namespace gpufilter::reference {
 namespace {
 
-using Histogram = std::array<unsigned long long, 256>;
-using Table = std::array<std::uint8_t, 256>;
+using tone::Histogram;
+using tone::luminance;
+using tone::Table;
 
 void check_u8_pair(const ImageView& src, const ImageView& dst, const char* op) {
   validate_pair(src, dst, op);
@@ -23,65 +25,11 @@ void check_u8_pair(const ImageView& src, const ImageView& dst, const char* op) {
 
 int colour_channels(PixelFormat format) { return format.channels == 1 ? 1 : 3; }
 
-// Channels in R, G, B order (the library's); OpenCV's fixed-point BT.601 weights.
-int luminance(int r, int g, int b) { return (77 * r + 150 * g + 29 * b + 128) / 256; }
-
 Histogram channel_histogram(const ImageView& src, int c) {
   Histogram h{};
   for (int y = 0; y < src.height; ++y)
     for (int x = 0; x < src.width; ++x) ++h[src.row<const std::uint8_t>(y)[x * src.format.channels + c]];
   return h;
-}
-
-// cv::equalizeHist's table.
-Table equalize_table(const Histogram& h, unsigned long long pixels) {
-  Table t{};
-  int first = 0;
-  while (h[static_cast<std::size_t>(first)] == 0) ++first;
-  if (h[static_cast<std::size_t>(first)] == pixels) {
-    for (int v = 0; v < 256; ++v) t[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(v);
-    return t;
-  }
-  const float scale = 255.0f / static_cast<float>(pixels - h[static_cast<std::size_t>(first)]);
-  long long sum = 0;
-  for (int v = first + 1; v < 256; ++v) {
-    sum += static_cast<long long>(h[static_cast<std::size_t>(v)]);
-    const long r = std::lrint(static_cast<float>(sum) * scale);
-    t[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(std::clamp<long>(r, 0, 255));
-  }
-  return t;
-}
-
-Table threshold_table(int threshold) {
-  Table t{};
-  for (int v = 0; v < 256; ++v) t[static_cast<std::size_t>(v)] = v > threshold ? 255 : 0;
-  return t;
-}
-
-Table normalize_table(const Histogram& h, unsigned long long pixels, double clip_count) {
-  int lo = 0, hi = 255;
-  unsigned long long below = 0;
-  for (lo = 0; lo < 256; ++lo) {
-    below += h[static_cast<std::size_t>(lo)];
-    if (static_cast<double>(below) > clip_count) break;
-  }
-  unsigned long long above = 0;
-  for (hi = 255; hi >= 0; --hi) {
-    above += h[static_cast<std::size_t>(hi)];
-    if (static_cast<double>(above) > clip_count) break;
-  }
-  (void)pixels;
-  Table t{};
-  for (int v = 0; v < 256; ++v) {
-    int out = v;
-    if (hi > lo) {
-      if (v <= lo) out = 0;
-      else if (v >= hi) out = 255;
-      else out = static_cast<int>(std::floor(255.0 * (v - lo) / (hi - lo) + 0.5));
-    }
-    t[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(out);
-  }
-  return t;
 }
 
 // Each colour channel through its table (or all through tables[0]); alpha copied.
@@ -132,7 +80,7 @@ void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& 
   if (src.format.channels == 1 || params.per_channel) {
     std::array<Table, 3> tables{};
     for (int c = 0; c < colour_channels(src.format); ++c)
-      tables[static_cast<std::size_t>(c)] = equalize_table(channel_histogram(src, c), pixels);
+      tables[static_cast<std::size_t>(c)] = tone::equalize_table(channel_histogram(src, c), pixels);
     apply(src, dst, tables, false);
     return;
   }
@@ -144,7 +92,7 @@ void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& 
       const std::uint8_t* p = src.row<const std::uint8_t>(y) + x * channels;
       ++h[static_cast<std::size_t>(luminance(p[0], p[1], p[2]))];
     }
-  const Table table = equalize_table(h, pixels);
+  const Table table = tone::equalize_table(h, pixels);
   for (int y = 0; y < src.height; ++y)
     for (int x = 0; x < src.width; ++x) {
       const std::uint8_t* p = src.row<const std::uint8_t>(y) + x * channels;
@@ -163,7 +111,7 @@ void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams
   for (int c = 0; c < colour_channels(src.format); ++c) {
     int t = params.value;
     if (params.otsu) t = otsu_threshold(channel_histogram(src, c).data(), pixel_count(src));
-    tables[static_cast<std::size_t>(c)] = threshold_table(t);
+    tables[static_cast<std::size_t>(c)] = tone::threshold_table(t);
   }
   apply(src, dst, tables, false);
 }
@@ -173,7 +121,7 @@ void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams
   const double clip_count = params.clip_percent / 100.0 * (static_cast<double>(src.width) * src.height);
   std::array<Table, 3> tables{};
   for (int c = 0; c < colour_channels(src.format); ++c)
-    tables[static_cast<std::size_t>(c)] = normalize_table(channel_histogram(src, c), pixel_count(src), clip_count);
+    tables[static_cast<std::size_t>(c)] = tone::normalize_table(channel_histogram(src, c), pixel_count(src), clip_count);
   apply(src, dst, tables, false);
 }
 
