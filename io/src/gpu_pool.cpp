@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <limits>
 #include <string>
 
 #include "gpufilter/io/resident_gpus.hpp"

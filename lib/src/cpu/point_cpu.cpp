@@ -9,11 +9,15 @@
 
 namespace gpufilter::cpu {
 
+bool table_maps(const ImageView& src, const ImageView& dst) {
+  const bool same_or_apart = src.data == dst.data ? src.pitch == dst.pitch : !reference::may_overlap(src, dst);
+  return src.format.type == ChannelType::U8 && dst.format == src.format && src.width == dst.width &&
+         src.height == dst.height && same_or_apart;
+}
+
 void point_op(const ImageView& src, const ImageView& dst,
               const std::function<void(const ImageView&, const ImageView&)>& reference) {
-  const bool same_or_apart = src.data == dst.data ? src.pitch == dst.pitch : !reference::may_overlap(src, dst);
-  if (src.format.type != ChannelType::U8 || dst.format != src.format || src.width != dst.width ||
-      src.height != dst.height || !same_or_apart) {
+  if (!table_maps(src, dst)) {
     reference(src, dst);
     return;
   }

@@ -8,8 +8,8 @@
 #include <opencv2/core.hpp>
 
 #include "cpu/opencv_image.hpp"
+#include "cpu/point_cpu.hpp"
 #include "gpufilter/tone.hpp"
-#include "reference/overlap_copy.hpp"
 #include "reference/parallel_rows.hpp"
 #include "reference/tone_tables.hpp"
 
@@ -17,22 +17,11 @@ namespace gpufilter::cpu {
 namespace {
 
 using reference::tone::Histogram;
+using reference::tone::pixel_count;
 using reference::tone::Table;
 using Histograms = std::array<Histogram, 3>;
 
-// u8 views of one format and size, the same memory or apart (in place is fine: every
-// pixel is read before it is written, and the histograms come first).
-bool fast_path_takes(const ImageView& src, const ImageView& dst) {
-  const bool same_or_apart = src.data == dst.data ? src.pitch == dst.pitch : !reference::may_overlap(src, dst);
-  return src.format.type == ChannelType::U8 && dst.format == src.format && src.width == dst.width &&
-         src.height == dst.height && same_or_apart && src.width > 0 && src.height > 0;
-}
-
-unsigned long long pixel_count(const ImageView& v) {
-  return static_cast<unsigned long long>(v.width) * static_cast<unsigned long long>(v.height);
-}
-
-std::size_t colour_channels(const ImageView& v) { return v.format.channels == 1 ? 1 : 3; }
+std::size_t colours(const ImageView& v) { return static_cast<std::size_t>(reference::tone::colour_channels(v)); }
 
 // Histograms of the colour channels (the luminance with `luminance`), each band's
 // counted apart and summed under a lock.
@@ -40,7 +29,7 @@ Histograms count(const ImageView& src, bool luminance) {
   Histograms total{};
   std::mutex mutex;
   const int channels = src.format.channels;
-  const int counted = static_cast<int>(colour_channels(src));
+  const int counted = reference::tone::colour_channels(src);
   reference::parallel_rows(src.height, [&](int begin, int end) {
     Histograms band{};
     for (int y = begin; y < end; ++y) {
@@ -97,12 +86,12 @@ void apply_luminance(const ImageView& src, const ImageView& dst, const Table& ta
 
 void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& params) {
   validate_pair(src, dst, "equalize");
-  if (!fast_path_takes(src, dst)) return reference::equalize(src, dst, params);
+  if (!table_maps(src, dst)) return reference::equalize(src, dst, params);
   const unsigned long long pixels = pixel_count(src);
   if (src.format.channels == 1 || params.per_channel) {
     const Histograms counts = count(src, false);
     std::array<Table, 3> tables{};
-    for (std::size_t c = 0; c < colour_channels(src); ++c) tables[c] = reference::tone::equalize_table(counts[c], pixels);
+    for (std::size_t c = 0; c < colours(src); ++c) tables[c] = reference::tone::equalize_table(counts[c], pixels);
     return apply(src, dst, tables);
   }
   apply_luminance(src, dst, reference::tone::equalize_table(count(src, true)[0], pixels));
@@ -110,11 +99,11 @@ void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& 
 
 void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams& params) {
   validate_pair(src, dst, "threshold");
-  if (!fast_path_takes(src, dst)) return reference::threshold(src, dst, params);
+  if (!table_maps(src, dst)) return reference::threshold(src, dst, params);
   std::array<Table, 3> tables{};
   if (params.otsu) {
     const Histograms counts = count(src, false);
-    for (std::size_t c = 0; c < colour_channels(src); ++c)
+    for (std::size_t c = 0; c < colours(src); ++c)
       tables[c] = reference::tone::threshold_table(reference::otsu_threshold(counts[c].data(), pixel_count(src)));
   } else {
     tables.fill(reference::tone::threshold_table(params.value));
@@ -124,11 +113,11 @@ void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams
 
 void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams& params) {
   validate_pair(src, dst, "normalize");
-  if (!fast_path_takes(src, dst)) return reference::normalize(src, dst, params);
+  if (!table_maps(src, dst)) return reference::normalize(src, dst, params);
   const double clip_count = params.clip_percent / 100.0 * (static_cast<double>(src.width) * src.height);
   const Histograms counts = count(src, false);
   std::array<Table, 3> tables{};
-  for (std::size_t c = 0; c < colour_channels(src); ++c)
+  for (std::size_t c = 0; c < colours(src); ++c)
     tables[c] = reference::tone::normalize_table(counts[c], pixel_count(src), clip_count);
   apply(src, dst, tables);
 }

@@ -13,8 +13,10 @@
 namespace gpufilter::reference {
 namespace {
 
+using tone::colour_channels;
 using tone::Histogram;
 using tone::luminance;
+using tone::pixel_count;
 using tone::Table;
 
 void check_u8_pair(const ImageView& src, const ImageView& dst, const char* op) {
@@ -22,8 +24,6 @@ void check_u8_pair(const ImageView& src, const ImageView& dst, const char* op) {
   if (src.format.type != ChannelType::U8)
     throw Error(ErrorCode::UnsupportedFormat, std::string(op) + " takes u8 images, got " + src.format.name());
 }
-
-int colour_channels(PixelFormat format) { return format.channels == 1 ? 1 : 3; }
 
 Histogram channel_histogram(const ImageView& src, int c) {
   Histogram h{};
@@ -44,9 +44,6 @@ void apply(const ImageView& src, const ImageView& dst, const std::array<Table, 3
       }
 }
 
-unsigned long long pixel_count(const ImageView& v) {
-  return static_cast<unsigned long long>(v.width) * static_cast<unsigned long long>(v.height);
-}
 
 }  // namespace
 
@@ -79,7 +76,7 @@ void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& 
   const unsigned long long pixels = pixel_count(src);
   if (src.format.channels == 1 || params.per_channel) {
     std::array<Table, 3> tables{};
-    for (int c = 0; c < colour_channels(src.format); ++c)
+    for (int c = 0; c < colour_channels(src); ++c)
       tables[static_cast<std::size_t>(c)] = tone::equalize_table(channel_histogram(src, c), pixels);
     apply(src, dst, tables, false);
     return;
@@ -108,7 +105,7 @@ void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& 
 void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams& params) {
   check_u8_pair(src, dst, "threshold");
   std::array<Table, 3> tables{};
-  for (int c = 0; c < colour_channels(src.format); ++c) {
+  for (int c = 0; c < colour_channels(src); ++c) {
     int t = params.value;
     if (params.otsu) t = otsu_threshold(channel_histogram(src, c).data(), pixel_count(src));
     tables[static_cast<std::size_t>(c)] = tone::threshold_table(t);
@@ -120,7 +117,7 @@ void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams
   check_u8_pair(src, dst, "normalize");
   const double clip_count = params.clip_percent / 100.0 * (static_cast<double>(src.width) * src.height);
   std::array<Table, 3> tables{};
-  for (int c = 0; c < colour_channels(src.format); ++c)
+  for (int c = 0; c < colour_channels(src); ++c)
     tables[static_cast<std::size_t>(c)] = tone::normalize_table(channel_histogram(src, c), pixel_count(src), clip_count);
   apply(src, dst, tables, false);
 }

@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdint>
 
+#include "gpufilter/image_view.hpp"
+
 namespace gpufilter::reference::tone {
 
 using Histogram = std::array<unsigned long long, 256>;
@@ -12,6 +14,12 @@ using Table = std::array<std::uint8_t, 256>;
 
 // Channels in R, G, B order (the library's); OpenCV's fixed-point BT.601 weights.
 inline int luminance(int r, int g, int b) { return (77 * r + 150 * g + 29 * b + 128) / 256; }
+
+// The channels the tables map: gray's one, or a colour image's three (alpha is copied).
+inline int colour_channels(const ImageView& v) { return v.format.channels == 1 ? 1 : 3; }
+inline unsigned long long pixel_count(const ImageView& v) {
+  return static_cast<unsigned long long>(v.width) * static_cast<unsigned long long>(v.height);
+}
 
 // cv::equalizeHist's table.
 Table equalize_table(const Histogram& h, unsigned long long pixels);
