@@ -27,7 +27,6 @@
 #include "gpufilter/error.hpp"
 #include "gpufilter/io/codecs.hpp"
 #include "gpufilter/io/execute.hpp"
-#include "gpufilter/io/file_suffix.hpp"
 #include "gpufilter/io/gpu_jpeg.hpp"
 #include "gpufilter/io/gpu_jpeg_file.hpp"
 #include "gpufilter/io/gpu_warmup.hpp"
@@ -135,9 +134,10 @@ int run(int argc, const char* const* argv, Clock::time_point started) {
   if (ResidentGpus::active() == nullptr) see_only_the_gpu_it_uses(request);
   // OpenCV reads its decoders' limits once, when the codec module loads: set them first.
   io::set_decoder_pixel_limit(request.max_pixels);
-  // Beside the run's start, unless the files are PNGs, which the tool's own codec takes
-  // (a PNG that it declines loads the module when it gets there).
-  if (!(io::is_png_path(request.input) && (io::is_png_path(request.output) || !request.op->produces_image())) ||
+  // Beside the run's start, unless the tool's own codecs take the files (PNG, JPEG; a
+  // file that they decline loads the module when it gets there).
+  if (!(codecs::own_codec_takes(request.input) &&
+        (codecs::own_codec_takes(request.output) || !request.op->produces_image())) ||
       request.batch)
     codecs::start_loading();
   if (request.batch) return static_cast<int>(run_batch_command(request));

@@ -5,17 +5,18 @@ if(TARGET gpufilter_io)
   find_package(Threads REQUIRED)
   include(GoogleTest)
 
-  # The JPEG header reader, metadata and orientation steps, the batched JPEG decoder's
+  # The JPEG header reader, metadata and orientation steps, the CPU JPEG codec, the batched JPEG decoder's
   # gathering (with a stand-in engine), the CPU decoders' queue, the GPU pool's choice of
   # workspace, the codecs' messages and the temporary output files.
   add_executable(io_unit_test
     ${CMAKE_CURRENT_LIST_DIR}/jpeg_markers_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/jpeg_cpu_codec_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/jpeg_batch_decoder_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cpu_decoders_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gpu_pool_slot_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/codec_messages_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/temp_file_test.cpp)
-  target_include_directories(io_unit_test PRIVATE ${PROJECT_SOURCE_DIR}/io/src)  # gpu_pool.hpp
+  target_include_directories(io_unit_test PRIVATE ${PROJECT_SOURCE_DIR}/io/src)  # gpu_pool.hpp, jpeg_cpu_codec.hpp
   target_link_libraries(io_unit_test PRIVATE gpufilter_io GTest::gtest_main opencv_core opencv_imgcodecs)
   gpufilter_warnings(io_unit_test)
   gtest_discover_tests(io_unit_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS io)

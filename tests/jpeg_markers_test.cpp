@@ -12,85 +12,14 @@
 #include "gpufilter/images.hpp"
 #include "gpufilter/io/jpeg_markers.hpp"
 #include "gpufilter/io/jpeg_orientation.hpp"
+#include "jpeg_test_bytes.hpp"
 
 namespace gpufilter::io {
 namespace {
 
-using Bytes = std::vector<unsigned char>;
-
-cv::Mat random_u8(int rows, int cols, int channels, unsigned seed) {
-  cv::Mat image(rows, cols, CV_MAKETYPE(CV_8U, channels));
-  cv::RNG rng(seed);
-  rng.fill(image, cv::RNG::UNIFORM, 0, 256);
-  return image;
-}
-
-Bytes encode(const cv::Mat& image, std::vector<int> params = {}) {
-  Bytes bytes;
-  if (!cv::imencode(".jpg", image, bytes, params)) throw std::runtime_error("imencode failed");
-  return bytes;
-}
+using namespace jpeg_test;
 
 std::optional<JpegHeader> parse(const Bytes& bytes) { return parse_jpeg_header(bytes.data(), bytes.size()); }
-
-// "Exif\0\0", a TIFF header in either byte order, and an IFD0 of `filler` entries before
-// the Orientation SHORT.
-Bytes exif_payload(std::uint16_t orientation, bool little_endian, int filler = 0) {
-  Bytes p{'E', 'x', 'i', 'f', 0, 0};
-  auto u16 = [&](std::uint16_t v) {
-    if (little_endian) {
-      p.push_back(static_cast<unsigned char>(v & 0xFF));
-      p.push_back(static_cast<unsigned char>(v >> 8));
-    } else {
-      p.push_back(static_cast<unsigned char>(v >> 8));
-      p.push_back(static_cast<unsigned char>(v & 0xFF));
-    }
-  };
-  auto u32 = [&](std::uint32_t v) {
-    if (little_endian) {
-      u16(static_cast<std::uint16_t>(v & 0xFFFF));
-      u16(static_cast<std::uint16_t>(v >> 16));
-    } else {
-      u16(static_cast<std::uint16_t>(v >> 16));
-      u16(static_cast<std::uint16_t>(v & 0xFFFF));
-    }
-  };
-  p.push_back(little_endian ? 'I' : 'M');
-  p.push_back(little_endian ? 'I' : 'M');
-  u16(42);
-  u32(8);  // IFD0 right after the header
-  u16(static_cast<std::uint16_t>(filler + 1));
-  for (int i = 0; i < filler; ++i) {  // ImageDescription-like entries with other tags
-    u16(static_cast<std::uint16_t>(0x010E + i));
-    u16(2);
-    u32(4);
-    u32(0);
-  }
-  u16(0x0112);
-  u16(3);  // SHORT
-  u32(1);
-  u16(orientation);
-  u16(0);
-  u32(0);  // no next IFD
-  return p;
-}
-
-Bytes segment(unsigned char marker, const Bytes& payload) {
-  Bytes s{0xFF, marker, static_cast<unsigned char>((payload.size() + 2) >> 8),
-          static_cast<unsigned char>((payload.size() + 2) & 0xFF)};
-  s.insert(s.end(), payload.begin(), payload.end());
-  return s;
-}
-
-// `jpeg` with `segments` inserted right after SOI.
-Bytes with_segments_after_soi(Bytes jpeg, const std::vector<Bytes>& segments) {
-  std::size_t at = 2;
-  for (const Bytes& s : segments) {
-    jpeg.insert(jpeg.begin() + static_cast<std::ptrdiff_t>(at), s.begin(), s.end());
-    at += s.size();
-  }
-  return jpeg;
-}
 
 // A header-only JPEG: SOI, optional segments, a frame of `marker`, then SOS.
 Bytes frame_only(unsigned char marker, int precision, const std::vector<JpegComponent>& components,

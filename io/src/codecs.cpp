@@ -17,9 +17,11 @@
 
 #include "codec_module.hpp"
 #include "gpufilter/io/file_suffix.hpp"
+#include "gpufilter/io/image_size.hpp"
 #include "gpufilter/io/io_error.hpp"
 #include "gpufilter/io/png_reader.hpp"
 #include "gpufilter/io/png_writer.hpp"
+#include "jpeg_cpu_codec.hpp"
 
 #ifndef GPUFILTER_CODEC_MODULE_NAME
 #error "GPUFILTER_CODEC_MODULE_NAME must name the codec module's file"
@@ -93,6 +95,50 @@ std::optional<int> png_compression_in(const std::vector<int>& params) {
   return level;
 }
 
+// IMWRITE_JPEG_QUALITY's value (OpenCV's default 95) where the pairs ask nothing else of
+// a JPEG encoder (progressive, optimised, restart intervals, ...): what jpeg_cpu encodes.
+std::optional<int> plain_jpeg_quality(const std::vector<int>& params) {
+  int quality = 95;
+  for (std::size_t i = 0; i + 1 < params.size(); i += 2) {
+    if (params[i] == cv::IMWRITE_JPEG_QUALITY)
+      quality = params[i + 1];
+    else if (params[i] != cv::IMWRITE_PNG_COMPRESSION && params[i] != cv::IMWRITE_TIFF_COMPRESSION)
+      return std::nullopt;
+  }
+  return quality;
+}
+
+bool looks_like_jpeg(const unsigned char* data, std::size_t size) {
+  return size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF;
+}
+
+// The read flags jpeg_cpu decodes as OpenCV would: UNCHANGED, or any depth and colour
+// (which turns a photo upright by its EXIF orientation, as OpenCV does for every flag but
+// UNCHANGED and IGNORE_ORIENTATION).
+bool plain_jpeg_flags(int flags) {
+  return flags == cv::IMREAD_UNCHANGED || flags == (cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR);
+}
+
+std::optional<cv::Mat> decode_jpeg(const unsigned char* data, std::size_t size, int flags) {
+  if (!plain_jpeg_flags(flags) || !looks_like_jpeg(data, size)) return std::nullopt;
+  return jpeg_cpu::decode(data, size, flags != cv::IMREAD_UNCHANGED, decoder_pixel_limit());
+}
+
+// The whole file, where it starts like a JPEG (else nullopt: the module reads it).
+std::optional<std::vector<unsigned char>> jpeg_file_bytes(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return std::nullopt;
+  std::vector<unsigned char> bytes(3);
+  bool whole = std::fread(bytes.data(), 1, 3, file) == 3 && looks_like_jpeg(bytes.data(), 3);
+  if (whole) {
+    unsigned char chunk[1 << 16];
+    for (std::size_t got; (got = std::fread(chunk, 1, sizeof chunk, file)) > 0;) bytes.insert(bytes.end(), chunk, chunk + got);
+    whole = std::ferror(file) == 0;
+  }
+  std::fclose(file);
+  return whole ? std::optional(std::move(bytes)) : std::nullopt;
+}
+
 }  // namespace
 
 void set_threads_per_file(unsigned threads) { g_threads_per_file = threads; }
@@ -108,8 +154,12 @@ void start_loading() {
   });
 }
 
+bool own_codec_takes(const std::filesystem::path& path) {
+  return is_png_path(path) || (is_jpeg_path(path) && jpeg_cpu::available());
+}
+
 bool have_writer(const std::string& filename) {
-  if (is_png_path(filename)) return true;
+  if (own_codec_takes(filename)) return true;
   return module().have_writer(filename);
 }
 
@@ -126,6 +176,10 @@ bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigne
       // Out of memory for the strips: OpenCV's encoder needs less.
     }
   }
+  if (is_jpeg_path("image" + suffix)) {
+    if (const std::optional<int> quality = plain_jpeg_quality(params); quality && jpeg_cpu::encode(image, *quality, bytes))
+      return true;
+  }
   return module().encode(suffix, image, bytes, params);
 }
 
@@ -134,6 +188,7 @@ cv::Mat decode(const std::vector<unsigned char>& bytes, int flags) {
     PngDecodeResult result = decode_png(bytes.data(), bytes.size(), PngReadOptions{true, threads_per_file()});
     if (!result.image.empty()) return result.image;
   }
+  if (std::optional<cv::Mat> image = decode_jpeg(bytes.data(), bytes.size(), flags)) return *std::move(image);
   return module().decode(bytes, flags);
 }
 
@@ -141,6 +196,11 @@ cv::Mat read(const std::string& path, int flags) {
   if (flags == cv::IMREAD_UNCHANGED) {
     PngDecodeResult result = read_png_file(path, PngReadOptions{true, threads_per_file()});
     if (!result.image.empty()) return result.image;
+  }
+  if (plain_jpeg_flags(flags) && jpeg_cpu::available()) {
+    if (const auto bytes = jpeg_file_bytes(path)) {
+      if (std::optional<cv::Mat> image = decode_jpeg(bytes->data(), bytes->size(), flags)) return *std::move(image);
+    }
   }
   return module().read(path, flags);
 }

@@ -14,4 +14,9 @@ std::string lower_suffix(const std::filesystem::path& path) {
 
 bool is_png_path(const std::filesystem::path& path) { return lower_suffix(path) == ".png"; }
 
+bool is_jpeg_path(const std::filesystem::path& path) {
+  const std::string suffix = lower_suffix(path);
+  return suffix == ".jpg" || suffix == ".jpeg" || suffix == ".jpe";
+}
+
 }  // namespace gpufilter::io

@@ -1,10 +1,12 @@
 #include "gpufilter/io/image_size.hpp"
 
+#include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
-
 namespace gpufilter::io {
+
 void set_decoder_pixel_limit(std::uint64_t max_pixels) {
   // OpenCV's limits are size_t; "no limit" is the largest it takes.
   const std::string limit = std::to_string(max_pixels);
@@ -14,6 +16,14 @@ void set_decoder_pixel_limit(std::uint64_t max_pixels) {
   const std::string side = std::to_string(max_pixels > (1u << 20) ? max_pixels : (1u << 20));
   ::setenv("OPENCV_IO_MAX_IMAGE_WIDTH", side.c_str(), 1);
   ::setenv("OPENCV_IO_MAX_IMAGE_HEIGHT", side.c_str(), 1);
+}
+
+std::uint64_t decoder_pixel_limit() {
+  const char* text = std::getenv("OPENCV_IO_MAX_IMAGE_PIXELS");
+  if (text == nullptr) return kDefaultMaxPixels;
+  std::uint64_t limit = 0;
+  const char* end = text + std::strlen(text);
+  return std::from_chars(text, end, limit).ptr == end ? limit : kDefaultMaxPixels;
 }
 
 }  // namespace gpufilter::io

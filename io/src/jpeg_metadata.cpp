@@ -56,11 +56,6 @@ bool starts_like_jpeg(const std::filesystem::path& path) {
   return read && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF;
 }
 
-bool is_jpeg_output(const std::filesystem::path& output) {
-  const std::string suffix = lower_suffix(output);
-  return suffix == ".jpg" || suffix == ".jpeg" || suffix == ".jpe";
-}
-
 std::optional<JpegHeader> read_jpeg_header(const std::filesystem::path& path) {
   const std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
   if (!file) return std::nullopt;

@@ -17,6 +17,7 @@
 #include "host_memory.hpp"
 #include "gpufilter/io/image_size.hpp"
 #include "gpufilter/io/image_files.hpp"
+#include "gpufilter/io/file_suffix.hpp"
 #include "gpufilter/io/jpeg_metadata.hpp"
 #include "png_header.hpp"
 #include "gpufilter/io/standard_streams.hpp"
@@ -159,7 +160,7 @@ void write_result(const RunRequest& request, const std::filesystem::path& output
 // Whether the result may be encoded by nvJPEG: OUT is a JPEG that holds it as it is.
 bool jpeg_encodes_on_gpu(const RunRequest& request, const std::filesystem::path& output, const ImageShape& out,
                          OutputFit fit) {
-  return fit == OutputFit::AsIs && is_jpeg_output(output) && out.format.type == ChannelType::U8 &&
+  return fit == OutputFit::AsIs && is_jpeg_path(output) && out.format.type == ChannelType::U8 &&
          (out.format.channels == 1 || out.format.channels == 3) && request.codec != CodecChoice::Cpu;
 }
 

@@ -7,9 +7,12 @@
 //
 // PNG files skip the module: gpufilter's own codec (png_reader.hpp, png_writer.hpp) reads
 // and writes them on several threads, and hands OpenCV what it declines (palettes,
-// interlacing, damage: OpenCV then decodes the file or reports why it cannot).
+// interlacing, damage: OpenCV then decodes the file or reports why it cannot). So do the
+// common JPEG files, through libjpeg-turbo itself (jpeg_cpu_codec.hpp), where the build
+// found it: 8-bit gray or colour, undamaged; OpenCV takes the rest the same way.
 #include <opencv2/core.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -22,7 +25,11 @@ namespace gpufilter::io::codecs {
 // brings some 200 shared libraries, 60-110 ms on a 2-core machine).
 void start_loading();
 
-// Whether OUT's suffix has an encoder (PNG: always, without the module).
+// Whether the tool's own codecs read and write files of this suffix (PNG; JPEG where the
+// build has libjpeg-turbo), so that a run over such files may never need the module.
+bool own_codec_takes(const std::filesystem::path& path);
+
+// Whether OUT's suffix has an encoder (PNG, JPEG with libjpeg-turbo: without the module).
 bool have_writer(const std::string& filename);
 bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
             const std::vector<int>& params);

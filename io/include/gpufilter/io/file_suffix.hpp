@@ -10,5 +10,7 @@ namespace gpufilter::io {
 std::string lower_suffix(const std::filesystem::path& path);
 // Whether a path's suffix names PNG, which the tool's own codec reads and writes.
 bool is_png_path(const std::filesystem::path& path);
+// Whether a path's suffix names JPEG (.jpg, .jpeg, .jpe).
+bool is_jpeg_path(const std::filesystem::path& path);
 
 }  // namespace gpufilter::io

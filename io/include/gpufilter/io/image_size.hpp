@@ -13,4 +13,7 @@ inline constexpr std::uint64_t kDefaultMaxPixels = std::uint64_t{1} << 30;
 // reads them once, when it is loaded).
 void set_decoder_pixel_limit(std::uint64_t max_pixels);
 
+// The limit set last (OpenCV's default where none was): what the tool's own decoders keep to.
+std::uint64_t decoder_pixel_limit();
+
 }  // namespace gpufilter::io

@@ -12,9 +12,6 @@ namespace gpufilter::io {
 // Whether the file's first bytes are a JPEG's (SOI, then a marker).
 bool starts_like_jpeg(const std::filesystem::path& path);
 
-// Whether OUT's suffix names a JPEG (.jpg, .jpeg, .jpe, any case).
-bool is_jpeg_output(const std::filesystem::path& output);
-
 // The header segments up to the first scan, read without the compressed data; nullopt
 // when the file is not a JPEG or breaks off before its frame header.
 std::optional<JpegHeader> read_jpeg_header(const std::filesystem::path& path);

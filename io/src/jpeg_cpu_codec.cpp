@@ -1,0 +1,137 @@
+// JPEG through libjpeg directly (jpeg_cpu_codec.hpp). libjpeg reports errors by calling
+// error_exit, which must not return: it jumps back with longjmp, so the functions that
+// call libjpeg hold nothing with a destructor between setjmp and the calls.
+#include "jpeg_cpu_codec.hpp"
+
+#include <algorithm>
+#include <csetjmp>
+#include <cstdio>  // jpeglib.h needs FILE
+#include <cstdlib>
+
+#include <jpeglib.h>
+
+#include "gpufilter/io/jpeg_markers.hpp"
+
+namespace gpufilter::io::jpeg_cpu {
+namespace {
+
+// libjpeg's error manager with where to jump on an error and a count of its warnings
+// (corrupt data, a premature end: the pixels are then not the file's).
+struct Errors {
+  jpeg_error_mgr manager;
+  std::jmp_buf jump;
+  int warnings;
+};
+
+[[noreturn]] void jump_back(j_common_ptr info) { std::longjmp(reinterpret_cast<Errors*>(info->err)->jump, 1); }
+
+// Level -1 is a warning; higher levels are trace messages. Nothing is printed.
+void count_warning(j_common_ptr info, int level) {
+  if (level < 0) ++reinterpret_cast<Errors*>(info->err)->warnings;
+}
+
+void print_nothing(j_common_ptr) {}
+
+void use(Errors& errors, jpeg_error_mgr*& slot) {
+  slot = jpeg_std_error(&errors.manager);
+  errors.manager.error_exit = jump_back;
+  errors.manager.emit_message = count_warning;
+  errors.manager.output_message = print_nothing;
+  errors.warnings = 0;
+}
+
+// OpenCV's turn for each EXIF orientation (2..8), made of flips and a transpose.
+cv::Mat upright_by(int orientation, const cv::Mat& stored) {
+  cv::Mat image = stored;
+  if (orientation >= 5 && orientation <= 8) cv::transpose(stored, image);
+  switch (orientation) {
+    case 2: case 6: cv::flip(image, image, 1); break;   // mirrored; a quarter turn clockwise
+    case 3: case 7: cv::flip(image, image, -1); break;  // half turn; transverse
+    case 4: case 8: cv::flip(image, image, 0); break;   // flipped; a quarter turn anticlockwise
+    default: break;
+  }
+  return image;
+}
+
+// Decodes into `image` (allocated here); false on any error, warning or declined kind.
+bool decode_into(jpeg_decompress_struct& info, Errors& errors, const unsigned char* data, std::size_t size,
+                 std::uint64_t max_pixels, cv::Mat& image) {
+  use(errors, info.err);
+  if (setjmp(errors.jump) != 0) return false;
+  jpeg_create_decompress(&info);
+  jpeg_mem_src(&info, data, static_cast<unsigned long>(size));
+  if (jpeg_read_header(&info, TRUE) != JPEG_HEADER_OK) return false;
+  if (info.data_precision != 8 || (info.num_components != 1 && info.num_components != 3)) return false;
+  if (std::uint64_t{info.image_width} * info.image_height > max_pixels) return false;
+  const int channels = info.num_components;
+  info.out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_EXT_BGR;
+  jpeg_start_decompress(&info);
+  image.create(static_cast<int>(info.output_height), static_cast<int>(info.output_width), CV_8UC(channels));
+  JSAMPROW rows[16];
+  while (info.output_scanline < info.output_height) {
+    const JDIMENSION first = info.output_scanline;
+    const JDIMENSION count = std::min<JDIMENSION>(16, info.output_height - first);
+    for (JDIMENSION i = 0; i < count; ++i) rows[i] = image.ptr(static_cast<int>(first + i));
+    if (jpeg_read_scanlines(&info, rows, count) == 0) return false;
+  }
+  jpeg_finish_decompress(&info);
+  return errors.warnings == 0;
+}
+
+// Encodes into libjpeg's own buffer (`buffer`, freed by the caller whatever happens).
+bool encode_into(jpeg_compress_struct& info, Errors& errors, const cv::Mat& image, int quality,
+                 unsigned char*& buffer, unsigned long& length) {
+  use(errors, info.err);
+  if (setjmp(errors.jump) != 0) return false;
+  jpeg_create_compress(&info);
+  jpeg_mem_dest(&info, &buffer, &length);
+  info.image_width = static_cast<JDIMENSION>(image.cols);
+  info.image_height = static_cast<JDIMENSION>(image.rows);
+  info.input_components = image.channels();
+  info.in_color_space = image.channels() == 1 ? JCS_GRAYSCALE : image.channels() == 3 ? JCS_EXT_BGR : JCS_EXT_BGRX;
+  jpeg_set_defaults(&info);
+  jpeg_set_quality(&info, quality, TRUE);  // baseline tables, as OpenCV asks
+  jpeg_start_compress(&info, TRUE);
+  JSAMPROW rows[16];
+  while (info.next_scanline < info.image_height) {
+    const JDIMENSION first = info.next_scanline;
+    const JDIMENSION count = std::min<JDIMENSION>(16, info.image_height - first);
+    for (JDIMENSION i = 0; i < count; ++i) rows[i] = const_cast<JSAMPROW>(image.ptr(static_cast<int>(first + i)));
+    jpeg_write_scanlines(&info, rows, count);
+  }
+  jpeg_finish_compress(&info);
+  return true;
+}
+
+}  // namespace
+
+bool available() { return true; }
+
+std::optional<cv::Mat> decode(const unsigned char* data, std::size_t size, bool upright, std::uint64_t max_pixels) {
+  jpeg_decompress_struct info{};
+  Errors errors{};
+  cv::Mat image;
+  const bool decoded = decode_into(info, errors, data, size, max_pixels, image);
+  jpeg_destroy_decompress(&info);
+  if (!decoded) return std::nullopt;
+  if (!upright) return image;
+  const std::optional<JpegHeader> header = parse_jpeg_header(data, size);
+  return upright_by(header ? header->orientation : 1, image);
+}
+
+bool encode(const cv::Mat& image, int quality, std::vector<unsigned char>& bytes) {
+  if (image.depth() != CV_8U || image.dims != 2 || image.empty() ||
+      (image.channels() != 1 && image.channels() != 3 && image.channels() != 4))
+    return false;
+  jpeg_compress_struct info{};
+  Errors errors{};
+  unsigned char* buffer = nullptr;
+  unsigned long length = 0;
+  const bool encoded = encode_into(info, errors, image, std::clamp(quality, 0, 100), buffer, length);
+  jpeg_destroy_compress(&info);
+  if (encoded) bytes.assign(buffer, buffer + length);
+  std::free(buffer);
+  return encoded;
+}
+
+}  // namespace gpufilter::io::jpeg_cpu
