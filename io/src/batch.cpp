@@ -333,6 +333,10 @@ BatchResult run_batch(const RunRequest& request, const std::vector<BatchItem>& i
         if (taken) index = *taken;
         return taken.has_value();
       }
+      // Checked here too, not only when a file is taken from the queue: while decoded
+      // files keep coming, the queue is never reached, and start-up decoders that were
+      // never told that the engines are ready would decode every file on the CPU.
+      if (!(pool && pool->jpeg_engines_starting())) decoders->engine_ready();
       if ((ready = decoders->take())) {
         index = ready->index;
         return true;
