@@ -54,7 +54,7 @@ int workspaces_per_device(std::size_t threads, std::size_t devices, int batched_
 
 // Batched JPEG decoding: a batch's device memory is bounded by its workspaces, each
 // holding up to three images of its file's size (decoded, turned upright, result) and a
-// chain's intermediates: 24 workspaces of 12 MP photos hold 1.7-2.6 GB per GPU.
+// chain's intermediates: 28 workspaces of 12 MP photos hold 2.0-3.0 GB per GPU.
 struct BatchedJpegPlan {
   std::optional<JpegBatchTuning> tuning;  // none: every JPEG decoded file by file
   int workspaces = 0;                     // per GPU
@@ -80,8 +80,9 @@ BatchedJpegPlan plan_batched_jpeg(bool wanted, bool cpu_decoders) {
   const JpegBatchTuning tuning = jpeg_batch_tuning();
   plan.tuning = tuning;
   // One batch gathering while one decodes is 2 x max_batch files in flight at most; a
-  // GPU needs fewer (Little's law: ~300 files/s x ~55 ms in a workspace), hence the cap.
-  plan.workspaces = std::min(2 * tuning.max_batch + 4, 24) + (cpu_decoders ? 4 : 0);
+  // GPU needs fewer (Little's law: ~450 files/s x ~60 ms in a workspace), hence the cap,
+  // which also bounds device memory (28 workspaces of 12 MP photos: 2-3 GB).
+  plan.workspaces = std::min(2 * tuning.max_batch + 4, 28) + (cpu_decoders ? 4 : 0);
   return plan;
 }
 

@@ -34,12 +34,11 @@ void make_this_thread_nicer(int by) {
 }  // namespace
 
 // Whether a batch whose JPEG files go to hardware engines decodes with the CPU while the
-// engines start (and only then), where no thread count was asked for. Off by default until
-// measured on one and two GPUs: beside the decoding threads an engine's start took 2.3 s
-// instead of 1.3 s on an H100 (docs/archive/gpu-results-log.md, 2026-11-23 02:25 run,
-// item 4), which start-up decoding wins back only where its files outnumber what the
-// engine loses; and a file's pixels then depend on which decoder was first to it
-// (OpenCV's and nvJPEG's IDCT and chroma upsampling differ by up to a mean of 3 levels).
+// engines start (and only then), where no thread count was asked for. Off: measured on two
+// H200s, the decoders slow the engine's start by about a second and every batch was slower
+// with them (docs/archive/gpu-results-log.md, 2026-11-27 15:30 run); and a file's pixels
+// would depend on which decoder was first to it (OpenCV's and nvJPEG's differ by up to a
+// mean of 3 levels).
 constexpr bool kStartupDecodeByDefault = false;
 
 CpuDecodeTuning cpu_decode_tuning(unsigned cores, std::size_t gpus, bool for_hardware_engine,

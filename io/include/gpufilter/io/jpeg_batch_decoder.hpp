@@ -27,11 +27,11 @@
 namespace gpufilter::io {
 
 struct JpegBatchTuning {
-  // Files in one call. 500 12 MP JPEGs on an H100 (docs/archive/gpu-results-log.md, 2026-11-22 23:10 run, item 3): 8 a
-  // call 2.94 s, 16 a call 3.26 s, the per-file path 6.65 s: smaller calls keep fewer
-  // workspaces waiting (20 rather than 24) and start the pipeline sooner. 0: no batched
-  // decoding (the per-file path of before).
-  int max_batch = 8;
+  // Files in one call. 1000 12 MP JPEGs on an H200 (docs/archive/gpu-results-log.md,
+  // 2026-11-27 15:30 run, item 6): 8 a call 362-367 files/s steady, 12 or 16 a call (with
+  // the workspaces to match) 441-442: the engine's calls, not the GPU, bound the steady
+  // rate. 0: no batched decoding (the per-file path of before).
+  int max_batch = 12;
   // How long the first file of a batch waits for others. While a batch decodes (~25 ms),
   // the next one fills up anyway; the wait matters when the engine is idle.
   double max_wait_ms = 4.0;
