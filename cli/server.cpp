@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -28,6 +29,7 @@
 #include "exit_codes.hpp"
 #include "gpufilter/io/process_paths.hpp"
 #include "server_auto.hpp"
+#include "server_helpers.hpp"
 #include "server_peer.hpp"
 #include "server_socket.hpp"
 #include "gpufilter/io/stop_request.hpp"
@@ -43,14 +45,16 @@ constexpr int kReadySeconds = 120;  // `server start` waits this long for the wa
 // one holds only its own reader thread, and only briefly.
 constexpr auto kRequestDeadline = std::chrono::seconds(2);
 constexpr int kMaxReaders = 32;  // connections read at once; more are closed unread
+constexpr int kMaxProcesses = 32;
 
 struct ServerOptions {
   std::string action;
   double idle_seconds = kDefaultIdleSeconds;
+  int processes = 1;  // warm processes, each running one command at a time (server_helpers.hpp)
 };
 
 std::string usage() {
-  return "Usage: gpufilter server start|run|stop|status [--idle-timeout SECONDS]\n\n"
+  return "Usage: gpufilter server start|run|stop|status [--idle-timeout SECONDS] [--processes N]\n\n"
          "  start    start a server in the background and wait until it is warm\n"
          "  run      run the server in the foreground (Ctrl-C stops it)\n"
          "  stop     stop the running server (a batch it runs ends after its files in flight,\n"
@@ -59,11 +63,12 @@ std::string usage() {
          "While a server runs, gpufilter commands of the same build, user, groups, mount\n"
          "namespace, root, resource limits and GPUFILTER_*, CUDA_* and OPENCV_* variables run\n"
          "in it, with the GPU, nvJPEG and codecs already started; the command waits for the\n"
-         "result and exits with its status. Commands run one at a time: one sent while\n"
-         "another runs, or naming /dev/fd/N, /proc/... or <(...), runs in its own process, as\n"
-         "does any with GPUFILTER_SERVER=off. Ctrl-C on a waiting command cancels it (a single\n"
-         "file writes no OUT; a batch stops after the files in flight). A server that ends\n"
-         "while running a command fails it (exit 5); it is not run again.\n\n"
+         "result and exits with its status. Each of its processes (--processes) runs one\n"
+         "command at a time: one sent while all are busy, or naming /dev/fd/N, /proc/... or\n"
+         "<(...), runs in its own process, as does any with GPUFILTER_SERVER=off. Ctrl-C on\n"
+         "a waiting command cancels it (a single file writes no OUT; a batch stops after the\n"
+         "files in flight). A server that ends while running a command fails it (exit 5);\n"
+         "it is not run again.\n\n"
          "Without asking (GPUFILTER_SERVER=auto, the default), a command that ran on a GPU\n"
          "in its own process, from a terminal, outside batch schedulers and CI, without\n"
          "--devices, leaves a server starting in the background (idle timeout " +
@@ -72,6 +77,9 @@ std::string usage() {
          "  --idle-timeout SECONDS  stop after this long without a command (default " +
          std::to_string(static_cast<int>(kDefaultIdleSeconds)) +
          ", 0: never)\n"
+         "  --processes N           warm processes, so that N commands at once run side by side,\n"
+         "                          each with its own GPU context and codecs (default 1, at most " +
+         std::to_string(kMaxProcesses) + ")\n"
          "  socket: $GPUFILTER_SERVER_SOCKET, else $XDG_RUNTIME_DIR/gpufilter-server.sock,\n"
          "          else /tmp/gpufilter-<uid>/server.sock, or ~/.cache/gpufilter/server.sock\n"
          "          where another user made that folder (" +
@@ -80,7 +88,8 @@ std::string usage() {
 
 ServerOptions parse_options(int argc, const char* const* argv) {
   cxxopts::Options parser("gpufilter server", "");
-  parser.add_options()("idle-timeout", "", cxxopts::value<double>())("h,help", "")(
+  parser.add_options()("idle-timeout", "", cxxopts::value<double>())("processes", "", cxxopts::value<int>())(
+      "h,help", "")(
       "action", "", cxxopts::value<std::vector<std::string>>());
   parser.parse_positional({"action"});
   ServerOptions options;
@@ -96,6 +105,7 @@ ServerOptions parse_options(int argc, const char* const* argv) {
     if (actions.size() != 1) throw CliError(ExitCode::Usage, "'gpufilter server' takes one of start, run, stop, status");
     options.action = actions.front();
     if (result.count("idle-timeout")) options.idle_seconds = result["idle-timeout"].as<double>();
+    if (result.count("processes")) options.processes = result["processes"].as<int>();
   } catch (const cxxopts::exceptions::exception& error) {
     throw CliError(ExitCode::Usage, std::string("server: ") + error.what());
   }
@@ -103,6 +113,8 @@ ServerOptions parse_options(int argc, const char* const* argv) {
     throw CliError(ExitCode::Usage, "unknown server action '" + options.action + "'; use start, run, stop or status");
   if (!(options.idle_seconds >= 0) || !std::isfinite(options.idle_seconds))
     throw CliError(ExitCode::Usage, "--idle-timeout must be a number of seconds, 0 or more");
+  if (options.processes < 1 || options.processes > kMaxProcesses)
+    throw CliError(ExitCode::Usage, "--processes must be a whole number from 1 to " + std::to_string(kMaxProcesses));
   return options;
 }
 
@@ -190,6 +202,9 @@ class Server {
       std::cerr << "gpufilter: error: " << error << std::endl;
       return static_cast<int>(ExitCode::Runtime);
     }
+    // Before anything starts a thread or a GPU context: the helpers are forks of this process.
+    if (!helpers_.start(options_.processes - 1, [this](int pair) { serve_as_helper(pair); }))
+      std::cerr << "gpufilter: note: the server runs in one process (threads were running already)" << std::endl;
     hooks_.warm_up();
     if (ready_fd < 0) std::cerr << "gpufilter: server ready" << std::endl;
     report_ready(ready_fd, "ok " + std::to_string(::getpid()));
@@ -260,8 +275,8 @@ class Server {
   };
 
   // Accepts connections until idle, stopped or broken. Commands run one at a time on the
-  // worker thread, in the order they came; status and stop are answered here at once,
-  // also while a command runs.
+  // worker thread, or on a free helper process; status and stop are answered here at
+  // once, also while commands run. Helpers' news (free again) arrives here too.
   void serve_until_done() {
     std::thread worker([this] { run_commands(); });
     auto idle_since = ServerClock::now();
@@ -271,6 +286,7 @@ class Server {
         if (ending_) break;
         if (running_ || !queue_.empty()) idle_since = ServerClock::now();
       }
+      if (helpers_.busy() > 0) idle_since = ServerClock::now();
       int timeout_ms = 250;  // to see a command end: the idle clock starts, a broken GPU ends the server
       if (options_.idle_seconds > 0) {
         const double left =
@@ -278,8 +294,19 @@ class Server {
         if (left <= 0) break;
         timeout_ms = static_cast<int>(std::min(left * 1000.0 + 1.0, 250.0));
       }
-      pollfd wait{listen_fd_, POLLIN, 0};
-      if (::poll(&wait, 1, timeout_ms) <= 0) continue;
+      std::vector<pollfd> waits{{listen_fd_, POLLIN, 0}};
+      for (const int pair : helpers_.pairs()) waits.push_back({pair, POLLIN, 0});
+      if (::poll(waits.data(), waits.size(), timeout_ms) <= 0) continue;
+      for (std::size_t i = 1; i < waits.size(); ++i) {
+        if (waits[i].revents == 0) continue;
+        bool broken = false;
+        served_.fetch_add(helpers_.read_news(waits[i].fd, broken));
+        if (broken) {
+          const std::lock_guard<std::mutex> lock(mutex_);
+          ending_ = true;
+        }
+      }
+      if ((waits[0].revents & POLLIN) == 0) continue;
       const int connection = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
       if (connection >= 0) read_off_thread(connection);
     }
@@ -292,6 +319,7 @@ class Server {
     }
     work_.notify_all();
     for (Pending& pending : left) finish(pending, {ReplyKind::Declined, 0, "the server is stopping"});
+    helpers_.end();  // their batches end after the files in flight, as ours does
     worker.join();
     // The readers end by their deadline; they must not outlive the server.
     std::unique_lock<std::mutex> lock(mutex_);
@@ -348,17 +376,28 @@ class Server {
           return;
         }
         std::unique_lock<std::mutex> lock(mutex_);
-        // Waiting for another command would take longer than starting a process: the
-        // caller runs it itself (nothing of it has been read yet).
-        const char* why = ending_ ? "the server is stopping" : running_ || !queue_.empty() ? "busy" : nullptr;
-        if (why != nullptr) {
+        if (ending_) {
           lock.unlock();
-          finish(pending, {ReplyKind::Declined, 0, why});
+          finish(pending, {ReplyKind::Declined, 0, "the server is stopping"});
           return;
         }
-        queue_.push_back(std::move(pending));
+        if (!running_ && queue_.empty()) {
+          queue_.push_back(std::move(pending));
+          lock.unlock();
+          work_.notify_one();
+          return;
+        }
         lock.unlock();
-        work_.notify_one();
+        // Busy here: a free helper process takes it, with the caller's fds and the connection.
+        std::vector<int> fds = pending.fds;
+        fds.push_back(pending.connection);
+        if (helpers_.hand_off(pending.request, fds, op_of(pending.request))) {
+          for (const int fd : fds) ::close(fd);
+          return;
+        }
+        // Waiting for another command would take longer than starting a process: the
+        // caller runs it itself (nothing of it has been read yet).
+        finish(pending, {ReplyKind::Declined, 0, "busy"});
         return;
       }
     }
@@ -402,7 +441,7 @@ class Server {
         queue_.pop_front();
         running_ = true;
         running_since_ = ServerClock::now();
-        running_what_ = pending.request.args.size() > 1 ? pending.request.args[1] : "";
+        running_what_ = op_of(pending.request);
       }
       const ServerReply reply = caller_gone(pending.connection)
                                     ? ServerReply{ReplyKind::Declined, 0, "the caller has gone"}
@@ -416,6 +455,50 @@ class Server {
       }
       finish(pending, reply);
     }
+  }
+
+  static std::string op_of(const ServerRequest& request) { return request.args.size() > 1 ? request.args[1] : ""; }
+
+  // A helper process (server_helpers.hpp): warms up on its own, then runs the requests the
+  // first process hands it over `pair`, one at a time, answering their callers itself.
+  [[noreturn]] void serve_as_helper(int pair) {
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // it never outlives the first process
+    ::close(listen_fd_);
+    ::close(lock_fd_);  // the lock is the first process's: a new server may start once it ends
+    g_socket_path[0] = '\0';  // nor is the socket a helper's to remove
+    ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
+    hooks_.warm_up();
+    auto tell = [pair](HelperNews news) {
+      const char byte = static_cast<char>(news);
+      return ::write(pair, &byte, 1) == 1;
+    };
+    if (!tell(HelperNews::Warm)) std::_Exit(0);
+    const auto no_deadline = std::chrono::steady_clock::time_point::max();
+    for (;;) {
+      Pending pending;
+      std::vector<int> fds;
+      if (!receive_request(pair, pending.request, fds, no_deadline)) break;  // the server ends
+      if (fds.size() != 5) {
+        for (const int fd : fds) ::close(fd);
+        break;
+      }
+      pending.connection = fds.back();
+      fds.pop_back();
+      pending.fds = std::move(fds);
+      ServerReply reply;
+      {
+        const ServerEndWatch end_watch(pair);
+        reply = caller_gone(pending.connection) ? ServerReply{ReplyKind::Declined, 0, "the caller has gone"}
+                                                : run_forwarded(pending.request, pending.fds, pending.connection);
+      }
+      const bool healthy = hooks_.healthy();
+      finish(pending, reply);
+      if (!tell(healthy ? HelperNews::Done : HelperNews::Broken) || !healthy) break;
+    }
+    std::cout.flush();
+    std::cerr.flush();
+    std::_Exit(0);
   }
 
   std::string describe() const {
@@ -434,6 +517,7 @@ class Server {
                 " s, " + std::to_string(queue_.size()) + " waiting";
       }
     }
+    text += helpers_.describe(now);
     text += "\nsocket " + socket_.string() + "\nbuild " + identity_;
     return text;
   }
@@ -517,6 +601,7 @@ class Server {
   bool locked_ = false;  // another server holds the lock
   int listen_fd_ = -1;
   ino_t socket_inode_ = 0;
+  ServerHelpers helpers_;
 };
 
 // Reads the server's first line from `fd`, waiting at most kReadySeconds; "ended" when

@@ -11,7 +11,8 @@
 //   directory (server_peer.hpp), or other resource limits (ulimit);
 // - an argument that names a file through the caller's process (/dev/fd/N, <(...),
 //   /proc/self/..., process_paths.hpp);
-// - a server busy with another command: waiting would take longer than starting.
+// - a server whose every process (--processes, server_helpers.hpp) is busy with another
+//   command: waiting would take longer than starting.
 // Once the server says the command started, the caller never runs it itself: a server
 // that ends mid-command is an error. Requests are read on threads of their own, each
 // within a short deadline; status and stop are answered at once.
@@ -40,7 +41,7 @@ struct ServerHooks {
 // Whether the command line is `gpufilter server ...`.
 bool is_server_command(int argc, const char* const* argv);
 
-// `gpufilter server start|run|stop|status [--idle-timeout SECONDS]`. Returns the exit
+// `gpufilter server start|run|stop|status [--idle-timeout SECONDS] [--processes N]`. Returns the exit
 // status; throws CliError for usage mistakes.
 int run_server_command(int argc, const char* const* argv, const ServerHooks& hooks);
 

@@ -24,6 +24,7 @@
 #include <cstring>
 #include <thread>
 #include <filesystem>
+#include <memory>
 #include <regex>
 #include <string>
 #include <vector>
@@ -63,8 +64,9 @@ class CliServerTest : public ::testing::Test {
     options.env.push_back("GPUFILTER_SERVER=off");
     return run(args, options);
   }
-  void start_server(const std::string& idle = "60", const ProcessOptions& options = {}) {
-    const ProcessResult started = run({"server", "start", "--idle-timeout", idle}, options);
+  void start_server(const std::string& idle = "60", const ProcessOptions& options = {}, int processes = 1) {
+    const ProcessResult started =
+        run({"server", "start", "--idle-timeout", idle, "--processes", std::to_string(processes)}, options);
     ASSERT_EQ(started.exit_code, 0) << started.out << started.err;
     ASSERT_TRUE(contains(started.out, "server started")) << started.out;
   }
@@ -76,6 +78,13 @@ class CliServerTest : public ::testing::Test {
     return std::stol(match[1].str());
   }
   long commands_run() { return status_number("([0-9]+) commands run"); }
+  // Commands running in the server's processes now, from `server status`.
+  long commands_running() {
+    const std::string status = run({"server", "status"}).out;
+    long n = 0;
+    for (std::size_t at = status.find("running '"); at != std::string::npos; at = status.find("running '", at + 1)) ++n;
+    return n;
+  }
   long server_pid() { return status_number("pid ([0-9]+)"); }
   // `blur` over `files` copies of one image into work_/out, slowly enough (--jobs 1,
   // sigma 4, on the CPU) to be caught running.
@@ -492,7 +501,9 @@ TEST_F(CliServerTest, StartStatusStopAndIdleTimeout) {
 
 TEST_F(CliServerTest, ServerUsageMistakes) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"server"}, {"server", "begin"},
-                                               {"server", "start", "--idle-timeout", "-1"}}) {
+                                               {"server", "start", "--idle-timeout", "-1"},
+                                               {"server", "start", "--processes", "0"},
+                                               {"server", "run", "--processes", "33"}}) {
     const ProcessResult r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args.back();
     EXPECT_TRUE(r.err.starts_with("gpufilter: error: ")) << r.err;
@@ -500,6 +511,49 @@ TEST_F(CliServerTest, ServerUsageMistakes) {
   const ProcessResult help = run({"server", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_TRUE(contains(help.out, "--idle-timeout")) << help.out;
+  EXPECT_TRUE(contains(help.out, "--processes")) << help.out;
+}
+
+// --processes 3: three commands at once run side by side in the server's three warm
+// processes; a fourth, sent while all three are busy, runs in its own process at once
+// rather than wait. Each writes what its own process would. Stopping the server ends
+// every process of it.
+TEST_F(CliServerTest, CommandsAtOnceRunSideBySideInItsProcesses) {
+  ProcessOptions paused;  // each command holds its finished output 1.5 s before the rename
+  paused.env.push_back("GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_MS=1500");
+  start_server("60", paused, 3);
+  ASSERT_TRUE(wait_until([&] { return contains(run({"server", "status"}).out, "process "); },
+                         std::chrono::seconds(30)));
+  const std::string in = write_image("in.png", 9);
+  const ProcessResult expected = local({"invert", in, (work_ / "expected.png").string(), "--device", "cpu"});
+  ASSERT_EQ(expected.exit_code, 0) << expected.err;
+  std::vector<ScratchDir> captures(4);
+  std::vector<std::unique_ptr<ChildProcess>> callers;
+  for (int i = 0; i < 4; ++i) {
+    callers.push_back(std::make_unique<ChildProcess>(
+        GPUFILTER_CLI_PATH,
+        std::vector<std::string>{"invert", in, (work_ / ("out" + std::to_string(i) + ".png")).string(), "--device", "cpu"},
+        captures[static_cast<std::size_t>(i)].path(), paused));
+    if (i < 3) {  // each taken before the next is sent, so the fourth finds all three busy
+      ASSERT_TRUE(wait_until([&] { return commands_running() == i + 1; }, std::chrono::seconds(30))) << i;
+    }
+  }
+  for (int i = 0; i < 4; ++i) {
+    const ProcessResult done = callers[static_cast<std::size_t>(i)]->wait();
+    EXPECT_EQ(done.exit_code, 0) << i << done.err;
+    EXPECT_EQ(read_bytes(work_ / ("out" + std::to_string(i) + ".png")), read_bytes(work_ / "expected.png")) << i;
+  }
+  EXPECT_EQ(commands_run(), 3) << "three ran in the server, the fourth in its own process";
+  const std::string status = run({"server", "status"}).out;
+  std::vector<long> helpers;
+  const std::regex helper_line("process ([0-9]+): free");
+  for (std::sregex_iterator it(status.begin(), status.end(), helper_line), end; it != end; ++it)
+    helpers.push_back(std::stol((*it)[1].str()));
+  ASSERT_EQ(helpers.size(), 2u) << status;
+  EXPECT_EQ(run({"server", "stop"}).exit_code, 0);
+  for (const long pid : helpers)
+    EXPECT_TRUE(wait_until([&] { return ::kill(static_cast<pid_t>(pid), 0) != 0; }, std::chrono::seconds(20)))
+        << "helper " << pid << " outlived the server";
 }
 
 // ---- the server without asking (cli/server_auto.hpp, cli/server_rule.hpp) ---------------
