@@ -232,7 +232,7 @@ void warm_up_server() {
   codecs::start_loading();
   ResidentGpus::activate();
   try {
-    codecs::have_writer("warm.jpg");  // waits for the codec module
+    codecs::have_writer("warm.tif");  // waits for the codec module (PNG and JPEG need none)
   } catch (...) {
     // A command that needs the codecs reports it.
   }

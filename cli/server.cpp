@@ -468,7 +468,12 @@ class Server {
     g_socket_path[0] = '\0';  // nor is the socket a helper's to remove
     ::signal(SIGINT, SIG_DFL);
     ::signal(SIGTERM, SIG_DFL);
-    hooks_.warm_up();
+    try {
+      hooks_.warm_up();
+    } catch (const std::exception& error) {  // the first process stops counting on it
+      std::cerr << "gpufilter: error: a server process could not start: " << error.what() << std::endl;
+      std::_Exit(static_cast<int>(ExitCode::Runtime));
+    }
     auto tell = [pair](HelperNews news) {
       const char byte = static_cast<char>(news);
       return ::write(pair, &byte, 1) == 1;

@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 
-packages=(cmake ninja-build g++ libopencv-dev libcxxopts-dev libgtest-dev libbenchmark-dev libpng-dev zlib1g-dev libdeflate-dev libspng-dev clang libclang-rt-dev libexiv2-dev libtiff-dev
+packages=(cmake ninja-build g++ libopencv-dev libcxxopts-dev libgtest-dev libbenchmark-dev libpng-dev zlib1g-dev libdeflate-dev libjpeg-dev libspng-dev clang libclang-rt-dev libexiv2-dev libtiff-dev
           python3-numpy python3-pytest python3-dask python3-distributed)
 
 install_dependencies() {
