@@ -22,44 +22,65 @@ cv::Mat as_mat(const ImageView& view) { return cv::Mat(view.height, view.width, 
 
 namespace {
 
-// One padded row: source columns through the border map, or the constant pixel.
-void pad_row(const unsigned char* src_row, unsigned char* out_row, const std::vector<int>& columns,
-             const unsigned char* constant, std::size_t pixel_bytes) {
-  for (std::size_t x = 0; x < columns.size(); ++x) {
-    const unsigned char* from = columns[x] < 0 ? constant : src_row + static_cast<std::size_t>(columns[x]) * pixel_bytes;
-    std::memcpy(out_row + x * pixel_bytes, from, pixel_bytes);
+// What padding a row of `src` needs: the constant pixel (stored as the image's samples
+// are, reference/pixel_access.hpp) and where the rx columns on each side come from.
+struct RowPadding {
+  std::size_t pixel_bytes = 0;
+  int rx = 0;
+  int width = 0;
+  std::vector<unsigned char> constant;
+  std::vector<int> sides;  // source columns of the left rx, then the right rx, columns (-1: constant)
+
+  RowPadding(const cv::Mat& src, int pad_x, const Border& border)
+      : pixel_bytes(src.elemSize()), rx(pad_x), width(src.cols), constant(pixel_bytes) {
+    const ImageView constant_view{constant.data(), 1, 1, pixel_bytes,
+                                  PixelFormat{src.depth() == CV_8U    ? ChannelType::U8
+                                              : src.depth() == CV_16U ? ChannelType::U16
+                                                                      : ChannelType::F32,
+                                              src.channels()}};
+    for (int c = 0; c < src.channels(); ++c)
+      reference::write_channel(constant_view, 0, 0, c,
+                               reference::stored_value(border.value[static_cast<std::size_t>(c)], constant_view.format.type));
+    for (int x = 0; x < rx; ++x) sides.push_back(reference::border_index(x - rx, width, border.mode));
+    for (int x = 0; x < rx; ++x) sides.push_back(reference::border_index(width + x, width, border.mode));
   }
+
+  // One padded row of rx + width + rx pixels: `src_row` (nullptr: a row of the constant)
+  // copied whole into the middle, the sides through the border map.
+  void fill(const unsigned char* src_row, unsigned char* out_row) const {
+    auto put = [&](int at, int from) {
+      const unsigned char* pixel = from < 0 || src_row == nullptr ? constant.data() : src_row + static_cast<std::size_t>(from) * pixel_bytes;
+      std::memcpy(out_row + static_cast<std::size_t>(at) * pixel_bytes, pixel, pixel_bytes);
+    };
+    for (int x = 0; x < rx; ++x) put(x, sides[static_cast<std::size_t>(x)]);
+    if (src_row != nullptr)
+      std::memcpy(out_row + static_cast<std::size_t>(rx) * pixel_bytes, src_row, static_cast<std::size_t>(width) * pixel_bytes);
+    else
+      for (int x = 0; x < width; ++x) put(rx + x, -1);
+    for (int x = 0; x < rx; ++x) put(rx + width + x, sides[static_cast<std::size_t>(rx + x)]);
+  }
+};
+
+const unsigned char* source_row(const cv::Mat& src, int y, BorderMode mode) {
+  const int sy = reference::border_index(y, src.rows, mode);
+  return sy < 0 ? nullptr : src.ptr<unsigned char>(sy);
 }
 
 }  // namespace
 
 cv::Mat padded(const cv::Mat& src, int rx, int ry, const Border& border) {
   cv::Mat out(src.rows + 2 * ry, src.cols + 2 * rx, src.type());
-  const std::size_t pixel_bytes = src.elemSize();
-  // The constant pixel, stored as the image's samples are (reference/pixel_access.hpp).
-  std::vector<unsigned char> constant(pixel_bytes);
-  const ImageView constant_view{constant.data(), 1, 1, pixel_bytes,
-                                PixelFormat{src.depth() == CV_8U    ? ChannelType::U8
-                                            : src.depth() == CV_16U ? ChannelType::U16
-                                                                    : ChannelType::F32,
-                                            src.channels()}};
-  for (int c = 0; c < src.channels(); ++c)
-    reference::write_channel(constant_view, 0, 0, c,
-                             reference::stored_value(border.value[static_cast<std::size_t>(c)], constant_view.format.type));
-  std::vector<int> columns(static_cast<std::size_t>(out.cols));
-  for (int x = 0; x < out.cols; ++x) columns[static_cast<std::size_t>(x)] = reference::border_index(x - rx, src.cols, border.mode);
+  const RowPadding padding(src, rx, border);
   cv::parallel_for_(cv::Range(0, out.rows), [&](const cv::Range& rows) {
-    for (int y = rows.start; y < rows.end; ++y) {
-      const int sy = reference::border_index(y - ry, src.rows, border.mode);
-      unsigned char* out_row = out.ptr<unsigned char>(y);
-      if (sy < 0) {
-        for (int x = 0; x < out.cols; ++x) std::memcpy(out_row + static_cast<std::size_t>(x) * pixel_bytes, constant.data(), pixel_bytes);
-      } else {
-        pad_row(src.ptr<unsigned char>(sy), out_row, columns, constant.data(), pixel_bytes);
-      }
-    }
+    for (int y = rows.start; y < rows.end; ++y) padding.fill(source_row(src, y - ry, border.mode), out.ptr<unsigned char>(y));
   });
   return out;
+}
+
+void padded_rows(const cv::Mat& src, int rx, int first, int count, const Border& border, cv::Mat& out) {
+  out.create(count, src.cols + 2 * rx, src.type());
+  const RowPadding padding(src, rx, border);
+  for (int i = 0; i < count; ++i) padding.fill(source_row(src, first + i, border.mode), out.ptr<unsigned char>(i));
 }
 
 bool opencv_border_matches(BorderMode mode, int width, int height, int rx, int ry) {

@@ -17,6 +17,11 @@ cv::Mat as_mat(const ImageView& view);
 // A copy of `src` with `rx` columns and `ry` rows added on each side, filled as
 // reference::border_index and Border::value say (the constant stored as the pixels are).
 cv::Mat padded(const cv::Mat& src, int rx, int ry, const Border& border);
+// Rows first .. first + count - 1 of `src` extended by the border (negative and past the
+// last row included), each padded with rx columns a side, into `out` (allocated only where
+// its size or type differs): a band of padded(src, rx, ry, border) starting at its row
+// first + ry, made on the calling thread, for filters that pad band by band.
+void padded_rows(const cv::Mat& src, int rx, int first, int count, const Border& border, cv::Mat& out);
 // Whether OpenCV's own extrapolation gives this border: reflect101, replicate and reflect,
 // on an image at least a radius plus one wide and high (no reflection of a reflection).
 bool opencv_border_matches(BorderMode mode, int width, int height, int rx, int ry);
