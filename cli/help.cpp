@@ -29,24 +29,6 @@ std::string variants_text(const Operation& op) {
   return text;
 }
 
-// Word-wraps `text` to lines of at most `width` characters, later lines indented by `indent`.
-std::string wrapped(const std::string& text, std::size_t width, std::size_t indent) {
-  std::string result;
-  std::string line;
-  std::string::size_type start = 0;
-  while (start < text.size()) {
-    auto end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(start, end - start);
-    if (!line.empty() && line.size() + 1 + word.size() > width) {
-      result += line + '\n' + std::string(indent, ' ');
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + word;
-    start = end + 1;
-  }
-  return result + line;
-}
 
 }  // namespace
 
@@ -112,10 +94,14 @@ std::string general_help(const std::string& common_options) {
       "Ops:\n";
   std::size_t width = 0;
   for (const Operation& op : operations()) width = std::max(width, op.name.size());
-  for (const Operation& op : operations()) text += "  " + padded(op.name, width + 2) + op.summary + '\n';
+  // Wrapped to a 100-column terminal, as `gpufilter list` is.
+  const std::size_t column = width + 4;
+  for (const Operation& op : operations())
+    text += "  " + padded(op.name, width + 2) + wrapped(op.summary, 100 - column, column) + '\n';
   text += '\n' + common_options;
   text +=
-      "\nFiles are read and written with OpenCV (PNG, JPEG, TIFF, BMP, PNM, WebP, ...);\n"
+      "\nFiles are read and written with the tool's PNG codec, libjpeg-turbo and OpenCV\n"
+      "(PNG, JPEG, TIFF, BMP, PNM, WebP, ...);\n"
       "8-bit, 16-bit and 32-bit float pixels with 1, 3 or 4 channels. OUT's suffix picks\n"
       "the format, which must hold IN's depth (no 16-bit JPEG); alpha written to a format\n"
       "without it (JPEG, PNM) is flattened onto --background.\n"
@@ -134,6 +120,24 @@ std::string version_text() {
   text += std::string("OpenCV ") + CV_VERSION + '\n';
   text += "CUDA runtime " + std::to_string(runtime / 1000) + '.' + std::to_string(runtime % 1000 / 10) + '\n';
   return text;
+}
+
+std::string wrapped(const std::string& text, std::size_t width, std::size_t indent) {
+  std::string result;
+  std::string line;
+  std::string::size_type start = 0;
+  while (start < text.size()) {
+    auto end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      result += line + '\n' + std::string(indent, ' ');
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return result + line;
 }
 
 }  // namespace gpufilter::cli

@@ -1,5 +1,6 @@
 #pragma once
 // Texts generated from the registry: the general help, the op table, the version.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -15,5 +16,7 @@ std::string version_text();
 std::string describe_formats(const std::vector<PixelFormat>& formats);
 // Shortest text that reads back as the same double: 0.1 -> "0.1", 10.0 -> "10".
 std::string format_number(double value);
+// Word-wraps `text` to lines of at most `width` characters, later lines indented by `indent`.
+std::string wrapped(const std::string& text, std::size_t width, std::size_t indent);
 
 }  // namespace gpufilter::cli

@@ -770,26 +770,33 @@ TEST_F(CliTest, GpuTimingAccountsForTheWholeRun) {
 
 // ---- texts generated from the registry -------------------------------------------------
 
+// The text's words, each followed by one space: texts compared whatever their line breaks.
+std::string words(const std::string& text) {
+  std::istringstream in(text);
+  std::string joined;
+  for (std::string word; in >> word;) joined += word + ' ';
+  return joined;
+}
+
+// Every line of `text` fits a 100-column terminal.
+void expect_100_columns(const std::string& text) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
+}
+
 TEST_F(CliTest, ListShowsEveryRegisteredOp) {
   ASSERT_FALSE(operations().empty());
   const ProcessResult run = gpufilter({"list"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err, "");
   // Wrapped to a 100-column terminal: compare the words, whatever the line breaks.
-  const auto words = [](const std::string& text) {
-    std::istringstream in(text);
-    std::string joined;
-    for (std::string word; in >> word;) joined += word + ' ';
-    return joined;
-  };
   const std::string listed = words(run.out);
   for (const Operation& op : operations()) {
     EXPECT_TRUE(contains(listed, op.name + " ")) << op.name;
     EXPECT_TRUE(contains(listed, words(op.summary))) << op.summary;
     for (const std::string& variant : op.variants) EXPECT_TRUE(contains(run.out, variant)) << variant;
   }
-  std::istringstream lines(run.out);
-  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
+  expect_100_columns(run.out);
 }
 
 TEST_F(CliTest, OpHelpShowsEveryParameter) {
@@ -797,7 +804,8 @@ TEST_F(CliTest, OpHelpShowsEveryParameter) {
   for (const Operation& op : operations()) {
     const ProcessResult run = gpufilter({op.name, "--help"});
     ASSERT_EQ(run.exit_code, 0) << op.name << ": " << run.err;
-    EXPECT_TRUE(contains(run.out, op.summary)) << run.out;
+    EXPECT_TRUE(contains(words(run.out), words(op.summary))) << run.out;
+    expect_100_columns(run.out);
     for (const ParamSpec& spec : op.params) {
       EXPECT_TRUE(contains(run.out, "--" + spec.name)) << op.name << " --" << spec.name;
       if (!spec.default_text.empty()) {
@@ -816,6 +824,7 @@ TEST_F(CliTest, GeneralHelpListsOpsAndExitCodes) {
   for (const char* word : {"Exit codes", "--device", "--timing", "--overwrite"}) {
     EXPECT_TRUE(contains(run.out, word)) << word;
   }
+  expect_100_columns(run.out);  // as `gpufilter list`
 }
 
 TEST_F(CliTest, VersionIsTheLibraryVersion) {
