@@ -119,6 +119,42 @@ TEST(JpegCpuCodec, EncodesTheBytesOpenCvWrites) {
   EXPECT_EQ(mine, encode(view.clone(), {cv::IMWRITE_JPEG_QUALITY, 90}));
 }
 
+// The restart interval of a JPEG's DRI segment; 0 where it has none.
+int restart_interval_of(const Bytes& jpeg) {
+  for (std::size_t at = 2; at + 4 <= jpeg.size() && jpeg[at] == 0xFF && jpeg[at + 1] != 0xDA;
+       at += 2 + ((std::size_t{jpeg[at + 2]} << 8) | jpeg[at + 3]))
+    if (jpeg[at + 1] == 0xDD) return (jpeg[at + 4] << 8) | jpeg[at + 5];
+  return 0;
+}
+
+// On several threads, bands of MCU rows joined by restart markers: the bytes OpenCV writes
+// with that restart interval, and the pixels of OpenCV's file without one.
+TEST(JpegCpuCodec, EncodesInBandsOnSeveralThreads) {
+  struct Shape {
+    int rows, cols, channels, threads, quality;
+  };
+  for (const Shape& shape : {Shape{700, 1001, 3, 4, 95}, Shape{517, 333, 1, 3, 50}, Shape{480, 640, 4, 2, 90},
+                             Shape{1300, 37, 3, 8, 75}}) {
+    const cv::Mat image = smooth_u8(shape.rows, shape.cols, shape.channels, static_cast<unsigned>(shape.rows));
+    Bytes mine;
+    ASSERT_TRUE(jpeg_cpu::encode(image, shape.quality, mine, shape.threads));
+    const int interval = restart_interval_of(mine);
+    ASSERT_GT(interval, 0) << "one band: " << shape.cols << "x" << shape.rows;
+    EXPECT_EQ(mine, encode(image, {cv::IMWRITE_JPEG_QUALITY, shape.quality, cv::IMWRITE_JPEG_RST_INTERVAL, interval}))
+        << shape.cols << "x" << shape.rows << "x" << shape.channels;
+    const cv::Mat plain = cv::imdecode(encode(image, {cv::IMWRITE_JPEG_QUALITY, shape.quality}), cv::IMREAD_UNCHANGED);
+    EXPECT_TRUE(same_pixels(cv::imdecode(mine, cv::IMREAD_UNCHANGED), plain)) << shape.cols << "x" << shape.rows;
+    EXPECT_TRUE(ours(mine)) << "libjpeg warned about the joined file";
+  }
+  // Too few rows for two bands of 128: one JPEG, as one thread writes it.
+  const cv::Mat small = smooth_u8(200, 300, 3, 5);
+  Bytes one, many;
+  ASSERT_TRUE(jpeg_cpu::encode(small, 95, one, 1));
+  ASSERT_TRUE(jpeg_cpu::encode(small, 95, many, 8));
+  EXPECT_EQ(one, many);
+  EXPECT_EQ(restart_interval_of(many), 0);
+}
+
 TEST(JpegCpuCodec, DeclinesToEncodeOtherDepths) {
   Bytes bytes;
   EXPECT_FALSE(jpeg_cpu::encode(cv::Mat(4, 4, CV_16UC3, cv::Scalar::all(7)), 95, bytes));

@@ -177,7 +177,9 @@ bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigne
     }
   }
   if (is_jpeg_path("image" + suffix)) {
-    if (const std::optional<int> quality = plain_jpeg_quality(params); quality && jpeg_cpu::encode(image, *quality, bytes))
+    const int threads = threads_per_file() > 0 ? static_cast<int>(threads_per_file()) : cv::getNumThreads();
+    if (const std::optional<int> quality = plain_jpeg_quality(params);
+        quality && jpeg_cpu::encode(image, *quality, bytes, threads))
       return true;
   }
   return module().encode(suffix, image, bytes, params);

@@ -4,6 +4,8 @@
 #include "jpeg_cpu_codec.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <iterator>
 #include <csetjmp>
 #include <cstdio>  // jpeglib.h needs FILE
 #include <cstdlib>
@@ -103,6 +105,95 @@ bool encode_into(jpeg_compress_struct& info, Errors& errors, const cv::Mat& imag
   return true;
 }
 
+// One JPEG of the whole of `image`.
+bool encode_whole(const cv::Mat& image, int quality, std::vector<unsigned char>& bytes) {
+  jpeg_compress_struct info{};
+  Errors errors{};
+  unsigned char* buffer = nullptr;
+  unsigned long length = 0;
+  const bool encoded = encode_into(info, errors, image, quality, buffer, length);
+  jpeg_destroy_compress(&info);
+  if (encoded) bytes.assign(buffer, buffer + length);
+  std::free(buffer);
+  return encoded;
+}
+
+// Bands of whole MCU rows, one JPEG each, joined by restart markers into one: what
+// libjpeg writes for the whole image with that restart interval, made on several cores.
+struct StripPlan {
+  int strips = 1;
+  int rows = 0;              // image rows a strip (the last may have fewer)
+  int restart_interval = 0;  // MCUs a strip
+};
+
+constexpr int kMinStripRows = 128;  // smaller strips do not pay for their thread
+
+StripPlan strip_plan(const cv::Mat& image, int threads) {
+  StripPlan plan;
+  if (threads < 2) return plan;
+  // jpeg_set_defaults: gray in 8x8 blocks; colour as YCbCr 4:2:0, MCUs of 16x16.
+  const int mcu = image.channels() == 1 ? 8 : 16;
+  const int mcus_a_row = (image.cols + mcu - 1) / mcu;
+  const int mcu_rows = (image.rows + mcu - 1) / mcu;
+  const int strips = std::min(threads, image.rows / kMinStripRows);
+  if (strips < 2) return plan;
+  // DRI holds the interval in 16 bits.
+  const int strip_mcu_rows = std::min((mcu_rows + strips - 1) / strips, 65535 / mcus_a_row);
+  if (strip_mcu_rows < 1) return plan;
+  plan.rows = strip_mcu_rows * mcu;
+  plan.strips = (image.rows + plan.rows - 1) / plan.rows;
+  plan.restart_interval = strip_mcu_rows * mcus_a_row;
+  return plan;
+}
+
+// Where the entropy-coded data of a JPEG that libjpeg wrote begins (after SOS), and
+// where its SOF0 and SOS markers are; false where the markers are not as expected.
+struct JpegLayout {
+  std::size_t sof = 0, sos = 0, data = 0;
+};
+bool layout_of(const std::vector<unsigned char>& jpeg, JpegLayout& layout) {
+  std::size_t at = 2;
+  while (at + 4 <= jpeg.size() && jpeg[at] == 0xFF) {
+    const unsigned char marker = jpeg[at + 1];
+    const std::size_t length = (std::size_t{jpeg[at + 2]} << 8) | jpeg[at + 3];
+    if (marker == 0xC0) layout.sof = at;
+    if (marker == 0xDA) {
+      layout.sos = at;
+      layout.data = at + 2 + length;
+      return layout.sof != 0 && layout.data < jpeg.size();
+    }
+    at += 2 + length;
+  }
+  return false;
+}
+
+// The strips' JPEGs as one: the first's header with the whole height and a DRI segment
+// before SOS, then each strip's entropy-coded data, RSTn between them, and EOI.
+bool stitch(const std::vector<std::vector<unsigned char>>& parts, int height, int restart_interval,
+            std::vector<unsigned char>& bytes) {
+  JpegLayout first;
+  if (!layout_of(parts.front(), first)) return false;
+  bytes.assign(parts.front().begin(), parts.front().begin() + static_cast<std::ptrdiff_t>(first.sos));
+  bytes[first.sof + 5] = static_cast<unsigned char>(height >> 8);  // SOF0: length, precision, height
+  bytes[first.sof + 6] = static_cast<unsigned char>(height & 0xFF);
+  const unsigned char dri[] = {0xFF, 0xDD, 0x00, 0x04, static_cast<unsigned char>(restart_interval >> 8),
+                               static_cast<unsigned char>(restart_interval & 0xFF)};
+  bytes.insert(bytes.end(), std::begin(dri), std::end(dri));
+  bytes.insert(bytes.end(), parts.front().begin() + static_cast<std::ptrdiff_t>(first.sos),
+               parts.front().begin() + static_cast<std::ptrdiff_t>(first.data));
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::vector<unsigned char>& part = parts[i];
+    JpegLayout layout;
+    if (!layout_of(part, layout) || part.size() < layout.data + 2 || part[part.size() - 2] != 0xFF ||
+        part.back() != 0xD9)
+      return false;
+    bytes.insert(bytes.end(), part.begin() + static_cast<std::ptrdiff_t>(layout.data), part.end() - 2);
+    if (i + 1 < parts.size()) bytes.insert(bytes.end(), {0xFF, static_cast<unsigned char>(0xD0 + i % 8)});
+  }
+  bytes.insert(bytes.end(), {0xFF, 0xD9});
+  return true;
+}
+
 }  // namespace
 
 bool available() { return true; }
@@ -119,19 +210,22 @@ std::optional<cv::Mat> decode(const unsigned char* data, std::size_t size, bool 
   return upright_by(header ? header->orientation : 1, image);
 }
 
-bool encode(const cv::Mat& image, int quality, std::vector<unsigned char>& bytes) {
+bool encode(const cv::Mat& image, int quality, std::vector<unsigned char>& bytes, int threads) {
   if (image.depth() != CV_8U || image.dims != 2 || image.empty() ||
       (image.channels() != 1 && image.channels() != 3 && image.channels() != 4))
     return false;
-  jpeg_compress_struct info{};
-  Errors errors{};
-  unsigned char* buffer = nullptr;
-  unsigned long length = 0;
-  const bool encoded = encode_into(info, errors, image, std::clamp(quality, 0, 100), buffer, length);
-  jpeg_destroy_compress(&info);
-  if (encoded) bytes.assign(buffer, buffer + length);
-  std::free(buffer);
-  return encoded;
+  quality = std::clamp(quality, 0, 100);
+  const StripPlan plan = strip_plan(image, threads);
+  if (plan.strips < 2) return encode_whole(image, quality, bytes);
+  std::vector<std::vector<unsigned char>> parts(static_cast<std::size_t>(plan.strips));
+  std::atomic<bool> encoded{true};
+  cv::parallel_for_(cv::Range(0, plan.strips), [&](const cv::Range& range) {
+    for (int i = range.start; i < range.end; ++i) {
+      const cv::Mat rows = image.rowRange(i * plan.rows, std::min(image.rows, (i + 1) * plan.rows));
+      if (!encode_whole(rows, quality, parts[static_cast<std::size_t>(i)])) encoded = false;
+    }
+  });
+  return encoded && stitch(parts, image.rows, plan.restart_interval, bytes);
 }
 
 }  // namespace gpufilter::io::jpeg_cpu

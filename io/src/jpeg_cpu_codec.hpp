@@ -23,8 +23,11 @@ bool available();
 std::optional<cv::Mat> decode(const unsigned char* data, std::size_t size, bool upright, std::uint64_t max_pixels);
 
 // 8-bit gray, BGR or BGRA (alpha dropped) encoded as OpenCV's encoder does with
-// IMWRITE_JPEG_QUALITY `quality` and its defaults otherwise. False where it declines
-// (another depth or channel count) or libjpeg fails; `bytes` is then unspecified.
-bool encode(const cv::Mat& image, int quality, std::vector<unsigned char>& bytes);
+// IMWRITE_JPEG_QUALITY `quality` and its defaults otherwise. With `threads` > 1 and
+// enough rows, bands of whole MCU rows are encoded on that many cores and joined with
+// restart markers: the bytes OpenCV writes with IMWRITE_JPEG_RST_INTERVAL set to a band's
+// MCUs, the same coefficients, so the same pixels decoded as without. False where it
+// declines (another depth or channel count) or libjpeg fails; `bytes` is then unspecified.
+bool encode(const cv::Mat& image, int quality, std::vector<unsigned char>& bytes, int threads = 1);
 
 }  // namespace gpufilter::io::jpeg_cpu

@@ -7,6 +7,6 @@ bool available() { return false; }
 
 std::optional<cv::Mat> decode(const unsigned char*, std::size_t, bool, std::uint64_t) { return std::nullopt; }
 
-bool encode(const cv::Mat&, int, std::vector<unsigned char>&) { return false; }
+bool encode(const cv::Mat&, int, std::vector<unsigned char>&, int) { return false; }
 
 }  // namespace gpufilter::io::jpeg_cpu
