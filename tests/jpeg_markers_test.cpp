@@ -108,6 +108,27 @@ TEST(JpegMarkers, BrokenHeadersAreNoJpeg) {
   EXPECT_FALSE(gpu_jpeg_decision(*no_components).gpu) << "a frame of no components";
 }
 
+// Where the frame header, the scan header and the scan's data are, in the bytes given.
+TEST(JpegMarkers, FrameAndScanOffsets) {
+  const Bytes jpeg = with_segments_after_soi(encode(random_u8(20, 30, 3, 5)), {segment(0xE1, exif_payload(6, true))});
+  const std::optional<JpegHeader> header = parse(jpeg);
+  ASSERT_TRUE(header);
+  EXPECT_EQ(jpeg[header->frame_at], 0xFF);
+  EXPECT_EQ(jpeg[header->frame_at + 1], 0xC0);
+  EXPECT_EQ(jpeg[header->scan_at], 0xFF);
+  EXPECT_EQ(jpeg[header->scan_at + 1], 0xDA);
+  EXPECT_EQ(header->scan_data_at, header->scan_at + 2 + ((jpeg[header->scan_at + 2] << 8) | jpeg[header->scan_at + 3]));
+  EXPECT_LT(header->frame_at, header->scan_at);
+  // Cut inside the scan header: the frame is known, the scan is not.
+  const std::optional<JpegHeader> cut = parse(Bytes(jpeg.begin(), jpeg.begin() + static_cast<std::ptrdiff_t>(header->scan_at + 3)));
+  ASSERT_TRUE(cut);
+  EXPECT_EQ(cut->frame_at, header->frame_at);
+  EXPECT_EQ(cut->scan_data_at, 0u);
+  EXPECT_TRUE(starts_like_jpeg(jpeg.data(), jpeg.size()));
+  EXPECT_FALSE(starts_like_jpeg(jpeg.data(), 2));
+  EXPECT_FALSE(starts_like_jpeg(jpeg.data() + 1, jpeg.size() - 1));
+}
+
 TEST(JpegMarkers, ExifOrientationInBothByteOrders) {
   const Bytes jpeg = encode(random_u8(10, 12, 3, 5));
   for (int orientation = 1; orientation <= 8; ++orientation) {

@@ -19,6 +19,8 @@
 #include "gpufilter/io/file_suffix.hpp"
 #include "gpufilter/io/image_size.hpp"
 #include "gpufilter/io/io_error.hpp"
+#include "gpufilter/io/jpeg_markers.hpp"
+#include "gpufilter/io/jpeg_metadata.hpp"
 #include "gpufilter/io/png_reader.hpp"
 #include "gpufilter/io/png_writer.hpp"
 #include "jpeg_cpu_codec.hpp"
@@ -108,10 +110,6 @@ std::optional<int> plain_jpeg_quality(const std::vector<int>& params) {
   return quality;
 }
 
-bool looks_like_jpeg(const unsigned char* data, std::size_t size) {
-  return size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF;
-}
-
 // The read flags jpeg_cpu decodes as OpenCV would: UNCHANGED, or any depth and colour
 // (which turns a photo upright by its EXIF orientation, as OpenCV does for every flag but
 // UNCHANGED and IGNORE_ORIENTATION).
@@ -120,24 +118,10 @@ bool plain_jpeg_flags(int flags) {
 }
 
 std::optional<cv::Mat> decode_jpeg(const unsigned char* data, std::size_t size, int flags) {
-  if (!plain_jpeg_flags(flags) || !looks_like_jpeg(data, size)) return std::nullopt;
+  if (!plain_jpeg_flags(flags) || !starts_like_jpeg(data, size)) return std::nullopt;
   return jpeg_cpu::decode(data, size, flags != cv::IMREAD_UNCHANGED, decoder_pixel_limit());
 }
 
-// The whole file, where it starts like a JPEG (else nullopt: the module reads it).
-std::optional<std::vector<unsigned char>> jpeg_file_bytes(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return std::nullopt;
-  std::vector<unsigned char> bytes(3);
-  bool whole = std::fread(bytes.data(), 1, 3, file) == 3 && looks_like_jpeg(bytes.data(), 3);
-  if (whole) {
-    unsigned char chunk[1 << 16];
-    for (std::size_t got; (got = std::fread(chunk, 1, sizeof chunk, file)) > 0;) bytes.insert(bytes.end(), chunk, chunk + got);
-    whole = std::ferror(file) == 0;
-  }
-  std::fclose(file);
-  return whole ? std::optional(std::move(bytes)) : std::nullopt;
-}
 
 }  // namespace
 
@@ -200,7 +184,7 @@ cv::Mat read(const std::string& path, int flags) {
     if (!result.image.empty()) return result.image;
   }
   if (plain_jpeg_flags(flags) && jpeg_cpu::available()) {
-    if (const auto bytes = jpeg_file_bytes(path)) {
+    if (const auto bytes = read_jpeg_file(path)) {
       if (std::optional<cv::Mat> image = decode_jpeg(bytes->data(), bytes->size(), flags)) return *std::move(image);
     }
   }

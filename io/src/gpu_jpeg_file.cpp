@@ -1,7 +1,8 @@
 #include "gpufilter/io/gpu_jpeg_file.hpp"
 
-#include <cstdio>
+#include <utility>
 
+#include "gpufilter/io/jpeg_metadata.hpp"
 #include "gpufilter/io/jpeg_orientation.hpp"
 
 namespace gpufilter::io {
@@ -38,22 +39,12 @@ GpuJpegInput GpuJpegFile::input() const {
 std::optional<GpuJpegFile> read_gpu_jpeg_file(const std::filesystem::path& path, const JpegHeader& header,
                                               bool autorotate) {
   if (!gpu_jpeg_decision(header).gpu) return std::nullopt;
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return std::nullopt;
-  GpuJpegFile jpeg;
-  unsigned char head[3] = {0, 0, 0};
-  bool readable = std::fread(head, 1, 3, file) == 3 && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF &&
-                  std::fseek(file, 0, SEEK_END) == 0;
-  const long size = readable ? std::ftell(file) : -1;
-  readable = readable && size > 0 && std::fseek(file, 0, SEEK_SET) == 0;
-  if (readable) {
-    jpeg.bytes.resize(static_cast<std::size_t>(size));
-    readable = std::fread(jpeg.bytes.data(), 1, jpeg.bytes.size(), file) == jpeg.bytes.size();
-  }
-  std::fclose(file);
+  std::optional<std::vector<unsigned char>> bytes = read_jpeg_file(path);
   // nvJPEG decodes a truncated file without a word, filling what is missing; OpenCV's
   // decoder takes any file that does not end in its EOI marker, and reports the damage.
-  if (!readable || !ends_with_end_of_image(jpeg.bytes)) return std::nullopt;
+  if (!bytes || !ends_with_end_of_image(*bytes)) return std::nullopt;
+  GpuJpegFile jpeg;
+  jpeg.bytes = std::move(*bytes);
   jpeg.header = header;
   jpeg.orientation = autorotate ? jpeg.header.orientation : 1;
   return jpeg;

@@ -146,48 +146,31 @@ StripPlan strip_plan(const cv::Mat& image, int threads) {
   return plan;
 }
 
-// Where the entropy-coded data of a JPEG that libjpeg wrote begins (after SOS), and
-// where its SOF0 and SOS markers are; false where the markers are not as expected.
-struct JpegLayout {
-  std::size_t sof = 0, sos = 0, data = 0;
-};
-bool layout_of(const std::vector<unsigned char>& jpeg, JpegLayout& layout) {
-  std::size_t at = 2;
-  while (at + 4 <= jpeg.size() && jpeg[at] == 0xFF) {
-    const unsigned char marker = jpeg[at + 1];
-    const std::size_t length = (std::size_t{jpeg[at + 2]} << 8) | jpeg[at + 3];
-    if (marker == 0xC0) layout.sof = at;
-    if (marker == 0xDA) {
-      layout.sos = at;
-      layout.data = at + 2 + length;
-      return layout.sof != 0 && layout.data < jpeg.size();
-    }
-    at += 2 + length;
-  }
-  return false;
-}
-
 // The strips' JPEGs as one: the first's header with the whole height and a DRI segment
 // before SOS, then each strip's entropy-coded data, RSTn between them, and EOI.
 bool stitch(const std::vector<std::vector<unsigned char>>& parts, int height, int restart_interval,
             std::vector<unsigned char>& bytes) {
-  JpegLayout first;
-  if (!layout_of(parts.front(), first)) return false;
-  bytes.assign(parts.front().begin(), parts.front().begin() + static_cast<std::ptrdiff_t>(first.sos));
-  bytes[first.sof + 5] = static_cast<unsigned char>(height >> 8);  // SOF0: length, precision, height
-  bytes[first.sof + 6] = static_cast<unsigned char>(height & 0xFF);
+  // Each part's header, parsed by the marker reader the rest of the tool uses.
+  std::vector<JpegHeader> headers;
+  for (const std::vector<unsigned char>& part : parts) {
+    const std::optional<JpegHeader> header = parse_jpeg_header(part.data(), part.size());
+    if (!header || header->scan_data_at == 0 || part.size() < header->scan_data_at + 2 ||
+        part[part.size() - 2] != 0xFF || part.back() != 0xD9)
+      return false;
+    headers.push_back(*header);
+  }
+  const JpegHeader& first = headers.front();
+  const auto in_first = [&](std::size_t offset) { return parts.front().begin() + static_cast<std::ptrdiff_t>(offset); };
+  bytes.assign(parts.front().begin(), in_first(first.scan_at));
+  bytes[first.frame_at + 5] = static_cast<unsigned char>(height >> 8);  // SOFn: length, precision, height
+  bytes[first.frame_at + 6] = static_cast<unsigned char>(height & 0xFF);
   const unsigned char dri[] = {0xFF, 0xDD, 0x00, 0x04, static_cast<unsigned char>(restart_interval >> 8),
                                static_cast<unsigned char>(restart_interval & 0xFF)};
   bytes.insert(bytes.end(), std::begin(dri), std::end(dri));
-  bytes.insert(bytes.end(), parts.front().begin() + static_cast<std::ptrdiff_t>(first.sos),
-               parts.front().begin() + static_cast<std::ptrdiff_t>(first.data));
+  bytes.insert(bytes.end(), in_first(first.scan_at), in_first(first.scan_data_at));
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const std::vector<unsigned char>& part = parts[i];
-    JpegLayout layout;
-    if (!layout_of(part, layout) || part.size() < layout.data + 2 || part[part.size() - 2] != 0xFF ||
-        part.back() != 0xD9)
-      return false;
-    bytes.insert(bytes.end(), part.begin() + static_cast<std::ptrdiff_t>(layout.data), part.end() - 2);
+    bytes.insert(bytes.end(), part.begin() + static_cast<std::ptrdiff_t>(headers[i].scan_data_at), part.end() - 2);
     if (i + 1 < parts.size()) bytes.insert(bytes.end(), {0xFF, static_cast<unsigned char>(0xD0 + i % 8)});
   }
   bytes.insert(bytes.end(), {0xFF, 0xD9});

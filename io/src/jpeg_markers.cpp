@@ -109,6 +109,10 @@ int exif_orientation(const unsigned char* payload, std::size_t size) {
   return orientation >= 1 && orientation <= 8 ? orientation : 1;
 }
 
+bool starts_like_jpeg(const unsigned char* data, std::size_t size) {
+  return size >= 3 && data[0] == 0xFF && data[1] == kSoi && data[2] == 0xFF;
+}
+
 std::optional<JpegHeader> parse_jpeg_header(const unsigned char* data, std::size_t size) {
   if (size < 4 || data[0] != 0xFF || data[1] != kSoi) return std::nullopt;
   JpegHeader header;
@@ -132,12 +136,15 @@ std::optional<JpegHeader> parse_jpeg_header(const unsigned char* data, std::size
     const unsigned char* payload = data + at + 2;
     const std::size_t payload_size = length - 2;
     if (marker == kSos) {
-      if (have_frame) return header;
-      return std::nullopt;
+      if (!have_frame) return std::nullopt;
+      header.scan_at = at - 2;
+      header.scan_data_at = at + length;
+      return header;
     }
     if (is_frame_marker(marker) && !have_frame) {
       if (!read_frame(marker, payload, payload_size, header)) return std::nullopt;
       have_frame = true;
+      header.frame_at = at - 2;
     } else if (marker == kApp0 && payload_size >= 5 && std::memcmp(payload, "JFIF\0", 5) == 0) {
       header.jfif = true;
     } else if (marker == kApp1 && !seen_app1) {

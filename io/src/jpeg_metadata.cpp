@@ -48,12 +48,22 @@ std::vector<unsigned char> header_bytes(std::FILE* file) {
 }  // namespace
 
 bool starts_like_jpeg(const std::filesystem::path& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return false;
+  const std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
   unsigned char head[3] = {0, 0, 0};
-  const bool read = std::fread(head, 1, 3, file) == 3;
-  std::fclose(file);
-  return read && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF;
+  return file && std::fread(head, 1, 3, file.get()) == 3 && starts_like_jpeg(head, 3);
+}
+
+std::optional<std::vector<unsigned char>> read_jpeg_file(const std::filesystem::path& path) {
+  const std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  if (!file) return std::nullopt;
+  unsigned char head[3] = {0, 0, 0};
+  if (std::fread(head, 1, 3, file.get()) != 3 || !starts_like_jpeg(head, 3) || std::fseek(file.get(), 0, SEEK_END) != 0)
+    return std::nullopt;
+  const long size = std::ftell(file.get());
+  if (size <= 0 || std::fseek(file.get(), 0, SEEK_SET) != 0) return std::nullopt;
+  std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
+  if (std::fread(bytes.data(), 1, bytes.size(), file.get()) != bytes.size()) return std::nullopt;
+  return bytes;
 }
 
 std::optional<JpegHeader> read_jpeg_header(const std::filesystem::path& path) {

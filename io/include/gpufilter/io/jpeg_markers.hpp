@@ -33,7 +33,16 @@ struct JpegHeader {
   bool jfif = false;         // an APP0 "JFIF" segment: the components are YCbCr (or gray)
   int adobe_transform = -1;  // APP14 "Adobe" colour transform (0: none, RGB or CMYK); -1: no such segment
   int orientation = 1;       // EXIF orientation 1..8 from the first APP1 segment; 1 when absent or invalid
+  // Where, in the bytes parsed, the frame header's marker and the first scan header's
+  // marker are, and where that scan's entropy-coded data begins; 0 for what the bytes end
+  // before.
+  std::size_t frame_at = 0;
+  std::size_t scan_at = 0;
+  std::size_t scan_data_at = 0;
 };
+
+// Whether the bytes start like a JPEG's: SOI, then a marker.
+bool starts_like_jpeg(const unsigned char* data, std::size_t size);
 
 // The segments from SOI up to the first scan (SOS). nullopt when the bytes do not start
 // like a JPEG or end (or break) before a frame header; bytes that end after the frame
