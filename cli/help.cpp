@@ -29,7 +29,6 @@ std::string variants_text(const Operation& op) {
   return text;
 }
 
-
 }  // namespace
 
 std::string format_number(double value) {

@@ -19,6 +19,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "exit_codes.hpp"
+#include "fd_watch.hpp"
 #include "gpufilter/io/process_paths.hpp"
 #include "server_auto.hpp"
 #include "server_helpers.hpp"
@@ -152,12 +154,7 @@ extern "C" void remove_socket_and_exit(int /*signal_number*/) {
 class CallerWatch {
  public:
   explicit CallerWatch(int connection) {
-    if (::pipe2(wake_, O_CLOEXEC) != 0) return;
-    thread_ = std::thread([connection, wake = wake_[0]] {
-      pollfd fds[2] = {{connection, POLLRDHUP, 0}, {wake, POLLIN, 0}};
-      while (::poll(fds, 2, -1) < 0 && errno == EINTR) {
-      }
-      if ((fds[0].revents & (POLLRDHUP | POLLHUP | POLLERR)) == 0) return;
+    watch_.emplace(connection, POLLRDHUP, [] {
       io::cancel_request() = true;
       io::stop_request() = true;
       const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -168,12 +165,7 @@ class CallerWatch {
     });
   }
   ~CallerWatch() {
-    if (thread_.joinable()) {
-      [[maybe_unused]] const ssize_t n = ::write(wake_[1], "x", 1);
-      thread_.join();
-      ::close(wake_[0]);
-      ::close(wake_[1]);
-    }
+    watch_.reset();  // its thread is done before the requests are cleared for the next command
     io::stop_request() = false;
     io::cancel_request() = false;
   }
@@ -181,8 +173,7 @@ class CallerWatch {
   CallerWatch& operator=(const CallerWatch&) = delete;
 
  private:
-  int wake_[2] = {-1, -1};
-  std::thread thread_;
+  std::optional<FdWatch> watch_;
 };
 
 class Server {
@@ -443,9 +434,7 @@ class Server {
         running_since_ = ServerClock::now();
         running_what_ = op_of(pending.request);
       }
-      const ServerReply reply = caller_gone(pending.connection)
-                                    ? ServerReply{ReplyKind::Declined, 0, "the caller has gone"}
-                                    : run_forwarded(pending.request, pending.fds, pending.connection);
+      const ServerReply reply = run_unless_gone(pending);
       const bool healthy = hooks_.healthy();
       {
         // Free before the reply: the caller's next command must not find the server busy.
@@ -455,6 +444,12 @@ class Server {
       }
       finish(pending, reply);
     }
+  }
+
+  // The command, unless its caller hung up while it waited.
+  ServerReply run_unless_gone(const Pending& pending) {
+    if (caller_gone(pending.connection)) return {ReplyKind::Declined, 0, "the caller has gone"};
+    return run_forwarded(pending.request, pending.fds, pending.connection);
   }
 
   static std::string op_of(const ServerRequest& request) { return request.args.size() > 1 ? request.args[1] : ""; }
@@ -493,9 +488,9 @@ class Server {
       pending.fds = std::move(fds);
       ServerReply reply;
       {
-        const ServerEndWatch end_watch(pair);
-        reply = caller_gone(pending.connection) ? ServerReply{ReplyKind::Declined, 0, "the caller has gone"}
-                                                : run_forwarded(pending.request, pending.fds, pending.connection);
+        // The first process writes nothing while a command runs: news on the pair is its end.
+        const FdWatch server_end(pair, POLLIN | POLLRDHUP, [] { io::stop_request() = true; });
+        reply = run_unless_gone(pending);
       }
       const bool healthy = hooks_.healthy();
       finish(pending, reply);

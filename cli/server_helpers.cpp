@@ -11,7 +11,6 @@
 #include <cerrno>
 #include <iostream>
 
-#include "gpufilter/io/stop_request.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -146,25 +145,6 @@ void ServerHelpers::end() {
   for (const pid_t pid : pids)
     while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
-}
-
-ServerEndWatch::ServerEndWatch(int pair) {
-  if (::pipe2(wake_, O_CLOEXEC) != 0) return;
-  thread_ = std::thread([pair, wake = wake_[0]] {
-    pollfd fds[2] = {{pair, POLLIN | POLLRDHUP, 0}, {wake, POLLIN, 0}};
-    while (::poll(fds, 2, -1) < 0 && errno == EINTR) {
-    }
-    // The first process writes nothing while a command runs: anything on the pair is its end.
-    if (fds[0].revents != 0) io::stop_request() = true;
-  });
-}
-
-ServerEndWatch::~ServerEndWatch() {
-  if (!thread_.joinable()) return;
-  [[maybe_unused]] const ssize_t n = ::write(wake_[1], "x", 1);
-  thread_.join();
-  ::close(wake_[0]);
-  ::close(wake_[1]);
 }
 
 }  // namespace gpufilter::cli

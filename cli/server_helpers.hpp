@@ -14,7 +14,6 @@
 #include <functional>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "server.hpp"
@@ -65,20 +64,6 @@ class ServerHelpers {
   };
   mutable std::mutex mutex_;
   std::vector<Helper> helpers_;
-};
-
-// In a helper: while a command runs, a thread that asks it to stop (stop_request.hpp) as
-// soon as the first process closes the pair, i.e. the server is ending.
-class ServerEndWatch {
- public:
-  explicit ServerEndWatch(int pair);
-  ~ServerEndWatch();
-  ServerEndWatch(const ServerEndWatch&) = delete;
-  ServerEndWatch& operator=(const ServerEndWatch&) = delete;
-
- private:
-  int wake_[2] = {-1, -1};
-  std::thread thread_;
 };
 
 }  // namespace gpufilter::cli
