@@ -71,7 +71,10 @@ std::string operation_table() {
   const std::size_t text_width = kWidth - column;
   const std::string indent(column, ' ');
   std::string text;
+  const Operation* previous = nullptr;
   for (const Operation& op : operations()) {
+    if (!previous || previous->group != op.group) text += std::string(previous ? "\n" : "") + to_string(op.group) + ":\n";
+    previous = &op;
     text += padded(op.name, column) + wrapped(op.summary, text_width, column) + '\n';
     text += indent + wrapped("variants: " + variants_text(op), text_width - 2, column + 2) + '\n';
     text += indent + wrapped("formats: " + describe_formats(op.formats), text_width - 2, column + 2) + '\n';
@@ -89,14 +92,17 @@ std::string general_help(const std::string& common_options) {
       "  gpufilter OP --help     the parameters of one op\n"
       "  gpufilter list          every op with its variants and pixel formats\n"
       "  gpufilter server start  keep the GPU warm for the commands that follow (server --help)\n"
-      "  gpufilter --help | --version\n\n"
-      "Ops:\n";
+      "  gpufilter --help | --version\n";
   std::size_t width = 0;
   for (const Operation& op : operations()) width = std::max(width, op.name.size());
-  // Wrapped to a 100-column terminal, as `gpufilter list` is.
+  // Wrapped to a 100-column terminal, as `gpufilter list` is; a heading per group.
   const std::size_t column = width + 4;
-  for (const Operation& op : operations())
+  const Operation* previous = nullptr;
+  for (const Operation& op : operations()) {
+    if (!previous || previous->group != op.group) text += std::string("\n") + to_string(op.group) + ":\n";
+    previous = &op;
     text += "  " + padded(op.name, width + 2) + wrapped(op.summary, 100 - column, column) + '\n';
+  }
   text += '\n' + common_options;
   text +=
       "\nFiles are read and written with the tool's PNG codec, libjpeg-turbo and OpenCV\n"

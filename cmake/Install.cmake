@@ -5,7 +5,12 @@ include(CMakePackageConfigHelpers)
 
 set(GPUFILTER_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gpufilter)
 
-install(TARGETS gpufilter EXPORT gpufilterTargets
+# A static build's gpufilter::gpufilter is an interface that links the archive whole.
+set(gpufilter_installed gpufilter)
+if(TARGET gpufilter_archive)
+  list(APPEND gpufilter_installed gpufilter_archive)
+endif()
+install(TARGETS ${gpufilter_installed} EXPORT gpufilterTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

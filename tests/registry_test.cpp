@@ -66,6 +66,29 @@ TEST(Registry, EveryOperationIsComplete) {
   EXPECT_EQ(find_operation("no-such-op"), nullptr);
 }
 
+// The op files register themselves (no list names them): every one of the library's
+// factories ran, and the registry orders what they gave by group, then by name.
+TEST(Registry, EveryOpFileRegisteredItsOpsInGroupAndNameOrder) {
+  for (const char* name : {"copy", "blur", "box", "sharpen", "edge", "emboss", "convolve", "transpose", "rotate",
+                           "flip", "crop", "resize", "stats", "histogram", "equalize", "threshold", "normalize",
+                           "median", "invert", "gamma", "gray", "convert", "planar"})
+    EXPECT_NE(find_operation(name), nullptr) << name;
+  const std::vector<Operation>& all = operations();
+  std::set<OperationGroup> groups;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    groups.insert(all[i].group);
+    EXPECT_STRNE(to_string(all[i].group), "Other") << all[i].name;
+    if (i == 0) continue;
+    const Operation& before = all[i - 1];
+    EXPECT_TRUE(before.group < all[i].group || (before.group == all[i].group && before.name < all[i].name))
+        << before.name << " is listed before " << all[i].name;
+  }
+  EXPECT_EQ(groups.size(), 5u) << "every group has an op";
+  EXPECT_EQ(find_operation("median")->group, OperationGroup::Filters);
+  EXPECT_EQ(find_operation("resize")->group, OperationGroup::Geometry);
+  EXPECT_EQ(find_operation("gray")->group, OperationGroup::Formats);
+}
+
 TEST(Registry, ResolveFillsDefaultsAndRejectsBadValues) {
   const Operation* blur = find_operation("blur");
   ASSERT_NE(blur, nullptr);

@@ -161,17 +161,47 @@ ParamSpec flag_param(std::string name, std::string help) {
 
 // ---- operations --------------------------------------------------------------------
 
+namespace {
+
+// The factories the op files registered, in whatever order their files were loaded.
+std::vector<ops::OperationFamilyFactory>& registered_families() {
+  static std::vector<ops::OperationFamilyFactory> factories;
+  return factories;
+}
+std::vector<ops::OperationFactory>& registered_operations() {
+  static std::vector<ops::OperationFactory> factories;
+  return factories;
+}
+
+}  // namespace
+
+namespace ops {
+OperationRegistration::OperationRegistration(OperationFactory make) { registered_operations().push_back(make); }
+OperationRegistration::OperationRegistration(OperationFamilyFactory make) { registered_families().push_back(make); }
+}  // namespace ops
+
+const char* to_string(OperationGroup group) {
+  switch (group) {
+    case OperationGroup::Filters: return "Filters";
+    case OperationGroup::Geometry: return "Geometry";
+    case OperationGroup::Statistics: return "Statistics and tone";
+    case OperationGroup::Pixels: return "Pixel values";
+    case OperationGroup::Formats: return "Copies and formats";
+  }
+  return "Other";
+}
+
 const std::vector<Operation>& operations() {
+  // Registration happens while the library loads, before any call can reach here.
   static const std::vector<Operation> all = [] {
     std::vector<Operation> list;
-    const auto add = [&list](std::vector<Operation> family) {
-      for (Operation& op : family) list.push_back(std::move(op));
-    };
-#define GPUFILTER_OPERATION(name) list.push_back(ops::make_##name##_operation());
-#define GPUFILTER_OPERATIONS(name) add(ops::make_##name##_operations());
-#include "ops/operation_list.hpp"
-#undef GPUFILTER_OPERATION
-#undef GPUFILTER_OPERATIONS
+    for (ops::OperationFactory make : registered_operations()) list.push_back(make());
+    for (ops::OperationFamilyFactory make : registered_families())
+      for (Operation& op : make()) list.push_back(std::move(op));
+    // The load order of the op files is the linker's: the list's order is the groups'.
+    std::sort(list.begin(), list.end(), [](const Operation& a, const Operation& b) {
+      return a.group != b.group ? a.group < b.group : a.name < b.name;
+    });
     return list;
   }();
   return all;

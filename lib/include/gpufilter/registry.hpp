@@ -2,7 +2,8 @@
 /// @file
 /// The operation registry: each op is declared once, here described, and the CLI's
 /// subcommands and help, the conformance tests and the bench cases are generated
-/// from it. Adding an op means adding one make_*_operation() to registry.cpp.
+/// from it. An op's own file registers it (lib/src/ops/operations.hpp), so adding an
+/// op touches no shared list.
 /// The descriptions and their member functions run on the host and never synchronize;
 /// only the callbacks run_gpu and run_gpu_data enqueue GPU work, as the ops they wrap.
 #include <cstddef>
@@ -117,6 +118,18 @@ inline bool operator==(const ImageShape& a, const ImageShape& b) {
 /// Not operator==.
 inline bool operator!=(const ImageShape& a, const ImageShape& b) { return !(a == b); }
 
+/// The heading an op is listed under in the CLI's help and `gpufilter list`; the
+/// registry keeps the ops in this order, by name within a group.
+enum class OperationGroup {
+  Filters,     ///< neighbourhood filters: blur, sharpen, edge, median, ...
+  Geometry,    ///< transpose, rotate, flip, crop, resize
+  Statistics,  ///< stats, histogram and the ops built on them (equalize, threshold, ...)
+  Pixels,      ///< point operations on each pixel's values
+  Formats,     ///< copies, channel and format conversions
+};
+/// The group's heading: "Filters", "Geometry", ...
+const char* to_string(OperationGroup group);
+
 /// What an op gives back: an image, or data about its input (stats, histogram).
 enum class OutputKind { Image, Data };
 
@@ -148,6 +161,7 @@ struct DataTolerance {
 struct Operation {
   std::string name;                    ///< the CLI subcommand: "blur"
   std::string summary;                 ///< one line for the CLI's op list
+  OperationGroup group = OperationGroup::Filters;  ///< its heading in the op list
   std::vector<ParamSpec> params;       ///< the parameters, in --help order
   std::vector<PixelFormat> formats;    ///< the input formats it runs
   std::vector<std::string> variants;   ///< every kernel of the family, by name
@@ -246,7 +260,8 @@ struct Operation {
   ParamValues resolve(const ParamValues& given) const;
 };
 
-/// Every op, built once on the first call (thread-safe); host only.
+/// Every op, built once on the first call (thread-safe), ordered by group and then by
+/// name; host only.
 const std::vector<Operation>& operations();
 /// The op named `name`; nullptr when no op has this name. Throws no Error of its own.
 const Operation* find_operation(const std::string& name);

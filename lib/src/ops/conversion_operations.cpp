@@ -35,6 +35,7 @@ Operation conversion(std::string name, std::string summary, std::vector<ParamSpe
                      std::vector<PixelFormat> formats, Gpu gpu, Cpu cpu) {
   Operation op;
   op.name = name;
+  op.group = OperationGroup::Formats;
   op.summary = std::move(summary);
   op.params = std::move(params);
   op.formats = std::move(formats);
@@ -243,5 +244,7 @@ std::vector<Operation> make_conversion_operations() {
   }
   return ops;
 }
+
+GPUFILTER_REGISTER_OPERATION(make_conversion_operations);
 
 }  // namespace gpufilter::ops

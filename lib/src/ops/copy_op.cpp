@@ -42,6 +42,7 @@ namespace ops {
 Operation make_copy_operation() {
   Operation op;
   op.name = "copy";
+  op.group = OperationGroup::Formats;
   op.summary = "Copy the image unchanged (the bandwidth roofline)";
   op.formats = all_pixel_formats();
   op.variants = ops::names_of(kCopyVariants);
@@ -60,6 +61,8 @@ Operation make_copy_operation() {
   };
   return op;
 }
+
+GPUFILTER_REGISTER_OPERATION(make_copy_operation);
 
 }  // namespace ops
 }  // namespace gpufilter

@@ -67,6 +67,7 @@ Operation filter_operation(std::string name, std::string summary, std::vector<Pa
                            AlphaMode default_alpha, ToSpec to_spec, SpecInputs inputs = SpecInputs::Params) {
   Operation op;
   op.name = std::move(name);
+  op.group = OperationGroup::Filters;
   op.summary = std::move(summary);
   op.params = std::move(params);
   op.params.push_back(alpha_param(default_alpha));
@@ -342,6 +343,13 @@ Operation make_convolve_operation() {
                     {"alpha", "separate"}};
   return op;
 }
+
+GPUFILTER_REGISTER_OPERATION(make_gaussian_operation);
+GPUFILTER_REGISTER_OPERATION(make_box_operation);
+GPUFILTER_REGISTER_OPERATION(make_sharpen_operation);
+GPUFILTER_REGISTER_OPERATION(make_edge_operation);
+GPUFILTER_REGISTER_OPERATION(make_emboss_operation);
+GPUFILTER_REGISTER_OPERATION(make_convolve_operation);
 
 }  // namespace gpufilter::ops
 

@@ -83,6 +83,7 @@ Tolerance interpolated_tolerance(PixelFormat format) {
 Operation make_transpose_operation() {
   Operation op;
   op.name = "transpose";
+  op.group = OperationGroup::Geometry;
   op.summary = "Swap rows and columns (the seed's transpose experiment)";
   op.params = {block_param()};
   op.formats = all_pixel_formats();
@@ -107,6 +108,7 @@ Operation make_transpose_operation() {
 Operation make_rotate_operation() {
   Operation op;
   op.name = "rotate";
+  op.group = OperationGroup::Geometry;
   op.summary = "Rotate clockwise: multiples of 90 degrees exactly, other angles bilinearly";
   op.params = {number_param("angle", "clockwise rotation in degrees; multiples of 90 move pixels exactly", -360, 360, 90.0),
                block_param(),
@@ -176,6 +178,7 @@ Operation make_rotate_operation() {
 Operation make_flip_operation() {
   Operation op;
   op.name = "flip";
+  op.group = OperationGroup::Geometry;
   op.summary = "Mirror the image left-right (h), top-bottom (v) or both (a half turn)";
   op.params = {choice_param("axis", "h: mirror left-right, v: top-bottom, both: a half turn", {"h", "v", "both"}, "h")};
   op.formats = all_pixel_formats();
@@ -201,6 +204,7 @@ Operation make_flip_operation() {
 Operation make_crop_operation() {
   Operation op;
   op.name = "crop";
+  op.group = OperationGroup::Geometry;
   op.summary = "Cut out a rectangle, given as ImageMagick's geometry WxH+X+Y";
   op.params = {text_param("geometry", "the rectangle: width x height + left + top, e.g. 640x480+10+20", "WxH+X+Y",
                           "required")};
@@ -271,6 +275,7 @@ ResizeFilter resize_filter_for(const ImageView& src, const ImageView& dst, const
 Operation make_resize_operation() {
   Operation op;
   op.name = "resize";
+  op.group = OperationGroup::Geometry;
   op.summary = "Resize to --size WxH (keeping the aspect ratio unless --exact) or by --scale S";
   op.params = {
       numbers_param("size", "the box to fit the image in, width x height (exactly that size with --exact)", 2, 2, 1,
@@ -316,5 +321,11 @@ Operation make_resize_operation() {
   op.test_params = {{"scale", 0.6}};  // area at a ratio that is not a whole number
   return op;
 }
+
+GPUFILTER_REGISTER_OPERATION(make_transpose_operation);
+GPUFILTER_REGISTER_OPERATION(make_rotate_operation);
+GPUFILTER_REGISTER_OPERATION(make_flip_operation);
+GPUFILTER_REGISTER_OPERATION(make_crop_operation);
+GPUFILTER_REGISTER_OPERATION(make_resize_operation);
 
 }  // namespace gpufilter::ops

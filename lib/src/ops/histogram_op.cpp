@@ -69,6 +69,7 @@ std::string edge_label(double value) {
 Operation make_histogram_operation() {
   Operation op;
   op.name = "histogram";
+  op.group = OperationGroup::Statistics;
   op.summary =
       "Per-channel histogram: --bins equal bins over --range lo,hi (default: u8 0,256, u16 0,65536, f32 0,1); "
       "hi counts in the last bin, values outside are not counted";
@@ -112,6 +113,8 @@ Operation make_histogram_operation() {
   };
   return op;
 }
+
+GPUFILTER_REGISTER_OPERATION(make_histogram_operation);
 
 }  // namespace ops
 }  // namespace gpufilter

@@ -79,6 +79,7 @@ namespace ops {
 Operation make_median_operation() {
   Operation op;
   op.name = "median";
+  op.group = OperationGroup::Filters;
   op.summary = "Median of each channel over a square window: removes speckle noise, keeps edges";
   op.params = {number_param("radius", "window half-width: a square of 2*radius+1 pixels (1: 3x3, 2: 5x5, 3: 7x7)",
                             1.0, MedianParams::kMaxRadius, 1.0, true)};
@@ -105,6 +106,8 @@ Operation make_median_operation() {
   op.test_params = {{"radius", 2}};   // 5x5; tests/gpu_median_test.cpp runs the 3x3 and 7x7 kernels
   return op;
 }
+
+GPUFILTER_REGISTER_OPERATION(make_median_operation);
 
 }  // namespace ops
 }  // namespace gpufilter

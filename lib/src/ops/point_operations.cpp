@@ -36,6 +36,7 @@ Operation point_operation(std::string name, std::string summary, std::vector<Par
                           ReferenceRun reference_run, Tolerance u16, Tolerance f32) {
   Operation op;
   op.name = std::move(name);
+  op.group = OperationGroup::Pixels;
   op.summary = std::move(summary);
   op.params = std::move(params);
   op.params.push_back(channels_param());
@@ -169,5 +170,7 @@ std::vector<Operation> make_point_operations() {
   }
   return ops;
 }
+
+GPUFILTER_REGISTER_OPERATION(make_point_operations);
 
 }  // namespace gpufilter::ops

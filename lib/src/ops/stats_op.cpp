@@ -61,6 +61,7 @@ std::vector<std::string> channel_labels(int channels) {
 Operation make_stats_operation() {
   Operation op;
   op.name = "stats";
+  op.group = OperationGroup::Statistics;
   op.summary = "Per-channel min, max, sum, mean, standard deviation and min/max positions, in one pass";
   op.formats = all_pixel_formats();
   op.variants = names_of(kReductionVariants);
@@ -101,6 +102,8 @@ Operation make_stats_operation() {
   };
   return op;
 }
+
+GPUFILTER_REGISTER_OPERATION(make_stats_operation);
 
 }  // namespace ops
 }  // namespace gpufilter

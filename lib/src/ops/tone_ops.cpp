@@ -68,6 +68,7 @@ const std::vector<PixelFormat>& u8_formats() {
 Operation tone_operation(std::string name, std::string summary) {
   Operation op;
   op.name = std::move(name);
+  op.group = OperationGroup::Statistics;
   op.summary = std::move(summary);
   op.formats = u8_formats();
   op.variants = names_of(kHistogramVariants);
@@ -146,6 +147,10 @@ Operation make_normalize_operation() {
   op.bench_params = {{"clip", 1}};
   return op;
 }
+
+GPUFILTER_REGISTER_OPERATION(make_equalize_operation);
+GPUFILTER_REGISTER_OPERATION(make_threshold_operation);
+GPUFILTER_REGISTER_OPERATION(make_normalize_operation);
 
 }  // namespace ops
 }  // namespace gpufilter
