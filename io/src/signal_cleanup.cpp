@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -34,7 +35,11 @@ PendingFile g_pending[kSlots];
 static_assert(std::atomic<int>::is_always_lock_free);
 
 std::mutex g_handlers_mutex;  // installing and restoring, never in the handler
-int g_watched = 0;            // armed slots, under g_handlers_mutex
+int g_watched = 0;            // armed slots and creations under way, under g_handlers_mutex
+// Files being created, not yet armed. Their threads block the signals, but the process's
+// other threads do not: a signal taken there waits for them (wait_for_creations).
+std::atomic<int> g_creating{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
 struct sigaction g_previous[kSignalCount];
 bool g_installed[kSignalCount] = {};
@@ -52,8 +57,18 @@ void remove_pending_files() {
   }
 }
 
+// Up to a second, in 1 ms sleeps (nanosleep is async-signal-safe): a creation takes
+// microseconds, unless its thread waits for a lock that the interrupted thread holds.
+void wait_for_creations() {
+  for (int waited_ms = 0; g_creating.load() > 0 && waited_ms < 1000; ++waited_ms) {
+    const timespec one_ms{0, 1000000};
+    ::nanosleep(&one_ms, nullptr);
+  }
+}
+
 extern "C" void remove_pending_and_reraise(int signal_number) {
   const int saved_errno = errno;
+  wait_for_creations();
   remove_pending_files();
   // End the way the signal would have ended the run without this handler: put the
   // previous disposition back and raise again; the signal is blocked while a handler
@@ -131,5 +146,19 @@ CleanupSignalsBlocked::CleanupSignalsBlocked() {
 }
 
 CleanupSignalsBlocked::~CleanupSignalsBlocked() { ::pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
+
+CreatingWatchedFile::CreatingWatchedFile() {
+  g_creating.fetch_add(1);
+  const std::lock_guard<std::mutex> lock(g_handlers_mutex);
+  if (g_watched++ == 0) install_handlers();
+}
+
+CreatingWatchedFile::~CreatingWatchedFile() {
+  {
+    const std::lock_guard<std::mutex> lock(g_handlers_mutex);
+    if (--g_watched == 0) restore_handlers();
+  }
+  g_creating.fetch_sub(1);
+}
 
 }  // namespace gpufilter::io

@@ -16,8 +16,7 @@ int remove_on_fatal_signal(int directory_fd, const char* name, dev_t device, ino
 // Stops watching: the file was renamed into place or removed. Ignores -1.
 void forget_on_fatal_signal(int watch);
 
-// Blocks the cleanup signals in this thread for its lifetime, so a file cannot be created
-// and left behind before remove_on_fatal_signal() knows about it.
+// Blocks the cleanup signals in this thread for its lifetime.
 class CleanupSignalsBlocked {
  public:
   CleanupSignalsBlocked();
@@ -27,6 +26,21 @@ class CleanupSignalsBlocked {
 
  private:
   sigset_t saved_;
+};
+
+// Spans the creation of a file and its remove_on_fatal_signal(), so that no signal can
+// leave the file behind: the signals are blocked in this thread, the handlers are in place
+// before the file exists, and a signal that another thread of the process takes meanwhile
+// waits (up to a second) until the file is armed.
+class CreatingWatchedFile {
+ public:
+  CreatingWatchedFile();
+  ~CreatingWatchedFile();
+  CreatingWatchedFile(const CreatingWatchedFile&) = delete;
+  CreatingWatchedFile& operator=(const CreatingWatchedFile&) = delete;
+
+ private:
+  CleanupSignalsBlocked blocked_;
 };
 
 }  // namespace gpufilter::io

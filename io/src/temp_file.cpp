@@ -136,9 +136,8 @@ TemporaryFile::TemporaryFile(const std::filesystem::path& target) : target_name_
   if (directory_fd_ < 0) throw_errno("cannot open the directory " + directory.string());
   sweep_stale_temporary_files(directory_fd_);
 
-  // Blocked from before the file exists until the handler knows it, so no signal can
-  // leave it behind.
-  CleanupSignalsBlocked blocked;
+  // From before the file exists until the handler knows it: no signal can leave it behind.
+  const CreatingWatchedFile creating;
   try {
     for (int attempt = 0; attempt < kCreateAttempts && fd_ < 0; ++attempt) {
       name_ = "." + target_name_.substr(0, kMaxTargetNameInTemp) + ".tmp-" + random_suffix();
