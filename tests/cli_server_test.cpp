@@ -522,8 +522,15 @@ TEST_F(CliServerTest, CommandsAtOnceRunSideBySideInItsProcesses) {
   ProcessOptions paused;  // each command holds its finished output 1.5 s before the rename
   paused.env.push_back("GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_MS=1500");
   start_server("60", paused, 3);
-  ASSERT_TRUE(wait_until([&] { return contains(run({"server", "status"}).out, "process "); },
-                         std::chrono::seconds(30)));
+  // Both helpers warm (on a GPU each starts its own context first): a command sent while
+  // one warms up would run in its own process.
+  const auto free_helpers = [&] {
+    const std::string status = run({"server", "status"}).out;
+    const std::regex free_line("process [0-9]+: free");
+    return std::distance(std::sregex_iterator(status.begin(), status.end(), free_line), std::sregex_iterator());
+  };
+  ASSERT_TRUE(wait_until([&] { return free_helpers() == 2; }, std::chrono::seconds(60)))
+      << run({"server", "status"}).out;
   const std::string in = write_image("in.png", 9);
   const ProcessResult expected = local({"invert", in, (work_ / "expected.png").string(), "--device", "cpu"});
   ASSERT_EQ(expected.exit_code, 0) << expected.err;
