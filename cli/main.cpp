@@ -275,22 +275,27 @@ bool names_devices(int argc, const char* const* argv) {
 }  // namespace
 }  // namespace gpufilter::cli
 
-int main(int argc, char** argv) {
-  // First, so that --timing's "start" and "total" hold argument parsing and device selection.
-  const auto started = gpufilter::cli::Clock::now();
+// The tool's entry points (tool_library.hpp), called by the front (front.cpp) once no
+// server took the command.
+extern "C" __attribute__((visibility("default"))) [[noreturn]] void gpufilter_tool_run(int argc, char** argv,
+                                                                                       long long started_ns) {
   using namespace gpufilter::cli;
+  const Clock::time_point started{std::chrono::nanoseconds(started_ns)};
   remember_initial_environment();
   // Past a file-size limit (ulimit -f) a write then fails with EFBIG, reported as any
   // write error, and the unfinished output is removed; the signal would kill the run
   // with the temporary file left behind.
   std::signal(SIGXFSZ, SIG_IGN);
   if (is_server_command(argc, argv)) exit_promptly(run_server(argc, argv));
-  // A running server (of this build) has the GPU warm: the command runs there.
-  if (const std::optional<int> status = forward_to_server(
-          argc, argv, started, [&] { return outputs_after_a_lost_server(argc, argv); }))
-    exit_promptly(*status);
   const int status = run_and_report(argc, argv, started);
   // Done in its own process: later commands may find a server (server_auto.hpp's rule).
   if (status == 0) leave_a_server_for_later(names_devices(argc, argv));
   exit_promptly(status);
+}
+
+extern "C" __attribute__((visibility("default"))) const char* gpufilter_tool_lost_server_note(int argc,
+                                                                                            const char* const* argv) {
+  static std::string note;
+  note = gpufilter::cli::outputs_after_a_lost_server(argc, argv);
+  return note.c_str();
 }

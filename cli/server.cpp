@@ -714,8 +714,6 @@ int report_status(const fs::path& socket) {
 
 }  // namespace
 
-bool is_server_command(int argc, const char* const* argv) { return argc >= 2 && std::strcmp(argv[1], "server") == 0; }
-
 int run_server_command(int argc, const char* const* argv, const ServerHooks& hooks) {
   const ServerOptions options = parse_options(argc, argv);
   if (options.action == "help") {

@@ -35,6 +35,8 @@ bool final_reply(int connection, ServerReply& reply, bool& started) {
 
 }  // namespace
 
+bool is_server_command(int argc, const char* const* argv) { return argc >= 2 && std::strcmp(argv[1], "server") == 0; }
+
 std::optional<int> forward_to_server(int argc, const char* const* argv, ServerClock::time_point started,
                                      const std::function<std::string()>& outputs_note) {
   if (server_mode() == ServerMode::Off) return std::nullopt;

@@ -1,4 +1,5 @@
 #include "server_socket.hpp"
+#include "tool_library.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -292,11 +293,15 @@ std::string build_identity() {
   std::error_code error;
   const fs::path exe = fs::read_symlink("/proc/self/exe", error);
   if (error) return identity;
-  identity += ' ' + exe.string();
-  struct stat status {};
-  if (::stat(exe.c_str(), &status) == 0) {
-    identity += ' ' + std::to_string(status.st_size) + ' ' + std::to_string(status.st_mtim.tv_sec) + '.' +
-                std::to_string(status.st_mtim.tv_nsec);
+  // The program and the tool's library it loads (tool_library.hpp): a rebuilt tool is
+  // another build, even where the program did not change.
+  for (const fs::path& file : {exe, tool_library_path()}) {
+    identity += ' ' + file.string();
+    struct stat status {};
+    if (!file.empty() && ::stat(file.c_str(), &status) == 0) {
+      identity += ' ' + std::to_string(status.st_size) + ' ' + std::to_string(status.st_mtim.tv_sec) + '.' +
+                  std::to_string(status.st_mtim.tv_nsec);
+    }
   }
   return identity;
 }

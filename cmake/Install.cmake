@@ -23,9 +23,12 @@ foreach(tool gpufilter_cli gpufilter-bench)
   endif()
 endforeach()
 
-if(TARGET gpufilter_codecs)
-  install(TARGETS gpufilter_codecs LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpufilter)
-endif()
+# The tool's library, which the program loads (cli/tool_library.hpp), and the codec module.
+foreach(module gpufilter_tool gpufilter_codecs)
+  if(TARGET ${module})
+    install(TARGETS ${module} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpufilter)
+  endif()
+endforeach()
 
 install(EXPORT gpufilterTargets NAMESPACE gpufilter:: DESTINATION ${GPUFILTER_CMAKE_DIR})
 configure_package_config_file(cmake/gpufilterConfig.cmake.in ${PROJECT_BINARY_DIR}/gpufilterConfig.cmake

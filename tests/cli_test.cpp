@@ -833,6 +833,21 @@ TEST_F(CliTest, VersionIsTheLibraryVersion) {
   EXPECT_TRUE(contains(run.out, kVersion)) << run.out;
 }
 
+// The program is a small front that loads the tool's library beside it (or in the
+// installed lib/gpufilter) when no server takes the command: a program copied away from
+// its library says what is missing instead of failing to start.
+TEST_F(CliTest, AProgramWithoutItsToolLibrarySaysSo) {
+  const fs::path alone = dir_ / "alone" / "gpufilter";
+  fs::create_directories(alone.parent_path());
+  fs::copy_file(GPUFILTER_CLI_PATH, alone);
+  ProcessOptions no_server;
+  no_server.env.push_back("GPUFILTER_SERVER=off");
+  const ProcessResult run = run_process(alone.string(), {"--version"}, capture_.path(), no_server);
+  EXPECT_EQ(run.exit_code, kRuntime);
+  EXPECT_TRUE(contains(run.err, "cannot load the tool's library")) << run.err;
+  EXPECT_EQ(run.out, "");
+}
+
 // ---- failures ------------------------------------------------------------------------
 
 TEST_F(CliTest, MissingInputFile) {
