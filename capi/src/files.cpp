@@ -30,12 +30,13 @@ struct gpufilter_file_image {
 namespace gpufilter::capi {
 namespace {
 
+// OpenCV's codec libraries load only when a file needs them (the codecs' module() waits
+// for them then), never ahead on a thread of their own: a script that wrote a JPEG could
+// otherwise end while they load, and a library's constructors running during the
+// interpreter's exit aborted it (GDCM's, once in a clean CI run).
 void start_codecs() {
   static std::once_flag once;
-  std::call_once(once, [] {
-    io::silence_codec_logging();
-    io::codecs::start_loading();
-  });
+  std::call_once(once, [] { io::silence_codec_logging(); });
 }
 
 // OpenCV's B, G, R(, A) and the library's R, G, B(, A): the same swap both ways.

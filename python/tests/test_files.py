@@ -64,3 +64,27 @@ def test_batch_shard_and_parameter_errors(tmp_path, image_files):
         gpufilter.batch("blur", image_files, tmp_path / "out", sigmaa=1)
     with pytest.raises(ValueError, match="unknown op"):
         gpufilter.batch("blurr", image_files, tmp_path / "out")
+
+
+def test_png_and_jpeg_files_leave_the_codec_libraries_unloaded(tmp_path):
+    """PNG and JPEG go through the tool's own codecs: a script that writes and reads them
+    loads none of OpenCV's codec libraries, so none is loading while the interpreter
+    exits (a library's constructors running then aborted such a script)."""
+    import os
+    import subprocess
+    import sys
+    script = """
+import sys, numpy, gpufilter
+image = numpy.full((9, 7, 3), 200, numpy.uint8)
+for name in ("a.png", "b.jpg"):
+    path = sys.argv[1] + "/" + name
+    gpufilter.write(path, gpufilter.blur(image, sigma=1))
+    assert gpufilter.read(path).shape == (9, 7, 3)
+maps = open("/proc/self/maps").read()
+print("loaded" if "imgcodecs" in maps or "gpufilter_codecs" in maps else "unloaded")
+"""
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    result = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
+                            env=environment, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "unloaded", result.stderr
