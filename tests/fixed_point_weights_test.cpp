@@ -13,6 +13,7 @@
 
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "fixed_point_emulation.hpp"
 #include "kernels/convolution/gradient_int_launch.hpp"
 #include "kernels/convolution/separable_fixed_tuning.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
@@ -21,30 +22,12 @@
 namespace gpufilter {
 namespace {
 
-const PixelFormat kGray{ChannelType::U8, 1};
+using testing::kGray8;
 
-// The emulated kernel on a gray image with the replicate border; returns the difference
-// to the reference.
+// The emulated kernel on a gray image with the replicate border, against the reference.
 testing::Difference emulate_vs_reference(const FilterSpec& spec, int width, int height, std::uint64_t seed) {
-  HostImage src(width, height, kGray), expected(width, height, kGray), actual(width, height, kGray);
-  testing::fill_random(src.view(), seed);
-  reference::apply_filter(src.view(), expected.view(), spec, Border{BorderMode::Replicate});
-  const kernels::FixedPointMask mask = kernels::fixed_point_mask(spec);
-  const int r = mask.radius, taps = 2 * r + 1;
-  std::vector<std::uint8_t> window(static_cast<std::size_t>(taps * taps));
-  for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x) {
-      for (int j = 0; j < taps; ++j)
-        for (int i = 0; i < taps; ++i) {
-          const int sx = std::clamp(x + i - r, 0, width - 1), sy = std::clamp(y + j - r, 0, height - 1);
-          window[static_cast<std::size_t>(j * taps + i)] = src.view().row<std::uint8_t>(sy)[sx];
-        }
-      actual.view().row<std::uint8_t>(y)[x] = kernels::fixed_point_output(mask, window.data(), taps);
-    }
-  return testing::compare(actual.view(), expected.view());
+  return testing::emulated_vs_reference(spec, width, height, seed, BorderMode::Replicate, kernels::fixed_point_output);
 }
-
-Tolerance u8_tolerance() { return find_operation("blur")->tolerance(kGray); }
 
 TEST(FixedPointFilter, GaussiansWithinTheOpsTolerance) {
   for (double sigma : {0.3, 0.6, 0.8, 1.0, 1.2, 1.5, 2.0, 3.0})
@@ -52,9 +35,9 @@ TEST(FixedPointFilter, GaussiansWithinTheOpsTolerance) {
       GaussianParams params{sigma, radius};
       params.alpha = AlphaMode::Separate;
       const FilterSpec spec = gaussian_spec(params);
-      ASSERT_TRUE(kernels::separable_fixed_fits(kGray, spec));
+      ASSERT_TRUE(kernels::separable_fixed_fits(kGray8, spec));
       const testing::Difference diff = emulate_vs_reference(spec, 160, 120, static_cast<std::uint64_t>(radius * 100 + sigma * 10));
-      EXPECT_TRUE(diff.within(u8_tolerance())) << "sigma " << sigma << " radius " << radius << ": " << diff.describe();
+      EXPECT_TRUE(diff.within(testing::u8_filter_tolerance())) << "sigma " << sigma << " radius " << radius << ": " << diff.describe();
       EXPECT_LT(static_cast<double>(diff.differing) / static_cast<double>(diff.samples), 0.005) << "sigma " << sigma << " radius " << radius << ": half the allowance";
     }
 }
@@ -65,7 +48,7 @@ TEST(FixedPointFilter, AnisotropicGaussian) {
   params.radius_y = 2;
   const FilterSpec spec = gaussian_spec(params);
   const testing::Difference diff = emulate_vs_reference(spec, 97, 61, 7);
-  EXPECT_TRUE(diff.within(u8_tolerance())) << diff.describe();
+  EXPECT_TRUE(diff.within(testing::u8_filter_tolerance())) << diff.describe();
 }
 
 TEST(FixedPointFilter, BoxesAreExact) {
@@ -94,17 +77,17 @@ TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
   const PixelFormat rgba{ChannelType::U8, 4}, rgb{ChannelType::U8, 3}, u16{ChannelType::U16, 1};
   GaussianParams blur{1.0, 2};
   blur.alpha = AlphaMode::Separate;
-  EXPECT_TRUE(kernels::separable_fixed_fits(kGray, gaussian_spec(blur)));
+  EXPECT_TRUE(kernels::separable_fixed_fits(kGray8, gaussian_spec(blur)));
   EXPECT_TRUE(kernels::separable_fixed_fits(rgba, gaussian_spec(blur)));
   EXPECT_FALSE(kernels::separable_fixed_fits(u16, gaussian_spec(blur)));
   blur.alpha = AlphaMode::Premultiply;
   EXPECT_TRUE(kernels::separable_fixed_fits(rgb, gaussian_spec(blur))) << "alpha plays no part without a 4th channel";
   EXPECT_FALSE(kernels::separable_fixed_fits(rgba, gaussian_spec(blur))) << "premultiplied RGBA takes the float path";
-  EXPECT_FALSE(kernels::separable_fixed_fits(kGray, gaussian_spec(GaussianParams{2.0, 5})));
-  EXPECT_FALSE(kernels::separable_fixed_fits(kGray, sharpen_spec(SharpenParams{})));
-  EXPECT_FALSE(kernels::separable_fixed_fits(kGray, convolve_spec(ConvolveParams{parse_mask("1 2 1"), true, 0.0, {}})))
+  EXPECT_FALSE(kernels::separable_fixed_fits(kGray8, gaussian_spec(GaussianParams{2.0, 5})));
+  EXPECT_FALSE(kernels::separable_fixed_fits(kGray8, sharpen_spec(SharpenParams{})));
+  EXPECT_FALSE(kernels::separable_fixed_fits(kGray8, convolve_spec(ConvolveParams{parse_mask("1 2 1"), true, 0.0, {}})))
       << "a custom mask is not marked convex";
-  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{1.0, 2}), kGray, FilterVariant::Auto),
+  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{1.0, 2}), kGray8, FilterVariant::Auto),
             FilterVariant::SeparablePacked)
       << "auto follows the tunings' measured choices";
   GaussianParams separate{1.0, 2};
@@ -120,15 +103,15 @@ TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
     EdgeParams edge;
     edge.op = op;
     edge.scale = 0.25;
-    EXPECT_TRUE(kernels::gradient_int_fits(kGray, edge_spec(edge)));
+    EXPECT_TRUE(kernels::gradient_int_fits(kGray8, edge_spec(edge)));
     EXPECT_TRUE(kernels::gradient_int_fits(rgba, edge_spec(edge))) << "alpha kept";
-    EXPECT_EQ(applied_variant(edge_spec(edge), kGray, FilterVariant::Auto), FilterVariant::GradientInt);
+    EXPECT_EQ(applied_variant(edge_spec(edge), kGray8, FilterVariant::Auto), FilterVariant::GradientInt);
     edge.direction = EdgeDirection::X;
-    EXPECT_FALSE(kernels::gradient_int_fits(kGray, edge_spec(edge)));
+    EXPECT_FALSE(kernels::gradient_int_fits(kGray8, edge_spec(edge)));
   }
   EdgeParams laplacian;
   laplacian.op = EdgeOperator::Laplacian;
-  EXPECT_FALSE(kernels::gradient_int_fits(kGray, edge_spec(laplacian)));
+  EXPECT_FALSE(kernels::gradient_int_fits(kGray8, edge_spec(laplacian)));
   EXPECT_FALSE(kernels::gradient_int_fits(PixelFormat{ChannelType::F32, 1}, edge_spec(EdgeParams{})));
   EdgeParams premultiplied;
   premultiplied.alpha = AlphaMode::Premultiply;
@@ -139,7 +122,7 @@ TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
 // One contract for Auto: exact by default on every device; the approximating large-sigma
 // kernels only where the caller accepts them (Accuracy::Fast, `--accuracy fast`).
 TEST(AccuracyContract, AutoApproximatesOnlyWhenAsked) {
-  for (const PixelFormat format : {kGray, PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U16, 3},
+  for (const PixelFormat format : {kGray8, PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U16, 3},
                                    PixelFormat{ChannelType::F32, 4}})
     for (double sigma : {3.0, 3.5, 4.1, 8.0, 30.0, 100.0}) {
       GaussianParams params{sigma, 0};

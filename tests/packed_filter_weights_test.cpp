@@ -12,6 +12,7 @@
 
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "fixed_point_emulation.hpp"
 #include "kernels/convolution/fixed_strip_plan.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
 #include "kernels/convolution/separable_packed_tuning.hpp"
@@ -20,30 +21,13 @@
 namespace gpufilter {
 namespace {
 
-const PixelFormat kGray{ChannelType::U8, 1};
+using testing::kGray8;
 
 // The emulated kernel on a gray image with the reflect-101 border, against the reference.
 testing::Difference emulate_vs_reference(const FilterSpec& spec, int width, int height, std::uint64_t seed) {
-  HostImage src(width, height, kGray), expected(width, height, kGray), actual(width, height, kGray);
-  testing::fill_random(src.view(), seed);
-  reference::apply_filter(src.view(), expected.view(), spec, Border{BorderMode::Reflect101});
-  const kernels::FixedPointMask mask = kernels::fixed_point_mask(spec);
-  const int r = mask.radius, taps = 2 * r + 1;
-  // Reflect-101 for the sizes here (larger than the mask).
-  const auto reflect = [](int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; };
-  std::vector<std::uint8_t> window(static_cast<std::size_t>(taps * taps));
-  for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x) {
-      for (int j = 0; j < taps; ++j)
-        for (int i = 0; i < taps; ++i)
-          window[static_cast<std::size_t>(j * taps + i)] =
-              src.view().row<std::uint8_t>(reflect(y + j - r, height))[reflect(x + i - r, width)];
-      actual.view().row<std::uint8_t>(y)[x] = kernels::separable_packed_output(mask, window.data(), taps);
-    }
-  return testing::compare(actual.view(), expected.view());
+  return testing::emulated_vs_reference(spec, width, height, seed, BorderMode::Reflect101,
+                                        kernels::separable_packed_output);
 }
-
-Tolerance u8_tolerance() { return find_operation("blur")->tolerance(kGray); }
 
 double share_differing(const testing::Difference& diff) {
   return static_cast<double>(diff.differing) / static_cast<double>(diff.samples);
@@ -55,10 +39,10 @@ TEST(PackedFilter, GaussiansWithinTheOpsTolerance) {
       GaussianParams params{sigma, radius};
       params.alpha = AlphaMode::Separate;
       const FilterSpec spec = gaussian_spec(params);
-      ASSERT_TRUE(kernels::separable_packed_fits(kGray, spec)) << sigma << " " << radius;
+      ASSERT_TRUE(kernels::separable_packed_fits(kGray8, spec)) << sigma << " " << radius;
       const testing::Difference diff =
           emulate_vs_reference(spec, 200, 150, static_cast<std::uint64_t>(radius * 1000 + sigma * 10));
-      EXPECT_TRUE(diff.within(u8_tolerance())) << "sigma " << sigma << " radius " << radius << ": " << diff.describe();
+      EXPECT_TRUE(diff.within(testing::u8_filter_tolerance())) << "sigma " << sigma << " radius " << radius << ": " << diff.describe();
       EXPECT_LT(share_differing(diff), 0.005) << "sigma " << sigma << " radius " << radius << ": half the allowance";
     }
 }
@@ -69,9 +53,9 @@ TEST(PackedFilter, AnisotropicGaussians) {
     params.sigma_y = sy;
     params.radius_y = ry;
     const FilterSpec spec = gaussian_spec(params);
-    ASSERT_TRUE(kernels::separable_packed_fits(kGray, spec));
+    ASSERT_TRUE(kernels::separable_packed_fits(kGray8, spec));
     const testing::Difference diff = emulate_vs_reference(spec, 97, 61, 7);
-    EXPECT_TRUE(diff.within(u8_tolerance())) << diff.describe();
+    EXPECT_TRUE(diff.within(testing::u8_filter_tolerance())) << diff.describe();
     EXPECT_LT(share_differing(diff), 0.005) << diff.describe();
   }
 }
@@ -80,7 +64,7 @@ TEST(PackedFilter, BoxesAreExact) {
   for (int w : {1, 3, 5, 7, 9})
     for (int h : {1, 3, 5, 9}) {
       const FilterSpec spec = box_spec(BoxParams{w, h, AlphaMode::Separate});
-      ASSERT_TRUE(kernels::separable_packed_fits(kGray, spec));
+      ASSERT_TRUE(kernels::separable_packed_fits(kGray8, spec));
       const testing::Difference diff = emulate_vs_reference(spec, 83, 47, static_cast<std::uint64_t>(w * 10 + h));
       EXPECT_EQ(diff.max_abs, 0.0) << w << "x" << h << ": " << diff.describe();
     }
@@ -101,12 +85,12 @@ TEST(PackedFilter, WhichSpecsItTakes) {
   const PixelFormat rgba{ChannelType::U8, 4}, rgb{ChannelType::U8, 3}, u16{ChannelType::U16, 1};
   GaussianParams blur{1.0, 2};
   blur.alpha = AlphaMode::Separate;
-  EXPECT_TRUE(kernels::separable_packed_fits(kGray, gaussian_spec(blur)));
+  EXPECT_TRUE(kernels::separable_packed_fits(kGray8, gaussian_spec(blur)));
   EXPECT_TRUE(kernels::separable_packed_fits(rgba, gaussian_spec(blur)));
   EXPECT_TRUE(kernels::separable_packed_fits(rgb, gaussian_spec(blur))) << "3-byte pixels, 4 a thread";
   EXPECT_FALSE(kernels::separable_packed_fits(u16, gaussian_spec(blur)));
-  EXPECT_FALSE(kernels::separable_packed_fits(kGray, gaussian_spec(GaussianParams{2.0, 5})));
-  EXPECT_FALSE(kernels::separable_packed_fits(kGray, sharpen_spec(SharpenParams{})));
+  EXPECT_FALSE(kernels::separable_packed_fits(kGray8, gaussian_spec(GaussianParams{2.0, 5})));
+  EXPECT_FALSE(kernels::separable_packed_fits(kGray8, sharpen_spec(SharpenParams{})));
   blur.alpha = AlphaMode::Premultiply;
   EXPECT_FALSE(kernels::separable_packed_fits(rgba, gaussian_spec(blur))) << "premultiplied RGBA takes the float path";
   // Auto takes it where the tuning's measurements say (auto_max_size); an explicit request
@@ -120,7 +104,7 @@ TEST(PackedFilter, WhichSpecsItTakes) {
     const int size = 2 * radius + 1;
     const FilterSpec weighted = gaussian_spec(GaussianParams{1.0, radius});
     const FilterSpec box = box_spec(BoxParams{size, size, AlphaMode::Separate});
-    for (const PixelFormat& format : {kGray, rgb, rgba}) {
+    for (const PixelFormat& format : {kGray8, rgb, rgba}) {
       FilterSpec weighted_separate = weighted;
       weighted_separate.alpha = AlphaMode::Separate;
       EXPECT_EQ(auto_takes(weighted_separate, format), size <= Tuning::auto_max_size(format.channels, false))
@@ -129,13 +113,13 @@ TEST(PackedFilter, WhichSpecsItTakes) {
           << size << "x" << size << " box, " << format.channels << " channels";
     }
   }
-  EXPECT_TRUE(auto_takes(gaussian_spec(GaussianParams{1.0, 3}), kGray)) << "7x7 gray Gaussians measured faster";
-  EXPECT_FALSE(auto_takes(gaussian_spec(GaussianParams{1.0, 4}), kGray)) << "9x9 gray Gaussians measured slower";
-  EXPECT_TRUE(auto_takes(box_spec(BoxParams{9, 9, AlphaMode::Separate}), kGray)) << "9x9 gray boxes measured faster";
+  EXPECT_TRUE(auto_takes(gaussian_spec(GaussianParams{1.0, 3}), kGray8)) << "7x7 gray Gaussians measured faster";
+  EXPECT_FALSE(auto_takes(gaussian_spec(GaussianParams{1.0, 4}), kGray8)) << "9x9 gray Gaussians measured slower";
+  EXPECT_TRUE(auto_takes(box_spec(BoxParams{9, 9, AlphaMode::Separate}), kGray8)) << "9x9 gray boxes measured faster";
   EXPECT_TRUE(auto_takes(gaussian_spec(GaussianParams{1.0, 4}), rgb)) << "9x9 RGB measured faster";
-  EXPECT_EQ(applied_variant(gaussian, kGray, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
+  EXPECT_EQ(applied_variant(gaussian, kGray8, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
   EXPECT_EQ(applied_variant(gaussian, rgb, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
-  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{2.0, 6}), kGray, FilterVariant::SeparablePacked),
+  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{2.0, 6}), kGray8, FilterVariant::SeparablePacked),
             FilterVariant::Separable);
   EXPECT_EQ(filter_variant_from_name("separable_packed"), FilterVariant::SeparablePacked);
 }
