@@ -1,7 +1,8 @@
 #pragma once
-// The FilterSpec a registered convolution op makes of its parameters: what
-// `gpufilter blur --sigma 3` runs, for code that runs the same filter another way (the
-// lab's kernels) or inspects it. Host only: no GPU, never synchronizes.
+/// @file
+/// The FilterSpec a registered convolution op makes of its parameters: what
+/// `gpufilter blur --sigma 3` runs, for code that runs the same filter another way (the
+/// lab's kernels) or inspects it. Host only: no GPU, never synchronizes.
 #include <string>
 
 #include "gpufilter/filter_spec.hpp"
@@ -9,9 +10,9 @@
 
 namespace gpufilter {
 
-// `op`: "blur", "box", "sharpen", "edge", "emboss" or "convolve"; `values` resolved by
-// the op (Operation::resolve). The spec is validated. Throws Error(InvalidArgument) for
-// another op or parameters the op refuses.
+/// The validated FilterSpec of `op` ("blur", "box", "sharpen", "edge", "emboss" or
+/// "convolve") with `values` resolved by the op (Operation::resolve). Throws
+/// Error(InvalidArgument) for another op or parameters the op refuses.
 FilterSpec filter_spec_of(const std::string& op, const ParamValues& values);
 
 }  // namespace gpufilter

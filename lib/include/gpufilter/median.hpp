@@ -1,22 +1,23 @@
 #pragma once
-// The median filter: each output sample is the median of its channel over a square
-// window of (2 * radius + 1)^2 pixels, read through the border. Every channel is filtered
-// alone, alpha included, as cv::medianBlur does: a median picks one of the window's
-// values, so channels filtered together could only mix values from different pixels.
-// The result is an input value (or the border's constant), so every variant gives the
-// same, exact output.
-//
-// median_filter() has the shape and the contract of the filters in filters.hpp:
-// - Preconditions: src and dst are non-empty views of device memory, of equal size and
-//   format, each naturally aligned (a 4-channel pixel to its full size), not
-//   overlapping; any pitch, sub-views included.
-// - Errors: Error(InvalidArgument) for views or a radius that break these rules (the
-//   message names the op and the accepted range), Error(UnsupportedFormat) for a channel
-//   count other than 1, 3 or 4, Error(Cuda) when a launch fails. After an error dst is
-//   unspecified.
-// - Synchronisation: none. The work is enqueued on ctx.stream and the call returns;
-//   only ExecContext::sync_after_launch (or GPUFILTER_SYNC_LAUNCHES=1) makes it wait.
-// to_string(), all_median_variants() and median_variant_from_name() touch no GPU.
+/// @file
+/// The median filter: each output sample is the median of its channel over a square
+/// window of (2 * radius + 1)^2 pixels, read through the border. Every channel is filtered
+/// alone, alpha included, as cv::medianBlur does: a median picks one of the window's
+/// values, so channels filtered together could only mix values from different pixels.
+/// The result is an input value (or the border's constant), so every variant gives the
+/// same, exact output.
+///
+/// median_filter() has the shape and the contract of the filters in filters.hpp:
+/// - Preconditions: src and dst are non-empty views of device memory, of equal size and
+///   format, each naturally aligned (a 4-channel pixel to its full size), not
+///   overlapping; any pitch, sub-views included.
+/// - Errors: Error(InvalidArgument) for views or a radius that break these rules (the
+///   message names the op and the accepted range), Error(UnsupportedFormat) for a channel
+///   count other than 1, 3 or 4, Error(Cuda) when a launch fails. After an error dst is
+///   unspecified.
+/// - Synchronisation: none. The work is enqueued on ctx.stream and the call returns;
+///   only ExecContext::sync_after_launch (or GPUFILTER_SYNC_LAUNCHES=1) makes it wait.
+/// to_string(), all_median_variants() and median_variant_from_name() touch no GPU.
 #include <string>
 #include <vector>
 
@@ -27,12 +28,17 @@
 
 namespace gpufilter {
 
-// "auto", "naive", "tiled".
+/// The variant's name: "auto", "naive" or "tiled"; "unknown" for another value.
 const char* to_string(MedianVariant variant);
-// Throws Error(InvalidArgument) naming the choices on an unknown name.
+/// The variant of that name; throws Error(InvalidArgument) naming the choices on an
+/// unknown name.
 MedianVariant median_variant_from_name(const std::string& name);
+/// Every variant, `Auto` first.
 const std::vector<MedianVariant>& all_median_variants();
 
+/// Median of each channel over a (2 * params.radius + 1)^2 window (radius 1 to
+/// MedianParams::kMaxRadius), read through `border`, from `src` into `dst` with the
+/// kernel `variant` names, on ctx.stream (see the file's contract above).
 void median_filter(const ImageView& src, const ImageView& dst, const MedianParams& params, const Border& border = {},
                    MedianVariant variant = MedianVariant::Auto, const ExecContext& ctx = {});
 
