@@ -113,6 +113,17 @@ void restore_handlers() {
   }
 }
 
+// The handlers are in place while anything is watched: an armed file or a creation.
+void watch_one_more() {
+  const std::lock_guard<std::mutex> lock(g_handlers_mutex);
+  if (g_watched++ == 0) install_handlers();
+}
+
+void watch_one_less() {
+  const std::lock_guard<std::mutex> lock(g_handlers_mutex);
+  if (--g_watched == 0) restore_handlers();
+}
+
 }  // namespace
 
 int remove_on_fatal_signal(int directory_fd, const char* name, dev_t device, ino_t inode) {
@@ -126,8 +137,7 @@ int remove_on_fatal_signal(int directory_fd, const char* name, dev_t device, ino
     file.device = device;
     file.inode = inode;
     file.state.store(kArmed);
-    const std::lock_guard<std::mutex> lock(g_handlers_mutex);
-    if (g_watched++ == 0) install_handlers();
+    watch_one_more();
     return slot;
   }
   return -1;
@@ -136,8 +146,7 @@ int remove_on_fatal_signal(int directory_fd, const char* name, dev_t device, ino
 void forget_on_fatal_signal(int watch) {
   if (watch < 0 || watch >= kSlots) return;
   g_pending[watch].state.store(kFree);
-  const std::lock_guard<std::mutex> lock(g_handlers_mutex);
-  if (--g_watched == 0) restore_handlers();
+  watch_one_less();
 }
 
 CleanupSignalsBlocked::CleanupSignalsBlocked() {
@@ -149,15 +158,11 @@ CleanupSignalsBlocked::~CleanupSignalsBlocked() { ::pthread_sigmask(SIG_SETMASK,
 
 CreatingWatchedFile::CreatingWatchedFile() {
   g_creating.fetch_add(1);
-  const std::lock_guard<std::mutex> lock(g_handlers_mutex);
-  if (g_watched++ == 0) install_handlers();
+  watch_one_more();
 }
 
 CreatingWatchedFile::~CreatingWatchedFile() {
-  {
-    const std::lock_guard<std::mutex> lock(g_handlers_mutex);
-    if (--g_watched == 0) restore_handlers();
-  }
+  watch_one_less();
   g_creating.fetch_sub(1);
 }
 
