@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <sstream>
 
 #include "gpufilter/error.hpp"
@@ -163,21 +164,20 @@ ParamSpec flag_param(std::string name, std::string help) {
 
 namespace {
 
-// The factories the op files registered, in whatever order their files were loaded.
-std::vector<ops::OperationFamilyFactory>& registered_families() {
-  static std::vector<ops::OperationFamilyFactory> factories;
-  return factories;
-}
-std::vector<ops::OperationFactory>& registered_operations() {
-  static std::vector<ops::OperationFactory> factories;
+// The factories the op files registered, in whatever order their files were loaded, each
+// as one that makes a list (a single op's factory makes a list of one).
+std::vector<std::function<std::vector<Operation>()>>& registered_factories() {
+  static std::vector<std::function<std::vector<Operation>()>> factories;
   return factories;
 }
 
 }  // namespace
 
 namespace ops {
-OperationRegistration::OperationRegistration(OperationFactory make) { registered_operations().push_back(make); }
-OperationRegistration::OperationRegistration(OperationFamilyFactory make) { registered_families().push_back(make); }
+OperationRegistration::OperationRegistration(OperationFactory make) {
+  registered_factories().emplace_back([make] { return std::vector<Operation>{make()}; });
+}
+OperationRegistration::OperationRegistration(OperationFamilyFactory make) { registered_factories().emplace_back(make); }
 }  // namespace ops
 
 const char* to_string(OperationGroup group) {
@@ -195,8 +195,7 @@ const std::vector<Operation>& operations() {
   // Registration happens while the library loads, before any call can reach here.
   static const std::vector<Operation> all = [] {
     std::vector<Operation> list;
-    for (ops::OperationFactory make : registered_operations()) list.push_back(make());
-    for (ops::OperationFamilyFactory make : registered_families())
+    for (const auto& make : registered_factories())
       for (Operation& op : make()) list.push_back(std::move(op));
     // The load order of the op files is the linker's: the list's order is the groups'.
     std::sort(list.begin(), list.end(), [](const Operation& a, const Operation& b) {
