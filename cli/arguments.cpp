@@ -58,7 +58,7 @@ std::vector<std::string> operation_names() {
 // help). Params are read as strings so a bad number gets our message, not cxxopts'.
 cxxopts::Options make_options(const Operation* op) {
   cxxopts::Options options(op ? std::string(kProgram) + " " + op->name : kProgram,
-                           op ? wrapped(op->summary, 100, 0) + "\n" : "");  // a 100-column terminal
+                           op ? wrapped(op->summary, kHelpWidth, 0) + "\n" : "");
   const bool data_op = op && !op->produces_image();
   options.custom_help(op ? (data_op ? "IN [options]" : "IN OUT [options]") : "");
   options.positional_help("");

@@ -29,6 +29,19 @@ std::string variants_text(const Operation& op) {
   return text;
 }
 
+std::size_t longest_op_name() {
+  std::size_t longest = 0;
+  for (const Operation& op : operations()) longest = std::max(longest, op.name.size());
+  return longest;
+}
+
+// The heading of `op`'s group ("Filters:") where `op` is the first of it, after a blank
+// line where another group came before; empty inside a group.
+std::string heading_before(const Operation* previous, const Operation& op) {
+  if (previous != nullptr && previous->group == op.group) return "";
+  return std::string(previous != nullptr ? "\n" : "") + to_string(op.group) + ":\n";
+}
+
 }  // namespace
 
 std::string format_number(double value) {
@@ -62,18 +75,15 @@ std::string describe_formats(const std::vector<PixelFormat>& formats) {
 }
 
 std::string operation_table() {
-  // One block an op, wrapped to a 100-column terminal: the summary beside the name, the
-  // variants and formats below it.
-  constexpr std::size_t kWidth = 100;
-  std::size_t name_width = 0;
-  for (const Operation& op : operations()) name_width = std::max(name_width, op.name.size());
-  const std::size_t column = name_width + 2;
-  const std::size_t text_width = kWidth - column;
+  // One block an op, wrapped to the terminal: the summary beside the name, the variants
+  // and formats below it; a heading per group.
+  const std::size_t column = longest_op_name() + 2;
+  const std::size_t text_width = kHelpWidth - column;
   const std::string indent(column, ' ');
   std::string text;
   const Operation* previous = nullptr;
   for (const Operation& op : operations()) {
-    if (!previous || previous->group != op.group) text += std::string(previous ? "\n" : "") + to_string(op.group) + ":\n";
+    text += heading_before(previous, op);
     previous = &op;
     text += padded(op.name, column) + wrapped(op.summary, text_width, column) + '\n';
     text += indent + wrapped("variants: " + variants_text(op), text_width - 2, column + 2) + '\n';
@@ -92,16 +102,15 @@ std::string general_help(const std::string& common_options) {
       "  gpufilter OP --help     the parameters of one op\n"
       "  gpufilter list          every op with its variants and pixel formats\n"
       "  gpufilter server start  keep the GPU warm for the commands that follow (server --help)\n"
-      "  gpufilter --help | --version\n";
-  std::size_t width = 0;
-  for (const Operation& op : operations()) width = std::max(width, op.name.size());
-  // Wrapped to a 100-column terminal, as `gpufilter list` is; a heading per group.
+      "  gpufilter --help | --version\n\n";
+  // Wrapped to the terminal, as `gpufilter list` is; a heading per group.
+  const std::size_t width = longest_op_name();
   const std::size_t column = width + 4;
   const Operation* previous = nullptr;
   for (const Operation& op : operations()) {
-    if (!previous || previous->group != op.group) text += std::string("\n") + to_string(op.group) + ":\n";
+    text += heading_before(previous, op);
     previous = &op;
-    text += "  " + padded(op.name, width + 2) + wrapped(op.summary, 100 - column, column) + '\n';
+    text += "  " + padded(op.name, width + 2) + wrapped(op.summary, kHelpWidth - column, column) + '\n';
   }
   text += '\n' + common_options;
   text +=

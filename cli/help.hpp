@@ -16,6 +16,8 @@ std::string version_text();
 std::string describe_formats(const std::vector<PixelFormat>& formats);
 // Shortest text that reads back as the same double: 0.1 -> "0.1", 10.0 -> "10".
 std::string format_number(double value);
+// The terminal width the help texts and `gpufilter list` are wrapped to.
+constexpr std::size_t kHelpWidth = 100;
 // Word-wraps `text` to lines of at most `width` characters, later lines indented by `indent`.
 std::string wrapped(const std::string& text, std::size_t width, std::size_t indent);
 
