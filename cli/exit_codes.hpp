@@ -3,6 +3,9 @@
 // line from a bad input file, an unwritable output or a GPU failure. `gpufilter --help`
 // prints this table, so it is the single place they are described.
 #include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
 #include <string>
 
 #include "gpufilter/io/io_error.hpp"
@@ -67,5 +70,16 @@ class CliError : public io::IoError {
   CliError(ExitCode code, const std::string& message) : io::IoError(fault_of(code), message) {}
   ExitCode code() const noexcept { return exit_code(fault()); }
 };
+
+// How the program ends, whether the front (front.cpp) or the tool ran the command: without
+// static destructors and atexit handlers (the CUDA runtime's handler destroys the
+// context, tens of milliseconds spent freeing what the OS frees anyway). By then OUT is
+// renamed into place and every thread is joined; only the standard streams need flushing.
+[[noreturn]] inline void exit_promptly(int code) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(code);
+}
 
 }  // namespace gpufilter::cli

@@ -50,11 +50,8 @@ int main(int argc, char** argv) {
     const auto lost_server_note = [&] {
       return std::string(tool_function<ToolLostServerNote>(kToolLostServerNoteSymbol)(argc, argv));
     };
-    if (const std::optional<int> status = forward_to_server(argc, argv, started, lost_server_note)) {
-      std::cout.flush();
-      std::fflush(nullptr);
-      std::_Exit(*status);
-    }
+    if (const std::optional<int> status = forward_to_server(argc, argv, started, lost_server_note))
+      exit_promptly(*status);
   }
   const long long started_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(started.time_since_epoch()).count();

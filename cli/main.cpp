@@ -261,17 +261,6 @@ bool names_devices(int argc, const char* const* argv) {
   return false;
 }
 
-// Ends the process without running static destructors and atexit handlers: the CUDA
-// runtime's handler destroys the context, tens of milliseconds spent freeing what the OS
-// frees anyway. By now OUT is renamed into place and every thread is joined; only the
-// standard streams need flushing.
-[[noreturn]] void exit_promptly(int code) {
-  std::cout.flush();
-  std::cerr.flush();
-  std::fflush(nullptr);
-  std::_Exit(code);
-}
-
 }  // namespace
 }  // namespace gpufilter::cli
 
