@@ -512,9 +512,8 @@ class Server {
     {
       const std::lock_guard<std::mutex> lock(mutex_);
       if (running_) {
-        text += "\nrunning '" + running_what_ + "' for " +
-                std::to_string(static_cast<long>(std::chrono::duration<double>(now - running_since_).count())) +
-                " s, " + std::to_string(queue_.size()) + " waiting";
+        text += "\n" + running_for(running_what_, running_since_, now) + ", " + std::to_string(queue_.size()) +
+                " waiting";
       }
     }
     text += helpers_.describe(now);

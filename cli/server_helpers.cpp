@@ -11,7 +11,6 @@
 #include <cerrno>
 #include <iostream>
 
-
 namespace gpufilter::cli {
 namespace {
 
@@ -28,6 +27,11 @@ int thread_count() {
 }
 
 }  // namespace
+
+std::string running_for(const std::string& what, ServerClock::time_point since, ServerClock::time_point now) {
+  return "running '" + what + "' for " +
+         std::to_string(static_cast<long>(std::chrono::duration<double>(now - since).count())) + " s";
+}
 
 bool ServerHelpers::start(int count, const std::function<void(int pair)>& serve) {
   if (count <= 0) return true;
@@ -124,8 +128,7 @@ std::string ServerHelpers::describe(ServerClock::time_point now) const {
     if (!helper.warm)
       text += "warming up";
     else if (helper.running)
-      text += "running '" + helper.what + "' for " +
-              std::to_string(static_cast<long>(std::chrono::duration<double>(now - helper.since).count())) + " s";
+      text += running_for(helper.what, helper.since, now);
     else
       text += "free";
   }

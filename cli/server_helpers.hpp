@@ -21,6 +21,9 @@
 
 namespace gpufilter::cli {
 
+// "running 'blur' for 3 s": a process's command in `server status`.
+std::string running_for(const std::string& what, ServerClock::time_point since, ServerClock::time_point now);
+
 // What a helper says on its pair: ready after its warm-up, done after a command (healthy
 // or not: a broken GPU context ends the whole server, as in the first process).
 enum class HelperNews : char { Warm = 'w', Done = 'd', Broken = 'b' };
