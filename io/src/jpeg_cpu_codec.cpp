@@ -13,6 +13,7 @@
 #include <jpeglib.h>
 
 #include "gpufilter/io/jpeg_markers.hpp"
+#include "gpufilter/io/jpeg_orientation.hpp"
 
 namespace gpufilter::io::jpeg_cpu {
 namespace {
@@ -42,15 +43,20 @@ void use(Errors& errors, jpeg_error_mgr*& slot) {
   errors.warnings = 0;
 }
 
-// OpenCV's turn for each EXIF orientation (2..8), made of flips and a transpose.
+// The image turned upright by its EXIF orientation, step by step as OpenCV turns it.
 cv::Mat upright_by(int orientation, const cv::Mat& stored) {
   cv::Mat image = stored;
-  if (orientation >= 5 && orientation <= 8) cv::transpose(stored, image);
-  switch (orientation) {
-    case 2: case 6: cv::flip(image, image, 1); break;   // mirrored; a quarter turn clockwise
-    case 3: case 7: cv::flip(image, image, -1); break;  // half turn; transverse
-    case 4: case 8: cv::flip(image, image, 0); break;   // flipped; a quarter turn anticlockwise
-    default: break;
+  for (const OrientationStep step : orientation_steps(orientation)) {
+    cv::Mat turned;
+    switch (step) {
+      case OrientationStep::Transpose: cv::transpose(image, turned); break;
+      case OrientationStep::Rotate90: cv::rotate(image, turned, cv::ROTATE_90_CLOCKWISE); break;
+      case OrientationStep::Rotate270: cv::rotate(image, turned, cv::ROTATE_90_COUNTERCLOCKWISE); break;
+      case OrientationStep::FlipHorizontal: cv::flip(image, turned, 1); break;
+      case OrientationStep::FlipVertical: cv::flip(image, turned, 0); break;
+      case OrientationStep::FlipBoth: cv::flip(image, turned, -1); break;
+    }
+    image = turned;
   }
   return image;
 }

@@ -5,20 +5,6 @@
 
 namespace gpufilter::io {
 
-std::vector<OrientationStep> orientation_steps(int orientation) {
-  using S = OrientationStep;
-  switch (orientation) {
-    case 2: return {S::FlipHorizontal};
-    case 3: return {S::FlipBoth};
-    case 4: return {S::FlipVertical};
-    case 5: return {S::Transpose};
-    case 6: return {S::Rotate90};  // OpenCV: transpose, then flip left-right
-    case 7: return {S::Transpose, S::FlipBoth};
-    case 8: return {S::Rotate270};  // OpenCV: transpose, then flip top-bottom
-    default: return {};
-  }
-}
-
 bool orientation_swaps_sides(int orientation) { return orientation >= 5 && orientation <= 8; }
 
 void apply_orientation_step(OrientationStep step, const ImageView& src, const ImageView& dst, bool on_gpu,

@@ -19,8 +19,21 @@ enum class OrientationStep {
 };
 
 // Empty for 1 and for anything outside 1..8 (as OpenCV ignores it); one step for 2..6
-// and 8; Transpose then FlipBoth for 7.
-std::vector<OrientationStep> orientation_steps(int orientation);
+// and 8; Transpose then FlipBoth for 7. Inline: the CPU codec (jpeg_cpu_codec.cpp) turns
+// its decodes by it too, also where it is built without the library (the fuzz targets).
+inline std::vector<OrientationStep> orientation_steps(int orientation) {
+  using S = OrientationStep;
+  switch (orientation) {
+    case 2: return {S::FlipHorizontal};
+    case 3: return {S::FlipBoth};
+    case 4: return {S::FlipVertical};
+    case 5: return {S::Transpose};
+    case 6: return {S::Rotate90};  // OpenCV: transpose, then flip left-right
+    case 7: return {S::Transpose, S::FlipBoth};
+    case 8: return {S::Rotate270};  // OpenCV: transpose, then flip top-bottom
+    default: return {};
+  }
+}
 
 // Whether the upright image is the stored one's transpose in size (orientations 5..8).
 bool orientation_swaps_sides(int orientation);
