@@ -30,11 +30,12 @@ struct gpufilter_file_image {
 namespace gpufilter::capi {
 namespace {
 
-// OpenCV's codec libraries load only when a file needs them (the codecs' module() waits
-// for them then), never ahead on a thread of their own: a script that wrote a JPEG could
+// Before a file call: OpenCV's log lines off stderr, once. Its codec libraries are not
+// loaded ahead on a thread of their own (codecs::start_loading), only when a file needs
+// them (the codecs' module() waits for them then): a script that wrote a JPEG could
 // otherwise end while they load, and a library's constructors running during the
 // interpreter's exit aborted it (GDCM's, once in a clean CI run).
-void start_codecs() {
+void quiet_codecs() {
   static std::once_flag once;
   std::call_once(once, [] { io::silence_codec_logging(); });
 }
@@ -90,7 +91,7 @@ struct BatchArguments {
 };
 
 std::string run_batch_json(const gpufilter_request& request, const BatchArguments& given) {
-  start_codecs();
+  quiet_codecs();
   io::RunRequest run;
   run.op = request.op;
   if (!run.op->produces_image()) invalid(run.op->name + " gives data, not an image: a batch writes images");
@@ -153,7 +154,7 @@ extern "C" gpufilter_status gpufilter_file_read(const char* path, int autorotate
   return capi::guarded([&] {
     if (path == nullptr || image == nullptr || view == nullptr) capi::invalid("path, image or view is NULL");
     *image = nullptr;
-    capi::start_codecs();
+    capi::quiet_codecs();
     auto read = std::make_unique<gpufilter_file_image>();
     read->pixels = io::read_image(path, autorotate != 0);
     const PixelFormat format = io::pixel_format_of(read->pixels, path);
@@ -177,7 +178,7 @@ extern "C" gpufilter_status gpufilter_file_write(const char* path, const gpufilt
                                            std::to_string(png_compression));
     const ImageView view = capi::to_view(*image);
     validate_view(view, "image");
-    capi::start_codecs();
+    capi::quiet_codecs();
     const std::filesystem::path output = path;
     io::check_output_target(output);
     io::refuse_existing_output(output, replace != 0, "'" + output.string() + "'");

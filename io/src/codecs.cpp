@@ -122,7 +122,6 @@ std::optional<cv::Mat> decode_jpeg(const unsigned char* data, std::size_t size, 
   return jpeg_cpu::decode(data, size, flags != cv::IMREAD_UNCHANGED, decoder_pixel_limit());
 }
 
-
 }  // namespace
 
 void set_threads_per_file(unsigned threads) { g_threads_per_file = threads; }
