@@ -32,6 +32,7 @@
 #include "gpufilter/io/timing.hpp"
 #include "gpu_pool.hpp"
 #include "host_memory.hpp"
+#include "thread_name.hpp"
 
 namespace gpufilter::io {
 namespace {
@@ -359,7 +360,11 @@ BatchResult run_batch(const RunRequest& request, const std::vector<BatchItem>& i
     while (!stop_request().load() && next_work(index, ready)) run_file(index, ready);
   };
   std::vector<std::thread> workers;
-  for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(work);
+  for (std::size_t t = 1; t < threads; ++t)
+    workers.emplace_back([&work] {
+      name_this_thread("batch worker");
+      work();
+    });
   work();
   for (std::thread& worker : workers) worker.join();
   BatchResult result;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "environment_number.hpp"
+#include "thread_name.hpp"
 
 namespace gpufilter::io {
 namespace {
@@ -53,6 +54,7 @@ BatchDecodeResult JpegBatchDecoder::decode(const JpegBytes& file, const ImageVie
 }
 
 void JpegBatchDecoder::serve() {
+  name_this_thread("jpeg engine");
   const Clock::time_point started = Clock::now();
   std::unique_ptr<JpegBatchEngine> engine;
   try {
