@@ -2,6 +2,9 @@
 // writing its first byte into its image (host memory here), so the tests see which file
 // went where, in which calls, and what came back declined.
 #include <gtest/gtest.h>
+#if defined(__linux__)
+#include <pthread.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -275,6 +278,24 @@ TEST(JpegBatchDecoder, FilesWhileTheEngineStartsWaitOrGoFileByFile) {
     for (const Job& job : jobs) EXPECT_EQ(job.result.decoded, !per_file);
   }
 }
+
+#if defined(__linux__)
+// The engine starts and serves on a thread named for it, as top -H and /proc show it.
+TEST(JpegBatchDecoder, TheEngineThreadIsNamed) {
+  EngineLog log;
+  std::string name(32, '\0');
+  JpegBatchDecoder decoder(
+      [&log, &name] {
+        pthread_getname_np(pthread_self(), name.data(), name.size());
+        return std::make_unique<FakeEngine>(log);
+      },
+      JpegBatchTuning{4, 1.0}, "GPU 0");
+  std::vector<Job> jobs(1);
+  jobs[0].bytes = "aok";
+  decode_all(decoder, jobs);  // returns once the engine made and decoded the file
+  EXPECT_STREQ(name.c_str(), "jpeg engine");
+}
+#endif
 
 TEST(JpegBatchDecoder, ZeroBatchSizeDeclinesAtOnce) {
   EngineLog log;
