@@ -133,6 +133,9 @@ std::string version_text() {
   std::string text = std::string("gpufilter ") + kVersion + '\n';
   text += std::string("OpenCV ") + CV_VERSION + '\n';
   text += "CUDA runtime " + std::to_string(runtime / 1000) + '.' + std::to_string(runtime % 1000 / 10) + '\n';
+#if defined(GPUFILTER_DEVICE_CODE_UNOPTIMIZED)
+  text += "device code: not optimized (a build that checks it compiles; its kernels are slow)\n";
+#endif
   return text;
 }
 

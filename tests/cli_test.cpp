@@ -831,6 +831,13 @@ TEST_F(CliTest, VersionIsTheLibraryVersion) {
   const ProcessResult run = gpufilter({"--version"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(contains(run.out, kVersion)) << run.out;
+  // A build that only checks its device code compiles (GPUFILTER_DEVICE_OPTIMIZATION=OFF)
+  // says so, and only such a build.
+#if defined(GPUFILTER_DEVICE_CODE_UNOPTIMIZED)
+  EXPECT_TRUE(contains(run.out, "device code: not optimized")) << run.out;
+#else
+  EXPECT_FALSE(contains(run.out, "device code")) << run.out;
+#endif
 }
 
 // The program is a small front that loads the tool's library beside it (or in the

@@ -74,6 +74,29 @@ class StageEvents {
   CudaEvent start_, uploaded_, computed_, downloaded_;
 };
 
+// What run_image and run_data share: `device_src` fitted to the host image `src` (and
+// `fit_outputs` run) as the set-up, the upload, `compute` on `stream`, then `download`,
+// each stage timed. The uploads and downloads go straight from and to the host images,
+// with no pinned staging copies: those would hold two more host copies of the image, and
+// the driver moves pageable memory through small pinned buffers of its own.
+template <class FitOutputs, class Compute, class Download>
+void upload_compute_download(DeviceImage& device_src, const ImageView& src, cudaStream_t stream, StageTimes& times,
+                             FitOutputs fit_outputs, Compute compute, Download download) {
+  Stopwatch setup;
+  fit_device_image(device_src, src.width, src.height, src.format);
+  fit_outputs();
+  const double setup_ms = setup.elapsed_ms();
+  ExecContext context;
+  context.stream = stream;
+  StageEvents events(stream);
+  copy_image_async(src, device_src.view(), stream);
+  events.uploaded();
+  compute(context);
+  events.computed();
+  download();
+  events.finish(times, setup_ms);
+}
+
 }  // namespace
 
 const char* to_string(Device device) { return device == Device::Gpu ? "gpu" : "cpu"; }
@@ -135,25 +158,13 @@ Stream stream_on(int device) {
 GpuWorkspace::GpuWorkspace(int device, JpegBatchDecoder* batch_decoder)
     : device_(device), stream_(stream_on(device)), batch_decoder_(batch_decoder) {}
 
-// Straight from the decoded image and into the result, with no pinned staging copies:
-// those would hold two more host copies of the image, and the driver moves pageable
-// memory through small pinned buffers of its own.
 void GpuWorkspace::run_image(const RunRequest& request, const ImageView& src, const ImageView& dst,
                              StageTimes& times) {
   const OnDevice on(device_);
-  Stopwatch setup;
-  fit_device_image(src_, src.width, src.height, src.format);
-  fit_device_image(dst_, dst.width, dst.height, dst.format);
-  const double setup_ms = setup.elapsed_ms();
-  ExecContext context;
-  context.stream = stream_.get();
-  StageEvents events(stream_.get());
-  copy_image_async(src, src_.view(), stream_.get());
-  events.uploaded();
-  run_chain(request, src_.view(), context);
-  events.computed();
-  copy_image_async(dst_.view(), dst, stream_.get());
-  events.finish(times, setup_ms);
+  upload_compute_download(
+      src_, src, stream_.get(), times, [&] { fit_device_image(dst_, dst.width, dst.height, dst.format); },
+      [&](const ExecContext& context) { run_chain(request, src_.view(), context); },
+      [&] { copy_image_async(dst_.view(), dst, stream_.get()); });
 }
 
 // A chain's steps run one after another on the stream, through device images kept for
@@ -308,19 +319,15 @@ bool GpuWorkspace::decode_jpeg(GpuJpegCodec& codec, const GpuJpegInput& input, c
 void GpuWorkspace::run_data(const RunRequest& request, const ImageView& src, std::vector<double>& result,
                             StageTimes& times) {
   const OnDevice on(device_);
-  Stopwatch setup;
-  fit_device_image(src_, src.width, src.height, src.format);
-  if (result_.size() != result.size()) result_ = DeviceData(result.size());
-  const double setup_ms = setup.elapsed_ms();
-  ExecContext context;
-  context.stream = stream_.get();
-  StageEvents events(stream_.get());
-  copy_image_async(src, src_.view(), stream_.get());
-  events.uploaded();
-  request.op->run_gpu_data(src_.view(), result_.get(), request.params, request.variant, context);
-  events.computed();
-  result_.download_async(result.data(), stream_.get());
-  events.finish(times, setup_ms);
+  upload_compute_download(
+      src_, src, stream_.get(), times,
+      [&] {
+        if (result_.size() != result.size()) result_ = DeviceData(result.size());
+      },
+      [&](const ExecContext& context) {
+        request.op->run_gpu_data(src_.view(), result_.get(), request.params, request.variant, context);
+      },
+      [&] { result_.download_async(result.data(), stream_.get()); });
 }
 
 Runner& SingleFileRunner::resolve(StageTimes& times, const char* overlapped) {
