@@ -37,11 +37,10 @@ void make_this_thread_nicer(int by) {
 // Whether a batch whose JPEG files go to hardware engines decodes with the CPU while the
 // engines start (and only then), where no thread count was asked for. Off: measured on two
 // H200s, the decoders slow the engine's start by about a second and every batch was slower
-// with them (docs/archive/gpu-results-log.md, 2026-11-27 15:30 run; the 19:15 run traced the
-// slower start to the GPU work of the decoded files, and holding them back did not make a
-// batch faster either); and a file's pixels
-// would depend on which decoder was first to it (OpenCV's and nvJPEG's differ by up to a
-// mean of 3 levels).
+// with them (docs/archive/gpu-results-log.md, 2026-11-27 15:30 run; the 18:45-19:30 runs
+// traced the slower start to the GPU work of the decoded files, and holding those back
+// did not make a batch faster either); and a file's pixels would depend on which decoder
+// was first to it (OpenCV's and nvJPEG's differ by up to a mean of 3 levels).
 constexpr bool kStartupDecodeByDefault = false;
 
 CpuDecodeTuning cpu_decode_tuning(unsigned cores, std::size_t gpus, bool for_hardware_engine,
