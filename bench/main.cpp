@@ -18,6 +18,7 @@
 #include "results.hpp"
 #include "roofline.hpp"
 #include "summary.hpp"
+#include "unoptimized_build.hpp"
 
 namespace {
 
@@ -41,15 +42,6 @@ std::string known_ops() {
 }
 
 int run(const bench::BenchOptions& options, bool json_file) {
-#if defined(GPUFILTER_DEVICE_CODE_UNOPTIMIZED)
-  // Its kernels were compiled without optimization: any figure would mislead.
-  (void)options;
-  (void)json_file;
-  std::fprintf(stderr,
-               "gpufilter-bench: this build's device code is not optimized (GPUFILTER_DEVICE_OPTIMIZATION=OFF); "
-               "configure with it ON to time anything\n");
-  return 2;
-#endif
   // Members create the stream, the L2 flush buffer and the events on the current device.
   auto context = std::make_unique<bench::BenchContext>(options);
   bench::set_bench_context(context.get());
@@ -108,6 +100,7 @@ int main(int argc, char** argv) {
     std::printf("gpufilter-bench: no CUDA device (%s); nothing to measure\n", gpufilter::no_device_reason().c_str());
     return 0;
   }
+  if (bench::refuses_unoptimized_build("gpufilter-bench")) return 2;
 
   int status = 0;
   try {

@@ -13,6 +13,7 @@
 
 #include "gpufilter/device.hpp"
 #include "gpufilter/error.hpp"
+#include "unoptimized_build.hpp"
 
 namespace bench::memory {
 
@@ -292,11 +293,7 @@ int main(int argc, char** argv) {
                  gpufilter::no_device_reason().c_str());
     return 1;
   }
-#if defined(GPUFILTER_DEVICE_CODE_UNOPTIMIZED)
-  std::fprintf(stderr, "gpufilter-memory-bench: this build's device code is not optimized "
-                       "(GPUFILTER_DEVICE_OPTIMIZATION=OFF); configure with it ON to time anything\n");
-  return 2;
-#endif
+  if (bench::refuses_unoptimized_build("gpufilter-memory-bench")) return 2;
   try {
     Context context(options);
     std::printf("# gpufilter-memory-bench on %s\n\n", gpufilter::device_description().c_str());
