@@ -22,6 +22,11 @@ Context::Context(const Options& opts) : options(opts) {
   exec.sync_after_launch = false;
 }
 
+void Context::upload(const gpufilter::HostImage& host, const gpufilter::ImageView& device) {
+  gpufilter::copy_image_async(host.view(), device, raw_stream());
+  stream.synchronize();
+}
+
 std::optional<double> Context::measure(const std::string& name, std::size_t bytes,
                                        const std::function<void()>& launch,
                                        const std::function<std::string()>& check) {

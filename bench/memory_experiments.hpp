@@ -32,6 +32,8 @@ constexpr std::size_t kMemoryMargin = std::size_t{512} << 20;
 // takes milliseconds and their spread is small. 8K RGBA copies (2 x 127 MiB) stay below.
 constexpr std::size_t kLargeCaseBytes = std::size_t{512} << 20;
 constexpr int kLargeCaseIterations = 5;
+// The experiments' pixel: 8-bit RGBA.
+constexpr gpufilter::PixelFormat kRgba{gpufilter::ChannelType::U8, 4};
 // Bytes the poisoned destinations are filled with before each case.
 constexpr unsigned char kPoison = 0xA5;
 
@@ -52,6 +54,8 @@ struct Context {
 
   explicit Context(const Options& opts);
   cudaStream_t raw_stream() const { return stream.get(); }
+  // Copies `host` into `device` on the stream and waits for it.
+  void upload(const gpufilter::HostImage& host, const gpufilter::ImageView& device);
 
   // The median milliseconds of `launch` (warm-up, then timed launches each after an L2
   // flush), then `check()` on what the last launch left: "" when right, else why not.

@@ -27,12 +27,6 @@ using gpufilter::ImageView;
 using gpufilter::PixelFormat;
 
 constexpr PixelFormat kU8{ChannelType::U8, 1};
-constexpr PixelFormat kRgba{ChannelType::U8, 4};
-
-void upload(Context& context, const HostImage& host, const ImageView& device) {
-  gpufilter::copy_image_async(host.view(), device, context.raw_stream());
-  context.stream.synchronize();
-}
 
 std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
@@ -55,7 +49,7 @@ void run_offsets(Context& context) {
   DeviceImage src(kRowBytes + kSlack, kRows, kU8), dst(kRowBytes + kSlack, kRows, kU8);
   HostImage host_src(kRowBytes + kSlack, kRows, kU8), host_dst(kRowBytes + kSlack, kRows, kU8);
   gpufilter::testing::fill_random(host_src.view(), 11);
-  upload(context, host_src, src.view());
+  context.upload(host_src, src.view());
 
   struct Column {
     const char* name;
@@ -121,7 +115,7 @@ void run_tails(Context& context) {
     DeviceImage src(shape.row_bytes, shape.rows, kU8), dst(shape.row_bytes + kGuard, shape.rows, kU8);
     HostImage host_src(shape.row_bytes, shape.rows, kU8), host_dst(shape.row_bytes + kGuard, shape.rows, kU8);
     gpufilter::testing::fill_random(host_src.view(), 3);
-    upload(context, host_src, src.view());
+    context.upload(host_src, src.view());
     const ImageView d = dst.view().subview(0, 0, shape.row_bytes, shape.rows);
     std::vector<std::string> row{std::to_string(shape.row_bytes) + " x " + std::to_string(shape.rows),
                                  std::to_string(shape.row_bytes % 16)};
@@ -167,7 +161,7 @@ void run_flat(Context& context) {
     FlatBuffer src(size.width, size.height, kRgba), dst(size.width, size.height, kRgba);
     HostImage host_src(size.width, size.height, kRgba), host_dst(size.width, size.height, kRgba);
     gpufilter::testing::fill_random(host_src.view(), 5);
-    upload(context, host_src, src.view());
+    context.upload(host_src, src.view());
     const auto check = [&] {
       download(context, dst.view(), host_dst);
       return compare_bytes(host_dst.view(), 0, host_src.view(), 0, src.view().row_bytes(), false);
@@ -206,7 +200,7 @@ void run_block_sizes(Context& context) {
   DeviceImage src(k8KWidth, k8KHeight, kRgba), dst(k8KWidth, k8KHeight, kRgba);
   HostImage host_src(k8KWidth, k8KHeight, kRgba), host_dst(k8KWidth, k8KHeight, kRgba);
   gpufilter::testing::fill_random(host_src.view(), 7);
-  upload(context, host_src, src.view());
+  context.upload(host_src, src.view());
   struct Column {
     const char* name;
     gpufilter::lab::CopyShape shape;

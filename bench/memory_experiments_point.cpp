@@ -24,13 +24,6 @@ using gpufilter::PixelFormat;
 using gpufilter::PointChannels;
 using gpufilter::PointVariant;
 
-constexpr PixelFormat kRgba{ChannelType::U8, 4};
-
-void upload(Context& context, const HostImage& host, const ImageView& device) {
-  gpufilter::copy_image_async(host.view(), device, context.raw_stream());
-  context.stream.synchronize();
-}
-
 int device_attribute(cudaDeviceAttr attribute) {
   int device = 0, value = 0;
   GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
@@ -92,7 +85,7 @@ std::vector<std::string> upload_column(Context& context, const char* size_name, 
   const std::string name_suffix = std::string("/") + size_name;
   {
     FlatBuffer src(width, height, kRgba);
-    upload(context, host_src, src.view());
+    context.upload(host_src, src.view());
     poison(context, dst.view());
     cell(kDeviceOnly, context.measure(
                           "uploads/device" + name_suffix, bytes,
@@ -188,8 +181,8 @@ void run_layouts(Context& context) {
   HostImage host_interleaved_dst(k8KWidth, k8KHeight, kRgba), host_planar_dst(k8KWidth, 4 * k8KHeight, kU8);
   gpufilter::testing::fill_random(host_interleaved.view(), 17);
   gpufilter::testing::fill_random(host_planar.view(), 19);
-  upload(context, host_interleaved, interleaved_src.view());
-  upload(context, host_planar, planar_src.view());
+  context.upload(host_interleaved, interleaved_src.view());
+  context.upload(host_planar, planar_src.view());
   const gpufilter::PlanarView planes_src = gpufilter::planar_view(planar_src.view(), 4);
   const gpufilter::PlanarView planes_dst = gpufilter::planar_view(planar_dst.view(), 4);
 

@@ -8,7 +8,7 @@
 #include "gpufilter/border.hpp"
 #include "reference/border_index.hpp"
 
-namespace gpufilter::kernels {
+namespace gpufilter::kernels::border_map_test {
 namespace {
 
 // Both forms at coordinate i of an axis of n; Constant's branch-free form must stay
@@ -47,4 +47,4 @@ TEST(BorderMap, LargeAxes) {
 }
 
 }  // namespace
-}  // namespace gpufilter::kernels
+}  // namespace gpufilter::kernels::border_map_test

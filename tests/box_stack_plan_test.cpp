@@ -13,7 +13,7 @@
 #include "gpufilter/filters.hpp"
 #include "kernels/convolution/box_stack_plan.hpp"
 
-namespace gpufilter {
+namespace gpufilter::box_stack_plan_test {
 namespace {
 
 using kernels::box_stack_plan;
@@ -156,4 +156,4 @@ TEST(BoxStackPlan, RunningSumWalkIsTheStackOnEveryBorderAndSegment) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::box_stack_plan_test

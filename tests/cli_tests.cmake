@@ -15,14 +15,16 @@ if(TARGET gpufilter_cli)
   find_package(exiv2 REQUIRED CONFIG)
   target_link_libraries(cli_test PRIVATE gpufilter::gpufilter GTest::gtest_main opencv_core opencv_imgcodecs opencv_imgproc
                         ZLIB::ZLIB exiv2lib)
-  add_dependencies(cli_test gpufilter_cli)
-  gpufilter_warnings(cli_test)
+  # The tests run the built program: their link waits for it (so building cli_test builds
+  # it), their compile does not (add_dependencies would hold it back behind every kernel).
+  set_property(TARGET cli_test APPEND PROPERTY LINK_DEPENDS $<TARGET_FILE:gpufilter_cli>)
+  gpufilter_test_code(cli_test)
   gtest_discover_tests(cli_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cli)
 
   # The tool's own rules, without running it.
   add_executable(cli_rule_test ${CMAKE_CURRENT_LIST_DIR}/server_rule_test.cpp ${PROJECT_SOURCE_DIR}/cli/server_rule.cpp)
   target_include_directories(cli_rule_test PRIVATE ${PROJECT_SOURCE_DIR}/cli)
   target_link_libraries(cli_rule_test PRIVATE GTest::gtest_main)
-  gpufilter_warnings(cli_rule_test)
+  gpufilter_test_code(cli_rule_test)
   gtest_discover_tests(cli_rule_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cli)
 endif()

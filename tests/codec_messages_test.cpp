@@ -3,7 +3,7 @@
 
 #include "gpufilter/io/codec_messages.hpp"
 
-namespace gpufilter::io {
+namespace gpufilter::io::codec_messages_test {
 namespace {
 
 TEST(CodecMessages, NothingPrintedIsNoComplaint) {
@@ -39,4 +39,4 @@ TEST(CodecMessages, CriticalChunksAndUnknownLinesAreDamage) {
 }
 
 }  // namespace
-}  // namespace gpufilter::io
+}  // namespace gpufilter::io::codec_messages_test

@@ -9,7 +9,7 @@
 #include "gpufilter/testing.hpp"
 #include "ops/op_checks.hpp"
 
-namespace gpufilter {
+namespace gpufilter::core_types_test {
 namespace {
 
 TEST(PixelFormats, NamesRoundTrip) {
@@ -154,4 +154,4 @@ TEST(FilterSpecs, ValidationRefusesWeightsThatAreNotFinite) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::core_types_test

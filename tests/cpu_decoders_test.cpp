@@ -15,7 +15,7 @@
 
 #include "gpufilter/io/cpu_decoders.hpp"
 
-namespace gpufilter::io {
+namespace gpufilter::io::cpu_decoders_test {
 namespace {
 
 CpuDecodeTuning tuning(int steady, int startup, std::uint64_t budget) {
@@ -236,4 +236,4 @@ TEST(SteadyRateTest, RateBetweenPercentiles) {
 }
 
 }  // namespace
-}  // namespace gpufilter::io
+}  // namespace gpufilter::io::cpu_decoders_test

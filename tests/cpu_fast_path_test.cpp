@@ -17,7 +17,7 @@
 #include "gpufilter/testing.hpp"
 #include "conformance_check.hpp"
 
-namespace gpufilter {
+namespace gpufilter::cpu_fast_path_test {
 namespace {
 
 using Size = testing::CaseSize;
@@ -177,4 +177,4 @@ TEST(CpuFastPathCoverage, TheOpsWithOneKeepIt) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::cpu_fast_path_test

@@ -14,7 +14,7 @@
 #include "kernels/convolution/decimated_plan.hpp"
 #include "kernels/convolution/decimated_segments.hpp"
 
-namespace gpufilter {
+namespace gpufilter::decimated_plan_test {
 namespace {
 
 using kernels::DecimatedAxis;
@@ -170,4 +170,4 @@ TEST(DecimatedPlan, DownTapsFitTheRing) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::decimated_plan_test

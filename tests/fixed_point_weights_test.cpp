@@ -19,7 +19,7 @@
 #include "kernels/convolution/separable_fixed_weights.hpp"
 #include "kernels/convolution/separable_packed_tuning.hpp"
 
-namespace gpufilter {
+namespace gpufilter::fixed_point_weights_test {
 namespace {
 
 using testing::kGray8;
@@ -156,4 +156,4 @@ TEST(AccuracyContract, AutoApproximatesOnlyWhenAsked) {
   EXPECT_THROW(accuracy_from_name("approximate"), Error);
 }
 
-}  // namespace gpufilter
+}  // namespace gpufilter::fixed_point_weights_test

@@ -6,7 +6,7 @@
 
 #include "convolution/fixed_strip_plan.hpp"
 
-namespace gpufilter::kernels {
+namespace gpufilter::kernels::fixed_strip_plan_test {
 namespace {
 
 long long ceil_div(long long n, long long d) { return (n + d - 1) / d; }
@@ -46,4 +46,4 @@ TEST(FixedStripPlan, FixedLength) {
 }
 
 }  // namespace
-}  // namespace gpufilter::kernels
+}  // namespace gpufilter::kernels::fixed_strip_plan_test

@@ -15,7 +15,7 @@
 #include "gpufilter/testing.hpp"
 #include "mat_views.hpp"
 
-namespace gpufilter {
+namespace gpufilter::geometry_reference_test {
 namespace {
 
 struct Size {
@@ -362,4 +362,4 @@ TEST(GeometryRegistry, EveryVariantHasAName) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::geometry_reference_test

@@ -10,7 +10,7 @@
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_blur_test {
 namespace {
 
 // Runs the blur on the GPU and the reference on the CPU; returns the difference.
@@ -149,4 +149,4 @@ TEST(GpuOps, HostPointersAreRefused) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_blur_test

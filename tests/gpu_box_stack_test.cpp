@@ -19,7 +19,7 @@
 #include "convolution/decimated_plan.hpp"
 #include "lab/common/lab_checks.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_box_stack_test {
 namespace {
 
 Tolerance tolerance_of(FilterVariant variant, PixelFormat format) {
@@ -359,4 +359,4 @@ TEST(AccuracyContract, AutoIsExactByDefault) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_box_stack_test

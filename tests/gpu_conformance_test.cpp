@@ -19,7 +19,7 @@
 #include "gpufilter/testing.hpp"
 #include "conformance_check.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_conformance_test {
 namespace {
 
 using Size = testing::CaseSize;
@@ -190,4 +190,4 @@ INSTANTIATE_TEST_SUITE_P(Registry, GpuConformance, ::testing::ValuesIn(all_cases
                          [](const ::testing::TestParamInfo<Case>& param_info) { return case_name(param_info.param); });
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_conformance_test

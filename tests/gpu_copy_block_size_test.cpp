@@ -10,7 +10,7 @@
 #include "gpufilter/testing.hpp"
 #include "lab/copy/copy_chunks_launch.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_copy_block_size_test {
 namespace {
 
 lab::CopyShape shape_named(const std::string& name, int threads) {
@@ -60,4 +60,4 @@ TEST(CopyKernels, BadBlockSizesAreErrors) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_copy_block_size_test

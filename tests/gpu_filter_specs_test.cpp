@@ -15,7 +15,7 @@
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_filter_specs_test {
 namespace {
 
 constexpr int kWidth = 97, kHeight = 61;
@@ -80,4 +80,4 @@ TEST(FilterSpecs, AMaskFileIsReadAtEveryCall) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_filter_specs_test

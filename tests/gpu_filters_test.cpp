@@ -14,7 +14,7 @@
 #include "gpufilter/testing.hpp"
 #include "shared_memory_cap.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_filters_test {
 namespace {
 
 // Runs `spec` with `variant` on the GPU and on the CPU reference; returns the difference.
@@ -168,4 +168,4 @@ TEST(FilterVariants, TiledFallsBackOnSmallerGpus) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_filters_test

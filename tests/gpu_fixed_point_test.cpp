@@ -21,7 +21,7 @@
 #include "lab/common/lab_checks.hpp"
 #include "lab/convolution/fixed_shapes_launch.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_fixed_point_test {
 namespace {
 
 // Where the images sit in their device buffers: whole images (pitch from the
@@ -291,4 +291,4 @@ TEST(GradientIntKernel, EveryLaunchShape) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_fixed_point_test

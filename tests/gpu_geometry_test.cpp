@@ -19,7 +19,7 @@
 #include "lab/geometry/geometry_lab_launch.hpp"
 #include "lab/lab.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_geometry_test {
 namespace {
 
 struct Size {
@@ -377,4 +377,4 @@ INSTANTIATE_TEST_SUITE_P(Formats, GeometryGpu, ::testing::ValuesIn(all_pixel_for
                          [](const ::testing::TestParamInfo<PixelFormat>& param_info) { return param_info.param.name(); });
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_geometry_test

@@ -18,7 +18,7 @@
 #include "gpufilter/testing.hpp"
 #include "shared_memory_cap.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_hardening_test {
 namespace {
 
 void CUDART_CB hold_stream(void* milliseconds) {
@@ -181,4 +181,4 @@ TEST(SmallerGpus, TiledLauncherRefusesWhatDoesNotFit) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_hardening_test

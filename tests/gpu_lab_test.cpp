@@ -16,7 +16,7 @@
 #include "conformance_check.hpp"
 #include "lab/lab.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_lab_test {
 namespace {
 
 using Size = testing::CaseSize;
@@ -147,4 +147,4 @@ TEST(GpuLabCoverage, EveryVariantIsExercised) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_lab_test

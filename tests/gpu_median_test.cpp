@@ -15,7 +15,7 @@
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_median_test {
 namespace {
 
 struct Size {
@@ -140,4 +140,4 @@ TEST(GpuMedian, RefusesWhatItCannotRun) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_median_test

@@ -17,7 +17,7 @@
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_narrow_test {
 namespace {
 
 struct Size {
@@ -164,4 +164,4 @@ TEST(GpuNarrow, HalvingAreaEveryByteOffset) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_narrow_test

@@ -15,7 +15,7 @@
 #include "gpufilter/testing.hpp"
 #include "lab/lab.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_point_test {
 namespace {
 
 struct Size {
@@ -293,4 +293,4 @@ TEST(GpuCopyVariants, EveryVariantFormatSizeAndOffset) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_point_test

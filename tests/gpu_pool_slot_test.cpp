@@ -7,7 +7,7 @@
 
 #include "gpu_pool.hpp"
 
-namespace gpufilter::io {
+namespace gpufilter::io::gpu_pool_slot_test {
 namespace {
 
 SlotState slot(bool free, bool started, int busy) {
@@ -40,4 +40,4 @@ TEST(GpuPoolSlotTest, EngineFilesGoToAStartedEngine) {
 }
 
 }  // namespace
-}  // namespace gpufilter::io
+}  // namespace gpufilter::io::gpu_pool_slot_test

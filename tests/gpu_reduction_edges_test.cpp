@@ -20,7 +20,7 @@
 #include "reduction/reduction_tuning.hpp"
 #include "shared_memory_cap.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_reduction_edges_test {
 namespace {
 
 // Every sample of the view: value(x, y, c).
@@ -438,4 +438,4 @@ TEST(GpuReductionEdges, EqualizeGrayAlignedAndNot) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_reduction_edges_test

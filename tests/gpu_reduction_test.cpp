@@ -18,7 +18,7 @@
 #include "gpufilter/testing.hpp"
 #include "lab/lab.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_reduction_test {
 namespace {
 
 enum class Fill { Random, Constant, Gradient };
@@ -288,4 +288,4 @@ TEST(GpuTone, EveryOpVariantFormatAndSetting) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_reduction_test

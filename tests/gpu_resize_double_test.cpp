@@ -16,7 +16,7 @@
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
 
-namespace gpufilter {
+namespace gpufilter::gpu_resize_double_test {
 namespace {
 
 struct Size {
@@ -126,4 +126,4 @@ INSTANTIATE_TEST_SUITE_P(Formats, ResizeDoubleGpu,
                          });
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::gpu_resize_double_test

@@ -18,7 +18,7 @@ if(TARGET gpufilter_io)
     ${CMAKE_CURRENT_LIST_DIR}/temp_file_test.cpp)
   target_include_directories(io_unit_test PRIVATE ${PROJECT_SOURCE_DIR}/io/src)  # gpu_pool.hpp, jpeg_cpu_codec.hpp
   target_link_libraries(io_unit_test PRIVATE gpufilter_io GTest::gtest_main opencv_core opencv_imgcodecs)
-  gpufilter_warnings(io_unit_test)
+  gpufilter_test_code(io_unit_test)
   gtest_discover_tests(io_unit_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS io)
 
   # The PNG codec against OpenCV's, built twice: as gpufilter_io uses it (with libdeflate
@@ -34,7 +34,7 @@ if(TARGET gpufilter_io)
     target_include_directories(${codec}_test PRIVATE ${PROJECT_SOURCE_DIR}/io/src)
     target_link_libraries(${codec}_test PRIVATE ${codec} opencv_core opencv_imgcodecs opencv_imgproc ZLIB::ZLIB
                           GTest::gtest_main)
-    gpufilter_warnings(${codec}_test)
+    gpufilter_test_code(${codec}_test)
     gtest_discover_tests(${codec}_test TEST_PREFIX ${codec}. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cpu)
   endforeach()
 endif()

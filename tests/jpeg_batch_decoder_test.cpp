@@ -19,7 +19,7 @@
 
 #include "gpufilter/io/jpeg_batch_decoder.hpp"
 
-namespace gpufilter::io {
+namespace gpufilter::io::jpeg_batch_decoder_test {
 namespace {
 
 struct EngineLog {
@@ -308,4 +308,4 @@ TEST(JpegBatchDecoder, ZeroBatchSizeDeclinesAtOnce) {
 }
 
 }  // namespace
-}  // namespace gpufilter::io
+}  // namespace gpufilter::io::jpeg_batch_decoder_test

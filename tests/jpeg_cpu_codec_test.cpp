@@ -13,7 +13,7 @@
 #include "jpeg_cpu_codec.hpp"
 #include "jpeg_test_bytes.hpp"
 
-namespace gpufilter::io {
+namespace gpufilter::io::jpeg_cpu_codec_test {
 namespace {
 
 using namespace jpeg_test;
@@ -164,4 +164,4 @@ TEST(JpegCpuCodec, DeclinesToEncodeOtherDepths) {
 }
 
 }  // namespace
-}  // namespace gpufilter::io
+}  // namespace gpufilter::io::jpeg_cpu_codec_test

@@ -14,7 +14,7 @@
 #include "gpufilter/io/jpeg_orientation.hpp"
 #include "jpeg_test_bytes.hpp"
 
-namespace gpufilter::io {
+namespace gpufilter::io::jpeg_markers_test {
 namespace {
 
 using namespace jpeg_test;
@@ -197,4 +197,4 @@ TEST(JpegOrientation, OutOfRangeIsNoStep) {
 }
 
 }  // namespace
-}  // namespace gpufilter::io
+}  // namespace gpufilter::io::jpeg_markers_test

@@ -4,6 +4,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -69,9 +70,13 @@ inline Bytes exif_payload(std::uint16_t orientation, bool little_endian, int fil
 }
 
 inline Bytes segment(unsigned char marker, const Bytes& payload) {
-  Bytes s{0xFF, marker, static_cast<unsigned char>((payload.size() + 2) >> 8),
-          static_cast<unsigned char>((payload.size() + 2) & 0xFF)};
-  s.insert(s.end(), payload.begin(), payload.end());
+  const std::size_t length = payload.size() + 2;  // the length field counts itself
+  Bytes s(length + 2);
+  s[0] = 0xFF;
+  s[1] = marker;
+  s[2] = static_cast<unsigned char>(length >> 8);
+  s[3] = static_cast<unsigned char>(length & 0xFF);
+  std::copy(payload.begin(), payload.end(), s.begin() + 4);
   return s;
 }
 

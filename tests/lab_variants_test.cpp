@@ -10,7 +10,7 @@
 #include "gpufilter/gpufilter.hpp"
 #include "lab/lab.hpp"
 
-namespace gpufilter {
+namespace gpufilter::lab_variants_test {
 namespace {
 
 std::string error_of(void (*f)()) {
@@ -107,4 +107,4 @@ TEST(LabVariants, LibraryAndLabTogetherKeepEveryBenchRow) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::lab_variants_test

@@ -13,7 +13,7 @@
 
 #include "rank/median_select.hpp"
 
-namespace gpufilter::kernels {
+namespace gpufilter::kernels::median_select_test {
 namespace {
 
 using Bits = std::uint64_t;
@@ -196,4 +196,4 @@ TEST(MedianSelect, PairLanesAreIndependent) {
 }
 
 }  // namespace
-}  // namespace gpufilter::kernels
+}  // namespace gpufilter::kernels::median_select_test

@@ -18,7 +18,7 @@
 #include "kernels/convolution/separable_packed_tuning.hpp"
 #include "kernels/convolution/separable_packed_weights.hpp"
 
-namespace gpufilter {
+namespace gpufilter::packed_filter_weights_test {
 namespace {
 
 using testing::kGray8;
@@ -140,4 +140,4 @@ TEST(PackedFilter, FiveByFiveStripsAreWholeGroups) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::packed_filter_weights_test

@@ -25,7 +25,7 @@
 #include "gpufilter/io/png_reader.hpp"
 #include "gpufilter/io/png_writer.hpp"
 
-namespace gpufilter::io {
+namespace gpufilter::io::png_codec_test {
 namespace {
 
 using Bytes = std::vector<std::uint8_t>;
@@ -394,4 +394,4 @@ TEST(PngCodec, ReadsFilesWithManyIdatChunks) {
 }
 
 }  // namespace
-}  // namespace gpufilter::io
+}  // namespace gpufilter::io::png_codec_test

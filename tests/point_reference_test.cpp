@@ -14,7 +14,7 @@
 #include "mat_views.hpp"
 #include "ops/point_functions.hpp"
 
-namespace gpufilter {
+namespace gpufilter::point_reference_test {
 namespace {
 
 using testing::view_of;
@@ -264,9 +264,9 @@ TEST(ConversionRegistry, OutputShapesAndBytes) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::point_reference_test
 
-namespace gpufilter {
+namespace gpufilter::point_reference_test {
 namespace {
 
 // The PointFunction the library hands the kernels, evaluated on the host as
@@ -343,4 +343,4 @@ TEST(PointFunctions, AgreeWithTheReference) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::point_reference_test

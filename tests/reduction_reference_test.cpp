@@ -12,7 +12,7 @@
 #include "gpufilter/testing.hpp"
 #include "mat_views.hpp"
 
-namespace gpufilter {
+namespace gpufilter::reduction_reference_test {
 namespace {
 
 double at(const std::vector<double>& stats, int c, StatsColumn column) {
@@ -288,4 +288,4 @@ TEST(ToneReference, NormalizeStretches) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::reduction_reference_test

@@ -14,7 +14,7 @@
 #include "reference/border_index.hpp"
 #include "gpufilter/testing.hpp"
 
-namespace gpufilter {
+namespace gpufilter::reference_vs_opencv_test {
 namespace {
 
 int cv_border(BorderMode mode) {
@@ -277,4 +277,4 @@ TEST(Reference, MedianCountsTheConstantBorder) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::reference_vs_opencv_test

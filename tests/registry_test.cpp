@@ -7,7 +7,7 @@
 
 #include "gpufilter/gpufilter.hpp"
 
-namespace gpufilter {
+namespace gpufilter::registry_test {
 namespace {
 
 // The message of the Error(InvalidArgument) that `call` throws; a test failure when it
@@ -224,4 +224,4 @@ TEST(GaussianWeights, NormalisedSymmetricAndSized) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::registry_test

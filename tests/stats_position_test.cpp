@@ -7,7 +7,7 @@
 
 #include "kernels/reduction/stats_position.hpp"
 
-namespace gpufilter {
+namespace gpufilter::stats_position_test {
 namespace {
 
 TEST(StatsPosition, SplitsLikeSixtyFourBitDivision) {
@@ -24,4 +24,4 @@ TEST(StatsPosition, SplitsLikeSixtyFourBitDivision) {
 }
 
 }  // namespace
-}  // namespace gpufilter
+}  // namespace gpufilter::stats_position_test

@@ -8,7 +8,7 @@
 
 #include "gpufilter/io/temp_file.hpp"
 
-namespace gpufilter::io {
+namespace gpufilter::io::temp_file_test {
 namespace {
 
 // Batch workers commit side by side: each asks what a new file gets while the others
@@ -34,4 +34,4 @@ TEST(TemporaryFileMode, NewFileModeIsStableAcrossThreads) {
 }
 
 }  // namespace
-}  // namespace gpufilter::io
+}  // namespace gpufilter::io::temp_file_test

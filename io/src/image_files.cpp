@@ -20,6 +20,7 @@
 #include "gpufilter/io/jpeg_metadata.hpp"
 #include "gpufilter/io/quiet_stderr.hpp"
 #include "gpufilter/io/standard_streams.hpp"
+#include "quoted_path.hpp"
 
 namespace gpufilter::io {
 namespace fs = std::filesystem;
@@ -34,8 +35,6 @@ const std::vector<std::string> kLosslessSuffixes{".png", ".tiff", ".webp", ".pnm
 
 // OpenCV stores 3-channel float TIFF as LogLuv, which rounds the values; LZW keeps them.
 constexpr int kTiffCompressionLzw = 5;
-
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
 
 std::string join_choices(const std::vector<std::string>& items) {
   std::string text;

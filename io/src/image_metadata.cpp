@@ -3,6 +3,7 @@
 #include <exiv2/exiv2.hpp>
 
 #include "exiv2_fixes.hpp"
+#include "quoted_path.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -108,8 +109,6 @@ void set_pixel_dimensions(Exiv2::ExifData& exif, Exiv2::XmpData& xmp, int width,
   xmp_set("Xmp.tiff.ImageWidth", width);
   xmp_set("Xmp.tiff.ImageLength", height);
 }
-
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 }  // namespace
 

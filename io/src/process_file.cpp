@@ -23,6 +23,7 @@
 #include "gpufilter/io/standard_streams.hpp"
 #include "gpufilter/io/stop_request.hpp"
 #include "gpufilter/io/write_output.hpp"
+#include "quoted_path.hpp"
 
 namespace gpufilter::io {
 namespace {
@@ -30,8 +31,6 @@ namespace {
 std::string dimensions(std::uint64_t width, std::uint64_t height) {
   return std::to_string(width) + "x" + std::to_string(height);
 }
-
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 // A JPEG for nvJPEG where the run is on a GPU of a build that has it ("read": the file
 // into memory; the wait for CUDA's start is shown beside it).

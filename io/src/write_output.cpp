@@ -21,6 +21,7 @@
 #include "gpufilter/io/standard_streams.hpp"
 #include "gpufilter/io/stop_request.hpp"
 #include "gpufilter/io/temp_file.hpp"
+#include "quoted_path.hpp"
 #include "tiff_alpha.hpp"
 
 namespace gpufilter::io {
@@ -29,8 +30,6 @@ namespace {
 
 constexpr const char* kPauseBeforeCommit = "GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_MS";
 constexpr const char* kPauseAfterEncode = "GPUFILTER_TEST_PAUSE_AFTER_ENCODE_MS";
-
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
 
 void pause_for_tests(const char* hook) {
   const char* text = std::getenv(hook);

@@ -8,7 +8,8 @@
 #include "gpufilter/error.hpp"
 
 namespace gpufilter::kernels {
-namespace {
+// Named, not anonymous: MaskSlots::State, a member of a class with linkage, holds them.
+namespace slot_state {
 
 // Uses listed per slot before the finished ones are pruned: enough for the streams
 // a program keeps busy at once, small enough that short-lived streams do not pile up.
@@ -81,14 +82,14 @@ int current_device() {
   return device;
 }
 
-}  // namespace
+}  // namespace slot_state
 
 struct MaskSlots::State {
   std::mutex mutex;
-  std::map<int, DeviceSlots> devices;  // by CUDA device ordinal
+  std::map<int, slot_state::DeviceSlots> devices;  // by CUDA device ordinal
 
-  DeviceSlots& for_device(int device, int slots) {
-    DeviceSlots& state = devices[device];
+  slot_state::DeviceSlots& for_device(int device, int slots) {
+    slot_state::DeviceSlots& state = devices[device];
     if (state.slots.empty()) state.slots.resize(static_cast<std::size_t>(slots));
     return state;
   }
@@ -105,18 +106,19 @@ void MaskSlots::with_slot(const std::vector<float>& weights, cudaStream_t stream
   if (taps <= 0 || taps > max_taps_)
     throw Error(ErrorCode::InvalidArgument, "mask of " + std::to_string(taps) + " taps; at most " +
                                                 std::to_string(max_taps_) + " are supported");
-  const int device = current_device();
+  const int device = slot_state::current_device();
   std::lock_guard<std::mutex> lock(state_->mutex);
-  DeviceSlots& state = state_->for_device(device, slots_);
+  slot_state::DeviceSlots& state = state_->for_device(device, slots_);
 
-  auto held = std::find_if(state.slots.begin(), state.slots.end(), [&](const Slot& s) { return s.weights == weights; });
+  auto held = std::find_if(state.slots.begin(), state.slots.end(),
+                           [&](const slot_state::Slot& s) { return s.weights == weights; });
   if (held == state.slots.end()) {
     held = std::min_element(state.slots.begin(), state.slots.end(),
-                            [](const Slot& a, const Slot& b) { return a.stamp < b.stamp; });
-    Slot& slot = *held;
+                            [](const slot_state::Slot& a, const slot_state::Slot& b) { return a.stamp < b.stamp; });
+    slot_state::Slot& slot = *held;
     // The new weights may land only after every kernel that reads the old ones, and
     // after the slot's previous upload, whichever streams those ran on.
-    for (const Use& use : slot.uses) {
+    for (const slot_state::Use& use : slot.uses) {
       GPUFILTER_CUDA_CHECK(cudaStreamWaitEvent(stream, use.done, 0));
       state.give_back(use.done);
     }
@@ -128,16 +130,17 @@ void MaskSlots::with_slot(const std::vector<float>& weights, cudaStream_t stream
     GPUFILTER_CUDA_CHECK(cudaEventRecord(slot.uploaded, stream));
     slot.weights = weights;
   }
-  Slot& slot = *held;
+  slot_state::Slot& slot = *held;
   slot.stamp = ++state.clock;
   // The upload may still be queued on another stream (behind whatever that stream waits
   // for); this stream must not read the slot before it lands.
   GPUFILTER_CUDA_CHECK(cudaStreamWaitEvent(stream, slot.uploaded, 0));
   launch(static_cast<int>(held - state.slots.begin()));
 
-  auto use = std::find_if(slot.uses.begin(), slot.uses.end(), [&](const Use& u) { return u.stream == stream; });
+  auto use = std::find_if(slot.uses.begin(), slot.uses.end(),
+                          [&](const slot_state::Use& u) { return u.stream == stream; });
   if (use == slot.uses.end()) {
-    if (slot.uses.size() >= kUsesBeforePruning) state.prune_finished(slot);
+    if (slot.uses.size() >= slot_state::kUsesBeforePruning) state.prune_finished(slot);
     slot.uses.push_back({stream, state.take_event()});
     use = slot.uses.end() - 1;
   }
@@ -145,7 +148,7 @@ void MaskSlots::with_slot(const std::vector<float>& weights, cudaStream_t stream
 }
 
 int MaskSlots::live_events() const {
-  const int device = current_device();
+  const int device = slot_state::current_device();
   std::lock_guard<std::mutex> lock(state_->mutex);
   const auto it = state_->devices.find(device);
   return it == state_->devices.end() ? 0 : it->second.created;

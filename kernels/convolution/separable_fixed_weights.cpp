@@ -11,7 +11,6 @@
 namespace gpufilter::kernels {
 namespace {
 
-using Tuning = SeparableFixedTuning;
 constexpr std::uint32_t kOne = 1u << 16;  // a weight of 1.0
 
 bool all_equal(const std::vector<float>& v) {
@@ -50,8 +49,8 @@ bool separable_fixed_fits(PixelFormat format, const FilterSpec& spec) {
   if (format.channels == 4 && spec.alpha != AlphaMode::Separate) return false;
   const SeparableMask& m = spec.separable[0];
   if (m.x.size() % 2 == 0 || m.y.size() % 2 == 0) return false;
-  if (static_cast<int>(m.x.size()) > 2 * Tuning::kMaxRadius + 1 ||
-      static_cast<int>(m.y.size()) > 2 * Tuning::kMaxRadius + 1)
+  if (static_cast<int>(m.x.size()) > 2 * SeparableFixedTuning::kMaxRadius + 1 ||
+      static_cast<int>(m.y.size()) > 2 * SeparableFixedTuning::kMaxRadius + 1)
     return false;
   // Convex: non-negative factors (the product's signs could also come from two
   // negative factors; those would need signed sums).
@@ -73,10 +72,10 @@ FixedPointMask fixed_point_mask(const FilterSpec& spec) {
   const SeparableMask& m = spec.separable[0];
   FixedPointMask out;
   out.radius = static_cast<int>(std::max(m.x.size(), m.y.size())) / 2;
-  if (out.radius > Tuning::kMaxRadius)
+  if (out.radius > SeparableFixedTuning::kMaxRadius)
     throw Error(ErrorCode::InvalidArgument, "separable_fixed: radius " + std::to_string(out.radius) +
                                                 " beyond the fixed-point kernel's " +
-                                                std::to_string(Tuning::kMaxRadius));
+                                                std::to_string(SeparableFixedTuning::kMaxRadius));
   const std::uint64_t taps = static_cast<std::uint64_t>(m.x.size()) * m.y.size();
   if (is_box_mask(spec)) {
     // A box: sum the bytes exactly, then round(sum / D) = floor((sum + (D-1)/2) / D)

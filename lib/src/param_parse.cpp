@@ -7,11 +7,10 @@
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/registry.hpp"
+#include "throw_invalid.hpp"
 
 namespace gpufilter {
 namespace {
-
-[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
 
 bool parse_double(const std::string& text, double& value) {
   const char* const end = text.data() + text.size();
@@ -26,7 +25,7 @@ ParamValue ParamSpec::parse(const std::string& text) const {
     case ParamKind::Number:
     case ParamKind::Flag: {
       double value = 0.0;
-      if (!parse_double(text, value)) invalid("--" + name + " expects a number, got '" + text + "'");
+      if (!parse_double(text, value)) throw_invalid("--" + name + " expects a number, got '" + text + "'");
       return value;
     }
     case ParamKind::Choice:
@@ -38,7 +37,7 @@ ParamValue ParamSpec::parse(const std::string& text) const {
         const auto stop = text.find_first_of("x,", start);
         double value = 0.0;
         if (!parse_double(text.substr(start, stop - start), value))
-          invalid("--" + name + " expects " + metavar + ", got '" + text + "'");
+          throw_invalid("--" + name + " expects " + metavar + ", got '" + text + "'");
         items.push_back(value);
         if (stop == std::string::npos) break;
         start = stop + 1;
@@ -46,7 +45,7 @@ ParamValue ParamSpec::parse(const std::string& text) const {
       return items;
     }
   }
-  invalid("--" + name + ": unknown parameter kind");
+  throw_invalid("--" + name + ": unknown parameter kind");
 }
 
 }  // namespace gpufilter

@@ -8,6 +8,7 @@
 
 #include "gpufilter/error.hpp"
 #include "ops/operations.hpp"
+#include "throw_invalid.hpp"
 
 namespace gpufilter {
 namespace {
@@ -24,8 +25,6 @@ std::string shortest_text(double value) {
   const auto [end, status] = std::to_chars(buffer, buffer + sizeof buffer, value);
   return status == std::errc() ? std::string(buffer, end) : std::to_string(value);
 }
-
-[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
 
 const char* kind_name(ParamKind kind) {
   switch (kind) {
@@ -64,9 +63,9 @@ namespace {
 template <class T>
 const T& typed(const ParamValues& values, const std::string& name, const char* what) {
   const auto it = values.find(name);
-  if (it == values.end()) invalid("parameter '" + name + "' is not set");
+  if (it == values.end()) throw_invalid("parameter '" + name + "' is not set");
   const T* value = std::get_if<T>(&it->second);
-  if (!value) invalid("parameter '" + name + "' is not " + what);
+  if (!value) throw_invalid("parameter '" + name + "' is not " + what);
   return *value;
 }
 }  // namespace
@@ -271,22 +270,22 @@ void check_number(const Operation& op, const ParamSpec& spec, double value) {
   if (!std::isfinite(value) || value < spec.min || value > spec.max) {
     std::ostringstream message;
     message << op.name << ": " << spec.name << " must be in [" << spec.min << ", " << spec.max << "], got " << value;
-    invalid(message.str());
+    throw_invalid(message.str());
   }
   if (spec.integer && value != std::floor(value))
-    invalid(op.name + ": " + spec.name + " must be a whole number, got " + format_number(value));
+    throw_invalid(op.name + ": " + spec.name + " must be a whole number, got " + format_number(value));
 }
 
 void check_value(const Operation& op, const ParamSpec& spec, const ParamValue& value) {
   if (!holds_kind(value, spec.kind))
-    invalid(op.name + ": " + spec.name + " takes " + kind_name(spec.kind));
+    throw_invalid(op.name + ": " + spec.name + " takes " + kind_name(spec.kind));
   switch (spec.kind) {
     case ParamKind::Number:
     case ParamKind::Flag: check_number(op, spec, std::get<double>(value)); break;
     case ParamKind::Choice: {
       const std::string& choice = std::get<std::string>(value);
       if (std::find(spec.choices.begin(), spec.choices.end(), choice) == spec.choices.end())
-        invalid(op.name + ": unknown " + spec.name + " '" + choice + "'; use one of " + join(spec.choices, ", "));
+        throw_invalid(op.name + ": unknown " + spec.name + " '" + choice + "'; use one of " + join(spec.choices, ", "));
       break;
     }
     case ParamKind::Text: break;  // the op parses it
@@ -294,9 +293,9 @@ void check_value(const Operation& op, const ParamSpec& spec, const ParamValue& v
       const auto& items = std::get<std::vector<double>>(value);
       const int count = static_cast<int>(items.size());
       if (count < spec.min_items || count > spec.max_items)
-        invalid(op.name + ": " + spec.name + " takes " + spec.metavar + " (" + std::to_string(spec.min_items) +
-                (spec.max_items > spec.min_items ? " to " + std::to_string(spec.max_items) : "") + " numbers), got " +
-                std::to_string(count));
+        throw_invalid(op.name + ": " + spec.name + " takes " + spec.metavar + " (" + std::to_string(spec.min_items) +
+                      (spec.max_items > spec.min_items ? " to " + std::to_string(spec.max_items) : "") +
+                      " numbers), got " + std::to_string(count));
       for (double item : items) check_number(op, spec, item);
       break;
     }
@@ -307,7 +306,7 @@ void check_value(const Operation& op, const ParamSpec& spec, const ParamValue& v
 
 ParamValues Operation::resolve(const ParamValues& given) const {
   for (const auto& entry : given)
-    if (!find_param(entry.first)) invalid(name + ": unknown parameter '" + entry.first + "'");
+    if (!find_param(entry.first)) throw_invalid(name + ": unknown parameter '" + entry.first + "'");
   ParamValues resolved;
   for (const ParamSpec& spec : params) {
     const auto it = given.find(spec.name);

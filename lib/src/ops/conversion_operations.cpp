@@ -8,12 +8,10 @@
 #include "gpufilter/reference.hpp"
 #include "ops/conversion_variants.hpp"
 #include "ops/operations.hpp"
+#include "throw_invalid.hpp"
 
 namespace gpufilter::ops {
 namespace {
-
-[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
-
 
 std::vector<PixelFormat> formats_with(std::initializer_list<int> channels) {
   std::vector<PixelFormat> formats;
@@ -68,12 +66,13 @@ void with_bytes_of_output(Operation& op) {
 
 void need_channels(const std::string& op, const ImageShape& input, int low, int high) {
   if (input.format.channels < low || input.format.channels > high)
-    invalid(op + ": needs a " + (low == high ? std::to_string(low) : std::to_string(low) + " or " + std::to_string(high)) +
-            "-channel image, got " + input.format.name());
+    throw_invalid(op + ": needs a " +
+                  (low == high ? std::to_string(low) : std::to_string(low) + " or " + std::to_string(high)) +
+                  "-channel image, got " + input.format.name());
 }
 
 ChannelType depth_of(const ParamValues& values) {
-  if (!values.has("depth")) invalid("convert: give --depth u8, u16 or f32");
+  if (!values.has("depth")) throw_invalid("convert: give --depth u8, u16 or f32");
   const std::string& depth = values.text("depth");
   return depth == "u8" ? ChannelType::U8 : depth == "u16" ? ChannelType::U16 : ChannelType::F32;
 }
@@ -81,9 +80,9 @@ ChannelType depth_of(const ParamValues& values) {
 std::string order_of(const ParamValues& values) { return values.has("order") ? values.text("order") : ""; }
 
 int planes_of(const ParamValues& values) {
-  if (!values.has("channels")) invalid("interleaved: give --channels 3 or 4");
+  if (!values.has("channels")) throw_invalid("interleaved: give --channels 3 or 4");
   const int n = static_cast<int>(values.number("channels"));
-  if (n != 3 && n != 4) invalid("interleaved: --channels must be 3 or 4, got " + std::to_string(n));
+  if (n != 3 && n != 4) throw_invalid("interleaved: --channels must be 3 or 4, got " + std::to_string(n));
   return n;
 }
 
@@ -233,8 +232,8 @@ std::vector<Operation> make_conversion_operations() {
       const int n = planes_of(v);
       need_channels("interleaved", in, 1, 1);
       if (in.height % n != 0)
-        invalid("interleaved: a height of " + std::to_string(in.height) + " rows does not hold " + std::to_string(n) +
-                " planes of equal height");
+        throw_invalid("interleaved: a height of " + std::to_string(in.height) + " rows does not hold " +
+                      std::to_string(n) + " planes of equal height");
       return ImageShape{in.width, in.height / n, PixelFormat{in.format.type, n}};
     };
     op.check = [](const ParamValues& v) { planes_of(v); };

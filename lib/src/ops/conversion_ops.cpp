@@ -8,22 +8,21 @@
 #include "kernels/conversion/pixel_mappings.hpp"
 #include "ops/conversion_variants.hpp"
 #include "ops/op_checks.hpp"
+#include "throw_invalid.hpp"
 
 namespace gpufilter {
 namespace {
-
-[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
 
 void check_conversion(const char* op, const ImageView& src, const ImageView& dst, PixelFormat expected) {
   validate_view(src, op);
   validate_view(dst, op);
   if (dst.width != src.width || dst.height != src.height || dst.format != expected)
-    invalid(std::string(op) + ": for a " + std::to_string(src.width) + "x" + std::to_string(src.height) + " " +
-            src.format.name() + " source the destination must be " + std::to_string(src.width) + "x" +
-            std::to_string(src.height) + " " + expected.name() + ", got " + std::to_string(dst.width) + "x" +
-            std::to_string(dst.height) + " " + dst.format.name());
+    throw_invalid(std::string(op) + ": for a " + std::to_string(src.width) + "x" + std::to_string(src.height) + " " +
+                  src.format.name() + " source the destination must be " + std::to_string(src.width) + "x" +
+                  std::to_string(src.height) + " " + expected.name() + ", got " + std::to_string(dst.width) + "x" +
+                  std::to_string(dst.height) + " " + dst.format.name());
   constexpr int kMaxWidth = 1 << 30;
-  if (src.width > kMaxWidth) invalid(std::string(op) + ": images wider than 2^30 pixels are not supported");
+  if (src.width > kMaxWidth) throw_invalid(std::string(op) + ": images wider than 2^30 pixels are not supported");
   ops::check_aligned(op, "source", src);
   ops::check_aligned(op, "destination", dst);
   ops::check_device_pair(op, src, dst);
@@ -32,9 +31,9 @@ void check_conversion(const char* op, const ImageView& src, const ImageView& dst
 
 void need_channels(const char* op, const ImageView& src, int low, int high) {
   if (src.format.channels < low || src.format.channels > high)
-    invalid(std::string(op) + ": the source needs " +
-            (low == high ? std::to_string(low) : std::to_string(low) + " or " + std::to_string(high)) +
-            " channels, got " + src.format.name());
+    throw_invalid(std::string(op) + ": the source needs " +
+                  (low == high ? std::to_string(low) : std::to_string(low) + " or " + std::to_string(high)) +
+                  " channels, got " + src.format.name());
 }
 
 kernels::PixelKernel kernel_of(ConversionVariant variant) {
@@ -59,11 +58,12 @@ kernels::PlaneSet plane_set(const PlanarView& planar) {
 
 void check_planes(const char* op, const ImageView& image, const PlanarView& planar, bool image_is_src) {
   validate_view(image, op);
-  if (image.format.channels < 3) invalid(std::string(op) + ": the interleaved image needs 3 or 4 channels");
+  if (image.format.channels < 3) throw_invalid(std::string(op) + ": the interleaved image needs 3 or 4 channels");
   if (planar.channels != image.format.channels || planar.type != image.format.type || planar.width != image.width ||
       planar.height != image.height)
-    invalid(std::string(op) + ": the planes must be " + std::to_string(image.format.channels) + " planes of " +
-            std::to_string(image.width) + "x" + std::to_string(image.height) + " " + to_string(image.format.type));
+    throw_invalid(std::string(op) + ": the planes must be " + std::to_string(image.format.channels) + " planes of " +
+                  std::to_string(image.width) + "x" + std::to_string(image.height) + " " +
+                  to_string(image.format.type));
   ops::check_aligned(op, image_is_src ? "source" : "destination", image);
   for (int c = 0; c < planar.channels; ++c) {
     const ImageView plane = planar.plane(c);
@@ -85,7 +85,7 @@ const char* to_string(ConversionVariant variant) { return ops::name_of(ops::kCon
 GrayWeights gray_weights_from_name(const std::string& name) {
   if (name == "bt601") return GrayWeights::Bt601;
   if (name == "bt709") return GrayWeights::Bt709;
-  invalid("gray: unknown weights '" + name + "'; use bt601 or bt709");
+  throw_invalid("gray: unknown weights '" + name + "'; use bt601 or bt709");
 }
 
 const char* to_string(GrayWeights weights) { return weights == GrayWeights::Bt601 ? "bt601" : "bt709"; }
@@ -114,8 +114,8 @@ void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrde
   need_channels("swap_channels", src, 3, 4);
   check_conversion("swap_channels", src, dst, src.format);
   if (order.channels != src.format.channels)
-    invalid("swap_channels: the order is for " + std::to_string(order.channels) + " channels, the image has " +
-            std::to_string(src.format.channels));
+    throw_invalid("swap_channels: the order is for " + std::to_string(order.channels) + " channels, the image has " +
+                  std::to_string(src.format.channels));
   kernels::launch_convert_pixels(src, dst, kernels::swap_mapping(order), kernel_of(variant), ctx);
 }
 

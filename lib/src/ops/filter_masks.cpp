@@ -7,11 +7,10 @@
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/filters.hpp"
+#include "throw_invalid.hpp"
 
 namespace gpufilter {
 namespace {
-
-[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
 
 std::string number_text(double value) {
   std::ostringstream text;
@@ -41,14 +40,14 @@ FilterSpec separable_spec(const std::vector<float>& x, const std::vector<float>&
 
 void check_sigma(const char* op, const char* name, double sigma) {
   if (!(sigma >= GaussianParams::kMinSigma && sigma <= GaussianParams::kMaxSigma))
-    invalid(std::string(op) + ": " + name + " must be in [" + number_text(GaussianParams::kMinSigma) + ", " +
-            number_text(GaussianParams::kMaxSigma) + "], got " + number_text(sigma));
+    throw_invalid(std::string(op) + ": " + name + " must be in [" + number_text(GaussianParams::kMinSigma) + ", " +
+                  number_text(GaussianParams::kMaxSigma) + "], got " + number_text(sigma));
 }
 
 void check_radius(const char* op, int radius) {
   if (radius < 0 || radius > GaussianParams::kMaxRadius)
-    invalid(std::string(op) + ": radius must be in [0, " + std::to_string(GaussianParams::kMaxRadius) +
-            "] (0: ceil(3*sigma)), got " + std::to_string(radius));
+    throw_invalid(std::string(op) + ": radius must be in [0, " + std::to_string(GaussianParams::kMaxRadius) +
+                  "] (0: ceil(3*sigma)), got " + std::to_string(radius));
 }
 
 int automatic_radius(double sigma) {
@@ -101,8 +100,8 @@ FilterSpec box_spec(const BoxParams& params) {
   const int height = params.height == 0 ? params.width : params.height;
   for (int size : {params.width, height})
     if (size < 1 || size > BoxParams::kMaxSize || size % 2 == 0)
-      invalid("box: the size must be odd, in [1, " + std::to_string(BoxParams::kMaxSize) + "], got " +
-              std::to_string(params.width) + "x" + std::to_string(height));
+      throw_invalid("box: the size must be odd, in [1, " + std::to_string(BoxParams::kMaxSize) + "], got " +
+                    std::to_string(params.width) + "x" + std::to_string(height));
   FilterSpec spec = separable_spec(std::vector<float>(static_cast<std::size_t>(params.width), 1.0f / params.width),
                                    std::vector<float>(static_cast<std::size_t>(height), 1.0f / height));
   spec.alpha = params.alpha;
@@ -114,10 +113,10 @@ FilterSpec box_spec(const BoxParams& params) {
 
 FilterSpec sharpen_spec(const SharpenParams& params) {
   if (!(params.amount >= 0.0 && params.amount <= SharpenParams::kMaxAmount))
-    invalid("sharpen: amount must be in [0, " + number_text(SharpenParams::kMaxAmount) + "], got " +
-            number_text(params.amount));
+    throw_invalid("sharpen: amount must be in [0, " + number_text(SharpenParams::kMaxAmount) + "], got " +
+                  number_text(params.amount));
   if (!(params.threshold >= 0.0 && params.threshold <= 1.0))
-    invalid("sharpen: threshold must be in [0, 1], got " + number_text(params.threshold));
+    throw_invalid("sharpen: threshold must be in [0, 1], got " + number_text(params.threshold));
   FilterSpec spec = gaussian_spec(GaussianParams{params.sigma, params.radius});
   spec.output = FilterOutput::Unsharp;
   spec.amount = params.amount;
@@ -134,23 +133,24 @@ EdgeOperator edge_operator_from_name(const std::string& name) {
   if (name == "scharr") return EdgeOperator::Scharr;
   if (name == "prewitt") return EdgeOperator::Prewitt;
   if (name == "laplacian") return EdgeOperator::Laplacian;
-  invalid("edge: unknown operator '" + name + "'; use sobel, scharr, prewitt or laplacian");
+  throw_invalid("edge: unknown operator '" + name + "'; use sobel, scharr, prewitt or laplacian");
 }
 
 EdgeDirection edge_direction_from_name(const std::string& name) {
   if (name == "x") return EdgeDirection::X;
   if (name == "y") return EdgeDirection::Y;
   if (name == "both") return EdgeDirection::Both;
-  invalid("edge: unknown direction '" + name + "'; use x, y or both");
+  throw_invalid("edge: unknown direction '" + name + "'; use x, y or both");
 }
 
 FilterSpec edge_spec(const EdgeParams& params) {
   if (!(std::isfinite(params.scale) && std::fabs(params.scale) <= 1e6))
-    invalid("edge: scale must be a finite number of magnitude up to 1e6, got " + number_text(params.scale));
+    throw_invalid("edge: scale must be a finite number of magnitude up to 1e6, got " + number_text(params.scale));
   const auto s = static_cast<float>(params.scale);
   FilterSpec spec;
   if (params.op == EdgeOperator::Laplacian) {
-    if (params.direction != EdgeDirection::Both) invalid("edge: the Laplacian has no direction; use --direction both");
+    if (params.direction != EdgeDirection::Both)
+      throw_invalid("edge: the Laplacian has no direction; use --direction both");
     // OpenCV's Laplacian with ksize 1.
     spec.masks = {Mask{3, 3, {0, s, 0, s, -4 * s, s, 0, s, 0}}};
   } else {
@@ -185,9 +185,10 @@ FilterSpec emboss_spec(const EmbossParams& params) {
                  {"s", 0, 1},  {"sw", -1, 1}, {"w", -1, 0}, {"nw", -1, -1}};
   const auto* light = std::find_if(std::begin(kLights), std::end(kLights),
                                    [&](const auto& l) { return params.light == l.name; });
-  if (light == std::end(kLights)) invalid("emboss: unknown light '" + params.light + "'; use n, ne, e, se, s, sw, w or nw");
+  if (light == std::end(kLights))
+    throw_invalid("emboss: unknown light '" + params.light + "'; use n, ne, e, se, s, sw, w or nw");
   if (!(params.strength >= 0.0 && params.strength <= 10.0))
-    invalid("emboss: strength must be in [0, 10], got " + number_text(params.strength));
+    throw_invalid("emboss: strength must be in [0, 10], got " + number_text(params.strength));
   // The identity plus `strength` times the slope away from the light: surfaces facing
   // the light brighten, the others darken, flat areas keep their value.
   Mask mask{3, 3, std::vector<float>(9, 0.0f)};
@@ -210,7 +211,7 @@ FilterSpec convolve_spec(const ConvolveParams& params) {
   if (params.normalize) {
     double sum = 0.0;
     for (float w : mask.weights) sum += w;
-    if (sum == 0.0) invalid("convolve: --normalize needs weights whose sum is not 0");
+    if (sum == 0.0) throw_invalid("convolve: --normalize needs weights whose sum is not 0");
     for (float& w : mask.weights) w = static_cast<float>(w / sum);
   }
   spec.masks = {mask};

@@ -7,13 +7,9 @@
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/filters.hpp"
+#include "throw_invalid.hpp"
 
 namespace gpufilter {
-namespace {
-
-[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
-
-}  // namespace
 
 Mask parse_mask(const std::string& text) {
   std::vector<std::vector<float>> rows(1);
@@ -23,7 +19,7 @@ Mask parse_mask(const std::string& text) {
     float value = 0.0f;
     std::istringstream in(number);
     if (!(in >> value) || !(in >> std::ws).eof() || !std::isfinite(value))
-      invalid("convolve: '" + number + "' in the mask is not a number");
+      throw_invalid("convolve: '" + number + "' in the mask is not a number");
     rows.back().push_back(value);
     number.clear();
   };
@@ -44,23 +40,23 @@ Mask parse_mask(const std::string& text) {
   }
   end_number();
   if (rows.back().empty()) rows.pop_back();
-  if (rows.empty()) invalid("convolve: the mask is empty");
+  if (rows.empty()) throw_invalid("convolve: the mask is empty");
   Mask mask;
   mask.height = static_cast<int>(rows.size());
   mask.width = static_cast<int>(rows.front().size());
   for (std::size_t j = 0; j < rows.size(); ++j) {
     if (static_cast<int>(rows[j].size()) != mask.width)
-      invalid("convolve: mask row " + std::to_string(j + 1) + " has " + std::to_string(rows[j].size()) +
-              " numbers, row 1 has " + std::to_string(mask.width));
+      throw_invalid("convolve: mask row " + std::to_string(j + 1) + " has " + std::to_string(rows[j].size()) +
+                    " numbers, row 1 has " + std::to_string(mask.width));
     mask.weights.insert(mask.weights.end(), rows[j].begin(), rows[j].end());
   }
   if (mask.width % 2 == 0 || mask.height % 2 == 0)
-    invalid("convolve: the mask must have an odd number of rows and columns (it is centred on the pixel), got " +
-            std::to_string(mask.width) + "x" + std::to_string(mask.height));
+    throw_invalid("convolve: the mask must have an odd number of rows and columns (it is centred on the pixel), got " +
+                  std::to_string(mask.width) + "x" + std::to_string(mask.height));
   if (mask.width > ConvolveParams::kMaxSize || mask.height > ConvolveParams::kMaxSize)
-    invalid("convolve: masks are limited to " + std::to_string(ConvolveParams::kMaxSize) + "x" +
-            std::to_string(ConvolveParams::kMaxSize) + ", got " + std::to_string(mask.width) + "x" +
-            std::to_string(mask.height));
+    throw_invalid("convolve: masks are limited to " + std::to_string(ConvolveParams::kMaxSize) + "x" +
+                  std::to_string(ConvolveParams::kMaxSize) + ", got " + std::to_string(mask.width) + "x" +
+                  std::to_string(mask.height));
   return mask;
 }
 

@@ -11,11 +11,10 @@
 #include "ops/op_checks.hpp"
 #include "ops/point_functions.hpp"
 #include "ops/point_variants.hpp"
+#include "throw_invalid.hpp"
 
 namespace gpufilter {
 namespace {
-
-[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
 
 void launch(const kernels::PointPlanes& planes, const kernels::PointFunction& function, PointVariant variant,
             const ExecContext& ctx) {
@@ -45,9 +44,9 @@ void run_interleaved(const char* op, const ImageView& src, const ImageView& dst,
 void run_planar(const char* op, const PlanarView& src, const PlanarView& dst, const kernels::PointFunction& function,
                 PointChannels channels, PointVariant variant, const ExecContext& ctx) {
   if (src.channels != dst.channels || (src.channels != 1 && src.channels != 3 && src.channels != 4))
-    invalid(std::string(op) + ": planar images need 1, 3 or 4 planes, the same on both sides; got " +
-            std::to_string(src.channels) + " and " + std::to_string(dst.channels));
-  if (src.pitch == 0 || dst.pitch == 0) invalid(std::string(op) + ": planar images need a pitch");
+    throw_invalid(std::string(op) + ": planar images need 1, 3 or 4 planes, the same on both sides; got " +
+                  std::to_string(src.channels) + " and " + std::to_string(dst.channels));
+  if (src.pitch == 0 || dst.pitch == 0) throw_invalid(std::string(op) + ": planar images need a pitch");
   kernels::PointPlanes planes;
   const unsigned mask = channels.mask_for(src.channels);
   for (int p = 0; p < src.channels; ++p) {
@@ -83,12 +82,13 @@ PointChannels PointChannels::parse(const std::string& letters) {
     const char* found = nullptr;
     for (const char* n = names; *n; ++n)
       if (*n == std::tolower(static_cast<unsigned char>(letter))) found = n;
-    if (!found) invalid("channels: '" + letters + "' holds '" + std::string(1, letter) + "'; use letters from rgba");
+    if (!found)
+      throw_invalid("channels: '" + letters + "' holds '" + std::string(1, letter) + "'; use letters from rgba");
     const unsigned bit = 1u << (found - names);
-    if (mask & bit) invalid("channels: '" + letters + "' names '" + std::string(1, letter) + "' twice");
+    if (mask & bit) throw_invalid("channels: '" + letters + "' names '" + std::string(1, letter) + "' twice");
     mask |= bit;
   }
-  if (mask == 0) invalid("channels: name at least one of r, g, b, a");
+  if (mask == 0) throw_invalid("channels: name at least one of r, g, b, a");
   return PointChannels{mask};
 }
 
@@ -98,19 +98,19 @@ unsigned PointChannels::mask_for(int channels) const {
 }
 
 ImageView PlanarView::plane(int c) const {
-  if (c < 0 || c >= channels) invalid("planar image: no plane " + std::to_string(c));
+  if (c < 0 || c >= channels) throw_invalid("planar image: no plane " + std::to_string(c));
   return ImageView{planes[c], width, height, pitch, PixelFormat{type, 1}};
 }
 
 PlanarView planar_view(const ImageView& stacked, int channels) {
   validate_view(stacked, "planar image");
   if (stacked.format.channels != 1)
-    invalid("planar image: the stacked planes form a 1-channel image, got " + stacked.format.name());
+    throw_invalid("planar image: the stacked planes form a 1-channel image, got " + stacked.format.name());
   if (channels != 1 && channels != 3 && channels != 4)
-    invalid("planar image: 1, 3 or 4 planes, got " + std::to_string(channels));
+    throw_invalid("planar image: 1, 3 or 4 planes, got " + std::to_string(channels));
   if (stacked.height % channels != 0)
-    invalid("planar image: a height of " + std::to_string(stacked.height) + " rows does not hold " +
-            std::to_string(channels) + " planes of equal height");
+    throw_invalid("planar image: a height of " + std::to_string(stacked.height) + " rows does not hold " +
+                  std::to_string(channels) + " planes of equal height");
   PlanarView view;
   view.width = stacked.width;
   view.height = stacked.height / channels;
@@ -123,22 +123,22 @@ PlanarView planar_view(const ImageView& stacked, int channels) {
 
 void validate(const BrightnessParams& params) {
   if (!(params.value >= -1.0 && params.value <= 1.0))
-    invalid("brightness: value must be in [-1, 1], got " + std::to_string(params.value));
+    throw_invalid("brightness: value must be in [-1, 1], got " + std::to_string(params.value));
 }
 void validate(const ContrastParams& params) {
   if (!(params.factor >= 0.0 && params.factor <= 10.0))
-    invalid("contrast: value must be in [0, 10], got " + std::to_string(params.factor));
+    throw_invalid("contrast: value must be in [0, 10], got " + std::to_string(params.factor));
 }
 void validate(const GammaParams& params) {
   if (!(params.gamma >= 0.05 && params.gamma <= 20.0))
-    invalid("gamma: value must be in [0.05, 20], got " + std::to_string(params.gamma));
+    throw_invalid("gamma: value must be in [0.05, 20], got " + std::to_string(params.gamma));
 }
 void validate(const LevelsParams& params) {
   for (double v : {params.in_lo, params.in_hi, params.out_lo, params.out_hi})
-    if (!(v >= 0.0 && v <= 1.0)) invalid("levels: every bound must be in [0, 1], got " + std::to_string(v));
+    if (!(v >= 0.0 && v <= 1.0)) throw_invalid("levels: every bound must be in [0, 1], got " + std::to_string(v));
   if (!(params.in_lo < params.in_hi))
-    invalid("levels: the input range needs lo < hi, got " + std::to_string(params.in_lo) + "," +
-            std::to_string(params.in_hi));
+    throw_invalid("levels: the input range needs lo < hi, got " + std::to_string(params.in_lo) + "," +
+                  std::to_string(params.in_hi));
 }
 
 void invert(const ImageView& src, const ImageView& dst, PointChannels channels, PointVariant variant,

@@ -7,18 +7,17 @@
 #include "gpufilter/reference.hpp"
 #include "reference/parallel_rows.hpp"
 #include "reference/pixel_access.hpp"
+#include "throw_invalid.hpp"
 
 namespace gpufilter::reference {
 namespace {
-
-[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
 
 void check_shapes(const ImageView& src, const ImageView& dst, PixelFormat expected_dst, const char* what) {
   validate_view(src, what);
   validate_view(dst, what);
   if (dst.width != src.width || dst.height != src.height || dst.format != expected_dst)
-    invalid(std::string(what) + ": the destination must be " + std::to_string(src.width) + "x" +
-            std::to_string(src.height) + " " + expected_dst.name());
+    throw_invalid(std::string(what) + ": the destination must be " + std::to_string(src.width) + "x" +
+                  std::to_string(src.height) + " " + expected_dst.name());
 }
 
 // dst(x, y, c) = f(src pixel, c) for every channel c of dst.
@@ -37,7 +36,7 @@ void per_pixel(const ImageView& src, const ImageView& dst, F&& f) {
 }  // namespace
 
 void gray(const ImageView& src, const ImageView& dst, GrayWeights weights) {
-  if (src.format.channels < 3) invalid("gray: the source needs 3 or 4 channels, got " + src.format.name());
+  if (src.format.channels < 3) throw_invalid("gray: the source needs 3 or 4 channels, got " + src.format.name());
   check_shapes(src, dst, PixelFormat{src.format.type, 1}, "gray");
   const double w[3] = {weights == GrayWeights::Bt601 ? 0.299 : 0.2126, weights == GrayWeights::Bt601 ? 0.587 : 0.7152,
                        weights == GrayWeights::Bt601 ? 0.114 : 0.0722};
@@ -45,14 +44,14 @@ void gray(const ImageView& src, const ImageView& dst, GrayWeights weights) {
 }
 
 void add_alpha(const ImageView& src, const ImageView& dst) {
-  if (src.format.channels != 3) invalid("add_alpha: the source needs 3 channels, got " + src.format.name());
+  if (src.format.channels != 3) throw_invalid("add_alpha: the source needs 3 channels, got " + src.format.name());
   check_shapes(src, dst, PixelFormat{src.format.type, 4}, "add_alpha");
   const double opaque = src.format.max_value();
   per_pixel(src, dst, [&](const double* in, int c) { return c < 3 ? in[c] : opaque; });
 }
 
 void drop_alpha(const ImageView& src, const ImageView& dst) {
-  if (src.format.channels != 4) invalid("drop_alpha: the source needs 4 channels, got " + src.format.name());
+  if (src.format.channels != 4) throw_invalid("drop_alpha: the source needs 4 channels, got " + src.format.name());
   check_shapes(src, dst, PixelFormat{src.format.type, 3}, "drop_alpha");
   per_pixel(src, dst, [](const double* in, int c) { return in[c]; });
 }
@@ -60,8 +59,8 @@ void drop_alpha(const ImageView& src, const ImageView& dst) {
 void swap_channels(const ImageView& src, const ImageView& dst, const ChannelOrder& order) {
   check_shapes(src, dst, src.format, "swap_channels");
   if (order.channels != src.format.channels)
-    invalid("swap_channels: the order is for " + std::to_string(order.channels) + " channels, the image has " +
-            std::to_string(src.format.channels));
+    throw_invalid("swap_channels: the order is for " + std::to_string(order.channels) + " channels, the image has " +
+                  std::to_string(src.format.channels));
   per_pixel(src, dst, [&](const double* in, int c) { return in[order.from[c]]; });
 }
 
@@ -79,7 +78,7 @@ void to_planar(const ImageView& src, const PlanarView& dst) {
   validate_view(src, "planar");
   if (dst.channels != src.format.channels || dst.type != src.format.type || dst.width != src.width ||
       dst.height != src.height)
-    invalid("planar: the planes must match the source " + src.format.name());
+    throw_invalid("planar: the planes must match the source " + src.format.name());
   for (int c = 0; c < src.format.channels; ++c) {
     const ImageView plane = dst.plane(c);
     parallel_rows(src.height, [&](int begin, int end) {
@@ -93,7 +92,7 @@ void to_interleaved(const PlanarView& src, const ImageView& dst) {
   validate_view(dst, "interleaved");
   if (dst.format.channels != src.channels || dst.format.type != src.type || dst.width != src.width ||
       dst.height != src.height)
-    invalid("interleaved: the destination must match the planes");
+    throw_invalid("interleaved: the destination must match the planes");
   for (int c = 0; c < src.channels; ++c) {
     const ImageView plane = src.plane(c);
     parallel_rows(dst.height, [&](int begin, int end) {

@@ -11,6 +11,7 @@
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/reference.hpp"
+#include "reference/pixel_access.hpp"
 
 namespace gpufilter::reference {
 namespace {
@@ -147,29 +148,6 @@ std::vector<Tap> axis_taps(int d, int n, int out, ResizeFilter filter) {
     default: add(base - 3, base + 4, lanczos4); break;
   }
   return taps;
-}
-
-double read_channel(const ImageView& v, int x, int y, int c) {
-  const std::size_t i = static_cast<std::size_t>(x) * v.format.channels + c;
-  switch (v.format.type) {
-    case ChannelType::U8: return v.row<const std::uint8_t>(y)[i];
-    case ChannelType::U16: return v.row<const std::uint16_t>(y)[i];
-    case ChannelType::F32: return v.row<const float>(y)[i];
-  }
-  return 0.0;
-}
-
-void write_channel(const ImageView& v, int x, int y, int c, double value) {
-  const std::size_t i = static_cast<std::size_t>(x) * v.format.channels + c;
-  switch (v.format.type) {
-    case ChannelType::U8:
-      v.row<std::uint8_t>(y)[i] = static_cast<std::uint8_t>(std::nearbyint(std::clamp(value, 0.0, 255.0)));
-      break;
-    case ChannelType::U16:
-      v.row<std::uint16_t>(y)[i] = static_cast<std::uint16_t>(std::nearbyint(std::clamp(value, 0.0, 65535.0)));
-      break;
-    case ChannelType::F32: v.row<float>(y)[i] = static_cast<float>(value); break;
-  }
 }
 
 }  // namespace
