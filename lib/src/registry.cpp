@@ -5,6 +5,8 @@
 #include <cmath>
 #include <functional>
 #include <sstream>
+#include <stdexcept>
+#include <utility>
 
 #include "gpufilter/error.hpp"
 #include "ops/operations.hpp"
@@ -170,6 +172,13 @@ std::vector<std::function<std::vector<Operation>()>>& registered_factories() {
   return factories;
 }
 
+// The GPU sides the kernel-launching files bound: by op name, or (an empty name) for
+// every op of a family the binder recognises.
+std::vector<std::pair<std::string, ops::GpuBinder>>& registered_gpu_binders() {
+  static std::vector<std::pair<std::string, ops::GpuBinder>> binders;
+  return binders;
+}
+
 }  // namespace
 
 namespace ops {
@@ -177,6 +186,8 @@ OperationRegistration::OperationRegistration(OperationFactory make) {
   registered_factories().emplace_back([make] { return std::vector<Operation>{make()}; });
 }
 OperationRegistration::OperationRegistration(OperationFamilyFactory make) { registered_factories().emplace_back(make); }
+GpuBinding::GpuBinding(const char* op, GpuBinder bind) { registered_gpu_binders().emplace_back(op, bind); }
+GpuBinding::GpuBinding(GpuBinder bind_family) { registered_gpu_binders().emplace_back("", bind_family); }
 }  // namespace ops
 
 const char* to_string(OperationGroup group) {
@@ -196,6 +207,16 @@ const std::vector<Operation>& operations() {
     std::vector<Operation> list;
     for (const auto& make : registered_factories())
       for (Operation& op : make()) list.push_back(std::move(op));
+    // A binding whose op is gone is the library's fault: every call says so.
+    for (const auto& [name, bind] : registered_gpu_binders()) {
+      if (name.empty()) {
+        for (Operation& op : list) bind(op);
+        continue;
+      }
+      const auto op = std::find_if(list.begin(), list.end(), [&](const Operation& o) { return o.name == name; });
+      if (op == list.end()) throw std::logic_error("gpufilter: a GPU side is bound to '" + name + "', which no op has");
+      bind(*op);
+    }
     // The load order of the op files is the linker's: the list's order is the groups'.
     std::sort(list.begin(), list.end(), [](const Operation& a, const Operation& b) {
       return a.group != b.group ? a.group < b.group : a.name < b.name;

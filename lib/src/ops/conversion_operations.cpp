@@ -1,5 +1,6 @@
 // The conversions in the registry: gray, add_alpha, drop_alpha, swap_channels,
-// convert, planar, interleaved. Each declares its output format (output_shape).
+// convert, planar, interleaved. Each declares its output format (output_shape); their
+// GPU side is gpu/conversion_ops.cpp.
 #include <string>
 
 #include "cpu/gray_cpu.hpp"
@@ -23,14 +24,10 @@ std::vector<PixelFormat> formats_with(std::initializer_list<int> channels) {
 
 std::size_t samples(int width, int height) { return static_cast<std::size_t>(width) * static_cast<std::size_t>(height); }
 
-using Variant = ConversionVariant;
-using Ctx = ExecContext;
-using Gpu = std::function<void(const ImageView&, const ImageView&, const ParamValues&, ConversionVariant,
-                               const ExecContext&)>;
 using Cpu = std::function<void(const ImageView&, const ImageView&, const ParamValues&)>;
 
 Operation conversion(std::string name, std::string summary, std::vector<ParamSpec> params,
-                     std::vector<PixelFormat> formats, Gpu gpu, Cpu cpu) {
+                     std::vector<PixelFormat> formats, Cpu cpu) {
   Operation op;
   op.name = name;
   op.group = OperationGroup::Formats;
@@ -41,10 +38,6 @@ Operation conversion(std::string name, std::string summary, std::vector<ParamSpe
   // On 8-bit images 16-byte accesses for 3-byte pixels and 1-byte outputs too, global
   // instructions contiguous across the warp; unroll4 on the others.
   op.default_variant = "vec16_warp";
-  op.run_gpu = [gpu](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
-                           const std::string& variant, const ExecContext& ctx) {
-    gpu(src, dst, values, conversion_variant_from_name(variant), ctx);
-  };
   op.run_reference = [cpu](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     cpu(src, dst, values);
   };
@@ -77,6 +70,8 @@ ChannelType depth_of(const ParamValues& values) {
   return depth == "u8" ? ChannelType::U8 : depth == "u16" ? ChannelType::U16 : ChannelType::F32;
 }
 
+}  // namespace
+
 std::string order_of(const ParamValues& values) { return values.has("order") ? values.text("order") : ""; }
 
 int planes_of(const ParamValues& values) {
@@ -86,8 +81,6 @@ int planes_of(const ParamValues& values) {
   return n;
 }
 
-}  // namespace
-
 std::vector<Operation> make_conversion_operations() {
   std::vector<Operation> ops;
   {
@@ -96,9 +89,6 @@ std::vector<Operation> make_conversion_operations() {
         {choice_param("weights", "the luma weights: bt601 (0.299, 0.587, 0.114) or bt709 (0.2126, 0.7152, 0.0722)",
                       {"bt601", "bt709"}, "bt601")},
         formats_with({3, 4}),
-        [](const ImageView& s, const ImageView& d, const ParamValues& v, Variant variant, const Ctx& ctx) {
-          gray(s, d, gray_weights_from_name(v.text("weights")), variant, ctx);
-        },
         [](const ImageView& s, const ImageView& d, const ParamValues& v) {
           reference::gray(s, d, gray_weights_from_name(v.text("weights")));
         });
@@ -122,9 +112,6 @@ std::vector<Operation> make_conversion_operations() {
   {
     Operation op = conversion(
         "add_alpha", "RGB to RGBA with an opaque alpha (M); exact", {}, formats_with({3}),
-        [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant, const Ctx& ctx) {
-          add_alpha(s, d, variant, ctx);
-        },
         [](const ImageView& s, const ImageView& d, const ParamValues&) { reference::add_alpha(s, d); });
     op.output_shape = [](const ImageShape& in, const ParamValues&) {
       need_channels("add_alpha", in, 3, 3);
@@ -136,9 +123,6 @@ std::vector<Operation> make_conversion_operations() {
   {
     Operation op = conversion(
         "drop_alpha", "RGBA to RGB: the colour channels, alpha dropped; exact", {}, formats_with({4}),
-        [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant, const Ctx& ctx) {
-          drop_alpha(s, d, variant, ctx);
-        },
         [](const ImageView& s, const ImageView& d, const ParamValues&) { reference::drop_alpha(s, d); });
     op.output_shape = [](const ImageShape& in, const ParamValues&) {
       need_channels("drop_alpha", in, 4, 4);
@@ -155,9 +139,6 @@ std::vector<Operation> make_conversion_operations() {
                     "image (alpha kept last); e.g. bgr, bgra, argb",
                     "LETTERS", "red and blue swapped")},
         formats_with({3, 4}),
-        [](const ImageView& s, const ImageView& d, const ParamValues& v, Variant variant, const Ctx& ctx) {
-          swap_channels(s, d, ChannelOrder::parse(order_of(v), s.format.channels), variant, ctx);
-        },
         [](const ImageView& s, const ImageView& d, const ParamValues& v) {
           reference::swap_channels(s, d, ChannelOrder::parse(order_of(v), s.format.channels));
         });
@@ -183,9 +164,6 @@ std::vector<Operation> make_conversion_operations() {
         "convert",
         "Change the channel type: y = round(x * M_out / M_in), saturated (u8->u16 x*257; f32 clamped to 0..1); exact",
         {depth}, all_pixel_formats(),
-        [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant, const Ctx& ctx) {
-          convert_depth(s, d, variant, ctx);
-        },
         [](const ImageView& s, const ImageView& d, const ParamValues&) { reference::convert_depth(s, d); });
     op.output_shape = [](const ImageShape& in, const ParamValues& v) {
       return ImageShape{in.width, in.height, PixelFormat{depth_of(v), in.format.channels}};
@@ -202,9 +180,6 @@ std::vector<Operation> make_conversion_operations() {
         "Interleaved (AoS) to planar (SoA): the output is a 1-channel image of height h*channels, plane c in rows "
         "c*h..(c+1)*h-1; exact",
         {}, formats_with({3, 4}),
-        [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant, const Ctx& ctx) {
-          to_planar(s, planar_view(d, s.format.channels), variant, ctx);
-        },
         [](const ImageView& s, const ImageView& d, const ParamValues&) {
           reference::to_planar(s, planar_view(d, s.format.channels));
         });
@@ -222,9 +197,6 @@ std::vector<Operation> make_conversion_operations() {
         {number_param("channels", "the planes stacked in the input (3 or 4)", 3.0, 4.0, std::nullopt, true,
                       "required")},
         formats_with({1}),
-        [](const ImageView& s, const ImageView& d, const ParamValues& v, Variant variant, const Ctx& ctx) {
-          to_interleaved(planar_view(s, planes_of(v)), d, variant, ctx);
-        },
         [](const ImageView& s, const ImageView& d, const ParamValues& v) {
           reference::to_interleaved(planar_view(s, planes_of(v)), d);
         });

@@ -1,7 +1,11 @@
 #pragma once
 // The conversion family's variant table, which its names and errors
-// (conversion_ops.cpp) and its registry entries (conversion_operations.cpp) read.
+// (conversion_names.cpp) and its registry entries (conversion_operations.cpp) read, and
+// the parameters both sides of its ops read (the GPU side: gpu/conversion_ops.cpp).
+#include <string>
+
 #include "gpufilter/conversions.hpp"
+#include "gpufilter/registry.hpp"
 #include "ops/variant_table.hpp"
 
 namespace gpufilter::ops {
@@ -12,5 +16,10 @@ inline constexpr VariantRow<ConversionVariant> kConversionVariants[] = {
     {ConversionVariant::Vec16Warp, "vec16_warp",
      "8-bit: 16 pixels a thread in 16-byte words, regrouped through a per-warp stage"},
 };
+
+// swap_channels' --order ("" when not given: red and blue swapped).
+std::string order_of(const ParamValues& values);
+// interleaved's --channels: 3 or 4, required.
+int planes_of(const ParamValues& values);
 
 }  // namespace gpufilter::ops

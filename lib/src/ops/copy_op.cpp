@@ -1,10 +1,7 @@
-#include <cuda_runtime_api.h>
-
+// The copy op: its variants' names and its registry entry (its GPU side: gpu/copy_gpu.cpp).
 #include "gpufilter/error.hpp"
 #include "gpufilter/ops.hpp"
 #include "gpufilter/reference.hpp"
-#include "kernels/copy/copy_launch.hpp"
-#include "ops/op_checks.hpp"
 #include "ops/operations.hpp"
 #include "ops/variant_table.hpp"
 
@@ -17,16 +14,6 @@ const ops::VariantRow<CopyVariant> kCopyVariants[] = {
 };
 
 }  // namespace
-
-void copy(const ImageView& src, const ImageView& dst, CopyVariant variant, const ExecContext& ctx) {
-  ops::check_pair("copy", src, dst);
-  ops::check_device_pair("copy", src, dst);
-  ops::check_no_overlap("copy", src, dst);
-  // Rows whose offsets mod 16 differ cannot be moved in 16-byte pieces; the scalar
-  // kernel copies them.
-  if (variant == CopyVariant::Vectorized && kernels::launch_copy_vectorized(src, dst, ctx)) return;
-  kernels::launch_copy_scalar(src, dst, ctx);
-}
 
 CopyVariant copy_variant_from_name(const std::string& name) { return ops::value_of(kCopyVariants, name, "copy"); }
 
@@ -48,10 +35,6 @@ Operation make_copy_operation() {
   op.variants = ops::names_of(kCopyVariants);
   op.default_variant = "vectorized";
   op.uses_border = false;
-  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues&, const Border&,
-                  const std::string& variant, const ExecContext& ctx) {
-    copy(src, dst, copy_variant_from_name(variant), ctx);
-  };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues&, const Border&) {
     reference::copy(src, dst);
   };

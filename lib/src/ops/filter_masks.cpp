@@ -223,31 +223,4 @@ FilterSpec convolve_spec(const ConvolveParams& params) {
   return spec;
 }
 
-// ---- the ops -------------------------------------------------------------------------
-
-void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianParams& params, const Border& border,
-                   FilterVariant variant, const ExecContext& ctx) {
-  apply_filter(src, dst, gaussian_spec(params), border, variant, ctx);
-}
-void box_filter(const ImageView& src, const ImageView& dst, const BoxParams& params, const Border& border,
-                FilterVariant variant, const ExecContext& ctx) {
-  apply_filter(src, dst, box_spec(params), border, variant, ctx);
-}
-void sharpen(const ImageView& src, const ImageView& dst, const SharpenParams& params, const Border& border,
-             FilterVariant variant, const ExecContext& ctx) {
-  apply_filter(src, dst, sharpen_spec(params), border, variant, ctx);
-}
-void edge_detect(const ImageView& src, const ImageView& dst, const EdgeParams& params, const Border& border,
-                 FilterVariant variant, const ExecContext& ctx) {
-  apply_filter(src, dst, edge_spec(params), border, variant, ctx);
-}
-void emboss(const ImageView& src, const ImageView& dst, const EmbossParams& params, const Border& border,
-            FilterVariant variant, const ExecContext& ctx) {
-  apply_filter(src, dst, emboss_spec(params), border, variant, ctx);
-}
-void convolve(const ImageView& src, const ImageView& dst, const ConvolveParams& params, const Border& border,
-              FilterVariant variant, const ExecContext& ctx) {
-  apply_filter(src, dst, convolve_spec(params), border, variant, ctx);
-}
-
 }  // namespace gpufilter

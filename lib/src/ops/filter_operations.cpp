@@ -1,8 +1,9 @@
 // The convolution filters in the registry: each op turns its parameters into a
-// FilterSpec (filter_masks.cpp), which the chosen GPU variant or the CPU reference runs.
+// FilterSpec (filter_masks.cpp), which the CPU reference runs, or the chosen GPU variant
+// (their GPU side: gpu/filter_dispatch.cpp).
 #include <fstream>
 #include <functional>
-#include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -11,15 +12,12 @@
 #include "gpufilter/filter_params.hpp"
 #include "gpufilter/filters.hpp"
 #include "gpufilter/reference.hpp"
-#include "kernels/common/recent_plans.hpp"
 #include "ops/filter_run.hpp"
 #include "ops/filter_variants.hpp"
 #include "ops/operations.hpp"
 
 namespace gpufilter::ops {
 namespace {
-
-using ToSpec = FilterSpec (*)(const ParamValues&);
 
 ParamSpec alpha_param(AlphaMode default_mode) {
   return choice_param("alpha",
@@ -33,38 +31,9 @@ AlphaMode alpha_of(const ParamValues& values) { return alpha_mode_from_name(valu
 // Which kinds of spec an op makes decides which variants it lists (filter_variants.cpp).
 using VariantSet = FilterSpecKinds;
 
-// Whether an op's spec follows from its parameters alone, or also from files they name.
-enum class SpecInputs { Params, ParamsAndFiles };
-
-// The GPU run of a filter op: the spec made from the parameters, and checked, once for
-// the last few parameter sets. A large Gaussian's dense mask (sigma 30: 181 x 181
-// weights; sigma 100: 601 x 601) took 50 us to 1 ms of host time a call to build and
-// check on the H100 machine, while the GPU waited for the launch. Specs that read files
-// are made afresh every call (the file may change between calls of a running server).
-std::function<void(const ImageView&, const ImageView&, const ParamValues&, const Border&, const std::string&,
-                   const ExecContext&)>
-gpu_run(ToSpec to_spec, SpecInputs inputs) {
-  using Specs = kernels::RecentPlans<std::shared_ptr<const FilterSpec>, 8, ParamValues>;
-  auto recent = inputs == SpecInputs::Params ? std::make_shared<Specs>() : nullptr;
-  return [to_spec, recent](const ImageView& src, const ImageView& dst, const ParamValues& values,
-                           const Border& border, const std::string& variant, const ExecContext& ctx) {
-    const FilterVariant chosen = filter_variant_from_name(variant);
-    if (!recent) {
-      apply_filter(src, dst, to_spec(values), border, chosen, ctx);
-      return;
-    }
-    const std::shared_ptr<const FilterSpec> spec = recent->get(values, [&](const ParamValues& v) {
-      auto made = std::make_shared<const FilterSpec>(to_spec(v));
-      validate(*made, "filter");
-      return made;
-    });
-    apply_valid_filter(src, dst, *spec, border, chosen, ctx);
-  };
-}
-
 // What every filter op shares: formats, borders, variants, reference, tolerance, bytes.
 Operation filter_operation(std::string name, std::string summary, std::vector<ParamSpec> params, VariantSet variants,
-                           AlphaMode default_alpha, ToSpec to_spec, SpecInputs inputs = SpecInputs::Params) {
+                           AlphaMode default_alpha, ToSpec to_spec) {
   Operation op;
   op.name = std::move(name);
   op.group = OperationGroup::Filters;
@@ -75,7 +44,6 @@ Operation filter_operation(std::string name, std::string summary, std::vector<Pa
   op.variants = filter_variant_names(variants);
   op.default_variant = "auto";
   op.uses_border = true;
-  op.run_gpu = gpu_run(to_spec, inputs);
   op.run_reference = [to_spec](const ImageView& src, const ImageView& dst, const ParamValues& values,
                                const Border& border) { reference::apply_filter(src, dst, to_spec(values), border); };
   op.run_cpu = [to_spec](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border& border) {
@@ -83,9 +51,6 @@ Operation filter_operation(std::string name, std::string summary, std::vector<Pa
   };
   // Building the spec is the whole check: masks, sizes and combinations of parameters.
   op.check = [to_spec](const ParamValues& values) { validate(to_spec(values), "filter"); };
-  op.applied_variant = [to_spec](PixelFormat format, const ParamValues& values, const std::string& variant) {
-    return std::string(to_string(applied_variant(to_spec(values), format, filter_variant_from_name(variant))));
-  };
   // Integer formats: the GPU sums in float, the reference in double, so a value
   // within float error of a .5 boundary may round the other way: at most one level.
   // The share of such samples bounds how often: a truncating kernel misses in about
@@ -333,7 +298,7 @@ Operation make_convolve_operation() {
        text_param("kernel-file", "a text file holding the mask (rows on lines; '#' starts a comment)", "PATH", "none"),
        flag_param("normalize", "divide the weights by their sum"),
        number_param("bias", "added to every output, as a fraction of the range (0.5: mid-grey)", -1.0, 1.0, 0.0)},
-      VariantSet{true, false, false}, AlphaMode::Premultiply, convolve_spec_of, SpecInputs::ParamsAndFiles);
+      VariantSet{true, false, false}, AlphaMode::Premultiply, convolve_spec_of);
   op.bench_params = {{"kernel", "0 -1 0; -1 5 -1; 0 -1 0"}, {"alpha", "separate"}};
   // Rank 1 (every row a multiple of the first), 3 wide and 5 tall, asymmetric, with a bias.
   // Separate channels: see sharpen's test_params.
@@ -355,21 +320,26 @@ GPUFILTER_REGISTER_OPERATION(make_convolve_operation);
 
 namespace gpufilter {
 
-FilterSpec filter_spec_of(const std::string& op, const ParamValues& values) {
-  using ops::blur_spec_of, ops::box_spec_of, ops::sharpen_spec_of, ops::edge_spec_of, ops::emboss_spec_of,
-      ops::convolve_spec_of;
+std::optional<ops::FilterOpSpec> ops::filter_op_spec(const std::string& op) {
+  using ops::SpecInputs;
   const struct {
     const char* op;
-    ops::ToSpec to_spec;
-  } kSpecs[] = {{"blur", blur_spec_of},     {"box", box_spec_of},       {"sharpen", sharpen_spec_of},
-                {"edge", edge_spec_of},     {"emboss", emboss_spec_of}, {"convolve", convolve_spec_of}};
-  for (const auto& entry : kSpecs) {
-    if (op != entry.op) continue;
-    FilterSpec spec = entry.to_spec(values);
-    validate(spec, op);
-    return spec;
-  }
-  throw Error(ErrorCode::InvalidArgument, "'" + op + "' is not a convolution op");
+    FilterOpSpec spec;
+  } kSpecs[] = {{"blur", {blur_spec_of, SpecInputs::Params}},       {"box", {box_spec_of, SpecInputs::Params}},
+                {"sharpen", {sharpen_spec_of, SpecInputs::Params}}, {"edge", {edge_spec_of, SpecInputs::Params}},
+                {"emboss", {emboss_spec_of, SpecInputs::Params}},
+                {"convolve", {convolve_spec_of, SpecInputs::ParamsAndFiles}}};  // its mask may be a file
+  for (const auto& entry : kSpecs)
+    if (op == entry.op) return entry.spec;
+  return std::nullopt;
+}
+
+FilterSpec filter_spec_of(const std::string& op, const ParamValues& values) {
+  const std::optional<ops::FilterOpSpec> maker = ops::filter_op_spec(op);
+  if (!maker) throw Error(ErrorCode::InvalidArgument, "'" + op + "' is not a convolution op");
+  FilterSpec spec = maker->to_spec(values);
+  validate(spec, op);
+  return spec;
 }
 
 }  // namespace gpufilter

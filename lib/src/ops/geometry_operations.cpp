@@ -1,4 +1,5 @@
-// The geometry ops in the registry: transpose, rotate (quarter turns), flip, crop.
+// The geometry ops in the registry: transpose, rotate, flip, crop, resize (their GPU side:
+// gpu/geometry_ops.cpp).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -24,12 +25,6 @@ std::vector<std::string> rotate_variant_names() {
   return names;
 }
 
-bool is_rotate_variant_name(const std::string& name) {
-  for (const auto& row : kRotateVariants)
-    if (name == row.name) return true;
-  return false;
-}
-
 ParamSpec block_param() {
   return choice_param("block",
                       "threads per block (x by y) of the naive variant; the seed found thin blocks faster for column "
@@ -37,25 +32,9 @@ ParamSpec block_param() {
                       {"32x8", "16x16", "8x32"}, "16x16");
 }
 
-TransposeOptions transpose_options(const ParamValues& values, const std::string& variant) {
-  return TransposeOptions{transpose_variant_from_name(variant), block_shape_from_name(values.text("block"))};
-}
-
 // Input read once, output written once: the same number of pixels.
 std::size_t same_bytes_twice(int width, int height, PixelFormat format, const ParamValues&) {
   return 2 * static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * format.pixel_bytes();
-}
-
-int quarter_turn_angle(const ParamValues& values) { return static_cast<int>(values.number("angle")); }
-bool is_quarter_turn(double angle) { return std::fmod(angle, 90.0) == 0.0; }
-
-// --fill: one value for every channel, or one per channel with the last repeated.
-std::array<double, 4> fill_of(const ParamValues& values) {
-  std::array<double, 4> fill{0.0, 0.0, 0.0, 0.0};
-  if (!values.has("fill")) return fill;
-  const std::vector<double>& given = values.numbers("fill");
-  for (std::size_t c = 0; c < fill.size(); ++c) fill[c] = given[std::min(c, given.size() - 1)];
-  return fill;
 }
 
 ImageShape swapped(const ImageShape& input) { return ImageShape{input.height, input.width, input.format}; }
@@ -80,6 +59,28 @@ Tolerance interpolated_tolerance(PixelFormat format) {
 
 }  // namespace
 
+bool is_rotate_variant_name(const std::string& name) {
+  for (const auto& row : kRotateVariants)
+    if (name == row.name) return true;
+  return false;
+}
+
+TransposeOptions transpose_options(const ParamValues& values, const std::string& variant) {
+  return TransposeOptions{transpose_variant_from_name(variant), block_shape_from_name(values.text("block"))};
+}
+
+int quarter_turn_angle(const ParamValues& values) { return static_cast<int>(values.number("angle")); }
+bool is_quarter_turn(double angle) { return std::fmod(angle, 90.0) == 0.0; }
+
+// --fill: one value for every channel, or one per channel with the last repeated.
+std::array<double, 4> fill_of(const ParamValues& values) {
+  std::array<double, 4> fill{0.0, 0.0, 0.0, 0.0};
+  if (!values.has("fill")) return fill;
+  const std::vector<double>& given = values.numbers("fill");
+  for (std::size_t c = 0; c < fill.size(); ++c) fill[c] = given[std::min(c, given.size() - 1)];
+  return fill;
+}
+
 Operation make_transpose_operation() {
   Operation op;
   op.name = "transpose";
@@ -90,10 +91,6 @@ Operation make_transpose_operation() {
   op.variants = names_of(kTransposeVariants);
   op.default_variant = "fast_wide";
   op.output_shape = [](const ImageShape& input, const ParamValues&) { return swapped(input); };
-  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
-                  const std::string& variant, const ExecContext& ctx) {
-    transpose(src, dst, transpose_options(values, variant), ctx);
-  };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues&, const Border&) {
     reference::transpose(src, dst);
   };
@@ -129,21 +126,6 @@ Operation make_rotate_operation() {
     if (is_quarter_turn(angle)) return quarter_turn_angle(values) % 180 != 0 ? swapped(input) : input;
     const Rect out = rotated_size(input.width, input.height, angle, values.number_or("expand", 0.0) != 0.0);
     return ImageShape{out.width, out.height, input.format};
-  };
-  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
-                  const std::string& variant, const ExecContext& ctx) {
-    const bool bilinear = is_rotate_variant_name(variant);
-    // An unknown variant fails here, before any launch.
-    const TransposeOptions options =
-        bilinear ? TransposeOptions{TransposeOptions{}.variant, block_shape_from_name(values.text("block"))}
-                 : transpose_options(values, variant);
-    const double angle = values.number("angle");
-    if (is_quarter_turn(angle))
-      rotate_quarter_turns(src, dst, quarter_turn_angle(values), options, ctx);
-    else if (bilinear)
-      rotate(src, dst, angle, fill_of(values), rotate_variant_from_name(variant), ctx);
-    else
-      rotate(src, dst, angle, fill_of(values), ctx);  // the library's default kernel
   };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     const double angle = values.number("angle");
@@ -184,10 +166,6 @@ Operation make_flip_operation() {
   op.formats = all_pixel_formats();
   op.variants = names_of(kFlipVariants);
   op.default_variant = "wide";
-  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
-                  const std::string& variant, const ExecContext& ctx) {
-    flip(src, dst, flip_axis_from_name(values.text("axis")), flip_variant_from_name(variant), ctx);
-  };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     reference::flip(src, dst, flip_axis_from_name(values.text("axis")));
   };
@@ -225,11 +203,6 @@ Operation make_crop_operation() {
     crop(probe, rect);
     return ImageShape{rect.width, rect.height, input.format};
   };
-  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
-                  const std::string& variant, const ExecContext& ctx) {
-    if (variant != "view") throw Error(ErrorCode::InvalidArgument, "crop: unknown variant '" + variant + "'; use view");
-    copy(crop(src, parse_geometry(values.text("geometry"))), dst, CopyVariant::Vectorized, ctx);
-  };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     reference::copy(crop(src, parse_geometry(values.text("geometry"))), dst);
   };
@@ -266,11 +239,12 @@ ResizeFilter resize_filter(const ImageShape& input, const Rect& output, const Pa
   return (output.width < input.width || output.height < input.height) ? ResizeFilter::Area : ResizeFilter::Linear;
 }
 
+
+}  // namespace
+
 ResizeFilter resize_filter_for(const ImageView& src, const ImageView& dst, const ParamValues& values) {
   return resize_filter(ImageShape{src.width, src.height, src.format}, Rect{0, 0, dst.width, dst.height}, values);
 }
-
-}  // namespace
 
 Operation make_resize_operation() {
   Operation op;
@@ -299,10 +273,6 @@ Operation make_resize_operation() {
   op.output_shape = [](const ImageShape& input, const ParamValues& values) {
     const Rect out = resize_output(input.width, input.height, values);
     return ImageShape{out.width, out.height, input.format};
-  };
-  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
-                  const std::string& variant, const ExecContext& ctx) {
-    resize(src, dst, resize_filter_for(src, dst, values), resize_variant_from_name(variant), ctx);
   };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
     reference::resize(src, dst, resize_filter_for(src, dst, values));

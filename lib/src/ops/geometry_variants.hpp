@@ -1,7 +1,12 @@
 #pragma once
 // The geometry family's variant tables, which its names and errors (geometry_names.cpp)
-// and its registry entries (geometry_operations.cpp) read.
+// and its registry entries (geometry_operations.cpp) read, and the parameters both sides
+// of its ops read (geometry_operations.cpp; the GPU side: gpu/geometry_ops.cpp).
+#include <array>
+#include <string>
+
 #include "gpufilter/geometry.hpp"
+#include "gpufilter/registry.hpp"
 #include "ops/variant_table.hpp"
 
 namespace gpufilter::ops {
@@ -27,5 +32,17 @@ inline constexpr VariantRow<ResizeVariant> kResizeVariants[] = {
     {ResizeVariant::Direct, "direct", "a thread per output pixel computes its taps"},
     {ResizeVariant::Fast, "fast", "direct, with kernels of wide words for 8-bit halving and linear enlarging"},
 };
+
+// Whether `name` is one of rotate's bilinear variants (else a transpose variant's).
+bool is_rotate_variant_name(const std::string& name);
+// The transpose variant named, with --block.
+TransposeOptions transpose_options(const ParamValues& values, const std::string& variant);
+// rotate's --angle as a whole number of degrees, for quarter turns.
+int quarter_turn_angle(const ParamValues& values);
+bool is_quarter_turn(double angle);
+// rotate's --fill: one value for every channel, or one per channel with the last repeated.
+std::array<double, 4> fill_of(const ParamValues& values);
+// resize's --filter for this input and output (auto: area when shrinking, else linear).
+ResizeFilter resize_filter_for(const ImageView& src, const ImageView& dst, const ParamValues& values);
 
 }  // namespace gpufilter::ops

@@ -1,3 +1,5 @@
+// The histogram op: its variants' names, its parameters' checks and its registry entry
+// (its GPU side: gpu/statistics_gpu.cpp).
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -5,8 +7,6 @@
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/statistics.hpp"
-#include "kernels/reduction/reduction_launch.hpp"
-#include "ops/op_checks.hpp"
 #include "ops/operations.hpp"
 #include "ops/reduction_variants.hpp"
 
@@ -34,19 +34,8 @@ void check_histogram_params(const HistogramParams& params) {
     throw Error(ErrorCode::InvalidArgument, "histogram: the range needs finite lo < hi");
 }
 
-void histogram(const ImageView& src, double* device_counts, const HistogramParams& params, HistogramVariant variant,
-               const ExecContext& ctx) {
-  ops::check_device_source("histogram", src);
-  check_histogram_params(params);
-  if (device_counts == nullptr) throw Error(ErrorCode::InvalidArgument, "histogram: the result pointer is null");
-  kernels::launch_histogram(src, device_counts, params, variant, ctx);
-}
-
 namespace ops {
 
-namespace {
-
-// The format's defaults, overridden by --bins and --range where given.
 HistogramParams histogram_params(PixelFormat format, const ParamValues& values) {
   HistogramParams params = default_histogram_params(format);
   if (values.has("bins")) params.bins = static_cast<int>(values.number("bins"));
@@ -56,6 +45,8 @@ HistogramParams histogram_params(PixelFormat format, const ParamValues& values) 
   }
   return params;
 }
+
+namespace {
 
 std::string edge_label(double value) {
   std::ostringstream text;
@@ -98,10 +89,6 @@ Operation make_histogram_operation() {
     layout.columns = channel_labels(input.format.channels);
     layout.chartable = true;
     return layout;
-  };
-  op.run_gpu_data = [](const ImageView& src, double* result, const ParamValues& values, const std::string& variant,
-                       const ExecContext& ctx) {
-    histogram(src, result, histogram_params(src.format, values), histogram_variant_from_name(variant), ctx);
   };
   op.run_reference_data = [](const ImageView& src, double* result, const ParamValues& values) {
     reference::histogram(src, result, histogram_params(src.format, values));

@@ -1,12 +1,11 @@
-// The median filter: its entry point, the names of its variants and its registry entry.
+// The median filter: the names of its variants and its registry entry (its GPU side:
+// gpu/median_gpu.cpp).
 #include <string>
 
 #include "cpu/median_cpu.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/median.hpp"
 #include "gpufilter/reference.hpp"
-#include "kernels/rank/median_launch.hpp"
-#include "ops/op_checks.hpp"
 #include "ops/operations.hpp"
 
 namespace gpufilter {
@@ -22,34 +21,7 @@ constexpr NamedMedian kMedianVariants[] = {
     {MedianVariant::Tiled, "tiled"},
 };
 
-void check_radius(int radius) {
-  if (radius < 1 || radius > MedianParams::kMaxRadius)
-    throw Error(ErrorCode::InvalidArgument, "median: radius must be in [1, " +
-                                                std::to_string(MedianParams::kMaxRadius) + "], got " +
-                                                std::to_string(radius));
-}
-
-MedianParams median_params_of(const ParamValues& values) {
-  MedianParams params;
-  params.radius = static_cast<int>(values.number("radius"));
-  return params;
-}
-
 }  // namespace
-
-void median_filter(const ImageView& src, const ImageView& dst, const MedianParams& params, const Border& border,
-                   MedianVariant variant, const ExecContext& ctx) {
-  check_radius(params.radius);
-  ops::check_pair("median", src, dst);
-  ops::check_device_pair("median", src, dst);
-  ops::check_no_overlap("median", src, dst);
-  const Border representable = ops::representable_border(border, src.format);
-  if (variant == MedianVariant::Naive) {
-    kernels::launch_median_naive(src, dst, params.radius, representable, ctx);
-  } else {
-    kernels::launch_median_tiled(src, dst, params.radius, representable, ctx);
-  }
-}
 
 const char* to_string(MedianVariant variant) {
   for (const NamedMedian& v : kMedianVariants)
@@ -75,6 +47,15 @@ const std::vector<MedianVariant>& all_median_variants() {
 }
 
 namespace ops {
+namespace {
+
+MedianParams median_params_of(const ParamValues& values) {
+  MedianParams params;
+  params.radius = static_cast<int>(values.number("radius"));
+  return params;
+}
+
+}  // namespace
 
 Operation make_median_operation() {
   Operation op;
@@ -87,11 +68,6 @@ Operation make_median_operation() {
   for (MedianVariant variant : all_median_variants()) op.variants.emplace_back(to_string(variant));
   op.default_variant = to_string(MedianVariant::Auto);
   op.uses_border = true;
-  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border& border,
-                  const std::string& variant, const ExecContext& ctx) {
-    const MedianVariant chosen = median_variant_from_name(variant);  // an unknown name fails first
-    median_filter(src, dst, median_params_of(values), border, chosen, ctx);
-  };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border& border) {
     reference::median_filter(src, dst, median_params_of(values), border);
   };

@@ -26,6 +26,28 @@ struct OperationRegistration {
   static const ::gpufilter::ops::OperationRegistration GPUFILTER_REGISTER_OPERATION_JOIN( \
       gpufilter_registration_, __LINE__)(factory)
 
+// An op's GPU side, bound apart from the op: the file that launches its kernels sets
+// the op's run_gpu, run_gpu_data and applied_variant, for one op by name or for each op
+// of a family it recognises,
+//   GPUFILTER_BIND_GPU("median", bind_median);   // bind_median(Operation&)
+//   GPUFILTER_BIND_GPU_FAMILY(bind_filters);     // called for every op
+// so that the op files themselves (parameters, reference, CPU path) and the registry
+// hold no device code: gpufilter_host_core, which the CPU tests link, is them alone.
+// libgpufilter has both sides; operations() binds each op's GPU side once.
+using GpuBinder = void (*)(Operation& op);
+
+struct GpuBinding {
+  GpuBinding(const char* op, GpuBinder bind);
+  explicit GpuBinding(GpuBinder bind_family);
+};
+
+#define GPUFILTER_BIND_GPU(op, binder)                                                                   \
+  static const ::gpufilter::ops::GpuBinding GPUFILTER_REGISTER_OPERATION_JOIN(gpufilter_gpu_binding_, \
+                                                                              __LINE__)(op, binder)
+#define GPUFILTER_BIND_GPU_FAMILY(binder)                                                                \
+  static const ::gpufilter::ops::GpuBinding GPUFILTER_REGISTER_OPERATION_JOIN(gpufilter_gpu_binding_, \
+                                                                              __LINE__)(binder)
+
 // "c0", "c1", ...: the data ops' names for channels.
 std::vector<std::string> channel_labels(int channels);
 

@@ -1,6 +1,6 @@
 // The point ops in the registry: invert, brightness, contrast, gamma, levels. Each
 // shares formats, variants, the --channels parameter and bytes moved; the math of
-// each is in point_ops.hpp and in the op's summary.
+// each is in point_ops.hpp and in the op's summary (their GPU side: gpu/point_ops.cpp).
 #include "cpu/point_cpu.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/point_ops.hpp"
@@ -20,19 +20,9 @@ ParamSpec channels_param() {
   return spec;
 }
 
-PointChannels channels_of(const ParamValues& values) {
-  return values.has("channels") ? PointChannels::parse(values.text("channels")) : PointChannels{};
-}
-
-double required(const ParamValues& values, const char* op) {
-  if (!values.has("value")) throw Error(ErrorCode::InvalidArgument, std::string(op) + ": give --value");
-  return values.number("value");
-}
-
-using GpuRun = void (*)(const ImageView&, const ImageView&, const ParamValues&, PointVariant, const ExecContext&);
 using ReferenceRun = void (*)(const ImageView&, const ImageView&, const ParamValues&);
 
-Operation point_operation(std::string name, std::string summary, std::vector<ParamSpec> params, GpuRun gpu,
+Operation point_operation(std::string name, std::string summary, std::vector<ParamSpec> params,
                           ReferenceRun reference_run, Tolerance u16, Tolerance f32) {
   Operation op;
   op.name = std::move(name);
@@ -43,10 +33,6 @@ Operation point_operation(std::string name, std::string summary, std::vector<Par
   op.formats = all_pixel_formats();
   op.variants = names_of(kPointVariants);
   op.default_variant = "vectorized";
-  op.run_gpu = [gpu](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
-                     const std::string& variant, const ExecContext& ctx) {
-    gpu(src, dst, values, point_variant_from_name(variant), ctx);
-  };
   op.run_reference = [reference_run](const ImageView& src, const ImageView& dst, const ParamValues& values,
                                      const Border&) { reference_run(src, dst, values); };
   op.run_cpu = [reference_run](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
@@ -66,17 +52,6 @@ Operation point_operation(std::string name, std::string summary, std::vector<Par
   return op;
 }
 
-BrightnessParams brightness_of(const ParamValues& v) { return {required(v, "brightness"), channels_of(v)}; }
-ContrastParams contrast_of(const ParamValues& v) { return {required(v, "contrast"), channels_of(v)}; }
-GammaParams gamma_of(const ParamValues& v) { return {required(v, "gamma"), channels_of(v)}; }
-LevelsParams levels_of(const ParamValues& v) {
-  LevelsParams p;
-  if (v.has("in")) p.in_lo = v.numbers("in")[0], p.in_hi = v.numbers("in")[1];
-  if (v.has("out")) p.out_lo = v.numbers("out")[0], p.out_hi = v.numbers("out")[1];
-  p.channels = channels_of(v);
-  return p;
-}
-
 ParamSpec range_param(const char* name, const char* help) {
   ParamSpec spec = numbers_param(name, help, 2, 2, 0.0, 1.0, false, "LO,HI", "0,1");
   spec.default_value = std::vector<double>{0.0, 1.0};
@@ -92,13 +67,35 @@ const Tolerance kComputedF32{1e-5};
 
 }  // namespace
 
+PointChannels channels_of(const ParamValues& values) {
+  return values.has("channels") ? PointChannels::parse(values.text("channels")) : PointChannels{};
+}
+
+namespace {
+
+double required(const ParamValues& values, const char* op) {
+  if (!values.has("value")) throw Error(ErrorCode::InvalidArgument, std::string(op) + ": give --value");
+  return values.number("value");
+}
+
+}  // namespace
+
+BrightnessParams brightness_of(const ParamValues& v) { return {required(v, "brightness"), channels_of(v)}; }
+ContrastParams contrast_of(const ParamValues& v) { return {required(v, "contrast"), channels_of(v)}; }
+GammaParams gamma_of(const ParamValues& v) { return {required(v, "gamma"), channels_of(v)}; }
+LevelsParams levels_of(const ParamValues& v) {
+  LevelsParams p;
+  if (v.has("in")) p.in_lo = v.numbers("in")[0], p.in_hi = v.numbers("in")[1];
+  if (v.has("out")) p.out_lo = v.numbers("out")[0], p.out_hi = v.numbers("out")[1];
+  p.channels = channels_of(v);
+  return p;
+}
+
 std::vector<Operation> make_point_operations() {
   std::vector<Operation> ops;
   {
     Operation op = point_operation(
         "invert", "Negate: y = M - x (M: 255, 65535, or 1 for f32); exact", {},
-        [](const ImageView& s, const ImageView& d, const ParamValues& v, PointVariant variant,
-           const ExecContext& ctx) { invert(s, d, channels_of(v), variant, ctx); },
         [](const ImageView& s, const ImageView& d, const ParamValues& v) {
           reference::invert(s, d, channels_of(v));
         },
@@ -114,8 +111,6 @@ std::vector<Operation> make_point_operations() {
         "Add value*M to every sample, saturated (integer formats: round(value*M) whole levels; exact)",
         {number_param("value", "the shift as a fraction of the range, -1..1", -1.0, 1.0, std::nullopt, false,
                       "required")},
-        [](const ImageView& s, const ImageView& d, const ParamValues& v, PointVariant variant,
-           const ExecContext& ctx) { brightness(s, d, brightness_of(v), variant, ctx); },
         [](const ImageView& s, const ImageView& d, const ParamValues& v) {
           reference::brightness(s, d, brightness_of(v));
         },
@@ -129,8 +124,6 @@ std::vector<Operation> make_point_operations() {
     Operation op = point_operation(
         "contrast", "y = (x - M/2)*value + M/2, saturated and rounded (value 0: flat grey, 1: unchanged)",
         {number_param("value", "the factor about mid-grey, 0..10", 0.0, 10.0, std::nullopt, false, "required")},
-        [](const ImageView& s, const ImageView& d, const ParamValues& v, PointVariant variant,
-           const ExecContext& ctx) { contrast(s, d, contrast_of(v), variant, ctx); },
         [](const ImageView& s, const ImageView& d, const ParamValues& v) {
           reference::contrast(s, d, contrast_of(v));
         },
@@ -144,8 +137,6 @@ std::vector<Operation> make_point_operations() {
     Operation op = point_operation(
         "gamma", "y = M*(x/M)^(1/value), rounded (value > 1 brightens, as ImageMagick's -gamma; u8 by table)",
         {number_param("value", "the gamma, 0.05..20", 0.05, 20.0, std::nullopt, false, "required")},
-        [](const ImageView& s, const ImageView& d, const ParamValues& v, PointVariant variant,
-           const ExecContext& ctx) { gamma(s, d, gamma_of(v), variant, ctx); },
         [](const ImageView& s, const ImageView& d, const ParamValues& v) { reference::gamma(s, d, gamma_of(v)); },
         kComputedU16, kComputedF32);
     op.check = [](const ParamValues& v) { validate(gamma_of(v)); };
@@ -159,8 +150,6 @@ std::vector<Operation> make_point_operations() {
         "Map [in lo, in hi] linearly onto [out lo, out hi] (fractions of the range), clamping outside; rounded",
         {range_param("in", "the input range mapped onto the output range; below lo gives out lo, above hi out hi"),
          range_param("out", "the output range (lo > hi inverts)")},
-        [](const ImageView& s, const ImageView& d, const ParamValues& v, PointVariant variant,
-           const ExecContext& ctx) { levels(s, d, levels_of(v), variant, ctx); },
         [](const ImageView& s, const ImageView& d, const ParamValues& v) { reference::levels(s, d, levels_of(v)); },
         kComputedU16, kComputedF32);
     op.check = [](const ParamValues& v) { validate(levels_of(v)); };

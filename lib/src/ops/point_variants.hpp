@@ -1,7 +1,9 @@
 #pragma once
-// The point family's variant table, which its names and errors (point_ops.cpp) and its
-// registry entries (point_operations.cpp) read.
+// The point family's variant table, which its names and errors (point_types.cpp) and its
+// registry entries (point_operations.cpp) read, and the parameters both sides of its ops
+// read (point_operations.cpp; the GPU side: gpu/point_ops.cpp).
 #include "gpufilter/point_ops.hpp"
+#include "gpufilter/registry.hpp"
 #include "ops/variant_table.hpp"
 
 namespace gpufilter::ops {
@@ -10,5 +12,12 @@ inline constexpr VariantRow<PointVariant> kPointVariants[] = {
     {PointVariant::Scalar, "scalar", "one channel sample per thread"},
     {PointVariant::Vectorized, "vectorized", "16-byte loads and stores, several per thread"},
 };
+
+// --channels (rgb by default), and each op's parameters with it; --value is required.
+PointChannels channels_of(const ParamValues& values);
+BrightnessParams brightness_of(const ParamValues& values);
+ContrastParams contrast_of(const ParamValues& values);
+GammaParams gamma_of(const ParamValues& values);
+LevelsParams levels_of(const ParamValues& values);
 
 }  // namespace gpufilter::ops

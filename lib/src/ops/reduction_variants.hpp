@@ -1,7 +1,10 @@
 #pragma once
 // The reduction family's variant tables: stats (stats_op.cpp) and the histograms that
-// histogram, equalize, threshold and normalize share (histogram_op.cpp, tone_ops.cpp).
+// histogram, equalize, threshold and normalize share (histogram_op.cpp, tone_ops.cpp),
+// and the parameters both sides of those ops read (their GPU side: gpu/).
+#include "gpufilter/registry.hpp"
 #include "gpufilter/statistics.hpp"
+#include "gpufilter/tone.hpp"
 #include "ops/variant_table.hpp"
 
 namespace gpufilter::ops {
@@ -21,5 +24,13 @@ inline constexpr VariantRow<HistogramVariant> kHistogramVariants[] = {
     {HistogramVariant::SharedPrivate, "shared_private", "a sub-histogram a block in shared memory"},
     {HistogramVariant::LanePrivate, "lane_private", "32 sub-histograms a block, one a lane index in its own bank"},
 };
+
+// histogram's: the format's defaults, overridden by --bins and --range where given.
+HistogramParams histogram_params(PixelFormat format, const ParamValues& values);
+
+// The tone ops': equalize's --per-channel, threshold's --value and --otsu, normalize's --clip.
+EqualizeParams equalize_params(const ParamValues& values);
+ThresholdParams threshold_params(const ParamValues& values);
+NormalizeParams normalize_params(const ParamValues& values);
 
 }  // namespace gpufilter::ops

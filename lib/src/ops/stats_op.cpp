@@ -1,10 +1,10 @@
+// The stats op: its variants' names, its table's columns and its registry entry (its GPU
+// side: gpu/statistics_gpu.cpp).
 #include <string>
 #include <vector>
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/statistics.hpp"
-#include "kernels/reduction/reduction_launch.hpp"
-#include "ops/op_checks.hpp"
 #include "ops/operations.hpp"
 #include "ops/reduction_variants.hpp"
 
@@ -20,15 +20,6 @@ const std::vector<std::string>& stats_column_names() {
   static const std::vector<std::string> names = {"min",    "max",   "sum",   "mean", "stddev",
                                                  "min_x", "min_y", "max_x", "max_y"};
   return names;
-}
-
-void image_stats(const ImageView& src, double* device_result, ReductionVariant variant, const ExecContext& ctx) {
-  ops::check_device_source("stats", src);
-  if (device_result == nullptr) throw Error(ErrorCode::InvalidArgument, "stats: the result pointer is null");
-  // 64-bit sums of squares hold 65535^2 * 2^32 at most.
-  if (static_cast<unsigned long long>(src.width) * static_cast<unsigned long long>(src.height) > (1ULL << 32))
-    throw Error(ErrorCode::InvalidArgument, "stats: images of more than 2^32 pixels are not supported");
-  kernels::launch_stats(src, device_result, variant, ctx);
 }
 
 std::vector<ChannelStats> read_image_stats(const double* host_result, int channels) {
@@ -80,8 +71,6 @@ Operation make_stats_operation() {
     layout.columns = stats_column_names();
     return layout;
   };
-  op.run_gpu_data = [](const ImageView& src, double* result, const ParamValues&, const std::string& variant,
-                       const ExecContext& ctx) { image_stats(src, result, reduction_variant_from_name(variant), ctx); };
   op.run_reference_data = [](const ImageView& src, double* result, const ParamValues&) {
     reference::image_stats(src, result);
   };

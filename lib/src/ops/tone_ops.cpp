@@ -1,59 +1,27 @@
-// equalize, threshold, normalize: image ops that run a histogram first (tone.hpp).
+// equalize, threshold, normalize: image ops that run a histogram first (tone.hpp); their
+// registry entries (their GPU side: gpu/tone_gpu.cpp).
 #include <string>
 #include <vector>
 
 #include "cpu/tone_cpu.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/tone.hpp"
-#include "kernels/reduction/reduction_launch.hpp"
-#include "kernels/reduction/tone_settings.hpp"
-#include "ops/op_checks.hpp"
 #include "ops/operations.hpp"
 #include "ops/reduction_variants.hpp"
 
 namespace gpufilter {
-namespace {
-
-void check_tone_pair(const char* op, const ImageView& src, const ImageView& dst) {
-  ops::check_pair(op, src, dst);
-  ops::check_device_pair(op, src, dst);
-  ops::check_no_overlap(op, src, dst);
-  if (src.format.type != ChannelType::U8)
-    throw Error(ErrorCode::UnsupportedFormat, std::string(op) + " takes u8 images, got " + src.format.name());
-}
-
-// The histogram stage of the library's variant.
-kernels::HistogramStage histogram_stage(HistogramVariant variant) {
-  return [variant](const ImageView& src, unsigned long long* counts, const HistogramParams& params,
-                   const ExecContext& ctx) { kernels::launch_histogram_counts(src, counts, params, variant, ctx); };
-}
-
-}  // namespace
-
-void equalize(const ImageView& src, const ImageView& dst, const EqualizeParams& params, HistogramVariant variant,
-              const ExecContext& ctx) {
-  check_tone_pair("equalize", src, dst);
-  kernels::launch_tone(src, dst, kernels::equalize_settings(params), histogram_stage(variant), ctx);
-}
-
-void threshold(const ImageView& src, const ImageView& dst, const ThresholdParams& params, HistogramVariant variant,
-               const ExecContext& ctx) {
-  check_tone_pair("threshold", src, dst);
-  if (params.value < 0 || params.value > 255)
-    throw Error(ErrorCode::InvalidArgument, "threshold: value must be in [0, 255], got " + std::to_string(params.value));
-  kernels::launch_tone(src, dst, kernels::threshold_settings(params), histogram_stage(variant), ctx);
-}
-
-void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams& params, HistogramVariant variant,
-               const ExecContext& ctx) {
-  check_tone_pair("normalize", src, dst);
-  if (!(params.clip_percent >= 0.0 && params.clip_percent < 50.0))
-    throw Error(ErrorCode::InvalidArgument, "normalize: clip must be in [0, 50) percent");
-  const double pixels = static_cast<double>(src.width) * src.height;
-  kernels::launch_tone(src, dst, kernels::normalize_settings(params, pixels), histogram_stage(variant), ctx);
-}
-
 namespace ops {
+
+EqualizeParams equalize_params(const ParamValues& values) {
+  return EqualizeParams{values.number_or("per-channel", 0) != 0};
+}
+
+ThresholdParams threshold_params(const ParamValues& values) {
+  return ThresholdParams{static_cast<int>(values.number_or("value", 128)), values.number_or("otsu", 0) != 0};
+}
+
+NormalizeParams normalize_params(const ParamValues& values) { return NormalizeParams{values.number_or("clip", 0)}; }
+
 namespace {
 
 const std::vector<PixelFormat>& u8_formats() {
@@ -88,16 +56,11 @@ Operation tone_operation(std::string name, std::string summary) {
 Operation make_equalize_operation() {
   Operation op = tone_operation("equalize", "Histogram equalization (luminance of colour images, or --per-channel)");
   op.params = {flag_param("per-channel", "equalize each colour channel alone instead of the luminance")};
-  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
-                  const std::string& variant, const ExecContext& ctx) {
-    const HistogramVariant v = histogram_variant_from_name(variant);
-    equalize(src, dst, EqualizeParams{values.number_or("per-channel", 0) != 0}, v, ctx);
-  };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
-    reference::equalize(src, dst, EqualizeParams{values.number_or("per-channel", 0) != 0});
+    reference::equalize(src, dst, equalize_params(values));
   };
   op.run_cpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
-    cpu::equalize(src, dst, EqualizeParams{values.number_or("per-channel", 0) != 0});
+    cpu::equalize(src, dst, equalize_params(values));
   };
   return op;
 }
@@ -106,18 +69,11 @@ Operation make_threshold_operation() {
   Operation op = tone_operation("threshold", "Binary threshold: 255 above T, 0 elsewhere (--value T or --otsu)");
   op.params = {number_param("value", "the threshold T: values above it become 255", 0, 255, 128, true),
                flag_param("otsu", "choose T per channel by Otsu's method")};
-  auto params_of = [](const ParamValues& values) {
-    return ThresholdParams{static_cast<int>(values.number_or("value", 128)), values.number_or("otsu", 0) != 0};
+  op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    reference::threshold(src, dst, threshold_params(values));
   };
-  op.run_gpu = [params_of](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
-                           const std::string& variant, const ExecContext& ctx) {
-    const HistogramVariant v = histogram_variant_from_name(variant);
-    threshold(src, dst, params_of(values), v, ctx);
-  };
-  op.run_reference = [params_of](const ImageView& src, const ImageView& dst, const ParamValues& values,
-                                 const Border&) { reference::threshold(src, dst, params_of(values)); };
-  op.run_cpu = [params_of](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
-    cpu::threshold(src, dst, params_of(values));
+  op.run_cpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
+    cpu::threshold(src, dst, threshold_params(values));
   };
   // --value needs no histogram: one read and one write.
   op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues& values) {
@@ -132,16 +88,11 @@ Operation make_threshold_operation() {
 Operation make_normalize_operation() {
   Operation op = tone_operation("normalize", "Contrast stretch to the full range, --clip P percent at each end");
   op.params = {number_param("clip", "percent of samples ignored at each end", 0, 49.9, 0.0)};
-  op.run_gpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&,
-                  const std::string& variant, const ExecContext& ctx) {
-    const HistogramVariant v = histogram_variant_from_name(variant);
-    normalize(src, dst, NormalizeParams{values.number_or("clip", 0)}, v, ctx);
-  };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
-    reference::normalize(src, dst, NormalizeParams{values.number_or("clip", 0)});
+    reference::normalize(src, dst, normalize_params(values));
   };
   op.run_cpu = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {
-    cpu::normalize(src, dst, NormalizeParams{values.number_or("clip", 0)});
+    cpu::normalize(src, dst, normalize_params(values));
   };
   op.test_params = {{"clip", 1.5}};
   op.bench_params = {{"clip", 1}};

@@ -1,5 +1,5 @@
-// Rotation by any angle (bilinear): the affine map from output to source pixels, the
-// output size, and the fill colour in the format's units.
+// Rotation by any angle (bilinear): the affine map from output to source pixels and the
+// fill colour in the format's units (the output size: ops/geometry_shapes.cpp).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -11,15 +11,6 @@
 #include "ops/op_checks.hpp"
 
 namespace gpufilter {
-
-Rect rotated_size(int width, int height, double angle_degrees, bool expand) {
-  if (!expand) return Rect{0, 0, width, height};
-  const double radians = angle_degrees * 3.14159265358979323846 / 180.0;
-  const double c = std::fabs(std::cos(radians)), s = std::fabs(std::sin(radians));
-  // The bounding box of the rotated rectangle; the 1e-9 keeps 100.0000000001 at 100.
-  const auto side = [](double length) { return static_cast<int>(std::max(1.0, std::ceil(length - 1e-9))); };
-  return Rect{0, 0, side(width * c + height * s), side(width * s + height * c)};
-}
 
 void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill,
             const ExecContext& ctx) {

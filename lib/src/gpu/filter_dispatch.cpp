@@ -1,11 +1,16 @@
 // Which kernel runs a FilterSpec: the variant asked for where it can, else the next
-// simpler one; for Auto, the fastest that can (docs/techniques/convolution.md).
+// simpler one; for Auto, the fastest that can (docs/techniques/convolution.md). And the
+// filter ops' GPU side.
 #include <algorithm>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gpufilter/error.hpp"
 #include "gpufilter/filters.hpp"
+#include "kernels/common/recent_plans.hpp"
 #include "kernels/convolution/box_stack_launch.hpp"
 #include "kernels/convolution/decimated_launch.hpp"
 #include "kernels/convolution/filter2d_launch.hpp"
@@ -19,6 +24,7 @@
 #include "kernels/convolution/separable_tuning.hpp"
 #include "ops/filter_run.hpp"
 #include "ops/op_checks.hpp"
+#include "ops/operations.hpp"
 
 namespace gpufilter {
 namespace {
@@ -95,6 +101,32 @@ void apply_filter(const ImageView& src, const ImageView& dst, const FilterSpec& 
   ops::apply_valid_filter(src, dst, spec, border, variant, ctx);
 }
 
+// The filters' entry points: each op's spec (filter_masks.cpp), checked and run.
+void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianParams& params, const Border& border,
+                   FilterVariant variant, const ExecContext& ctx) {
+  apply_filter(src, dst, gaussian_spec(params), border, variant, ctx);
+}
+void box_filter(const ImageView& src, const ImageView& dst, const BoxParams& params, const Border& border,
+                FilterVariant variant, const ExecContext& ctx) {
+  apply_filter(src, dst, box_spec(params), border, variant, ctx);
+}
+void sharpen(const ImageView& src, const ImageView& dst, const SharpenParams& params, const Border& border,
+             FilterVariant variant, const ExecContext& ctx) {
+  apply_filter(src, dst, sharpen_spec(params), border, variant, ctx);
+}
+void edge_detect(const ImageView& src, const ImageView& dst, const EdgeParams& params, const Border& border,
+                 FilterVariant variant, const ExecContext& ctx) {
+  apply_filter(src, dst, edge_spec(params), border, variant, ctx);
+}
+void emboss(const ImageView& src, const ImageView& dst, const EmbossParams& params, const Border& border,
+            FilterVariant variant, const ExecContext& ctx) {
+  apply_filter(src, dst, emboss_spec(params), border, variant, ctx);
+}
+void convolve(const ImageView& src, const ImageView& dst, const ConvolveParams& params, const Border& border,
+              FilterVariant variant, const ExecContext& ctx) {
+  apply_filter(src, dst, convolve_spec(params), border, variant, ctx);
+}
+
 void ops::apply_valid_filter(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                              FilterVariant variant, const ExecContext& ctx) {
   ops::check_pair("filter", src, dst);
@@ -123,4 +155,47 @@ void ops::apply_valid_filter(const ImageView& src, const ImageView& dst, const F
   kernels::launch_filter2d_naive(src, dst, spec, representable, ctx);
 }
 
+namespace {
+
+// The GPU run of a filter op: the spec made from the parameters, and checked, once for
+// the last few parameter sets. A large Gaussian's dense mask (sigma 30: 181 x 181
+// weights; sigma 100: 601 x 601) took 50 us to 1 ms of host time a call to build and
+// check on the H100 machine, while the GPU waited for the launch. Specs that read files
+// are made afresh every call (the file may change between calls of a running server).
+std::function<void(const ImageView&, const ImageView&, const ParamValues&, const Border&, const std::string&,
+                   const ExecContext&)>
+gpu_run(ops::ToSpec to_spec, ops::SpecInputs inputs) {
+  using Specs = kernels::RecentPlans<std::shared_ptr<const FilterSpec>, 8, ParamValues>;
+  auto recent = inputs == ops::SpecInputs::Params ? std::make_shared<Specs>() : nullptr;
+  return [to_spec, recent](const ImageView& src, const ImageView& dst, const ParamValues& values,
+                           const Border& border, const std::string& variant, const ExecContext& ctx) {
+    const FilterVariant chosen = filter_variant_from_name(variant);
+    if (!recent) {
+      apply_filter(src, dst, to_spec(values), border, chosen, ctx);
+      return;
+    }
+    const std::shared_ptr<const FilterSpec> spec = recent->get(values, [&](const ParamValues& v) {
+      auto made = std::make_shared<const FilterSpec>(to_spec(v));
+      validate(*made, "filter");
+      return made;
+    });
+    ops::apply_valid_filter(src, dst, *spec, border, chosen, ctx);
+  };
+}
+
+// Every op filter_operations.cpp registered with a spec maker: the GPU run, and the
+// kernel each variant applies.
+void bind_filters(Operation& op) {
+  const std::optional<ops::FilterOpSpec> spec = ops::filter_op_spec(op.name);
+  if (!spec) return;
+  op.run_gpu = gpu_run(spec->to_spec, spec->inputs);
+  op.applied_variant = [to_spec = spec->to_spec](PixelFormat format, const ParamValues& values,
+                                                 const std::string& variant) {
+    return std::string(to_string(applied_variant(to_spec(values), format, filter_variant_from_name(variant))));
+  };
+}
+
+GPUFILTER_BIND_GPU_FAMILY(bind_filters);
+
+}  // namespace
 }  // namespace gpufilter

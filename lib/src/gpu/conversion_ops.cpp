@@ -8,6 +8,7 @@
 #include "kernels/conversion/pixel_mappings.hpp"
 #include "ops/conversion_variants.hpp"
 #include "ops/op_checks.hpp"
+#include "ops/operations.hpp"
 #include "throw_invalid.hpp"
 
 namespace gpufilter {
@@ -76,20 +77,6 @@ void check_planes(const char* op, const ImageView& image, const PlanarView& plan
 
 }  // namespace
 
-ConversionVariant conversion_variant_from_name(const std::string& name) {
-  return ops::value_of(ops::kConversionVariants, name, "conversion");
-}
-
-const char* to_string(ConversionVariant variant) { return ops::name_of(ops::kConversionVariants, variant); }
-
-GrayWeights gray_weights_from_name(const std::string& name) {
-  if (name == "bt601") return GrayWeights::Bt601;
-  if (name == "bt709") return GrayWeights::Bt709;
-  throw_invalid("gray: unknown weights '" + name + "'; use bt601 or bt709");
-}
-
-const char* to_string(GrayWeights weights) { return weights == GrayWeights::Bt601 ? "bt601" : "bt709"; }
-
 void gray(const ImageView& src, const ImageView& dst, GrayWeights weights, ConversionVariant variant,
           const ExecContext& ctx) {
   need_channels("gray", src, 3, 4);
@@ -136,4 +123,49 @@ void to_interleaved(const PlanarView& src, const ImageView& dst, ConversionVaria
   kernels::launch_to_interleaved(plane_set(src), dst, unroll_of(variant), ctx);
 }
 
+namespace {
+
+// Each conversion's GPU run: its parameters from the registry's values, the variant named.
+using ConversionRun = void (*)(const ImageView&, const ImageView&, const ParamValues&, ConversionVariant,
+                               const ExecContext&);
+using Variant = ConversionVariant;
+using Ctx = ExecContext;
+
+const struct {
+  const char* op;
+  ConversionRun run;
+} kConversionRuns[] = {
+    {"gray", [](const ImageView& s, const ImageView& d, const ParamValues& v, Variant variant, const Ctx& ctx) {
+       gray(s, d, gray_weights_from_name(v.text("weights")), variant, ctx);
+     }},
+    {"add_alpha", [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant,
+                     const Ctx& ctx) { add_alpha(s, d, variant, ctx); }},
+    {"drop_alpha", [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant,
+                      const Ctx& ctx) { drop_alpha(s, d, variant, ctx); }},
+    {"swap_channels",
+     [](const ImageView& s, const ImageView& d, const ParamValues& v, Variant variant, const Ctx& ctx) {
+       swap_channels(s, d, ChannelOrder::parse(ops::order_of(v), s.format.channels), variant, ctx);
+     }},
+    {"convert", [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant,
+                   const Ctx& ctx) { convert_depth(s, d, variant, ctx); }},
+    {"planar", [](const ImageView& s, const ImageView& d, const ParamValues&, Variant variant, const Ctx& ctx) {
+       to_planar(s, planar_view(d, s.format.channels), variant, ctx);
+     }},
+    {"interleaved", [](const ImageView& s, const ImageView& d, const ParamValues& v, Variant variant,
+                       const Ctx& ctx) { to_interleaved(planar_view(s, ops::planes_of(v)), d, variant, ctx); }},
+};
+
+void bind_conversions(Operation& op) {
+  for (const auto& entry : kConversionRuns) {
+    if (op.name != entry.op) continue;
+    op.run_gpu = [run = entry.run](const ImageView& src, const ImageView& dst, const ParamValues& values,
+                                   const Border&, const std::string& variant, const ExecContext& ctx) {
+      run(src, dst, values, conversion_variant_from_name(variant), ctx);
+    };
+  }
+}
+
+GPUFILTER_BIND_GPU_FAMILY(bind_conversions);
+
+}  // namespace
 }  // namespace gpufilter

@@ -33,17 +33,4 @@ void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter, Res
   kernels::launch_resize(src, dst, filter, ctx);
 }
 
-Rect resize_fit(int src_width, int src_height, int width, int height, bool exact) {
-  if (src_width <= 0 || src_height <= 0 || width <= 0 || height <= 0)
-    throw Error(ErrorCode::InvalidArgument, "resize: sizes must be positive, got " + std::to_string(width) + "x" +
-                                                std::to_string(height) + " for a " + std::to_string(src_width) + "x" +
-                                                std::to_string(src_height) + " image");
-  if (exact) return Rect{0, 0, width, height};
-  // The side that limits the scale keeps the requested length exactly; the other is rounded.
-  const double sx = static_cast<double>(width) / src_width, sy = static_cast<double>(height) / src_height;
-  const auto scaled = [](int n, double s) { return static_cast<int>(std::max(1.0, std::round(n * s))); };
-  if (sx <= sy) return Rect{0, 0, width, std::min(height, scaled(src_height, sx))};
-  return Rect{0, 0, std::min(width, scaled(src_width, sy)), height};
-}
-
 }  // namespace gpufilter
