@@ -25,7 +25,6 @@
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
 #include "common/pixel.cuh"
-#include "gpufilter/median_types.hpp"
 #include "rank/median_launch.hpp"
 #include "rank/median_select.hpp"
 
@@ -47,7 +46,7 @@ struct MedianTuning {
 };
 using Tuning = MedianTuning;
 
-constexpr int kMaxWindow = (2 * MedianParams::kMaxRadius + 1) * (2 * MedianParams::kMaxRadius + 1);
+constexpr int kMaxWindow = (2 * kMedianMaxRadius + 1) * (2 * kMedianMaxRadius + 1);
 
 // ---- naive ---------------------------------------------------------------------------
 
@@ -304,7 +303,7 @@ Pixel<T, C> constant_pixel(const Border& border) {
 // Calls f(std::integral_constant<int, R>{}) for a radius in [1, kMaxRadius].
 template <class F>
 void visit_radius(int radius, const char* kernel, F&& f) {
-  static_assert(MedianParams::kMaxRadius == 3, "a kernel per radius up to kMaxRadius");
+  static_assert(kMedianMaxRadius == 3, "a kernel per radius up to kMedianMaxRadius");
   switch (radius) {
     case 1: f(std::integral_constant<int, 1>{}); return;
     case 2: f(std::integral_constant<int, 2>{}); return;
@@ -318,7 +317,7 @@ void visit_radius(int radius, const char* kernel, F&& f) {
 
 void launch_median_naive(const ImageView& src, const ImageView& dst, int radius, const Border& border,
                          const ExecContext& ctx) {
-  if (radius < 1 || radius > MedianParams::kMaxRadius)
+  if (radius < 1 || radius > kMedianMaxRadius)
     throw Error(ErrorCode::InvalidArgument,
                 "median_naive_kernel: radius " + std::to_string(radius) + " is outside [1, 3]");
   visit_format(src.format, [&](auto tag, auto channels) {

@@ -1,13 +1,17 @@
 #pragma once
 // Launchers for the median filter's kernels (rank/median_kernels.cu). src and dst are
 // validated device views of equal size and format that do not overlap, radius is in
-// [1, MedianParams::kMaxRadius], and `border.value` is already representable in the pixel
-// type. Each launcher enqueues on ctx.stream and returns without waiting.
+// [1, kMedianMaxRadius], and `border.value` is already representable in the pixel type.
+// Each launcher enqueues on ctx.stream and returns without waiting.
 #include "gpufilter/border.hpp"
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/stream.hpp"
 
 namespace gpufilter::kernels {
+
+// The largest radius the kernels take: a kernel per radius, 1 to this (3: 7x7). The
+// library's MedianParams::kMaxRadius is this (lib/src/gpu/median_gpu.cpp checks).
+constexpr int kMedianMaxRadius = 3;
 
 // One thread per pixel: its window from global memory with a border branch at every tap,
 // the median by a selection sort. The baseline the bench measures the tiled kernel against.

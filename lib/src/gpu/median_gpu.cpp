@@ -9,6 +9,8 @@
 
 namespace gpufilter {
 
+static_assert(MedianParams::kMaxRadius == kernels::kMedianMaxRadius, "the library's radii are the kernels'");
+
 void median_filter(const ImageView& src, const ImageView& dst, const MedianParams& params, const Border& border,
                    MedianVariant variant, const ExecContext& ctx) {
   if (params.radius < 1 || params.radius > MedianParams::kMaxRadius)
