@@ -125,16 +125,11 @@ void to_interleaved(const PlanarView& src, const ImageView& dst, ConversionVaria
 
 namespace {
 
-// Each conversion's GPU run: its parameters from the registry's values, the variant named.
-using ConversionRun = void (*)(const ImageView&, const ImageView&, const ParamValues&, ConversionVariant,
-                               const ExecContext&);
+// Each conversion's GPU run: its parameters from the registry's values.
 using Variant = ConversionVariant;
 using Ctx = ExecContext;
 
-const struct {
-  const char* op;
-  ConversionRun run;
-} kConversionRuns[] = {
+const ops::FamilyRun<ConversionVariant> kConversionRuns[] = {
     {"gray", [](const ImageView& s, const ImageView& d, const ParamValues& v, Variant variant, const Ctx& ctx) {
        gray(s, d, gray_weights_from_name(v.text("weights")), variant, ctx);
      }},
@@ -156,13 +151,7 @@ const struct {
 };
 
 void bind_conversions(Operation& op) {
-  for (const auto& entry : kConversionRuns) {
-    if (op.name != entry.op) continue;
-    op.run_gpu = [run = entry.run](const ImageView& src, const ImageView& dst, const ParamValues& values,
-                                   const Border&, const std::string& variant, const ExecContext& ctx) {
-      run(src, dst, values, conversion_variant_from_name(variant), ctx);
-    };
-  }
+  ops::bind_family_run(op, kConversionRuns, conversion_variant_from_name);
 }
 
 GPUFILTER_BIND_GPU_FAMILY(bind_conversions);

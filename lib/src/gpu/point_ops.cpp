@@ -110,13 +110,8 @@ void brightness(const PlanarView& src, const PlanarView& dst, const BrightnessPa
 
 namespace {
 
-// Each point op's GPU run: its parameters from the registry's values, the variant named.
-using PointRun = void (*)(const ImageView&, const ImageView&, const ParamValues&, PointVariant, const ExecContext&);
-
-const struct {
-  const char* op;
-  PointRun run;
-} kPointRuns[] = {
+// Each point op's GPU run: its parameters from the registry's values.
+const ops::FamilyRun<PointVariant> kPointRuns[] = {
     {"invert", [](const ImageView& s, const ImageView& d, const ParamValues& v, PointVariant variant,
                   const ExecContext& ctx) { invert(s, d, ops::channels_of(v), variant, ctx); }},
     {"brightness", [](const ImageView& s, const ImageView& d, const ParamValues& v, PointVariant variant,
@@ -129,15 +124,7 @@ const struct {
                   const ExecContext& ctx) { levels(s, d, ops::levels_of(v), variant, ctx); }},
 };
 
-void bind_point_ops(Operation& op) {
-  for (const auto& entry : kPointRuns) {
-    if (op.name != entry.op) continue;
-    op.run_gpu = [run = entry.run](const ImageView& src, const ImageView& dst, const ParamValues& values,
-                                   const Border&, const std::string& variant, const ExecContext& ctx) {
-      run(src, dst, values, point_variant_from_name(variant), ctx);
-    };
-  }
-}
+void bind_point_ops(Operation& op) { ops::bind_family_run(op, kPointRuns, point_variant_from_name); }
 
 GPUFILTER_BIND_GPU_FAMILY(bind_point_ops);
 

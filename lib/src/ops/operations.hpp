@@ -3,6 +3,7 @@
 //   GPUFILTER_REGISTER_OPERATION(make_median_operation);
 // at namespace scope, and operations() (registry.cpp) calls every registered factory
 // once, on its first call. No list names the ops, so adding one touches no shared file.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,27 @@ struct GpuBinding {
 #define GPUFILTER_BIND_GPU_FAMILY(binder)                                                                \
   static const ::gpufilter::ops::GpuBinding GPUFILTER_REGISTER_OPERATION_JOIN(gpufilter_gpu_binding_, \
                                                                               __LINE__)(binder)
+
+// A family's GPU runs by op name (the point ops', the conversions'): the op of a row takes
+// its run, with the variant its name names.
+template <class Variant>
+struct FamilyRun {
+  const char* op;
+  void (*run)(const ImageView&, const ImageView&, const ParamValues&, Variant, const ExecContext&);
+};
+
+template <class Variant, std::size_t N>
+void bind_family_run(Operation& op, const FamilyRun<Variant> (&runs)[N],
+                     Variant (*variant_from_name)(const std::string&)) {
+  for (const FamilyRun<Variant>& entry : runs) {
+    if (op.name != entry.op) continue;
+    op.run_gpu = [run = entry.run, variant_from_name](const ImageView& src, const ImageView& dst,
+                                                      const ParamValues& values, const Border&,
+                                                      const std::string& variant, const ExecContext& ctx) {
+      run(src, dst, values, variant_from_name(variant), ctx);
+    };
+  }
+}
 
 // "c0", "c1", ...: the data ops' names for channels.
 std::vector<std::string> channel_labels(int channels);
