@@ -1,5 +1,5 @@
 // The conversion family's names: its variants and gray's weights (its GPU entry points:
-// gpu/conversion_ops.cpp).
+// gpu/conversion_gpu.cpp).
 #include <string>
 
 #include "gpufilter/conversions.hpp"

@@ -1,6 +1,6 @@
 // The conversions in the registry: gray, add_alpha, drop_alpha, swap_channels,
 // convert, planar, interleaved. Each declares its output format (output_shape); their
-// GPU side is gpu/conversion_ops.cpp.
+// GPU side is gpu/conversion_gpu.cpp.
 #include <string>
 
 #include "cpu/gray_cpu.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // The conversion family's variant table, which its names and errors
 // (conversion_names.cpp) and its registry entries (conversion_operations.cpp) read, and
-// the parameters both sides of its ops read (the GPU side: gpu/conversion_ops.cpp).
+// the parameters both sides of its ops read (the GPU side: gpu/conversion_gpu.cpp).
 #include <string>
 
 #include "gpufilter/conversions.hpp"

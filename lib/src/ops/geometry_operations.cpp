@@ -1,5 +1,5 @@
 // The geometry ops in the registry: transpose, rotate, flip, crop, resize (their GPU side:
-// gpu/geometry_ops.cpp).
+// gpu/geometry_gpu.cpp).
 #include <algorithm>
 #include <array>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 // The geometry family's variant tables, which its names and errors (geometry_names.cpp)
 // and its registry entries (geometry_operations.cpp) read, and the parameters both sides
-// of its ops read (geometry_operations.cpp; the GPU side: gpu/geometry_ops.cpp).
+// of its ops read (geometry_operations.cpp; the GPU side: gpu/geometry_gpu.cpp).
 #include <array>
 #include <string>
 

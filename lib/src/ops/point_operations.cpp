@@ -1,6 +1,6 @@
 // The point ops in the registry: invert, brightness, contrast, gamma, levels. Each
 // shares formats, variants, the --channels parameter and bytes moved; the math of
-// each is in point_ops.hpp and in the op's summary (their GPU side: gpu/point_ops.cpp).
+// each is in point_ops.hpp and in the op's summary (their GPU side: gpu/point_gpu.cpp).
 #include "cpu/point_cpu.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/point_ops.hpp"

@@ -1,5 +1,5 @@
 // The point family's host side: its variants' names, channel letters, planar views of
-// stacked planes and the parameters' checks (its GPU entry points: gpu/point_ops.cpp).
+// stacked planes and the parameters' checks (its GPU entry points: gpu/point_gpu.cpp).
 #include <cctype>
 #include <string>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The point family's variant table, which its names and errors (point_types.cpp) and its
 // registry entries (point_operations.cpp) read, and the parameters both sides of its ops
-// read (point_operations.cpp; the GPU side: gpu/point_ops.cpp).
+// read (point_operations.cpp; the GPU side: gpu/point_gpu.cpp).
 #include "gpufilter/point_ops.hpp"
 #include "gpufilter/registry.hpp"
 #include "ops/variant_table.hpp"
