@@ -15,9 +15,13 @@
 #include "lab/common/lab_checks.hpp"
 #include "lab/geometry/geometry_lab_launch.hpp"
 #include "lab/lab_families.hpp"
+#include "ops/geometry_variants.hpp"
 
 namespace gpufilter::lab {
 namespace {
+
+// rotate's parameters, read as the library's rotate reads them.
+using ops::fill_of, ops::is_quarter_turn;
 
 struct Step {
   const char* name;
@@ -55,7 +59,6 @@ LabVariant transpose_step(const Step& s) {
 
 const Operation& rotate_op() { return *find_operation("rotate"); }
 
-bool is_quarter_turn(double angle) { return std::fmod(angle, 90.0) == 0.0; }
 
 // Quarter turns of an odd count run the step's transpose; the rest what the library's
 // naive_row does with them (a half turn: the naive flip; other angles: the default
@@ -80,15 +83,6 @@ LabVariant rotate_step(const Step& s) {
                           block_shape_from_name(params.text("block")), ctx);
   };
   return v;
-}
-
-// --fill: one value for every channel, or one per channel with the last repeated.
-std::array<double, 4> fill_of(const ParamValues& params) {
-  std::array<double, 4> fill{0.0, 0.0, 0.0, 0.0};
-  if (!params.has("fill")) return fill;
-  const std::vector<double>& given = params.numbers("fill");
-  for (std::size_t c = 0; c < fill.size(); ++c) fill[c] = given[std::min(c, given.size() - 1)];
-  return fill;
 }
 
 using BilinearLaunch = bool (*)(const ImageView&, const ImageView&, const double*, const double*, const ExecContext&);
