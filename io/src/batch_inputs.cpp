@@ -9,6 +9,7 @@
 #include "gpufilter/io/image_files.hpp"
 #include "gpufilter/io/input_list.hpp"
 #include "gpufilter/io/process_paths.hpp"
+#include "quoted_path.hpp"
 
 namespace gpufilter::io {
 namespace {
@@ -17,10 +18,10 @@ void read_list(const std::filesystem::path& list, std::vector<std::filesystem::p
   std::ifstream file;
   if (list != "-") {
     file.open(list, std::ios::binary);
-    if (!file) throw IoError(Fault::Request, "cannot read the list '" + list.string() + "' (--from-file)");
+    if (!file) throw IoError(Fault::Request, "cannot read the list " + quoted(list) + " (--from-file)");
   }
   const std::vector<std::filesystem::path> listed =
-      parse_input_list(list == "-" ? std::cin : file, list == "-" ? "standard input" : "'" + list.string() + "'");
+      parse_input_list(list == "-" ? std::cin : file, list == "-" ? "standard input" : quoted(list));
   inputs.insert(inputs.end(), listed.begin(), listed.end());
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "gpufilter/io/io_error.hpp"
+#include "quoted_path.hpp"
 #include "write_all.hpp"
 
 namespace gpufilter::io {
@@ -58,10 +59,11 @@ SpooledStandardInput::~SpooledStandardInput() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+// The messages name a path as quoted() writes it.
 std::string SpooledStandardInput::describe(std::string message) const {
-  const std::string quoted = "'" + path_.string() + "'";
-  for (std::size_t at = message.find(quoted); at != std::string::npos; at = message.find(quoted, at))
-    message.replace(at, quoted.size(), "standard input");
+  const std::string spool = quoted(path_);
+  for (std::size_t at = message.find(spool); at != std::string::npos; at = message.find(spool, at))
+    message.replace(at, spool.size(), "standard input");
   return message;
 }
 
