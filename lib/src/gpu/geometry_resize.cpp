@@ -1,6 +1,5 @@
-// Resize: argument checks and the output size rule; the kernel does the rest.
-#include <algorithm>
-#include <cmath>
+// Resize: argument checks, then the kernel (the output size rule, resize_fit():
+// ops/geometry_shapes.cpp).
 #include <string>
 
 #include "gpufilter/error.hpp"

@@ -1,6 +1,5 @@
 // Rotation by any angle (bilinear): the affine map from output to source pixels and the
 // fill colour in the format's units (the output size: ops/geometry_shapes.cpp).
-#include <algorithm>
 #include <cmath>
 #include <string>
 

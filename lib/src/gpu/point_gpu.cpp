@@ -1,9 +1,6 @@
 // The point ops' library entry points: views checked, parameters turned into the
 // kernels' PointFunction (u8 tables computed here in double precision), one launch. And
 // the point ops' GPU side.
-#include <cctype>
-#include <cfloat>
-#include <cmath>
 #include <string>
 
 #include "gpufilter/error.hpp"
