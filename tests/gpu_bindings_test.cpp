@@ -4,23 +4,15 @@
 // it. The CPU tests link the same ops without it (Registry.TheHostOnlyCoreHasNoGpuSide).
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <string>
 
 #include "gpufilter/gpufilter.hpp"
+#include "invalid_argument.hpp"
 
 namespace gpufilter::gpu_bindings_test {
 namespace {
 
-std::string invalid_argument_message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    if (e.code() == ErrorCode::InvalidArgument) return e.what();
-    return std::string("another error: ") + e.what();
-  }
-  return "no error";
-}
+using testing::invalid_argument_message;
 
 TEST(GpuBindings, EveryOpRunsOnTheGpu) {
   for (const Operation& op : operations()) {

@@ -8,19 +8,13 @@
 #include <string>
 
 #include "gpufilter/gpufilter.hpp"
+#include "invalid_argument.hpp"
 #include "lab/lab.hpp"
 
 namespace gpufilter::lab_variants_test {
 namespace {
 
-std::string error_of(void (*f)()) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::invalid_argument_message;
 
 TEST(VariantTables, NamesRoundTripAndErrorsListTheChoices) {
   for (const std::string& v : find_operation("copy")->variants) EXPECT_EQ(to_string(copy_variant_from_name(v)), v);
@@ -40,12 +34,12 @@ TEST(VariantTables, NamesRoundTripAndErrorsListTheChoices) {
     EXPECT_TRUE(listed) << to_string(variant) << " is listed by no filter op";
   }
 
-  const std::string copy = error_of([] { copy_variant_from_name("int4"); });
+  const std::string copy = invalid_argument_message([] { copy_variant_from_name("int4"); });
   EXPECT_NE(copy.find("'int4'"), std::string::npos) << copy;
   EXPECT_NE(copy.find("scalar or vectorized"), std::string::npos) << copy;
-  const std::string filter = error_of([] { filter_variant_from_name("separable_fixed"); });
+  const std::string filter = invalid_argument_message([] { filter_variant_from_name("separable_fixed"); });
   EXPECT_NE(filter.find("auto, naive, constant"), std::string::npos) << filter;
-  const std::string stats = error_of([] { reduction_variant_from_name("sequential"); });
+  const std::string stats = invalid_argument_message([] { reduction_variant_from_name("sequential"); });
   EXPECT_NE(stats.find("packed_warp_bulk"), std::string::npos) << stats;
 }
 

@@ -6,23 +6,12 @@
 #include <set>
 
 #include "gpufilter/gpufilter.hpp"
+#include "invalid_argument.hpp"
 
 namespace gpufilter::registry_test {
 namespace {
 
-// The message of the Error(InvalidArgument) that `call` throws; a test failure when it
-// throws none, or another kind.
-template <class Call>
-std::string invalid_argument_message(Call&& call) {
-  try {
-    call();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no Error was thrown";
-  return {};
-}
+using testing::invalid_argument_message;
 
 TEST(Registry, EveryOperationIsComplete) {
   ASSERT_FALSE(operations().empty());
