@@ -297,16 +297,18 @@ TEST_F(CliServerTest, AServerThatEndsMidCommandIsAnError) {
 }
 
 // Ctrl-C on a single file the server runs: it stops at its next safe point and writes
-// no OUT, as its own process would have died; the server takes the next command.
+// no OUT, as its own process would have died; the server takes the next command. The
+// server holds every finished output before its rename (the test hook, which a gone
+// caller ends), so the signal always comes before the commit, however fast the blur.
 TEST_F(CliServerTest, ACallerThatGoesAwayWritesNoOutput) {
-  const fs::path in = work_ / "big.png";
-  ASSERT_TRUE(cv::imwrite(in.string(), random_image(750, 1000, CV_8UC3, 9)));  // a second or more to blur
-  start_server();
+  const std::string in = write_image("in.png", 9);
+  ProcessOptions paused;
+  paused.env.push_back("GPUFILTER_TEST_PAUSE_BEFORE_COMMIT_MS=120000");
+  start_server("60", paused);
   const fs::path out = work_ / "out.png";
   {
     ScratchDir caller_capture;
-    ChildProcess caller(GPUFILTER_CLI_PATH, {"blur", in.string(), out.string(), "--sigma", "8", "--device", "cpu"},
-                        caller_capture.path());
+    ChildProcess caller(GPUFILTER_CLI_PATH, {"blur", in, out.string(), "--device", "cpu"}, caller_capture.path());
     ASSERT_TRUE(wait_until([&] { return contains(run({"server", "status"}).out, "running 'blur'"); },
                            std::chrono::seconds(30)));
     caller.send(SIGINT);
@@ -315,7 +317,8 @@ TEST_F(CliServerTest, ACallerThatGoesAwayWritesNoOutput) {
   ASSERT_TRUE(wait_until([&] { return commands_run() == 1; }, std::chrono::seconds(60)));
   EXPECT_FALSE(fs::exists(out)) << "the server wrote OUT for a caller that had gone";
   for (const std::string& name : work_.entries()) EXPECT_FALSE(name.starts_with(".out.png")) << name;
-  const ProcessResult next = run({"copy", write_image("small.png", 3), (work_ / "next.png").string(), "--device", "cpu"});
+  // The next command (one that writes to the standard output, which the hook does not hold).
+  const ProcessResult next = run({"stats", in, "--device", "cpu"});
   EXPECT_EQ(next.exit_code, 0) << next.err;
   EXPECT_EQ(commands_run(), 2);
 }

@@ -37,7 +37,11 @@ void pause_for_tests(const char* hook) {
   int ms = 0;
   const char* end = text + std::strlen(text);
   if (std::from_chars(text, end, ms).ptr != end || ms <= 0) return;
-  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  // In short steps: a server's caller that goes away meanwhile ends the pause, so a test
+  // can hold a run at this point for as long as it needs without waiting it out.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (std::chrono::steady_clock::now() < until && !cancel_request().load())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
 
 // OpenCV's encoders, into memory. Returns why it failed, or an empty string; what the

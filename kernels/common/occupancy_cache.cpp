@@ -41,21 +41,37 @@ int cached_sm_count() {
 
 int cached_compute_major() { return cached_attribute(cudaDevAttrComputeCapabilityMajor); }
 
+namespace {
+
+// Under cache_mutex(): raises `kernel`'s dynamic shared-memory limit on `device` to
+// `shared_bytes` unless a larger one is set already.
+void allow_dynamic_shared_locked(const void* kernel, int device, std::size_t shared_bytes, std::size_t static_bytes) {
+  static std::map<std::tuple<const void*, int>, std::size_t> opted_in;  // the largest size set so far
+  if (static_bytes + shared_bytes <= std::size_t{48} * 1024) return;  // the default limit allows it
+  std::size_t& opted = opted_in[{kernel, device}];
+  if (shared_bytes <= opted) return;
+  GPUFILTER_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+  opted = shared_bytes;
+}
+
+}  // namespace
+
+void allow_dynamic_shared(const void* kernel, std::size_t shared_bytes, std::size_t static_bytes) {
+  int device = 0;
+  GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(cache_mutex());
+  allow_dynamic_shared_locked(kernel, device, shared_bytes, static_bytes);
+}
+
 int cached_blocks_per_sm(const void* kernel, int threads, std::size_t shared_bytes, std::size_t static_bytes) {
   using Key = std::tuple<const void*, int, int, std::size_t>;
   static std::map<Key, int> blocks;
-  static std::map<std::tuple<const void*, int>, std::size_t> opted_in;  // the largest size set so far
   int device = 0;
   GPUFILTER_CUDA_CHECK(cudaGetDevice(&device));
   const Key key{kernel, device, threads, shared_bytes};
   const std::lock_guard<std::mutex> lock(cache_mutex());
-  // The opt-in only ever grows, so a launch of any size seen before stays allowed.
-  std::size_t& opted = opted_in[{kernel, device}];
-  if (static_bytes + shared_bytes > std::size_t{48} * 1024 && shared_bytes > opted) {
-    GPUFILTER_CUDA_CHECK(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
-    opted = shared_bytes;
-  }
+  allow_dynamic_shared_locked(kernel, device, shared_bytes, static_bytes);
   auto it = blocks.find(key);
   if (it == blocks.end()) {
     int per_sm = 0;

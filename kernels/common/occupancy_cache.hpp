@@ -12,6 +12,12 @@ int cached_sm_count();
 // The current device's compute capability major number (9 for sm_90), cached per device.
 int cached_compute_major();
 
+// Lets `kernel` launch with `shared_bytes` of dynamic shared memory on the current
+// device (beside `static_bytes` of static shared memory). The per-function limit only
+// ever grows, under a lock: a launch of any size allowed before stays allowed, so host
+// threads launching the same kernel with different sizes never undo each other's opt-in.
+void allow_dynamic_shared(const void* kernel, std::size_t shared_bytes, std::size_t static_bytes = 0);
+
 // Resident blocks per SM of `kernel` (a __global__ function's address) with `threads`
 // threads and `shared_bytes` of dynamic shared memory on the current device, at least 1.
 // Where the dynamic and the kernel's `static_bytes` of static shared memory exceed

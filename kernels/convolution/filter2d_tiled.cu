@@ -13,6 +13,7 @@
 #include "common/device_limits.hpp"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
+#include "common/occupancy_cache.hpp"
 #include "convolution/filter2d_constant_masks.cuh"
 #include "convolution/filter2d_launch.hpp"
 #include "convolution/filter2d_output.cuh"
@@ -122,8 +123,7 @@ void launch_filter2d_tiled(const ImageView& src, const ImageView& dst, const Fil
       visit_mask_count(mask_count, [&](auto k) {
         auto kernel = filter2d_tiled_kernel<T, C, decltype(policy), decltype(k)::value>;
         // Large masks need more than the default 48 KiB of shared memory per block.
-        GPUFILTER_CUDA_CHECK(
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+        allow_dynamic_shared(reinterpret_cast<const void*>(kernel), shared_bytes);
         filter2d_mask_slots().with_slot(weights, ctx.stream, [&](int) {
           kernel<<<grid, block, shared_bytes, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), spec.width(),
                                                             spec.height(), constant_pixel<T, C>(border),

@@ -17,6 +17,7 @@
 #include "common/device_limits.hpp"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
+#include "common/occupancy_cache.hpp"
 #include "convolution/filter2d_output.cuh"
 #include "convolution/mask_slots.hpp"
 #include "convolution/separable_launch.hpp"
@@ -314,8 +315,7 @@ void launch_separable_tiled(const ImageView& src, const ImageView& dst, const Fi
           auto kernel = separable_tiled_kernel<T, C, decltype(policy), decltype(compile_time_radius)::value,
                                                decltype(kPlain)::value>;
           // Large radii need more than the default 48 KiB of shared memory per block.
-          GPUFILTER_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                    static_cast<int>(shared_bytes)));
+          allow_dynamic_shared(reinterpret_cast<const void*>(kernel), shared_bytes);
           mask_slots().with_slot(factors, ctx.stream, [&](int slot) {
             kernel<<<grid, block, shared_bytes, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), rx, ry, slot,
                                                               constant, tile_rows, out);
