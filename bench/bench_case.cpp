@@ -99,17 +99,7 @@ std::string reference_key(const CaseSpec& spec) {
   key.precision(17);
   key << spec.op->name << '/' << images_key(spec) << '/' << gpufilter::to_string(spec.reference_border.mode);
   for (double v : spec.reference_border.value) key << ',' << v;
-  for (const auto& [name, value] : spec.reference_params) {
-    key << '/' << name << '=';
-    std::visit([&](const auto& v) {
-      if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::vector<double>>) {
-        for (double item : v) key << item << 'x';
-      } else {
-        key << v;
-      }
-    }, value);
-  }
-  return key.str();
+  return key.str() + "/" + params_text(spec.reference_params);
 }
 
 CaseCache& cache_for(const CaseSpec& spec, cudaStream_t stream) {
@@ -311,5 +301,21 @@ void register_case(const CaseSpec& spec) {
 }
 
 void release_case_cache() { g_cache.reset(); }
+
+std::string params_text(const gpufilter::ParamValues& params) {
+  std::ostringstream text;
+  text.precision(17);
+  for (const auto& [name, value] : params) {
+    text << (text.tellp() > 0 ? "/" : "") << name << '=';
+    std::visit([&](const auto& v) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::vector<double>>) {
+        for (double item : v) text << item << 'x';
+      } else {
+        text << v;
+      }
+    }, value);
+  }
+  return text.str();
+}
 
 }  // namespace bench

@@ -53,6 +53,10 @@ struct CaseSpec {
   }
 };
 
+// Parameter values as one line of text ("radius=2/sigma=1"), equal for equal values:
+// the key rows and cached references are matched by.
+std::string params_text(const gpufilter::ParamValues& params);
+
 // The GPU objects shared by every case; created once a device is known to exist.
 struct BenchContext {
   explicit BenchContext(BenchOptions opts);

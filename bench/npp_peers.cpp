@@ -128,6 +128,9 @@ PeerRow replicate_border_row(gpufilter::PixelFormat format, const gpufilter::Par
   row.name = "npp";
   row.border_label = "replicate";
   row.reference_params = params;
+  // NPP filters each channel on its own: its row is judged as alpha "separate", whatever
+  // alpha mode the op's row beside it runs (the default premultiplies).
+  if (row.reference_params.has("alpha")) row.reference_params["alpha"] = std::string("separate");
   row.reference_border.mode = gpufilter::BorderMode::Replicate;
   row.tolerance = kToleranceFraction * format.max_value();
   row.launch = std::move(launch);

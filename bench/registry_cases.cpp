@@ -59,6 +59,7 @@ CaseSpec make_peer_case(const gpufilter::Operation& op, const PeerRow& peer, gpu
   CaseSpec spec = base_case(op, peer.name, format, size, op.uses_border ? peer.border_label : "", data);
   spec.row.peer = peer.name;
   spec.params = params;
+  spec.row.params = params_text(params);
   spec.reference_params = peer.reference_params;
   spec.reference_border = peer.reference_border;
   spec.tolerance = peer.tolerance;
@@ -89,6 +90,17 @@ gpufilter::ParamValues bench_params(const gpufilter::Operation& op, const BenchO
   return op.resolve(params);
 }
 
+// The parameters `gpufilter OP IN OUT` runs with: every default, and the bench's value
+// only for a parameter the user must give (convolve's mask, crop's rectangle).
+gpufilter::ParamValues default_params(const gpufilter::Operation& op) {
+  gpufilter::ParamValues given;
+  for (const auto& [name, value] : op.bench_params) {
+    const gpufilter::ParamSpec* spec = op.find_param(name);
+    if (spec != nullptr && !spec->default_value) given[name] = value;
+  }
+  return op.resolve(given);
+}
+
 }  // namespace
 
 CaseSpec make_variant_case(const gpufilter::Operation& op, const std::string& variant, gpufilter::PixelFormat format,
@@ -99,6 +111,7 @@ CaseSpec make_variant_case(const gpufilter::Operation& op, const std::string& va
   CaseSpec spec =
       base_case(op, variant, format, size, op.uses_border ? gpufilter::to_string(border_mode) : "", data);
   spec.params = params;
+  spec.row.params = params_text(params);
   spec.reference_params = spec.params;
   spec.reference_border = border;
   if (op.produces_image()) spec.tolerance = op.tolerance_for(format, variant, params);  // data ops judge by column
@@ -144,6 +157,18 @@ CaseSpec make_fast_auto_case(const gpufilter::Operation& op, gpufilter::PixelFor
   return spec;
 }
 
+// The op's default call: its default variant and border with `defaults`, labelled
+// "default" (the summary's headline rows).
+CaseSpec make_default_case(const gpufilter::Operation& op, gpufilter::PixelFormat format, const ImageSize& size,
+                           const gpufilter::ParamValues& defaults, const std::string& data) {
+  const gpufilter::BorderMode border = gpufilter::Border{}.mode;
+  CaseSpec spec = make_variant_case(op, op.default_variant, format, size, border, defaults, data);
+  spec.row.variant = "default";
+  spec.row.name = row_name(op.name, spec.row.variant, format.name(), size.label,
+                           op.uses_border ? gpufilter::to_string(border) : "", data);
+  return spec;
+}
+
 }  // namespace
 
 namespace {
@@ -177,6 +202,7 @@ int register_registry_cases(const BenchOptions& options) {
     if (!options.wants_op(op.name)) continue;
     Results::global().set_baseline(op.name, baseline_variant(op));
     const gpufilter::ParamValues params = bench_params(op, options);
+    const gpufilter::ParamValues defaults = default_params(op);
     std::vector<gpufilter::BorderMode> borders = options.borders;
     if (!op.uses_border) borders = {gpufilter::BorderMode::Reflect101};  // unused; one pass
     // Grouped by format and size, so consecutive cases share the cached source
@@ -202,6 +228,18 @@ int register_registry_cases(const BenchOptions& options) {
             register_case(make_peer_case(op, peer, format, size, params, data));
             ++count;
           }
+          // The headline: the op as the tool runs it by default, and the peers at that
+          // shape (NPP's 13x13 Gaussian for blur's sigma 2) where it differs from the bench's.
+          register_case(make_default_case(op, format, size, defaults, data));
+          ++count;
+          if (params_text(defaults) != params_text(params))
+            for (const PeerRow& peer : peers_of(op, format, defaults)) {
+              CaseSpec spec = make_peer_case(op, peer, format, size, defaults, data);
+              spec.row.variant = peer.name + "@defaults";
+              spec.row.name = row_name(op.name, spec.row.variant, format.name(), size.label, spec.row.border, data);
+              register_case(spec);
+              ++count;
+            }
         }
       }
     }

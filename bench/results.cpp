@@ -34,7 +34,7 @@ Ratios Results::ratios(const CaseResult& row) const {
 
   auto same_image = [&](const CaseResult& r) {
     return r.ok && r.median_us > 0.0 && r.op == row.op && r.format == row.format && r.size == row.size &&
-           r.data == row.data;
+           r.data == row.data && r.params == row.params;
   };
   // The naive row with the same border where there is one (the border changes the
   // work), else any border: a peer such as NPP supports only its own border.

@@ -14,6 +14,9 @@ struct CaseResult {
   std::string op, variant, format, size, border;  // border: "" for ops without one
   std::string peer;  // "" for the library's own variants, else the peer ("npp", "cudaMemcpy2D")
   std::string data = "random";  // the source's pattern (BenchOptions::data): rows compare within one
+  // The resolved parameters the row runs, as text: a row is compared with naive and peer
+  // rows of the same parameters only (an op's default call beside its bench shape).
+  std::string params;
   bool ok = false;
   std::string error;  // why the case failed; empty when ok
   double median_us = 0.0;

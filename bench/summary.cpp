@@ -17,6 +17,29 @@ std::string ratio_text(const std::optional<double>& ratio, const std::string& su
   return text;
 }
 
+// The headline: each op as `gpufilter OP IN OUT` runs it (the rows labelled "default"),
+// its share of the copy roofline and its speed over the peer at the same parameters.
+void print_defaults(std::FILE* out, const Results& results, int width) {
+  bool any = false;
+  for (const auto& row : results.rows()) {
+    if (row.variant != "default" || !row.peer.empty()) continue;
+    if (!any)
+      std::fprintf(out, "Defaults (each op as `gpufilter OP IN OUT` runs it):\n%-*s  %13s  %10s  %s\n", width, "case",
+                   "median µs", "% roofline", "vs peer");
+    any = true;
+    if (!row.ok) {
+      std::fprintf(out, "%-*s  FAILED: %s\n", width, row.name.c_str(), row.error.c_str());
+      continue;
+    }
+    const Ratios ratios = results.ratios(row);
+    char roofline[32] = "-";
+    if (ratios.roofline) std::snprintf(roofline, sizeof roofline, "%.1f%%", 100.0 * *ratios.roofline);
+    std::fprintf(out, "%-*s  %12.1f  %10s  %s\n", width, row.name.c_str(), row.median_us, roofline,
+                 ratio_text(ratios.vs_peer, ratios.vs_peer ? " " + ratios.peer : "").c_str());
+  }
+  if (any) std::fprintf(out, "\nEvery row:\n");
+}
+
 }  // namespace
 
 void print_summary(std::FILE* out) {
@@ -32,6 +55,7 @@ void print_summary(std::FILE* out) {
 
   int width = 4;
   for (const auto& row : results.rows()) width = std::max(width, static_cast<int>(row.name.size()));
+  print_defaults(out, results, width);
   // "median µs" is 10 bytes but 9 columns wide: one more byte of field width.
   std::fprintf(out, "%-*s  %13s  %9s  %10s  %8s  %s\n", width, "case", "median µs", "GB/s", "% roofline",
                "vs naive", "vs peer");
