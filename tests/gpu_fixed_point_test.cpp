@@ -16,6 +16,7 @@
 #include "convolution/gradient_int_launch.hpp"
 #include "convolution/separable_fixed_tuning.hpp"
 #include "convolution/separable_fixed_weights.hpp"
+#include "convolution/separable_packed_tuning.hpp"
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
 #include "lab/common/lab_checks.hpp"
@@ -51,9 +52,12 @@ ImageView place(DeviceImage& buffer, int w, int h, PixelFormat format, const Pla
 using Launch = std::function<void(const ImageView& src, const ImageView& dst, const ExecContext& ctx)>;
 
 testing::Difference run_vs_reference(int w, int h, PixelFormat format, const FilterSpec& spec, const Border& border,
-                                     const Launch& launch, const Placement& p) {
+                                     const Launch& launch, const Placement& p, bool transparent = false) {
   HostImage host_src(w, h, format), expected(w, h, format), actual(w, h, format);
   testing::fill_random(host_src.view(), static_cast<std::uint64_t>(w * 31 + h * 7 + p.offset));
+  if (transparent && format.channels == 4)  // every fifth pixel's alpha 0, 1 or 2
+    for (int y = 0; y < h; ++y)
+      for (int x = (y % 5); x < w; x += 5) host_src.view().row<std::uint8_t>(y)[x * 4 + 3] = static_cast<std::uint8_t>((x + y) % 3);
   reference::apply_filter(host_src.view(), expected.view(), spec, border);
   testing::poison_against(actual.view(), expected.view());
   DeviceImage src_buffer, dst_buffer;
@@ -71,11 +75,11 @@ testing::Difference run_vs_reference(int w, int h, PixelFormat format, const Fil
 }
 
 testing::Difference run_vs_reference(int w, int h, PixelFormat format, const FilterSpec& spec, const Border& border,
-                                     FilterVariant variant, const Placement& p) {
+                                     FilterVariant variant, const Placement& p, bool transparent = false) {
   const Launch library = [&](const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
     apply_filter(src, dst, spec, border, variant, ctx);
   };
-  return run_vs_reference(w, h, format, spec, border, library, p);
+  return run_vs_reference(w, h, format, spec, border, library, p, transparent);
 }
 
 // The lab's separable_fixed in one of its shapes.
@@ -195,12 +199,25 @@ TEST(FixedPointKernel, WideImage) {
   }
 }
 
+// separable_packed's masks: those of both window kernels, and the radii only it takes
+// (5 and 6: the blur op's default sigma 2 is 13x13), Gaussians and boxes.
+std::vector<FilterSpec> packed_kernel_specs() {
+  std::vector<FilterSpec> specs = window_kernel_specs();
+  for (int r = kernels::SeparableFixedTuning::kMaxRadius + 1; r <= kernels::SeparablePackedTuning::kMaxRadius; ++r) {
+    GaussianParams g{r / 3.0, r};
+    g.alpha = AlphaMode::Separate;
+    specs.push_back(gaussian_spec(g));
+    specs.push_back(box_spec(BoxParams{2 * r + 1, 2 * r + 1, AlphaMode::Separate}));
+  }
+  return specs;
+}
+
 // separable_packed (1-, 3- and 4-channel images): every radius and arithmetic (Gaussians:
 // shifted; square boxes: plain sums; other boxes: divided), every border, size and
 // placement, plus gray sub-views whose rows start on a word (the word path at an offset)
 // and a tall image cut into many strips.
 TEST(PackedKernel, EveryRadiusFormatBorderAndPlacement) {
-  std::vector<FilterSpec> specs = window_kernel_specs();
+  std::vector<FilterSpec> specs = packed_kernel_specs();
   GaussianParams tiny{0.1, 1};  // a 1x1 mask in effect
   tiny.alpha = AlphaMode::Separate;
   specs.push_back(gaussian_spec(tiny));
@@ -224,6 +241,36 @@ TEST(PackedKernel, EveryRadiusFormatBorderAndPlacement) {
                 << to_string(mode) << " " << w << "x" << h << " " << describe(p) << ": " << diff.describe();
           }
     }
+}
+
+// separable_packed on premultiplied RGBA (the blur and box ops' default alpha mode):
+// every radius, weighted and box arithmetic, every border (the constant's colours are
+// premultiplied too), size and placement, with a share of transparent pixels, whose
+// neighbours' colours must not leak in.
+TEST(PackedKernel, PremultipliedRgba) {
+  const PixelFormat rgba{ChannelType::U8, 4};
+  std::vector<FilterSpec> specs;
+  for (const FilterSpec& separate : packed_kernel_specs()) {
+    FilterSpec premultiplied = separate;
+    premultiplied.alpha = AlphaMode::Premultiply;
+    specs.push_back(premultiplied);
+  }
+  std::vector<std::pair<int, int>> sizes(std::begin(kSizes), std::end(kSizes));
+  sizes.emplace_back(70, 1000);
+  sizes.emplace_back(7680, 24);
+  for (const FilterSpec& spec : specs) {
+    ASSERT_EQ(applied_variant(spec, rgba, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked)
+        << spec.width() << "x" << spec.height();
+    for (BorderMode mode : all_border_modes())
+      for (const auto& [w, h] : sizes)
+        for (const Placement& p : placements(rgba)) {
+          const testing::Difference diff = run_vs_reference(w, h, rgba, spec, border_of(mode),
+                                                            FilterVariant::SeparablePacked, p, /*transparent=*/true);
+          EXPECT_TRUE(diff.within(u8_tolerance(rgba)))
+              << "separable_packed premultiplied mask " << spec.width() << "x" << spec.height() << " "
+              << to_string(mode) << " " << w << "x" << h << " " << describe(p) << ": " << diff.describe();
+        }
+  }
 }
 
 // 8K wide: many blocks and warps, the word path across whole rows, as the bench runs it.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <tuple>
 #include <vector>
@@ -81,7 +82,54 @@ TEST(PackedFilter, SaturatedInputKeeps255) {
   }
 }
 
+// The premultiplied RGBA arithmetic on the interior of a random image (every window
+// inside it, so no border is involved), against the reference: Gaussians within the ops'
+// u8 tolerance, boxes too (their division by the filtered alpha is a float's).
+TEST(PackedFilter, PremultipliedRgbaWithinTheOpsTolerance) {
+  const PixelFormat rgba{ChannelType::U8, 4};
+  std::vector<FilterSpec> specs;
+  for (double sigma : {0.5, 1.0, 2.0})
+    for (int radius = 1; radius <= kernels::SeparablePackedTuning::kMaxRadius; ++radius)
+      specs.push_back(gaussian_spec(GaussianParams{sigma, radius}));
+  for (int size : {3, 5, 9}) specs.push_back(box_spec(BoxParams{size, size}));
+  specs.push_back(box_spec(BoxParams{5, 3}));
+  const int width = 45, height = 37;
+  HostImage src(width, height, rgba), expected(width, height, rgba);
+  testing::fill_random(src.view(), 77u);
+  // Some transparent and nearly transparent pixels: the division's edge cases.
+  for (int y = 0; y < height; y += 3)
+    for (int x = 0; x < width; x += 4) src.view().row<std::uint8_t>(y)[x * 4 + 3] = static_cast<std::uint8_t>(x % 3);
+  for (const FilterSpec& spec : specs) {
+    ASSERT_EQ(spec.alpha, AlphaMode::Premultiply);
+    ASSERT_TRUE(kernels::separable_packed_fits(rgba, spec)) << spec.width() << "x" << spec.height();
+    reference::apply_filter(src.view(), expected.view(), spec, Border{});
+    const kernels::FixedPointMask mask = kernels::fixed_point_mask(spec);
+    const int r = mask.radius, taps = 2 * r + 1;
+    std::vector<std::uint8_t> window(static_cast<std::size_t>(taps) * taps * 4);
+    int differing = 0, samples = 0;
+    double worst = 0.0;
+    for (int y = r; y < height - r; ++y)
+      for (int x = r; x < width - r; ++x) {
+        for (int j = 0; j < taps; ++j)
+          std::copy_n(src.view().row<std::uint8_t>(y + j - r) + (x - r) * 4, taps * 4, window.data() + j * taps * 4);
+        std::uint8_t out[4];
+        kernels::separable_packed_premultiplied_output(mask, window.data(), taps, out);
+        for (int c = 0; c < 4; ++c) {
+          const double d = std::abs(out[c] - static_cast<double>(expected.view().row<std::uint8_t>(y)[x * 4 + c]));
+          worst = std::max(worst, d);
+          differing += d > 0 ? 1 : 0;
+          ++samples;
+        }
+      }
+    EXPECT_LE(worst, 1.0) << spec.width() << "x" << spec.height();
+    EXPECT_LT(static_cast<double>(differing) / samples, 0.005) << spec.width() << "x" << spec.height();
+  }
+}
+
 TEST(PackedFilter, WhichSpecsItTakes) {
+  const auto auto_takes_premultiplied = [](const FilterSpec& spec, PixelFormat format) {
+    return applied_variant(spec, format, FilterVariant::Auto) == FilterVariant::SeparablePacked;
+  };
   const PixelFormat rgba{ChannelType::U8, 4}, rgb{ChannelType::U8, 3}, u16{ChannelType::U16, 1};
   GaussianParams blur{1.0, 2};
   blur.alpha = AlphaMode::Separate;
@@ -89,10 +137,14 @@ TEST(PackedFilter, WhichSpecsItTakes) {
   EXPECT_TRUE(kernels::separable_packed_fits(rgba, gaussian_spec(blur)));
   EXPECT_TRUE(kernels::separable_packed_fits(rgb, gaussian_spec(blur))) << "3-byte pixels, 4 a thread";
   EXPECT_FALSE(kernels::separable_packed_fits(u16, gaussian_spec(blur)));
-  EXPECT_FALSE(kernels::separable_packed_fits(kGray8, gaussian_spec(GaussianParams{2.0, 5})));
+  EXPECT_TRUE(kernels::separable_packed_fits(kGray8, gaussian_spec(GaussianParams{2.0, 6}))) << "13x13";
+  EXPECT_FALSE(kernels::separable_packed_fits(kGray8, gaussian_spec(GaussianParams{2.5, 7}))) << "15x15";
   EXPECT_FALSE(kernels::separable_packed_fits(kGray8, sharpen_spec(SharpenParams{})));
   blur.alpha = AlphaMode::Premultiply;
-  EXPECT_FALSE(kernels::separable_packed_fits(rgba, gaussian_spec(blur))) << "premultiplied RGBA takes the float path";
+  EXPECT_TRUE(kernels::separable_packed_fits(rgba, gaussian_spec(blur))) << "premultiplied in the same pass";
+  EXPECT_TRUE(auto_takes_premultiplied(gaussian_spec(blur), rgba));
+  blur.alpha = AlphaMode::Keep;
+  EXPECT_FALSE(kernels::separable_packed_fits(rgba, gaussian_spec(blur))) << "kept alpha takes the float path";
   // Auto takes it where the tuning's measurements say (auto_max_size); an explicit request
   // falls back where it cannot run.
   const FilterSpec gaussian = gaussian_spec(GaussianParams{1.0, 2});
@@ -119,7 +171,7 @@ TEST(PackedFilter, WhichSpecsItTakes) {
   EXPECT_TRUE(auto_takes(gaussian_spec(GaussianParams{1.0, 4}), rgb)) << "9x9 RGB measured faster";
   EXPECT_EQ(applied_variant(gaussian, kGray8, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
   EXPECT_EQ(applied_variant(gaussian, rgb, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
-  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{2.0, 6}), kGray8, FilterVariant::SeparablePacked),
+  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{2.5, 7}), kGray8, FilterVariant::SeparablePacked),
             FilterVariant::Separable);
   EXPECT_EQ(filter_variant_from_name("separable_packed"), FilterVariant::SeparablePacked);
 }

@@ -43,15 +43,18 @@ void place(const std::vector<std::uint32_t>& taps, int radius, Q& window) {
 }  // namespace
 
 bool separable_fixed_fits(PixelFormat format, const FilterSpec& spec) {
+  if (format.channels == 4 && spec.alpha != AlphaMode::Separate) return false;
+  return fixed_point_mask_fits(format, spec, SeparableFixedTuning::kMaxRadius);
+}
+
+bool fixed_point_mask_fits(PixelFormat format, const FilterSpec& spec, int max_radius) {
   if (format.type != ChannelType::U8) return false;
   if (!spec.is_separable() || spec.masks.size() != 1 || !spec.convex) return false;
   if (spec.output != FilterOutput::Linear || spec.bias != 0.0) return false;
-  if (format.channels == 4 && spec.alpha != AlphaMode::Separate) return false;
   const SeparableMask& m = spec.separable[0];
   if (m.x.size() % 2 == 0 || m.y.size() % 2 == 0) return false;
-  if (static_cast<int>(m.x.size()) > 2 * SeparableFixedTuning::kMaxRadius + 1 ||
-      static_cast<int>(m.y.size()) > 2 * SeparableFixedTuning::kMaxRadius + 1)
-    return false;
+  const int largest = 2 * std::min(max_radius, kMaxFixedPointRadius) + 1;
+  if (static_cast<int>(m.x.size()) > largest || static_cast<int>(m.y.size()) > largest) return false;
   // Convex: non-negative factors (the product's signs could also come from two
   // negative factors; those would need signed sums).
   for (const std::vector<float>* f : {&m.x, &m.y})
@@ -72,10 +75,10 @@ FixedPointMask fixed_point_mask(const FilterSpec& spec) {
   const SeparableMask& m = spec.separable[0];
   FixedPointMask out;
   out.radius = static_cast<int>(std::max(m.x.size(), m.y.size())) / 2;
-  if (out.radius > SeparableFixedTuning::kMaxRadius)
+  if (out.radius > kMaxFixedPointRadius)
     throw Error(ErrorCode::InvalidArgument, "separable_fixed: radius " + std::to_string(out.radius) +
-                                                " beyond the fixed-point kernel's " +
-                                                std::to_string(SeparableFixedTuning::kMaxRadius));
+                                                " beyond the fixed-point kernels' " +
+                                                std::to_string(kMaxFixedPointRadius));
   const std::uint64_t taps = static_cast<std::uint64_t>(m.x.size()) * m.y.size();
   if (is_box_mask(spec)) {
     // A box: sum the bytes exactly, then round(sum / D) = floor((sum + (D-1)/2) / D)

@@ -29,12 +29,18 @@ struct WeightedRounding {
   static constexpr std::uint32_t kOutMul = 256;  // umulhi(acc, 256) = acc >> 24
 };
 
+// The largest radius an integer mask is built for (separable_packed's; the lab's
+// separable_fixed takes SeparableFixedTuning::kMaxRadius). The arithmetic's bounds do not
+// depend on it: weighted factors sum to 2^16 at any width, and a 13x13 box's sums of bytes
+// (169 * 255) still fit a 16-bit lane.
+constexpr int kMaxFixedPointRadius = 6;
+
 struct FixedPointMask {
   // Taps of the padded square window: both factors centred in 2 * radius + 1 slots,
   // zeros outside the mask's own taps (a 5x3 mask runs in a radius-2 window).
   int radius = 0;
-  std::array<std::uint32_t, 2 * SeparableFixedTuning::kMaxRadius + 1> qx{};
-  std::array<std::uint32_t, 2 * SeparableFixedTuning::kMaxRadius + 1> qy{};
+  std::array<std::uint32_t, 2 * kMaxFixedPointRadius + 1> qx{};
+  std::array<std::uint32_t, 2 * kMaxFixedPointRadius + 1> qy{};
   std::uint32_t h_round = 0;
   std::uint32_t h_shift = 0;
   std::uint32_t v_round = 0;
@@ -48,12 +54,17 @@ struct FixedPointMask {
 // AlphaMode::Separate (premultiplied and kept alpha take the float path).
 bool separable_fixed_fits(PixelFormat format, const FilterSpec& spec);
 
+// The integer mask's own rules, whatever the alpha mode: an 8-bit format, one rank-1
+// convex mask of odd sizes up to 2 * max_radius + 1 (max_radius <= kMaxFixedPointRadius),
+// the Linear rule, no bias.
+bool fixed_point_mask_fits(PixelFormat format, const FilterSpec& spec, int max_radius);
+
 // Whether the spec's one rank-1 mask is a box: each factor's taps all equal, more than
 // one tap in all (the kernels then sum bytes exactly and divide once).
 bool is_box_mask(const FilterSpec& spec);
 
-// The integer mask for a spec that separable_fixed_fits(); throws Error(InvalidArgument)
-// for one that does not.
+// The integer mask for a spec that fixed_point_mask_fits() up to kMaxFixedPointRadius;
+// throws Error(InvalidArgument) for one that does not.
 FixedPointMask fixed_point_mask(const FilterSpec& spec);
 
 // The kernel's output for one channel sample from the (2R+1)^2 input bytes around it,

@@ -36,13 +36,26 @@ namespace gpufilter::kernels {
 namespace {
 
 using Tuning = SeparablePackedTuning;
-static_assert(Tuning::kMaxRadius <= SeparableFixedTuning::kMaxRadius, "the masks come from fixed_point_mask()");
+static_assert(Tuning::kMaxRadius <= kMaxFixedPointRadius, "the masks come from fixed_point_mask()");
 
 // How the two passes combine their taps:
 //   Shifted: weighted taps, out = acc >> 24 (out_mul 256: Gaussians), taken as byte 3;
 //   Divided: weighted taps, out = umulhi(acc, out_mul) (boxes that are not square);
-//   BoxSum:  square boxes, all taps 1: plain sums, out = umulhi(acc, out_mul).
-enum class Arith { Shifted, Divided, BoxSum };
+//   BoxSum:  square boxes, all taps 1: plain sums, out = umulhi(acc, out_mul);
+//   PremulShifted, PremulBox: RGBA with premultiplied alpha, weighted masks and boxes:
+//            colours multiplied by their alpha as they enter the window (16-bit values)
+//            and divided by the filtered alpha at the store; alpha as Shifted and as
+//            a box's division (separable_packed_premultiplied_output has the steps).
+enum class Arith { Shifted, Divided, BoxSum, PremulShifted, PremulBox };
+
+template <Arith A>
+constexpr bool kPremultiplied = A == Arith::PremulShifted || A == Arith::PremulBox;
+// Plain sums of all-ones taps (no multiply, no rounding in the vertical pass).
+template <Arith A>
+constexpr bool kPlainSums = A == Arith::BoxSum || A == Arith::PremulBox;
+// The byte of an output value that holds the result: weighted masks shift by 24.
+template <Arith A>
+constexpr int kResultByte = A == Arith::Shifted || A == Arith::PremulShifted ? 3 : 0;
 
 // The symmetric integer mask as a kernel argument: q[d] is the weight at distance d.
 // The vertical pass's rounding is known from the arithmetic (RoundingOf), so only the
@@ -53,6 +66,7 @@ struct PackedTaps {
   unsigned qh[R + 1];
   unsigned v_round;
   unsigned out_mul;
+  float min_alpha_acc;  // premultiplied: the filtered alpha accumulator below which colours are 0
 };
 
 // Rounding that the arithmetic fixes, as immediates: weighted masks always round as
@@ -65,7 +79,7 @@ struct RoundingOf {
   // The horizontal pass's rounding: an immediate for weighted masks, the boxes' from the taps.
   template <int R>
   __device__ static unsigned v_round(const PackedTaps<R>& taps) {
-    return A == Arith::Shifted ? WeightedRounding::kVRound : taps.v_round;
+    return A == Arith::Shifted || A == Arith::PremulShifted ? WeightedRounding::kVRound : taps.v_round;
   }
 };
 
@@ -244,6 +258,7 @@ static_assert(Tuning::kGrayMinBlocks * Tuning::kBlockThreads <= 1024 &&
 template <int C, int R, Arith A>
 constexpr int min_blocks() {
   if (R > 2) return 1;
+  if (kPremultiplied<A>) return Tuning::kRgbaPremultipliedMinBlocks;
   if (C == 3) return Tuning::kRgbMinBlocks;
   if (A == Arith::BoxSum) return Tuning::kBoxMinBlocks;
   return C == 1 ? Tuning::kGrayMinBlocks : Tuning::kRgbaMinBlocks;
@@ -264,6 +279,27 @@ struct RowSlots {
   static constexpr int kPixelSlots = C == 1 ? 1 : C / kLanes;  // registers a pixel (gray boxes do not use it)
   static_assert(kLanes == 1 || (2 * R + 1) * (2 * R + 1) * 255 < 65536, "a box sum fits a 16-bit lane");
 };
+
+// Premultiplied RGBA's output: from each pixel's four sums (colours of c * a, alpha), the
+// colours divided by the filtered alpha and the alpha's own rounding, each value with its
+// result in byte kResultByte<A> as the other arithmetics leave it.
+template <Arith A, int P, int R>
+__device__ __forceinline__ void premultiplied_store(const PackedTaps<R>& taps, unsigned (&out)[4 * P]) {
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    unsigned& alpha = out[4 * p + 3];
+    const unsigned alpha_sum = A == Arith::PremulShifted ? alpha - WeightedRounding::kVRound : alpha;
+    const float a = static_cast<float>(alpha_sum);
+    // sum(w b a) / sum(w a): weighted colour sums carry 2^16, the alpha's 2^24.
+    const float scale = a > taps.min_alpha_acc ? (A == Arith::PremulShifted ? 256.0f : 1.0f) / a : 0.0f;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+      const unsigned v = __float2uint_rn(fminf(static_cast<float>(out[4 * p + c]) * scale, 255.0f));
+      out[4 * p + c] = v << (8 * kResultByte<A>);
+    }
+    if constexpr (A == Arith::PremulBox) alpha = __umulhi(taps.v_round + alpha, taps.out_mul);
+  }
+}
 
 // The horizontal pass of one row: from the vertical sums `h` of the thread's slots, and
 // those of the pixels within R either side from the lanes next to it, the thread's
@@ -312,6 +348,17 @@ __device__ __forceinline__ void horizontal_row(const unsigned (&h)[RowSlots<C, R
         } else {
           out[s] = __umulhi(taps.v_round + acc, taps.out_mul);
         }
+      } else if constexpr (A == Arith::PremulBox) {
+        unsigned acc = ext[e0];
+#pragma unroll
+        for (int d = 1; d <= R; ++d) acc += ext[e0 - d * SC] + ext[e0 + d * SC];
+        out[s] = acc;  // the sum; premultiplied_store() divides
+      } else if constexpr (A == Arith::PremulShifted) {
+        // Colours' sums are 255^2 * 2^16 at most: no room for the alpha's rounding.
+        unsigned acc = (s % 4 == 3 ? WeightedRounding::kVRound : 0u) + taps.qh[0] * ext[e0];
+#pragma unroll
+        for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * SC] + ext[e0 + d * SC]);
+        out[s] = acc;
       } else {
         unsigned acc = RoundingOf<A>::v_round(taps) + taps.qh[0] * ext[e0];
 #pragma unroll
@@ -319,6 +366,7 @@ __device__ __forceinline__ void horizontal_row(const unsigned (&h)[RowSlots<C, R
         out[s] = A == Arith::Shifted ? acc : __umulhi(acc, taps.out_mul);
       }
     }
+    if constexpr (kPremultiplied<A>) premultiplied_store<A, P>(taps, out);
   }
 }
 
@@ -419,6 +467,12 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
           slot[q] = __byte_perm(w[q / 4], 0u, 0x4440u | static_cast<unsigned>(q % 4));
         }
       }
+      if constexpr (kPremultiplied<A>) {
+        // Colours times their alpha (at most 255^2), alpha as it is.
+#pragma unroll
+        for (int q = 0; q < kSlots; ++q)
+          if (q % 4 != 3) slot[q] *= slot[q - q % 4 + 3];
+      }
     };
 #pragma unroll
     for (int k = 0; k < 2 * R; ++k) take(kTested, window[k]);
@@ -444,11 +498,19 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
       unsigned h[kSlots];
 #pragma unroll
       for (int s = 0; s < kSlots; ++s) {
-        if constexpr (A == Arith::BoxSum) {
+        if constexpr (kPlainSums<A>) {
           unsigned acc = window[(u + R) % kWin][s];
 #pragma unroll
           for (int d = 1; d <= R; ++d) acc += window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s];
           h[s] = acc;
+        } else if constexpr (A == Arith::PremulShifted) {
+          // Colours (255^2 at most) keep 16 more bits than bytes: h < 255^2 as a byte's h < 255 * 2^8.
+          const bool colour = s % 4 != 3;
+          unsigned acc = (colour ? 1u << 15 : WeightedRounding::kHRound) + taps.qv[0] * window[(u + R) % kWin][s];
+#pragma unroll
+          for (int d = 1; d <= R; ++d)
+            acc += taps.qv[d] * (window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s]);
+          h[s] = acc >> (colour ? 16u : WeightedRounding::kHShift);
         } else {
           unsigned acc = RoundingOf<A>::kHRound + taps.qv[0] * window[(u + R) % kWin][s];
 #pragma unroll
@@ -459,7 +521,7 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
       }
       unsigned out[S];
       horizontal_row<C, R, A>(h, taps, out);
-      constexpr int kByte = A == Arith::Shifted ? 3 : 0;
+      constexpr int kByte = kResultByte<A>;
       // The thread's first word in output row y + u (its pixels from byte `phase` on).
       unsigned char* const store_row = reinterpret_cast<unsigned char*>(fetch_address + store_delta);
       if (stores) {
@@ -520,10 +582,10 @@ PackedTaps<R> taps_of(const FixedPointMask& mask) {
   }
   taps.v_round = mask.v_round;
   taps.out_mul = mask.out_mul;
+  taps.min_alpha_acc = premultiplied_min_alpha_acc(mask);
   return taps;
 }
 
-static_assert(Tuning::kMaxRadius == kLargestCompiledRadius, "visit_window_radius compiles radii 1 .. 4");
 
 template <int C, int R, Arith A, bool V>
 void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& image, const PackedTaps<R>& taps,
@@ -536,7 +598,7 @@ void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& i
   const long long resident =
       static_cast<long long>(cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), Tuning::kBlockThreads, 0)) *
       cached_sm_count();
-  const StripBounds bounds = Tuning::strip_rows(C, R, A != Arith::Shifted);
+  const StripBounds bounds = Tuning::strip_rows(C, R, A != Arith::Shifted && A != Arith::PremulShifted);
   const StripPlan plan = fixed_strip_plan(columns, src.height, resident, bounds.min_rows, bounds.max_rows);
   const dim3 grid(grid_x(columns, name), grid_y(plan.strips));
   kernel<<<grid, Tuning::kBlockThreads, 0, ctx.stream>>>(
@@ -562,7 +624,7 @@ void launch_packed(const ImageView& src, const ImageView& dst, const ByteImage& 
 
 template <int C, int R>
 void launch_arith(const ImageView& src, const ImageView& dst, const ByteImage& image, const FixedPointMask& mask,
-                  const ExecContext& ctx) {
+                  bool premultiplied, const ExecContext& ctx) {
   const PackedTaps<R> taps = taps_of<R>(mask);
   const bool square = mask.qx == mask.qy && mask.radius == R;
   // The kernels take the vertical rounding from the arithmetic (RoundingOf).
@@ -572,8 +634,23 @@ void launch_arith(const ImageView& src, const ImageView& dst, const ByteImage& i
                                              mask.v_round == WeightedRounding::kVRound &&
                                              mask.out_mul == WeightedRounding::kOutMul;
   if (!fixed_rounding) throw Error(ErrorCode::InvalidArgument, "separable_packed: a mask with unexpected rounding");
-  if (mask.box && square) launch_packed<C, R, Arith::BoxSum>(src, dst, image, taps, ctx);
-  else if (!mask.box) launch_packed<C, R, Arith::Shifted>(src, dst, image, taps, ctx);
+  if constexpr (C == 4) {
+    if (premultiplied) {
+      if (mask.box) launch_packed<C, R, Arith::PremulBox>(src, dst, image, taps, ctx);
+      else launch_packed<C, R, Arith::PremulShifted>(src, dst, image, taps, ctx);
+      return;
+    }
+  }
+  // Gray boxes pair pixels 0 and 2 of a word (GrayBoxPairs): their neighbours' pairs reach
+  // 4 pixels either side; wider gray boxes divide as oblong boxes do.
+  constexpr bool kPairedBoxes = C != 1 || R <= 4;
+  if constexpr (kPairedBoxes) {
+    if (mask.box && square) {
+      launch_packed<C, R, Arith::BoxSum>(src, dst, image, taps, ctx);
+      return;
+    }
+  }
+  if (!mask.box) launch_packed<C, R, Arith::Shifted>(src, dst, image, taps, ctx);
   else launch_packed<C, R, Arith::Divided>(src, dst, image, taps, ctx);
 }
 
@@ -585,14 +662,15 @@ void launch_separable_packed(const ImageView& src, const ImageView& dst, const F
     throw Error(ErrorCode::UnsupportedFormat,
                 "separable_packed: runs 1-, 3- and 4-channel 8-bit images with one symmetric convex rank-1 mask of radius "
                 "up to " +
-                    std::to_string(Tuning::kMaxRadius) + ", the Linear rule without bias, channels separate");
+                    std::to_string(Tuning::kMaxRadius) +
+                    ", the Linear rule without bias, channels separate (RGBA: or alpha premultiplied)");
   const FixedPointMask mask = fixed_point_mask(spec);
   const ByteImage image = byte_image_of(src, border);
-  visit_window_radius(mask.radius, [&](auto radius) {
+  visit_window_radius_up_to<Tuning::kMaxRadius>(mask.radius, [&](auto radius) {
     constexpr int R = decltype(radius)::value;
-    if (src.format.channels == 1) launch_arith<1, R>(src, dst, image, mask, ctx);
-    else if (src.format.channels == 3) launch_arith<3, R>(src, dst, image, mask, ctx);
-    else launch_arith<4, R>(src, dst, image, mask, ctx);
+    if (src.format.channels == 1) launch_arith<1, R>(src, dst, image, mask, false, ctx);
+    else if (src.format.channels == 3) launch_arith<3, R>(src, dst, image, mask, false, ctx);
+    else launch_arith<4, R>(src, dst, image, mask, spec.alpha == AlphaMode::Premultiply, ctx);
   });
 }
 

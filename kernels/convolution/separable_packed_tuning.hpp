@@ -7,8 +7,9 @@ namespace gpufilter::kernels {
 // down a strip of rows and takes the horizontal neighbours' vertical sums from the
 // adjacent lanes of its warp, so no halo bytes are loaded or unpacked twice.
 struct SeparablePackedTuning {
-  // Largest radius: the window keeps 2R+1 rows of bytes, one register per sample.
-  static constexpr int kMaxRadius = 4;
+  // Largest radius: the window keeps 2R+1 rows of bytes, one register per sample (13
+  // rows of 8 on RGBA at 6: the 13x13 mask of the blur op's default sigma 2).
+  static constexpr int kMaxRadius = 6;
   // Threads a block (4 warps: each warp's edge lanes only feed their neighbours).
   static constexpr int kBlockThreads = 128;
   // Words a thread owns: gray 1 (4 pixels, so one lane each side covers R <= 4);
@@ -64,6 +65,9 @@ struct SeparablePackedTuning {
   // Square boxes carry two samples a register (half the window's registers): 8 blocks
   // an SM, 64 registers, for both formats.
   static constexpr int kBoxMinBlocks = 8;
+  // Premultiplied RGBA up to 5x5: the division at the store keeps a few more registers
+  // live than the separate-alpha kernel's 80 (6 blocks); 5 blocks allow 96.
+  static constexpr int kRgbaPremultipliedMinBlocks = 5;
   // Strip lengths (fixed_strip_plan.hpp: the grid is cut into whole waves of strips
   // between the two bounds), by channels, radius and whether the mask is a box. Short
   // strips win though the 2R warm-up rows become a third of the loads (L2 hits: the strip

@@ -195,8 +195,10 @@ void add_large_sigma_variants(Operation& op) {
   op.fast_tolerance = decimated_tolerance;  // --accuracy fast: Auto may take decimated
 }
 
-// The 8-bit integer kernels run masks up to 9x9 and, on 4 channels, only with alpha
-// "separate": their conformance cases take `params`, which reach them.
+// The 8-bit integer kernels run masks up to 9x9 (the lab's separable_fixed; 13x13 for
+// separable_packed) and, on 4 channels, alpha "separate" (separable_packed premultiplied
+// too, which the auto cases reach with the default alpha): their conformance cases take
+// `params`, which reach every one of them.
 void add_8bit_test_params(Operation& op, const ParamValues& params) {
   for (const std::string& variant : op.variants)
     if (variant.rfind("separable_fixed", 0) == 0 || variant == "separable_packed") op.variant_test_params[variant] = params;

@@ -18,7 +18,7 @@ const ops::VariantRow<FilterVariant, Needs> kFilterVariants[] = {
     {FilterVariant::Tiled, "tiled", "tile plus halo in shared memory", Needs::Nothing},
     {FilterVariant::TiledL2, "tiled_l2", "the tile in shared memory, the halo through L2", Needs::Nothing},
     {FilterVariant::Separable, "separable", "rank-1 masks as a row pass and a column pass", Needs::Rank1},
-    {FilterVariant::SeparablePacked, "separable_packed", "8-bit integer rank-1 masks up to 9x9, vertical pass first",
+    {FilterVariant::SeparablePacked, "separable_packed", "8-bit integer rank-1 masks up to 13x13, vertical pass first",
      Needs::Convex},
     {FilterVariant::GradientInt, "gradient_int", "8-bit Sobel, Scharr and Prewitt magnitudes in integers",
      Needs::Gradients},
