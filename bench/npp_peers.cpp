@@ -379,9 +379,9 @@ std::vector<PeerRow> npp_peers(const gpufilter::Operation& op, gpufilter::PixelF
   if (op.name == "edge") return npp_edge_peers(format, params);
 #endif
   if (op.name != "blur") return {};
-  if (!params.has("sigma") || !params.has("radius")) return {};
-  // radius 0 means ceil(3 sigma), as in GaussianParams.
-  const double radius = params.number("radius");
+  if (!params.has("sigma")) return {};
+  // radius 0 (or none) means ceil(3 sigma), as in GaussianParams.
+  const double radius = params.number_or("radius", 0.0);
   const int taps_each_side =
       radius > 0 ? static_cast<int>(radius) : static_cast<int>(std::ceil(3.0 * params.number("sigma")));
   NppiMaskSize mask{};

@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "gpufilter/error.hpp"
 #include "gpufilter/stream.hpp"
 #include "gpufilter/testing.hpp"
 #include "lab/lab.hpp"
@@ -90,15 +91,31 @@ gpufilter::ParamValues bench_params(const gpufilter::Operation& op, const BenchO
   return op.resolve(params);
 }
 
-// The parameters `gpufilter OP IN OUT` runs with: every default, and the bench's value
-// only for a parameter the user must give (convolve's mask, crop's rectangle).
+// The parameters `gpufilter OP IN OUT` runs with: every default (a number the op derives,
+// such as blur's sigma 2, as its help shows it), and the bench's value only for a
+// parameter the user must give (convolve's mask, crop's rectangle).
 gpufilter::ParamValues default_params(const gpufilter::Operation& op) {
   gpufilter::ParamValues given;
-  for (const auto& [name, value] : op.bench_params) {
-    const gpufilter::ParamSpec* spec = op.find_param(name);
-    if (spec != nullptr && !spec->default_value) given[name] = value;
+  for (const gpufilter::ParamSpec& spec : op.params) {
+    if (spec.default_value || spec.kind != gpufilter::ParamKind::Number) continue;
+    try {
+      gpufilter::ParamValues with = given;
+      with[spec.name] = spec.parse(spec.default_text);
+      op.resolve(with);
+      given = with;
+    } catch (const gpufilter::Error&) {
+      // a default that is a rule ("ceil(3*sigma)"), or one that needs another parameter
+    }
   }
-  return op.resolve(given);
+  for (const auto& [name, value] : op.bench_params) {
+    try {
+      return op.resolve(given);
+    } catch (const gpufilter::Error&) {
+      const gpufilter::ParamSpec* spec = op.find_param(name);
+      if (spec != nullptr && !spec->default_value && !given.has(name)) given[name] = value;
+    }
+  }
+  return op.resolve(given);  // throws the op's own message where the bench gives too little
 }
 
 }  // namespace

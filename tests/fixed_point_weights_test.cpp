@@ -82,7 +82,7 @@ TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
   EXPECT_FALSE(kernels::separable_fixed_fits(u16, gaussian_spec(blur)));
   blur.alpha = AlphaMode::Premultiply;
   EXPECT_TRUE(kernels::separable_fixed_fits(rgb, gaussian_spec(blur))) << "alpha plays no part without a 4th channel";
-  EXPECT_FALSE(kernels::separable_fixed_fits(rgba, gaussian_spec(blur))) << "premultiplied RGBA takes the float path";
+  EXPECT_FALSE(kernels::separable_fixed_fits(rgba, gaussian_spec(blur))) << "the lab's kernel: alpha separate only";
   EXPECT_FALSE(kernels::separable_fixed_fits(kGray8, gaussian_spec(GaussianParams{2.0, 5})));
   EXPECT_FALSE(kernels::separable_fixed_fits(kGray8, sharpen_spec(SharpenParams{})));
   EXPECT_FALSE(kernels::separable_fixed_fits(kGray8, convolve_spec(ConvolveParams{parse_mask("1 2 1"), true, 0.0, {}})))
@@ -96,8 +96,11 @@ TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
             FilterVariant::SeparablePacked)
       << "auto follows the packed kernel's measured choice for RGBA";
   separate.alpha = AlphaMode::Premultiply;
+  EXPECT_EQ(applied_variant(gaussian_spec(separate), rgba, FilterVariant::Auto), FilterVariant::SeparablePacked)
+      << "premultiplied RGBA: the packed kernel premultiplies in the same pass";
+  separate.alpha = AlphaMode::Keep;
   EXPECT_EQ(applied_variant(gaussian_spec(separate), rgba, FilterVariant::Auto), FilterVariant::Separable)
-      << "premultiplied RGBA takes the float path";
+      << "kept alpha takes the float path";
 
   for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Prewitt}) {
     EdgeParams edge;

@@ -50,9 +50,10 @@ enum class Arith { Shifted, Divided, BoxSum, PremulShifted, PremulBox };
 
 template <Arith A>
 constexpr bool kPremultiplied = A == Arith::PremulShifted || A == Arith::PremulBox;
-// Plain sums of all-ones taps (no multiply, no rounding in the vertical pass).
+// Plain sums of all-ones taps (no multiply, no rounding in the vertical pass): square
+// boxes only, whose window is the mask (an oblong box's window has zero taps).
 template <Arith A>
-constexpr bool kPlainSums = A == Arith::BoxSum || A == Arith::PremulBox;
+constexpr bool kPlainSums = A == Arith::BoxSum;
 // The byte of an output value that holds the result: weighted masks shift by 24.
 template <Arith A>
 constexpr int kResultByte = A == Arith::Shifted || A == Arith::PremulShifted ? 3 : 0;
@@ -349,9 +350,9 @@ __device__ __forceinline__ void horizontal_row(const unsigned (&h)[RowSlots<C, R
           out[s] = __umulhi(taps.v_round + acc, taps.out_mul);
         }
       } else if constexpr (A == Arith::PremulBox) {
-        unsigned acc = ext[e0];
+        unsigned acc = taps.qh[0] * ext[e0];  // taps 1, or 0 outside an oblong box
 #pragma unroll
-        for (int d = 1; d <= R; ++d) acc += ext[e0 - d * SC] + ext[e0 + d * SC];
+        for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * SC] + ext[e0 + d * SC]);
         out[s] = acc;  // the sum; premultiplied_store() divides
       } else if constexpr (A == Arith::PremulShifted) {
         // Colours' sums are 255^2 * 2^16 at most: no room for the alpha's rounding.
@@ -502,6 +503,12 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
           unsigned acc = window[(u + R) % kWin][s];
 #pragma unroll
           for (int d = 1; d <= R; ++d) acc += window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s];
+          h[s] = acc;
+        } else if constexpr (A == Arith::PremulBox) {
+          unsigned acc = taps.qv[0] * window[(u + R) % kWin][s];  // sums of p and a, exact
+#pragma unroll
+          for (int d = 1; d <= R; ++d)
+            acc += taps.qv[d] * (window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s]);
           h[s] = acc;
         } else if constexpr (A == Arith::PremulShifted) {
           // Colours (255^2 at most) keep 16 more bits than bytes: h < 255^2 as a byte's h < 255 * 2^8.
