@@ -86,16 +86,11 @@ struct SeparablePackedTuning {
     }
     return radius >= 3 && !box ? StripBounds{12, 24} : StripBounds{8, 16};
   }
-  // The largest mask (width or height) that auto takes it for: every size on RGB and
-  // RGBA and for gray boxes, gray Gaussians to 7x7, where it beats the float `separable`
-  // (8K 7x7 gray Gaussian 85.8 against 89.7 µs; at 9x9 no gain: 98.9 against 99.1 and
-  // 102.2 against 100.1 in two runs; H100; docs/gpu-results.md#convolution and
-  // docs/techniques/convolution.md, "The sweeps behind SeparablePackedTuning").
+  // The largest mask (width or height) that auto takes it for: every size it runs; up to
+  // 13x13 it beat the float `separable` on every 8-bit format, gray 9x9 a tie
+  // (docs/gpu-results.md, "Convolution: the default calls").
   static constexpr int kLargestSize = 2 * kMaxRadius + 1;
-  static constexpr int kGrayWeightedAutoMaxSize = 7;
-  static constexpr int auto_max_size(int channels, bool box) {
-    return channels == 1 && !box ? kGrayWeightedAutoMaxSize : kLargestSize;
-  }
+  static constexpr int auto_max_size(int /*channels*/, bool /*box*/) { return kLargestSize; }
 };
 
 }  // namespace gpufilter::kernels
