@@ -66,6 +66,9 @@ class _Chunks(threading.Thread):
         self.run_chunk, self.chunks = run_chunk, chunks
         self.results, self.error = [], None
         self.stop = threading.Event()
+        # Waited for instead of join(): Python 3.11's join(), interrupted by Ctrl-C,
+        # can take a running thread for finished.
+        self.done = threading.Event()
 
     def run(self):
         try:
@@ -75,19 +78,21 @@ class _Chunks(threading.Thread):
                 self.results.extend(self.run_chunk(chunk))
         except BaseException as error:  # handed to the caller's thread
             self.error = error
+        finally:
+            self.done.set()
 
 
 def _wait(worker):
-    """Joins `worker`; on Ctrl-C, lets the chunk in flight finish (a second Ctrl-C stops
-    waiting for it) and raises BatchInterrupted with the files done."""
+    """Waits for `worker`; on Ctrl-C, lets the chunk in flight finish (a second Ctrl-C
+    stops waiting for it) and raises BatchInterrupted with the files done."""
     try:
-        while worker.is_alive():
-            worker.join(0.2)
+        while not worker.done.wait(0.2):
+            pass
     except KeyboardInterrupt:
         worker.stop.set()
         try:
-            while worker.is_alive():
-                worker.join(0.2)
+            while not worker.done.wait(0.2):
+                pass
         except KeyboardInterrupt:
             pass
         raise BatchInterrupted(list(worker.results)) from None
