@@ -50,6 +50,8 @@ def write(path, image, *, quality=95, png_compression=None, replace=False):
     encoded = checked_path(path)
     if not replace and os.path.lexists(encoded):
         raise FileExistsError(errno.EEXIST, "the file exists; pass replace=True to replace it", os.fsdecode(encoded))
+    if _arrays.is_float64(image):  # written as float32, the depth the formats hold
+        image = _arrays.cast(image, "float32")
     view = _arrays.view_of(image, numpy)
     if view.pitch_or_none() is None:
         view = _arrays.compact(view, numpy)

@@ -24,6 +24,16 @@ def test_float64_is_computed_as_float32_and_given_back_as_float64(rng):
     assert gpufilter.convert(image, depth="u8", device="cpu").dtype == numpy.uint8
 
 
+def test_float64_is_written_as_float32(rng, tmp_path):
+    image = rng.random((6, 7, 3))
+    path = tmp_path / "float.tif"
+    try:
+        gpufilter.write(path, image)
+    except gpufilter.Error as error:
+        pytest.skip("image files cannot be written in this process: %s" % error)
+    assert numpy.array_equal(gpufilter.read(path), image.astype(numpy.float32))
+
+
 def test_other_dtypes_say_how_to_convert():
     with pytest.raises(TypeError, match="uint8, uint16 and float32 pixels .and float64"):
         gpufilter.blur(numpy.zeros((4, 4), numpy.int32), device="cpu")
