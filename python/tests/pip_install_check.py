@@ -70,8 +70,26 @@ def version_of(package_dir):
     raise SystemExit("no version in %s/pyproject.toml" % package_dir)
 
 
+# ctest's SKIP_RETURN_CODE: the interpreter lacks what pip installs need.
+SKIPPED = 77
+
+
+def missing_tools(python):
+    """What of pip, setuptools, wheel and venv (its ensurepip) `python` lacks."""
+    missing = []
+    for module in ("pip", "setuptools", "wheel", "ensurepip"):
+        if subprocess.run([python, "-c", "import " + module], capture_output=True).returncode != 0:
+            missing.append(module)
+    return missing
+
+
 def main(package_dir):
     python = sys.executable
+    missing = missing_tools(python)
+    if missing:
+        print("skipped: %s has no %s (Debian: python3-pip, python3-setuptools, python3-wheel, python3-venv)"
+              % (python, ", ".join(missing)))
+        raise SystemExit(SKIPPED)
     version = version_of(package_dir)
     with tempfile.TemporaryDirectory(prefix="gpufilter-pip-") as scratch:
         # pip builds in the folder it is given: a copy, so the build tree stays as it is.
