@@ -299,8 +299,10 @@ def join_current_stream(view, handle, made):
 
 
 def _dtype_name(obj):
-    """The dtype's name ("float64"), alike for NumPy, CuPy and PyTorch arrays."""
-    return str(getattr(obj, "dtype", "")).replace("torch.", "")
+    """The dtype's name ("float64"), alike for NumPy, CuPy and PyTorch arrays and for
+    either byte order (NumPy's str() of a big-endian dtype is ">f8", its name "float64")."""
+    dtype = getattr(obj, "dtype", None)
+    return str(getattr(dtype, "name", dtype)).replace("torch.", "")
 
 
 def is_float64(obj):
