@@ -15,6 +15,9 @@ from ._native import lib
 from .errors import BatchInterrupted
 
 _DEVICE_CODES = {"auto": 0, "gpu": 1, "cpu": 2}
+# batch()'s keywords besides the op's, for "did you mean" (sufix= -> suffix).
+_OWN_KEYWORDS = ("suffix", "format", "device", "devices", "jobs", "shard", "quality", "replace", "border",
+                 "border_value", "variant")
 
 # Files per call of the pipeline: enough to keep its decoding threads and GPUs busy, few
 # enough that Ctrl-C waits for little.
@@ -119,7 +122,7 @@ def batch(op, inputs, out_dir, *, suffix="", format=None, device="auto", devices
     for name in params:
         if name not in known:
             raise TypeError("%s() got an unexpected keyword argument '%s'%s"
-                            % (op, name, _suggest.did_you_mean(name, known + ["border", "border_value", "variant"])))
+                            % (op, name, _suggest.did_you_mean(name, known + list(_OWN_KEYWORDS))))
     values = tuple(params.get(p.py_name) for p in caller.op.params)
     request = caller.request(values, border, border_value, variant)
     if device not in _DEVICE_CODES:

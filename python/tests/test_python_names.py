@@ -55,6 +55,8 @@ def test_did_you_mean_an_op(tmp_path):
         gpufilter.batch("blurr", [tmp_path / "a.png"], tmp_path)
     with pytest.raises(TypeError, match="did you mean 'sigma'"):
         gpufilter.batch("blur", [tmp_path / "a.png"], tmp_path, sigmaa=1)
+    with pytest.raises(TypeError, match="did you mean 'suffix'"):
+        gpufilter.batch("blur", [tmp_path / "a.png"], tmp_path, sufix="_soft")
 
 
 def _box3(image, numpy_mode):
