@@ -5,7 +5,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 
 packages=(cmake ninja-build g++ libopencv-dev libcxxopts-dev libgtest-dev libbenchmark-dev libpng-dev zlib1g-dev libdeflate-dev libjpeg-dev libspng-dev clang libclang-rt-dev libexiv2-dev libtiff-dev
-          python3-numpy python3-pytest python3-dask python3-distributed)
+          python3-numpy python3-pytest python3-dask python3-distributed
+          python3-setuptools python3-wheel python3-pip python3-venv)
 
 install_dependencies() {
   local missing=()

@@ -13,9 +13,10 @@ CUDA arrays stay where they are: the op runs on their GPU, on the array library'
 stream (or stream=...), and returns without waiting. help(gpufilter.blur) shows an op's
 parameters as `gpufilter blur --help` does. See docs/python.md.
 """
-from . import _native, _ops, _registry
-from ._files import batch, read, write
-from .errors import Error, FileError, NoDeviceError
+from . import _native, _ops, _registry, _suggest
+from ._batch import batch
+from ._files import read, write
+from .errors import BatchInterrupted, Error, FileError, NoDeviceError
 
 __version__ = _registry.VERSION
 
@@ -49,8 +50,13 @@ def operation(name):
     for data in _registry.DATA["ops"]:
         if data["name"] == name:
             return data
-    raise ValueError("unknown op '%s'; known ops: %s" % (name, ", ".join(OPS)))
+    raise ValueError(_registry.unknown_op_message(name))
 
 
-__all__ = list(OPS) + ["read", "write", "batch", "Error", "FileError", "NoDeviceError", "OPS", "BORDERS", "FORMATS", "device_count",
-                       "no_device_reason", "device_description", "operation"]
+def __getattr__(name):
+    # gpufilter.blurr: the nearest op's name in the AttributeError.
+    raise AttributeError("module 'gpufilter' has no attribute '%s'%s" % (name, _suggest.did_you_mean(name, OPS)))
+
+
+__all__ = list(OPS) + ["read", "write", "batch", "Error", "FileError", "NoDeviceError", "BatchInterrupted", "OPS",
+                       "BORDERS", "FORMATS", "device_count", "no_device_reason", "device_description", "operation"]

@@ -61,10 +61,20 @@ def _shape_error(shape):
                       % (tuple(shape),))
 
 
+# The byte order a typestr's first character names that is not this machine's.
+_FOREIGN_ORDER = ">" if sys.byteorder == "little" else "<"
+# The largest width or height: the C interface's int32_t.
+MAX_SIDE = 2**31 - 1
+
+
 def _ctype_of(typestr, what):
     ctype = _CHANNEL_TYPES.get(typestr[1:])
     if ctype is None:
-        raise TypeError("gpufilter takes uint8, uint16 and float32 pixels; %s has %s" % (what, typestr))
+        raise TypeError("gpufilter takes uint8, uint16 and float32 pixels (and float64, computed as float32); "
+                        "%s has %s" % (what, typestr))
+    if typestr[0] == _FOREIGN_ORDER and typestr[2] != "1":
+        raise TypeError("%s has %s pixels, in the byte order of another machine; gpufilter reads them in this "
+                        "machine's: convert with .astype(dtype.newbyteorder('='))" % (what, typestr))
     return ctype
 
 
@@ -72,6 +82,10 @@ def _checked_shape(shape):
     shape = tuple(shape)
     if len(shape) not in (2, 3) or (len(shape) == 3 and shape[2] not in (1, 3, 4)):
         raise _shape_error(shape)
+    if shape[0] == 0 or shape[1] == 0:
+        raise ValueError("an image needs at least one pixel; got an empty array of shape %s" % (shape,))
+    if shape[0] > MAX_SIDE or shape[1] > MAX_SIDE:
+        raise ValueError("an image is at most %d pixels wide and high; got shape %s" % (MAX_SIDE, shape))
     return shape
 
 
@@ -103,11 +117,44 @@ def _cupy_view(array):
     return View(array, "cupy", array.data.ptr, shape, array.strides, ctype, True, array.device.id)
 
 
-def _cai_view(obj, interface):
-    ctype = _ctype_of(interface["typestr"], "the array")
-    shape = tuple(int(n) for n in _checked_shape(interface["shape"]))
-    ptr, readonly = interface["data"]
+def _malformed(obj, what):
+    return TypeError("%s's __cuda_array_interface__ is malformed: %s" % (type(obj).__name__, what))
+
+
+def _integers(obj, value, what):
+    if not isinstance(value, (tuple, list)) or not all(isinstance(n, int) and not isinstance(n, bool)
+                                                       for n in value):
+        raise _malformed(obj, "%s must be a tuple of integers, got %r" % (what, value))
+    return tuple(value)
+
+
+def _cai_fields(obj, interface):
+    """typestr, shape, (pointer, read-only), strides or None, checked as the interface's
+    specification (version 3) has them, so a malformed one is a TypeError of its own."""
+    if not isinstance(interface, dict):
+        raise _malformed(obj, "it is a %s, not a dict" % type(interface).__name__)
+    for key in ("typestr", "shape", "data"):
+        if key not in interface:
+            raise _malformed(obj, "no '%s'" % key)
+    typestr = interface["typestr"]
+    if not isinstance(typestr, str) or len(typestr) < 3:
+        raise _malformed(obj, "typestr must be a string such as '<f4', got %r" % (typestr,))
+    shape = _integers(obj, interface["shape"], "shape")
+    data = interface["data"]
+    if not isinstance(data, (tuple, list)) or len(data) != 2 or not (data[0] is None or isinstance(data[0], int)):
+        raise _malformed(obj, "data must be (pointer, read_only), got %r" % (data,))
     strides = interface.get("strides")
+    if strides is not None:
+        strides = _integers(obj, strides, "strides")
+        if len(strides) != len(shape):
+            raise _malformed(obj, "strides %s and shape %s differ in length" % (strides, shape))
+    return typestr, shape, data, strides
+
+
+def _cai_view(obj, interface):
+    typestr, shape, (ptr, readonly), strides = _cai_fields(obj, interface)
+    ctype = _ctype_of(typestr, "the array")
+    shape = _checked_shape(shape)
     if strides is None:
         strides = _contiguous_strides(shape, _ITEMSIZE[ctype])
     device = _native.pointer_device(ptr) if ptr else 0
@@ -140,9 +187,13 @@ def _contiguous_strides(shape, item):
     return tuple(reversed(strides))
 
 
-def view_of(obj, numpy, stream_for_dlpack=None):
-    """The View of any supported array; TypeError for anything else."""
+def view_of(obj, numpy, stream_for_dlpack=None, native=True):
+    """The View of any supported array; TypeError for anything else. A NumPy array in
+    the other byte order is read through a copy in this machine's where `native` (an
+    input), refused where not (an out= gpufilter would write in the wrong order)."""
     if isinstance(obj, numpy.ndarray):
+        if native and not obj.dtype.isnative:
+            obj = obj.astype(obj.dtype.newbyteorder("="))
         return _numpy_view(obj)
     module = type(obj).__module__
     if module.startswith("torch"):
@@ -155,7 +206,7 @@ def view_of(obj, numpy, stream_for_dlpack=None):
     if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
         return _dlpack_view(obj, stream_for_dlpack)
     if hasattr(obj, "__array_interface__"):
-        return _numpy_view(numpy.asarray(obj))
+        return view_of(numpy.asarray(obj), numpy, None, native)
     raise TypeError("gpufilter takes NumPy arrays, PyTorch tensors, CuPy arrays and any array with "
                     "__cuda_array_interface__ or __dlpack__; got %s" % type(obj).__name__)
 
@@ -245,3 +296,39 @@ def join_current_stream(view, handle, made):
             if current.ptr == handle:
                 return
             cuda.ExternalStream(handle).wait_event(current.record())
+
+
+def _dtype_name(obj):
+    """The dtype's name ("float64"), alike for NumPy, CuPy and PyTorch arrays and for
+    either byte order (NumPy's str() of a big-endian dtype is ">f8", its name "float64")."""
+    dtype = getattr(obj, "dtype", None)
+    return str(getattr(dtype, "name", dtype)).replace("torch.", "")
+
+
+def is_float64(obj):
+    return _dtype_name(obj) == "float64"
+
+
+def is_float32(obj):
+    return _dtype_name(obj) == "float32"
+
+
+def cast(obj, dtype):
+    """`obj` converted to `dtype` ("float32") by its own library, on its own device."""
+    if type(obj).__module__.startswith("torch"):
+        return obj.to(getattr(sys.modules["torch"], dtype))
+    if hasattr(obj, "astype"):
+        return obj.astype(dtype)
+    raise TypeError("gpufilter cannot convert a %s array of %s; pass float32 pixels"
+                    % (type(obj).__name__, _dtype_name(obj)))
+
+
+def assign(out, value):
+    """Copies `value` into the array `out` (same shape) and returns `out`."""
+    if tuple(out.shape) != tuple(value.shape):
+        raise ValueError("out has shape %s; the result has %s" % (tuple(out.shape), tuple(value.shape)))
+    if type(out).__module__.startswith("torch"):
+        out.copy_(value)
+    else:
+        out[...] = value
+    return out

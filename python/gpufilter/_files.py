@@ -1,28 +1,34 @@
-"""Image files and batches through gpufilter_io, the command-line tool's own reading,
-writing and batch pipeline (decoding threads, nvJPEG, several GPUs)."""
+"""Image files through gpufilter_io, the command-line tool's own reading and writing
+(its codecs, atomic writes). Errors are Python's own for files: FileNotFoundError,
+FileExistsError."""
 import ctypes
-import json
+import errno
 import os
 
 import numpy
 
-from . import _arrays, _native, _ops, _registry
+from . import _arrays, _native
 from ._native import lib
+from ._paths import checked_path
 
-_DEVICE_CODES = {"auto": 0, "gpu": 1, "cpu": 2}
 
-
-def _path(path):
-    return os.fsencode(os.fspath(path))
+def _missing(path):
+    return FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), os.fsdecode(path))
 
 
 def read(path, *, autorotate=True):
     """The image file at `path` as a NumPy array (H, W) or (H, W, C) in R, G, B(, A) order,
     its depth kept (uint8, uint16, float32). A JPEG is turned upright by its EXIF
-    orientation unless autorotate=False. Raises gpufilter.FileError."""
+    orientation unless autorotate=False. Raises FileNotFoundError for a missing file,
+    gpufilter.FileError for one that is not an image."""
+    encoded = checked_path(path)
     handle = ctypes.c_void_p()
     view = _native.Image()
-    _native.check(lib.gpufilter_file_read(_path(path), 1 if autorotate else 0, ctypes.byref(handle), view))
+    status = lib.gpufilter_file_read(encoded, 1 if autorotate else 0, ctypes.byref(handle), view)
+    if status != _native.OK:
+        if status == _native.IO_INPUT and not os.path.lexists(encoded):
+            raise _missing(path)
+        _native.raise_for(status)
     try:
         dtype = numpy.dtype(_arrays.DTYPE_NAMES[view.type])
         shape = (view.height, view.width) if view.channels == 1 else (view.height, view.width, view.channels)
@@ -38,7 +44,14 @@ def write(path, image, *, quality=95, png_compression=None, replace=False):
     """Writes `image` (any array gpufilter takes; R, G, B(, A) order) to `path`, whose suffix
     names the format, as the command-line tool writes OUT: whole or not at all, an existing
     file replaced only with replace=True, alpha composited onto white where the format has
-    none. Raises ValueError for what cannot be asked, gpufilter.FileError for files."""
+    none. Raises FileExistsError for an existing file (without replace=True),
+    FileNotFoundError for a missing folder, ValueError for what cannot be asked,
+    gpufilter.FileError for files that cannot be written."""
+    encoded = checked_path(path)
+    if not replace and os.path.lexists(encoded):
+        raise FileExistsError(errno.EEXIST, "the file exists; pass replace=True to replace it", os.fsdecode(encoded))
+    if _arrays.is_float64(image):  # written as float32, the depth the formats hold
+        image = _arrays.cast(image, "float32")
     view = _arrays.view_of(image, numpy)
     if view.pitch_or_none() is None:
         view = _arrays.compact(view, numpy)
@@ -47,42 +60,10 @@ def write(path, image, *, quality=95, png_compression=None, replace=False):
         _native.check(lib.gpufilter_copy(view.image(view.pitch_or_none()), host_view.image(host_view.pitch_or_none()),
                                          view.device, None, 1))
         view = host_view
-    _native.check(lib.gpufilter_file_write(_path(path), view.image(view.pitch_or_none()), int(quality),
-                                           -1 if png_compression is None else int(png_compression),
-                                           1 if replace else 0))
-
-
-def batch(op, inputs, out_dir, *, suffix="", format=None, device="auto", devices=None, jobs=0, shard=None,
-          quality=95, replace=False, border=None, border_value=None, variant=None, **params):
-    """Runs image op `op` (a name, "blur") over image files as `gpufilter OP IN... --out-dir
-    DIR` does, on the same pipeline: each input becomes out_dir/<name><suffix><ext> (ext:
-    `format`, "jpg", or the input's own). `params` are the op's (sigma=2.0, ...);
-    `devices` a list of GPU ordinals or "all"; `shard` (I, N) keeps inputs I, I+N, ...
-    Returns one dict per input kept: {"input", "output", "ok", "error"}. A file that
-    fails is reported there and the others go on."""
-    found = [o for o in _registry.OPS if o.name == op]
-    if not found:
-        raise ValueError("unknown op '%s'; known ops: %s" % (op, ", ".join(o.name for o in _registry.OPS)))
-    caller = _ops.caller_of(found[0])
-    known = {p.py_name for p in caller.op.params}
-    for name in params:
-        if name not in known:
-            raise TypeError("%s() got an unexpected keyword argument '%s'" % (op, name))
-    values = tuple(params.get(p.py_name) for p in caller.op.params)
-    request = caller.request(values, border, border_value, variant)
-    if device not in _DEVICE_CODES:
-        raise ValueError("unknown device %r; use auto, gpu or cpu" % (device,))
-    paths = [_path(p) for p in ([inputs] if isinstance(inputs, (str, bytes, os.PathLike)) else inputs)]
-    if devices == "all":
-        device_list, device_count = [], -1
-    else:
-        device_list = [int(d) for d in (devices or [])]
-        device_count = len(device_list)
-    shard_index, shard_count = shard if shard is not None else (0, 1)
-    text = ctypes.c_char_p()
-    _native.check(lib.gpufilter_batch(
-        request.handle, len(paths), (ctypes.c_char_p * max(1, len(paths)))(*paths), _path(out_dir),
-        suffix.encode(), format.encode() if format else None, _DEVICE_CODES[device], device_count,
-        (ctypes.c_int * max(1, len(device_list)))(*device_list), int(jobs), int(shard_index), int(shard_count),
-        int(quality), 1 if replace else 0, ctypes.byref(text)))
-    return json.loads(text.value.decode("utf-8", "surrogateescape"))["files"]
+    status = lib.gpufilter_file_write(encoded, view.image(view.pitch_or_none()), int(quality),
+                                      -1 if png_compression is None else int(png_compression), 1 if replace else 0)
+    if status != _native.OK:
+        folder = os.path.dirname(encoded)
+        if status == _native.IO_OUTPUT and folder and not os.path.isdir(folder):
+            raise _missing(folder)
+        _native.raise_for(status)

@@ -1,6 +1,7 @@
 """Loads libgpufilter_c (the C interface, capi/include/gpufilter_c.h) through ctypes and
 declares its functions. Failures come back as exceptions through check()."""
 import ctypes
+import errno
 import os
 
 from .errors import Error, FileError, NoDeviceError
@@ -122,8 +123,13 @@ def last_error():
 
 
 def raise_for(status):
-    """Raises the exception for a failed call's status, with the library's message."""
-    message = last_error()
+    """Raises the exception for a failed call's status, with the library's message in
+    Python's names (keyword arguments, not the tool's options)."""
+    from ._messages import pythonic  # the messages need the registry, which needs this module
+    message = pythonic(last_error())
+    if status == IO_REQUEST and message.endswith(("pass replace=True to replace it",
+                                                  "pass replace=True to replace them")):
+        raise FileExistsError(errno.EEXIST, message)
     if status == INVALID_ARGUMENT or status == IO_REQUEST:
         raise ValueError(message)
     if status == UNSUPPORTED_FORMAT:

@@ -3,11 +3,13 @@ defaults, help), and the path every call takes: parameters checked once per dist
 set (a cached request), the array described without copying, the op run where the data
 lives."""
 import ctypes
+import inspect
 import json
+import warnings
 
 import numpy
 
-from . import _arrays, _native, _registry
+from . import _arrays, _borders, _help, _native, _registry, _stacks, _suggest
 from ._native import lib
 
 _REQUEST_CACHE_SIZE = 64
@@ -67,6 +69,8 @@ class _Caller:
             texts.append((param.name, param.text(value)))
         if border is not None and not isinstance(border, str):
             raise TypeError("border takes one of %s, got %r" % (", ".join(_registry.BORDERS), border))
+        if border is not None:
+            border = _checked_border(border)
         if variant is not None and not isinstance(variant, str):
             raise TypeError("variant takes a name, got %r" % (variant,))
         request = _Request(self.op, texts, border, _border_values(border_value), variant)
@@ -83,6 +87,11 @@ class _Caller:
         return request
 
     def __call__(self, image, values, border, border_value, variant, device, stream, out):
+        if _stacks.is_stack(image):
+            return _stacks.run(lambda one, one_out: self(one, values, border, border_value, variant, device, stream,
+                                                         one_out), image, out, self.op.gives_image)
+        if _arrays.is_float64(image):
+            return self.run_float64(image, values, border, border_value, variant, device, stream, out)
         request = self.request(values, border, border_value, variant)
         if device not in _DEVICES:
             raise ValueError("unknown device %r; use auto, gpu or cpu" % (device,))
@@ -106,6 +115,18 @@ class _Caller:
             return _run_data(request, src, src_image, where, handle)
         return self.run_image(request, src, src_image, where, handle, out, stream is not None, made)
 
+    def run_float64(self, image, values, border, border_value, variant, device, stream, out):
+        """float64 pixels (SciPy's and scikit-image's default) computed as float32, the
+        library's float type, and given back as float64."""
+        result = self(_arrays.cast(image, "float32"), values, border, border_value, variant, device, stream, None)
+        if not self.op.gives_image:
+            return result
+        if _arrays.is_float32(result):
+            result = _arrays.cast(result, "float64")
+        if out is None:
+            return result
+        return _arrays.assign(out, result)
+
     def run_image(self, request, src, src_image, where, stream, out, explicit_stream, made):
         if self.op.keeps_shape:
             shape, ctype = src.shape, src.ctype
@@ -114,8 +135,10 @@ class _Caller:
             out_image = _native.Image()
             _native.check(lib.gpufilter_request_output_shape(request.handle, src_image, out_image))
             channels = out_image.channels
-            shape = (out_image.height, out_image.width) if len(src.shape) == 2 and channels == 1 else \
-                (out_image.height, out_image.width, channels)
+            # One channel out is (H, W), as OpenCV and scikit-image give gray, unless the
+            # input was itself (H, W, 1).
+            flat = channels == 1 and (len(src.shape) == 2 or src.channels > 1)
+            shape = (out_image.height, out_image.width) if flat else (out_image.height, out_image.width, channels)
             ctype = out_image.type
         if out is None:
             result = _arrays.new_like(src, shape, ctype, numpy)
@@ -123,7 +146,7 @@ class _Caller:
             made.append(result)
         else:
             result = out
-            dst = _arrays.view_of(out, numpy, _arrays.stream_handle(stream))
+            dst = _arrays.view_of(out, numpy, _arrays.stream_handle(stream), native=False)
             if dst.readonly:
                 raise ValueError("out is read-only")
             if dst.on_gpu != src.on_gpu or (dst.on_gpu and dst.device != src.device):
@@ -144,7 +167,17 @@ def _where_text(view):
     return "GPU %d" % view.device if view.on_gpu else "host memory"
 
 
+def _checked_border(border):
+    resolved = _borders.resolve(border, _registry.BORDERS)
+    if resolved not in _registry.BORDERS:
+        raise ValueError("unknown border %r; use one of %s, or another library's name for one (SciPy's 'mirror', "
+                         "'nearest'; numpy.pad's 'symmetric', 'edge'; OpenCV's 'reflect_101')%s"
+                         % (border, ", ".join(_registry.BORDERS), _suggest.did_you_mean(border, _registry.BORDERS)))
+    return resolved
+
+
 _has_gpu = None
+_fallback_warned = False
 
 
 def has_gpu():
@@ -154,13 +187,27 @@ def has_gpu():
     return _has_gpu
 
 
+def warn_cpu_fallback(stacklevel=5):
+    """Once per process: device='auto' found no GPU and runs on the CPU (the tool says
+    so on its first run too). warnings.simplefilter("ignore", RuntimeWarning) hides it."""
+    global _fallback_warned
+    if not _fallback_warned:
+        _fallback_warned = True
+        warnings.warn("gpufilter: no usable GPU (%s); device='auto' runs on the CPU (pass device='cpu' to say so "
+                      "and not see this)" % lib.gpufilter_no_device_reason().decode(), RuntimeWarning,
+                      stacklevel=stacklevel)
+
+
 def _where(src, device):
     if src.on_gpu:
         if device == "cpu":
             raise ValueError("device='cpu' runs on host memory; this array is on GPU %d (copy it to the host "
                              "first, or leave device as 'auto')" % src.device)
         return _native.GPU
-    if device == "cpu" or (device == "auto" and not has_gpu()):
+    if device == "auto" and not has_gpu():
+        warn_cpu_fallback()
+        return _native.CPU
+    if device == "cpu":
         return _native.CPU
     if not has_gpu():
         reason = lib.gpufilter_no_device_reason().decode()
@@ -186,6 +233,8 @@ def _data_result(layout, values):
     and the whole table as `table` (rows x columns)."""
     rows, columns = layout["rows"], layout["columns"]
     table = values.reshape(len(rows), len(columns))
+    if layout["row_title"] == "bin":  # each bin's lower edge, as a number
+        rows = numpy.array([float(row) for row in rows])
     result = {layout["row_title"] + "s": rows}
     for index, column in enumerate(columns):
         result[column] = table[:, index]
@@ -194,7 +243,9 @@ def _data_result(layout, values):
     return result
 
 
-_TEMPLATE = '''def {name}(image, *, {params}):
+_TEMPLATE = '''def {name}(image, *, {params}, **_unexpected):
+    if _unexpected:
+        _refuse(_unexpected)
     return _caller(image, ({values}), {border}, {border_value}, variant, device, stream, {out})
 '''
 
@@ -228,12 +279,25 @@ def make_function(op):
                               border="border" if op.uses_border else "None",
                               border_value="border_value" if op.uses_border else "None",
                               out="out" if op.gives_image else "None")
+    namespace["_refuse"] = lambda unexpected: _refuse_keywords(op.name, unexpected, function)
     exec(compile(source, "<gpufilter.%s>" % op.name, "exec"), namespace)
     function = namespace[op.name]
-    function.__doc__ = _registry.help_text(op)
+    # help() and inspect show the op's keywords; **_unexpected is there only to name a
+    # mistyped one's nearest.
+    signature = inspect.signature(function)
+    function.__signature__ = signature.replace(parameters=[p for p in signature.parameters.values()
+                                                           if p.kind != inspect.Parameter.VAR_KEYWORD])
+    function.__doc__ = _help.help_text(op)
     function.__module__ = "gpufilter"
     function.__qualname__ = op.name
     return function
+
+
+def _refuse_keywords(name, unexpected, function):
+    keyword = next(iter(unexpected))
+    known = [p for p in inspect.signature(function).parameters if p != "image"]
+    raise TypeError("%s() got an unexpected keyword argument '%s'%s" % (name, keyword,
+                                                                      _suggest.did_you_mean(keyword, known)))
 
 
 def make_functions():

@@ -51,6 +51,22 @@ def raises(kind, match=None):
     return _Raises(kind, match)
 
 
+class _MonkeyPatch:
+    """monkeypatch.setattr, undone after the test."""
+
+    def __init__(self):
+        self.saved = []
+
+    def setattr(self, target, name, value):
+        self.saved.append((target, name, getattr(target, name)))
+        setattr(target, name, value)
+
+    def undo(self):
+        for target, name, value in reversed(self.saved):
+            setattr(target, name, value)
+        self.saved = []
+
+
 _FIXTURES = {}
 
 
@@ -86,6 +102,10 @@ def _fixture_value(name, made, cleanups):
                 cleanups.append(lambda: shutil.rmtree(path, ignore_errors=True))
                 return pathlib.Path(path)
         return Factory()
+    if name == "monkeypatch":
+        made[name] = _MonkeyPatch()
+        cleanups.append(made[name].undo)
+        return made[name]
     if name == "tmp_path":
         import pathlib
         path = tempfile.mkdtemp(prefix="gpufilter-test-")
@@ -108,7 +128,7 @@ def _cases(function):
         options = []
         for value in values:
             value = value if len(names) > 1 else (value,)
-            label = "-".join(ids(v) if ids else str(v) for v in value)
+            label = "-".join((ids(v) if ids else None) or str(v) for v in value)
             options.append((label, dict(zip(names, value))))
         expanded.append(options)
     for combination in itertools.product(*expanded):
@@ -131,7 +151,7 @@ def main(directory, argv):
         if chosen and os.path.basename(path) not in chosen:
             continue
         module = importlib.import_module(os.path.splitext(os.path.basename(path))[0])
-        for name, function in vars(module).items():
+        for name, function in list(vars(module).items()):
             if not name.startswith("test_") or not isinstance(function, types.FunctionType):
                 continue
             for label, values in _cases(function):

@@ -1,6 +1,6 @@
 """Runs the Python package's tests (arguments: test files, -k WORD, -q, -v): with pytest where the interpreter has it (CI installs
 Debian's python3-pytest), else with the small runner below, which knows what these tests
-use (fixtures by name, parametrize, raises, skip, importorskip, tmp_path), so they also
+use (fixtures by name, parametrize, raises, skip, importorskip, tmp_path, monkeypatch), so they also
 run where nothing can be installed."""
 import os
 import sys

@@ -27,15 +27,38 @@ def test_write_refuses_to_replace_unless_asked(tmp_path, rng):
         gpufilter.write(path, image)
     except gpufilter.Error as error:
         pytest.skip("image files cannot be written in this process: %s" % error)
-    with pytest.raises(ValueError, match="exists"):
+    with pytest.raises(FileExistsError) as caught:
         gpufilter.write(path, image)
+    assert caught.value.filename == str(path)
+    assert str(caught.value) == "[Errno 17] the file exists; pass replace=True to replace it: '%s'" % path
     gpufilter.write(path, 255 - image, replace=True)
     assert numpy.array_equal(gpufilter.read(path), 255 - image)
 
 
-def test_read_of_a_missing_file(tmp_path):
-    with pytest.raises(gpufilter.FileError):
+def test_missing_files_raise_file_not_found(tmp_path):
+    with pytest.raises(FileNotFoundError) as caught:
         gpufilter.read(tmp_path / "missing.png")
+    assert caught.value.filename == str(tmp_path / "missing.png")
+    with pytest.raises(FileNotFoundError) as caught:
+        gpufilter.write(tmp_path / "no_folder" / "out.png", numpy.zeros((4, 4), numpy.uint8))
+    assert caught.value.filename == str(tmp_path / "no_folder")
+    # a file that is there but no image stays the library's FileError
+    (tmp_path / "text.png").write_bytes(b"not a png")
+    with pytest.raises(gpufilter.FileError):
+        gpufilter.read(tmp_path / "text.png")
+
+
+def test_a_nul_in_a_path_is_refused(tmp_path):
+    """The library reads a path up to its first NUL: "a\0b.png" would be "a"."""
+    image = numpy.zeros((4, 4), numpy.uint8)
+    for call in (lambda: gpufilter.write(str(tmp_path / "a\0b.png"), image),
+                 lambda: gpufilter.read(str(tmp_path / "a\0b.png")),
+                 lambda: gpufilter.batch("invert", [str(tmp_path / "a\0b.png")], tmp_path / "out"),
+                 lambda: gpufilter.batch("invert", [tmp_path / "a.png"], str(tmp_path / "o\0ut")),
+                 lambda: gpufilter.batch("invert", [tmp_path / "a.png"], tmp_path / "out", suffix="_\0x")):
+        with pytest.raises(ValueError, match="embedded null byte"):
+            call()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
 def test_batch_writes_every_file_and_reports_each(tmp_path, image_files):

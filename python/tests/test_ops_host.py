@@ -1,4 +1,4 @@
-"""Every op on NumPy arrays: the CPU reference path (CI's), strided views and out= without
+"""Every op on NumPy arrays: the CPU path (CI's), strided views and out= without
 copies, and the GPU round trip against the CPU where a GPU is present."""
 import numpy
 import pytest

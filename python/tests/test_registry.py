@@ -7,6 +7,7 @@ import pytest
 
 import gpufilter
 from gpufilter import _registry
+from gpufilter._messages import pythonic
 
 from conftest import cli_path
 
@@ -43,9 +44,10 @@ def _words(text):
 @pytest.mark.parametrize("op", _registry.OPS, ids=lambda op: op.name)
 def test_help_says_what_the_cli_says(op):
     doc = _words(getattr(gpufilter, op.name).__doc__)
-    assert _words(op.summary) in doc
+    # the same texts, the tool's option names as keyword arguments
+    assert _words(pythonic(op.summary)) in doc
     for param in op.params:
-        assert _words(param.description) in doc
+        assert _words(pythonic(param.description)) in doc
     for variant in op.variants:
         assert variant in doc
     cli = cli_path()
