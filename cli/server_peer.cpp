@@ -59,6 +59,34 @@ bool same_namespace_and_root(int process_dir) {
          ::stat("/", &ours_root) == 0 && same_file(theirs_root, ours_root);
 }
 
+// The whole of a small /proc file opened relative to `dir`; empty where unreadable.
+std::string read_proc_file(int dir, const char* name) {
+  const int fd = ::openat(dir, name, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got <= 0) break;
+    text.append(buffer, static_cast<std::size_t>(got));
+    if (text.size() > (1u << 20)) break;  // /proc status files are a few KiB
+  }
+  ::close(fd);
+  return text;
+}
+
+// Whether the process `process_dir` is confined as this one is: its status's confinement
+// lines and its security module label. Unreadable counts as different.
+bool same_confinement(int process_dir) {
+  const int self = ::open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (self < 0) return false;
+  const std::string ours = confinement_lines(read_proc_file(self, "status"));
+  const std::string our_label = read_proc_file(self, "attr/current");
+  ::close(self);
+  return !ours.empty() && ours == confinement_lines(read_proc_file(process_dir, "status")) &&
+         our_label == read_proc_file(process_dir, "attr/current");
+}
+
 // Whether the process `pidfd` refers to still runs (so its pid was not reused since).
 bool still_running(int pidfd) {
   return ::syscall(SYS_pidfd_send_signal, pidfd, 0, nullptr, 0) == 0;
@@ -84,12 +112,30 @@ std::string peer_difference(int connection) {
   if (::getsockopt(connection, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &pidfd_size) != 0) pidfd = -1;
   const std::string dir_path = "/proc/" + std::to_string(peer.pid);
   const int process_dir = ::open(dir_path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  bool same = process_dir >= 0 && same_namespace_and_root(process_dir);
+  const bool same_place = process_dir >= 0 && same_namespace_and_root(process_dir);
+  const bool same_rules = same_place && same_confinement(process_dir);
   // The directory was opened while the peer's pid was still the peer's: it ran then.
-  same = same && (pidfd >= 0 ? still_running(pidfd) : still_connected(connection));
+  const bool still_the_peer = pidfd >= 0 ? still_running(pidfd) : still_connected(connection);
   if (process_dir >= 0) ::close(process_dir);
   if (pidfd >= 0) ::close(pidfd);
-  return same ? std::string() : "another mount namespace or root directory";
+  if (!same_place || !still_the_peer) return "another mount namespace or root directory";
+  return same_rules ? std::string() : "another confinement (no_new_privs, seccomp, capabilities or security label)";
+}
+
+std::string confinement_lines(const std::string& status) {
+  static const char* const kFields[] = {"NoNewPrivs:", "Seccomp:", "Seccomp_filters:", "CapInh:", "CapPrm:",
+                                        "CapEff:",     "CapBnd:",  "CapAmb:"};
+  std::string lines;
+  std::size_t start = 0;
+  while (start < status.size()) {
+    std::size_t end = status.find('\n', start);
+    if (end == std::string::npos) end = status.size();
+    const std::string line = status.substr(start, end - start);
+    for (const char* field : kFields)
+      if (line.rfind(field, 0) == 0) lines += line + "\n";
+    start = end + 1;
+  }
+  return lines;
 }
 
 }  // namespace gpufilter::cli

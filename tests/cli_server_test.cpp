@@ -11,6 +11,10 @@
 #include <grp.h>
 #include <sched.h>
 #include <signal.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -24,6 +28,8 @@
 #include <cstring>
 #include <thread>
 #include <filesystem>
+#include <functional>
+#include <utility>
 #include <memory>
 #include <regex>
 #include <string>
@@ -323,6 +329,42 @@ TEST_F(CliServerTest, ACallerThatGoesAwayWritesNoOutput) {
   const ProcessResult next = run({"stats", in, "--device", "cpu"}, paused);
   EXPECT_EQ(next.exit_code, 0) << next.err;
   EXPECT_EQ(commands_run(), 2);
+}
+
+// A caller confined more than the server (no_new_privs, as a Landlock sandbox sets; a
+// dropped bounding capability, as `setpriv --bounding-set` does; a seccomp filter) could
+// be denied what the server may do: its command runs in its own process.
+TEST_F(CliServerTest, CallersConfinedOtherwiseRunInTheirOwnProcess) {
+  const std::string in = write_image("in.png", 5);
+  start_server();
+  const ProcessResult plain = run({"copy", in, (work_ / "plain.png").string(), "--device", "cpu"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(commands_run(), 1) << "a caller confined as the server is served";
+
+  std::vector<std::pair<std::string, std::function<void()>>> confinements;
+  confinements.emplace_back("no_new_privs", [] {
+    if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) ::_exit(125);
+  });
+  if (::geteuid() == 0) {
+    confinements.emplace_back("a dropped bounding capability", [] {
+      if (::prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0) != 0) ::_exit(125);
+    });
+    confinements.emplace_back("a seccomp filter", [] {
+      static sock_filter allow_all[] = {BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
+      static sock_fprog program = {1, allow_all};
+      if (::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) != 0) ::_exit(125);
+    });
+  }
+  int index = 0;
+  for (const auto& [name, confine] : confinements) {
+    ProcessOptions options;
+    options.before_exec = confine;
+    const fs::path out = work_ / ("confined" + std::to_string(++index) + ".png");
+    const ProcessResult confined = run({"copy", in, out.string(), "--device", "cpu"}, options);
+    EXPECT_EQ(confined.exit_code, 0) << name << ": " << confined.err;
+    EXPECT_TRUE(fs::exists(out)) << name;
+    EXPECT_EQ(commands_run(), 1) << "the server ran a command for a caller with " << name;
+  }
 }
 
 // A caller whose supplementary groups differ from the server's may be denied files the

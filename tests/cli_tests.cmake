@@ -22,7 +22,8 @@ if(TARGET gpufilter_cli)
   gtest_discover_tests(cli_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cli)
 
   # The tool's own rules, without running it.
-  add_executable(cli_rule_test ${CMAKE_CURRENT_LIST_DIR}/server_rule_test.cpp ${PROJECT_SOURCE_DIR}/cli/server_rule.cpp)
+  add_executable(cli_rule_test ${CMAKE_CURRENT_LIST_DIR}/server_rule_test.cpp ${PROJECT_SOURCE_DIR}/cli/server_rule.cpp
+                 ${PROJECT_SOURCE_DIR}/cli/server_peer.cpp)
   target_include_directories(cli_rule_test PRIVATE ${PROJECT_SOURCE_DIR}/cli)
   target_link_libraries(cli_rule_test PRIVATE GTest::gtest_main)
   gpufilter_test_code(cli_rule_test)

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "server_peer.hpp"
 #include "server_rule.hpp"
 
 namespace gpufilter::cli {
@@ -72,6 +73,26 @@ TEST(ServerRule, ModeFromTheEnvironment) {
   }
   ::unsetenv("GPUFILTER_SERVER");
   EXPECT_EQ(server_mode(), ServerMode::Auto);
+}
+
+// The confinement a server compares with its caller's: exactly the lines that say how
+// a process is confined, whatever else its status holds.
+TEST(ServerPeer, ConfinementLinesAreTheStatusLinesThatConfine) {
+  const std::string status =
+      "Name:\tgpufilter\nUmask:\t0022\nState:\tS (sleeping)\nPid:\t42\nCapInh:\t0000000000000000\n"
+      "CapPrm:\t000001ffffffffff\nCapEff:\t000001ffffffffff\nCapBnd:\t000001ffffffffff\n"
+      "CapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\nSeccomp_filters:\t0\nVmRSS:\t1000 kB\n";
+  EXPECT_EQ(confinement_lines(status),
+            "CapInh:\t0000000000000000\nCapPrm:\t000001ffffffffff\nCapEff:\t000001ffffffffff\n"
+            "CapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\n"
+            "Seccomp_filters:\t0\n");
+  std::string dropped = status;
+  dropped.replace(dropped.find("CapBnd:\t000001ffffffffff"), 25, "CapBnd:\t000001fffffffffd");
+  EXPECT_NE(confinement_lines(dropped), confinement_lines(status)) << "a dropped bounding capability";
+  std::string no_new_privs = status;
+  no_new_privs.replace(no_new_privs.find("NoNewPrivs:\t0"), 14, "NoNewPrivs:\t1");
+  EXPECT_NE(confinement_lines(no_new_privs), confinement_lines(status));
+  EXPECT_EQ(confinement_lines(status + "Mems_allowed:\t1\n"), confinement_lines(status)) << "other lines do not count";
 }
 
 }  // namespace
