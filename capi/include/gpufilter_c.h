@@ -156,7 +156,10 @@ GPUFILTER_C_API gpufilter_status gpufilter_file_write(const char* path, const gp
  * all), inputs `shard_index`, `shard_index` + `shard_count`, ... only. Each output is
  * DIR/<name><suffix>.<format or the input's extension>. A file that fails is skipped;
  * the call fails only for what stops the whole batch. *json: {"files": [{"input",
- * "output", "ok", "error"}...], "devices", "runs_per_device", "messages", "stopped"}. */
+ * "output", "ok", "error"}...], "devices", "runs_per_device", "messages", "stopped"}:
+ * "files" in the order of the inputs kept, each with its own outcome ("error" is why it
+ * failed, "" when written; a file a stop left unrun is not ok either), "messages" every
+ * line the tool would have printed. */
 GPUFILTER_C_API gpufilter_status gpufilter_batch(const gpufilter_request* request, int count,
                                                  const char* const* inputs, const char* out_dir, const char* suffix,
                                                  const char* format, int device, int device_count, const int* devices,
