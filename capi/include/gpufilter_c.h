@@ -7,7 +7,12 @@
  * - Strings returned as `const char*` are owned by the library: the registry's JSON lives
  *   as long as the process, other strings until the next call on the same thread.
  * - Images are gpufilter_image views: a pointer, a size, a row pitch in bytes and a pixel
- *   format (interleaved channels). The library never frees them.
+ *   format (interleaved channels). The library never frees them. A pitch shorter than a
+ *   row, or so long that the rows would reach past the end of the address space, is
+ *   GPUFILTER_ERROR_INVALID_ARGUMENT.
+ * - An array passed with a count (names, values, border_value, inputs, devices) may be
+ *   NULL only where its count is 0; a NULL array with a non-zero count, or a negative
+ *   count, is GPUFILTER_ERROR_INVALID_ARGUMENT, never read.
  * - Nothing here synchronizes a device except where said (runs from host memory, data
  *   ops, files). A run on device memory is enqueued on the given stream and returns.
  * - Only the functions declared here are exported; the C++ library inside is hidden. */

@@ -217,6 +217,11 @@ extern "C" gpufilter_status gpufilter_batch(const gpufilter_request* request, in
                                             int shard_count, int quality, int replace, const char** json) {
   return capi::guarded([&] {
     if (request == nullptr || out_dir == nullptr || json == nullptr) capi::invalid("request, out_dir or json is NULL");
+    if (count < 0) capi::invalid("count must be 0 or more, got " + std::to_string(count));
+    if (count > 0 && inputs == nullptr) capi::invalid("inputs is NULL but count is " + std::to_string(count));
+    if (device_count > 0 && devices == nullptr) {
+      capi::invalid("devices is NULL but device_count is " + std::to_string(device_count));
+    }
     capi::BatchArguments given;
     for (int i = 0; i < count; ++i) {
       if (inputs[i] == nullptr) capi::invalid("an input path is NULL");
