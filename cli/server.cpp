@@ -146,6 +146,10 @@ Asked ask_once(const fs::path& socket, RequestKind kind) {
     ucred peer{};
     socklen_t size = sizeof peer;
     if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) == 0) asked.pid = peer.pid;
+    // A server that accepts but never answers (stopped, or hung) is not waited for without
+    // end; one still warming up answers well within this.
+    const timeval limit{kReadySeconds, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
     ServerRequest request;
     request.kind = kind;
     request.identity = build_identity();
@@ -175,9 +179,8 @@ std::string unanswered(const Asked& asked, const fs::path& socket) {
   const std::string who = asked.pid > 0 ? "a server (pid " + std::to_string(asked.pid) + ")" : "a server";
   const std::string shown = asked.connected ? "listens at " + socket.string()
                                             : "holds the lock " + socket.string() + ".lock";
-  return who + " " + shown + " but did not answer within " +
-         std::to_string(std::chrono::duration_cast<std::chrono::seconds>(kAnswerPatience).count()) +
-         " s (it may be starting, ending or flooded with connections); try again";
+  return who + " " + shown + " but did not answer (it may be starting, ending, stopped or flooded with " +
+         "connections); try again";
 }
 
 // ---- the server -----------------------------------------------------------------------
