@@ -48,7 +48,7 @@ class DeclarationCounter {
 
 std::string too_many_namespaces() {
   return "its XMP declares more than " + std::to_string(kMaxXmpNamespaces) +
-         " namespaces, which would take Exiv2 a time growing with their square to read";
+         " namespaces (Exiv2's time to read them grows with their square)";
 }
 
 std::string packet_too_large(const char* what) {
