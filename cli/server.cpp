@@ -46,7 +46,12 @@ constexpr int kReadySeconds = 120;  // `server start` waits this long for the wa
 // A request arrives at once: a caller gets this long for all of it, so a stuck or slow
 // one holds only its own reader thread, and only briefly.
 constexpr auto kRequestDeadline = std::chrono::seconds(2);
-constexpr int kMaxReaders = 32;  // connections read at once; more are closed unread
+// Connections read at once; one more hangs up on the one that has waited longest.
+constexpr std::size_t kMaxReaders = 32;
+// How long `server status` and `stop` keep asking a server that is alive (it holds its
+// lock or accepts the connection) but closes the connection unanswered: past its
+// readers' deadline, so that a burst of idle connections has ended by then.
+constexpr auto kAnswerPatience = 2 * kRequestDeadline;
 constexpr int kMaxProcesses = 32;
 
 struct ServerOptions {
@@ -61,7 +66,8 @@ std::string usage() {
          "  run      run the server in the foreground (Ctrl-C stops it)\n"
          "  stop     stop the running server (a batch it runs ends after its files in flight,\n"
          "           commands waiting for it run in their own processes)\n"
-         "  status   describe the running server (exit status 1 when none runs)\n\n"
+         "  status   describe the running server (exit status 1 when none runs, 5 when one\n"
+         "           runs but does not answer; stop too exits 5 then)\n\n"
          "While a server runs, gpufilter commands of the same build, user, groups, mount\n"
          "namespace, root, resource limits and GPUFILTER_*, CUDA_* and OPENCV_* variables run\n"
          "in it, with the GPU, nvJPEG and codecs already started; the command waits for the\n"
@@ -122,18 +128,59 @@ ServerOptions parse_options(int argc, const char* const* argv) {
 
 // ---- asking a running server ----------------------------------------------------------
 
-std::optional<ServerReply> ask(const fs::path& socket, RequestKind kind) {
+// What asking the server gave: its reply, or what shows a server there without one.
+struct Asked {
+  std::optional<ServerReply> reply;
+  bool connected = false;  // a process listens at the socket
+  pid_t pid = 0;           // that process (the socket's credentials), where connected
+  bool locked = false;     // a server holds the lock beside the socket (runs, starts or ends)
+
+  bool server_alive() const { return connected || locked; }
+};
+
+Asked ask_once(const fs::path& socket, RequestKind kind) {
+  Asked asked;
   const int fd = connect_to_server(socket);
-  if (fd < 0) return std::nullopt;
-  ServerRequest request;
-  request.kind = kind;
-  request.identity = build_identity();
-  request.limits = caller_limits();
-  ServerReply reply;
-  const bool ok = send_request(fd, request, {}) && receive_reply(fd, reply);
-  ::close(fd);
-  if (!ok) return std::nullopt;
-  return reply;
+  if (fd >= 0) {
+    asked.connected = true;
+    ucred peer{};
+    socklen_t size = sizeof peer;
+    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) == 0) asked.pid = peer.pid;
+    // A server that accepts but never answers (stopped, or hung) is not waited for without
+    // end; one still warming up answers well within this.
+    const timeval limit{kReadySeconds, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    ServerRequest request;
+    request.kind = kind;
+    request.identity = build_identity();
+    request.limits = caller_limits();
+    ServerReply reply;
+    if (send_request(fd, request, {}) && receive_reply(fd, reply)) asked.reply = reply;
+    ::close(fd);
+  }
+  if (!asked.reply) asked.locked = server_lock_held(socket);
+  return asked;
+}
+
+// Asks again, for kAnswerPatience, while a server is alive but hangs up unanswered
+// (every reader busy, or the server starting or ending), so that no answer is not
+// taken for no server.
+Asked ask(const fs::path& socket, RequestKind kind) {
+  const auto deadline = ServerClock::now() + kAnswerPatience;
+  for (;;) {
+    Asked asked = ask_once(socket, kind);
+    if (asked.reply || !asked.server_alive() || ServerClock::now() >= deadline) return asked;
+    ::usleep(50000);
+  }
+}
+
+// Says that a server is there but did not answer, with what shows it.
+std::string unanswered(const Asked& asked, const fs::path& socket) {
+  const std::string who = asked.pid > 0 ? "a server (pid " + std::to_string(asked.pid) + ")" : "a server";
+  const std::string shown = asked.connected ? "listens at " + socket.string()
+                                            : "holds the lock " + socket.string() + ".lock";
+  return who + " " + shown + " but did not answer (it may be starting, ending, stopped or flooded with " +
+         "connections); try again";
 }
 
 // ---- the server -----------------------------------------------------------------------
@@ -312,20 +359,28 @@ class Server {
     for (Pending& pending : left) finish(pending, {ReplyKind::Declined, 0, "the server is stopping"});
     helpers_.end();  // their batches end after the files in flight, as ours does
     worker.join();
-    // The readers end by their deadline; they must not outlive the server.
+    // The readers must not outlive the server: those still waiting for a request are hung
+    // up on (each then ends at once), the others end as they finish.
     std::unique_lock<std::mutex> lock(mutex_);
+    for (const int connection : reading_) ::shutdown(connection, SHUT_RDWR);
+    reading_.clear();
     readers_done_.wait(lock, [this] { return readers_ == 0; });
   }
 
   // Reads the connection's request on a thread of its own, so a slow caller delays no
-  // other; closes it unread when kMaxReaders are reading already.
+  // other. With kMaxReaders connections being read already, the one that has waited
+  // longest is hung up on (its reader then ends at once): a caller sends its request as
+  // it connects, so that one is the likeliest idle, and a new connection, status and
+  // stop among them, is always read however many idle ones came before it.
   void read_off_thread(int connection) {
     {
       const std::lock_guard<std::mutex> lock(mutex_);
-      if (readers_ >= kMaxReaders) {
-        ::close(connection);
-        return;
+      if (reading_.size() >= kMaxReaders) {
+        // Still in reading_, so its reader has not closed it: the descriptor is that connection.
+        ::shutdown(reading_.front(), SHUT_RDWR);
+        reading_.pop_front();
       }
+      reading_.push_back(connection);
       ++readers_;
     }
     try {
@@ -335,10 +390,21 @@ class Server {
         if (--readers_ == 0) readers_done_.notify_all();
       }).detach();
     } catch (const std::system_error&) {
-      ::close(connection);
       const std::lock_guard<std::mutex> lock(mutex_);
-      --readers_;
+      if (read_done(connection)) ::close(connection);
+      if (--readers_ == 0) readers_done_.notify_all();
     }
+  }
+
+  // Takes `connection` off the ones being read (mutex_ held); false when it was hung up on
+  // meanwhile (its descriptor is still open: the caller closes it).
+  bool read_done(int connection) {
+    for (auto at = reading_.begin(); at != reading_.end(); ++at) {
+      if (*at != connection) continue;
+      reading_.erase(at);
+      return true;
+    }
+    return false;
   }
 
   // One connection: a status or stop request answered now; a command declined at once
@@ -348,8 +414,16 @@ class Server {
     socklen_t size = sizeof peer;
     Pending pending;
     pending.connection = connection;
-    if (::getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0 || peer.uid != ::getuid() ||
-        !receive_request(connection, pending.request, pending.fds, ServerClock::now() + kRequestDeadline)) {
+    const bool received =
+        ::getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &peer, &size) == 0 && peer.uid == ::getuid() &&
+        receive_request(connection, pending.request, pending.fds, ServerClock::now() + kRequestDeadline);
+    bool kept = false;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      kept = read_done(connection);
+    }
+    if (!received || !kept) {
+      for (const int fd : pending.fds) ::close(fd);
       ::close(connection);
       return;
     }
@@ -591,6 +665,7 @@ class Server {
   std::condition_variable work_;
   std::condition_variable readers_done_;
   int readers_ = 0;  // threads reading a request
+  std::deque<int> reading_;  // connections whose request is being read, oldest first
   std::deque<Pending> queue_;
   bool running_ = false;
   bool ending_ = false;
@@ -625,7 +700,7 @@ std::string read_ready_line(int fd) {
 }
 
 int start_server(const fs::path& socket, const ServerOptions& options, const ServerHooks& hooks, int tries = 3) {
-  if (const std::optional<ServerReply> running = ask(socket, RequestKind::Status)) {
+  if (const std::optional<ServerReply> running = ask(socket, RequestKind::Status).reply) {
     std::cout << "gpufilter: a server is already running: " << running->text << '\n';
     return 0;
   }
@@ -663,7 +738,7 @@ int start_server(const fs::path& socket, const ServerOptions& options, const Ser
     // Another `server start` got there first: once it answers, this one has nothing to do.
     const auto deadline = ServerClock::now() + std::chrono::seconds(kReadySeconds);
     while (ServerClock::now() < deadline) {
-      if (const std::optional<ServerReply> running = ask(socket, RequestKind::Status)) {
+      if (const std::optional<ServerReply> running = ask(socket, RequestKind::Status).reply) {
         std::cout << "gpufilter: a server is already running: " << running->text << '\n';
         return 0;
       }
@@ -682,8 +757,9 @@ int start_server(const fs::path& socket, const ServerOptions& options, const Ser
 }
 
 int stop_server(const fs::path& socket) {
-  const std::optional<ServerReply> reply = ask(socket, RequestKind::Stop);
-  if (!reply) {
+  const Asked asked = ask(socket, RequestKind::Stop);
+  if (!asked.reply) {
+    if (asked.server_alive()) throw CliError(ExitCode::Runtime, unanswered(asked, socket) + "; it was not stopped");
     std::cout << "gpufilter: no server is running at " << socket.string() << '\n';
     return 0;
   }
@@ -699,11 +775,13 @@ int stop_server(const fs::path& socket) {
 }
 
 int report_status(const fs::path& socket) {
-  const std::optional<ServerReply> reply = ask(socket, RequestKind::Status);
-  if (!reply) {
+  const Asked asked = ask(socket, RequestKind::Status);
+  if (!asked.reply) {
+    if (asked.server_alive()) throw CliError(ExitCode::Runtime, unanswered(asked, socket));
     std::cout << "gpufilter: no server is running at " << socket.string() << '\n';
     return 1;
   }
+  const std::optional<ServerReply>& reply = asked.reply;
   std::cout << "gpufilter: a server is running: " << reply->text << '\n';
   if (reply->text.find("\nbuild " + build_identity()) == std::string::npos)
     std::cout << "gpufilter: it is another build than this gpufilter, so this one's commands run in their own "

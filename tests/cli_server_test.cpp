@@ -314,7 +314,7 @@ TEST_F(CliServerTest, ACallerThatGoesAwayWritesNoOutput) {
   const fs::path out = work_ / "out.png";
   {
     ScratchDir caller_capture;
-    // The caller's environment is the server's (a caller with other settings runs in its own process).
+    // With the server's variables: a caller whose GPUFILTER_* differ runs in its own process.
     ChildProcess caller(GPUFILTER_CLI_PATH, {"blur", in, out.string(), "--device", "cpu"}, caller_capture.path(),
                         paused);
     ASSERT_TRUE(wait_until([&] { return contains(run({"server", "status"}).out, "running 'blur'"); },

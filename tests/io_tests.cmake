@@ -7,7 +7,7 @@ if(TARGET gpufilter_io)
 
   # The JPEG header reader, metadata and orientation steps, the CPU JPEG codec, the batched JPEG decoder's
   # gathering (with a stand-in engine), the CPU decoders' queue, the GPU pool's choice of
-  # workspace, the codecs' messages and the temporary output files.
+  # workspace, the codecs' messages, the temporary output files and XMP through Exiv2.
   add_executable(io_unit_test
     ${CMAKE_CURRENT_LIST_DIR}/jpeg_markers_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/jpeg_cpu_codec_test.cpp
@@ -15,9 +15,13 @@ if(TARGET gpufilter_io)
     ${CMAKE_CURRENT_LIST_DIR}/cpu_decoders_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gpu_pool_slot_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/codec_messages_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/temp_file_test.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/temp_file_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/xmp_metadata_test.cpp)
   target_include_directories(io_unit_test PRIVATE ${PROJECT_SOURCE_DIR}/io/src)  # gpu_pool.hpp, jpeg_cpu_codec.hpp
-  target_link_libraries(io_unit_test PRIVATE gpufilter_io GTest::gtest_main opencv_core opencv_imgcodecs)
+  # Exiv2: the XMP test looks at its namespace registry; zlib: that test's compressed chunks.
+  find_package(exiv2 REQUIRED CONFIG)
+  target_link_libraries(io_unit_test PRIVATE gpufilter_io GTest::gtest_main opencv_core opencv_imgcodecs exiv2lib
+                        ZLIB::ZLIB)
   gpufilter_test_code(io_unit_test)
   gtest_discover_tests(io_unit_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS io)
 

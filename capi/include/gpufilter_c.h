@@ -7,7 +7,12 @@
  * - Strings returned as `const char*` are owned by the library: the registry's JSON lives
  *   as long as the process, other strings until the next call on the same thread.
  * - Images are gpufilter_image views: a pointer, a size, a row pitch in bytes and a pixel
- *   format (interleaved channels). The library never frees them.
+ *   format (interleaved channels). The library never frees them. A pitch shorter than a
+ *   row, or so long that the rows would reach past the end of the address space, is
+ *   GPUFILTER_ERROR_INVALID_ARGUMENT.
+ * - An array passed with a count (names, values, border_value, inputs, devices) may be
+ *   NULL only where its count is 0; a NULL array with a non-zero count, or a negative
+ *   count, is GPUFILTER_ERROR_INVALID_ARGUMENT, never read.
  * - Nothing here synchronizes a device except where said (runs from host memory, data
  *   ops, files). A run on device memory is enqueued on the given stream and returns.
  * - Only the functions declared here are exported; the C++ library inside is hidden. */
@@ -156,7 +161,10 @@ GPUFILTER_C_API gpufilter_status gpufilter_file_write(const char* path, const gp
  * all), inputs `shard_index`, `shard_index` + `shard_count`, ... only. Each output is
  * DIR/<name><suffix>.<format or the input's extension>. A file that fails is skipped;
  * the call fails only for what stops the whole batch. *json: {"files": [{"input",
- * "output", "ok", "error"}...], "devices", "runs_per_device", "messages", "stopped"}. */
+ * "output", "ok", "error"}...], "devices", "runs_per_device", "messages", "stopped"}:
+ * "files" in the order of the inputs kept, each with its own outcome ("error" is why it
+ * failed, "" when written; a file a stop left unrun is not ok either), "messages" every
+ * line the tool would have printed. */
 GPUFILTER_C_API gpufilter_status gpufilter_batch(const gpufilter_request* request, int count,
                                                  const char* const* inputs, const char* out_dir, const char* suffix,
                                                  const char* format, int device, int device_count, const int* devices,

@@ -56,28 +56,38 @@ std::string suffix_of(const char* format) {
   return text.front() == '.' ? text : "." + text;
 }
 
-// Remembers each file's failure, from the batch's "gpufilter: error: IN: message" lines.
+// Each file's outcome by its place in the batch (the batch says which file each is, so
+// no message is matched against a path), and the batch's message lines as they came.
 class CollectingListener final : public io::BatchListener {
  public:
+  struct Outcome {
+    bool ran = false;
+    bool ok = false;
+    std::string error;
+  };
+
+  explicit CollectingListener(std::size_t files) : outcomes_(files) {}
+
   void message(const std::string& line) override {
     const std::lock_guard<std::mutex> lock(mutex_);
     lines_.push_back(line);
   }
   void file_done(std::uint64_t /*input_bytes*/, bool /*ok*/) override {}
-
-  // The message that names `input` as failed, or "" when none does.
-  std::string failure_of(const std::filesystem::path& input) const {
-    const std::string prefix = "gpufilter: error: " + input.string() + ": ";
-    for (const std::string& line : lines_) {
-      if (line.rfind(prefix, 0) == 0) return line.substr(prefix.size(), line.find_last_not_of('\n') + 1 - prefix.size());
-    }
-    return {};
+  void file_result(std::size_t item, bool ok, const std::string& error) override {
+    // Each item is run by one thread, once: its slot is its own.
+    Outcome& outcome = outcomes_.at(item);
+    outcome.ran = true;
+    outcome.ok = ok;
+    outcome.error = ok ? std::string() : error.empty() ? std::string("failed") : error;
   }
+
+  const std::vector<Outcome>& outcomes() const { return outcomes_; }
   const std::vector<std::string>& lines() const { return lines_; }
 
  private:
   std::mutex mutex_;
   std::vector<std::string> lines_;
+  std::vector<Outcome> outcomes_;
 };
 
 struct BatchArguments {
@@ -116,19 +126,19 @@ std::string run_batch_json(const gpufilter_request& request, const BatchArgument
   run.batch = options;
 
   const std::vector<io::BatchItem> items = io::plan_batch(run);
-  CollectingListener listener;
+  CollectingListener listener(items.size());
   const io::BatchResult result = io::run_batch(run, items, listener);
 
   JsonWriter json;
   json.begin_object();
   json.key("files").begin_array();
-  for (const io::BatchItem& item : items) {
-    const std::string failure = listener.failure_of(item.input);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const CollectingListener::Outcome& outcome = listener.outcomes()[i];
     json.begin_object();
-    json.key("input").value(item.input.string());
-    json.key("output").value(item.output.string());
-    json.key("ok").value(failure.empty());
-    json.key("error").value(failure);
+    json.key("input").value(items[i].input.string());
+    json.key("output").value(items[i].output.string());
+    json.key("ok").value(outcome.ran && outcome.ok);
+    json.key("error").value(outcome.ran ? outcome.error : std::string("not run: the batch was stopped first"));
     json.end_object();
   }
   json.end_array();
@@ -207,6 +217,11 @@ extern "C" gpufilter_status gpufilter_batch(const gpufilter_request* request, in
                                             int shard_count, int quality, int replace, const char** json) {
   return capi::guarded([&] {
     if (request == nullptr || out_dir == nullptr || json == nullptr) capi::invalid("request, out_dir or json is NULL");
+    if (count < 0) capi::invalid("count must be 0 or more, got " + std::to_string(count));
+    if (count > 0 && inputs == nullptr) capi::invalid("inputs is NULL but count is " + std::to_string(count));
+    if (device_count > 0 && devices == nullptr) {
+      capi::invalid("devices is NULL but device_count is " + std::to_string(device_count));
+    }
     capi::BatchArguments given;
     for (int i = 0; i < count; ++i) {
       if (inputs[i] == nullptr) capi::invalid("an input path is NULL");

@@ -27,6 +27,10 @@ const Operation& find_op(const char* name) {
 }
 
 ParamValues read_params(const Operation& op, int count, const char* const* names, const char* const* values) {
+  if (count < 0) invalid("count must be 0 or more, got " + std::to_string(count));
+  if (count > 0 && (names == nullptr || values == nullptr)) {
+    invalid(std::string(names == nullptr ? "names" : "values") + " is NULL but count is " + std::to_string(count));
+  }
   ParamValues given;
   for (int i = 0; i < count; ++i) {
     if (names[i] == nullptr || values[i] == nullptr) invalid("a parameter's name or value is NULL");
@@ -49,8 +53,10 @@ void read_border(const Operation& op, const char* border, const double* values, 
   if (!op.uses_border && (border != nullptr || count > 0)) {
     invalid(op.name + " reads no pixels outside the image, so it takes no border");
   }
+  if (count < 0) invalid("border_value_count must be 0 or more, got " + std::to_string(count));
+  if (count > 0 && values == nullptr) invalid("border_value is NULL but border_value_count is " + std::to_string(count));
   if (border != nullptr) into.border.mode = read_border_mode(border);
-  if (count <= 0) return;
+  if (count == 0) return;
   if (into.border.mode != BorderMode::Constant) invalid("border_value needs border 'constant'");
   if (count > static_cast<int>(into.border.value.size())) {
     invalid("border_value takes at most " + std::to_string(into.border.value.size()) + " numbers, got " +

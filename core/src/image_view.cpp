@@ -1,5 +1,7 @@
 #include "gpufilter/image_view.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "gpufilter/error.hpp"
@@ -23,14 +25,28 @@ ImageView ImageView::subview(int x, int y, int w, int h) const {
 void validate_view(const ImageView& view, const char* role) {
   if (view.data == nullptr || view.width <= 0 || view.height <= 0)
     throw Error(ErrorCode::InvalidArgument, std::string(role) + " image is empty");
-  if (view.pitch < view.row_bytes())
-    throw Error(ErrorCode::InvalidArgument, std::string(role) + " image pitch " +
-                                                std::to_string(view.pitch) + " is shorter than a row (" +
-                                                std::to_string(view.row_bytes()) + " bytes)");
+  // Before row_bytes(), which a wild channel count would overflow.
   if (view.format.channels != 1 && view.format.channels != 3 && view.format.channels != 4)
     throw Error(ErrorCode::UnsupportedFormat,
                 std::string(role) + " image has " + std::to_string(view.format.channels) +
                     " channels; 1, 3 or 4 are supported");
+  const std::size_t row = view.row_bytes();
+  if (view.pitch < row)
+    throw Error(ErrorCode::InvalidArgument, std::string(role) + " image pitch " +
+                                                std::to_string(view.pitch) + " is shorter than a row (" +
+                                                std::to_string(row) + " bytes)");
+  // The last row ends pitch * (height - 1) + row bytes past data. A pitch so large that
+  // this overflows, or passes the end of the address space, wraps pointer arithmetic
+  // round to memory that is not the image's (callers from C or Python pass any number).
+  const std::size_t rows_before_last = static_cast<std::size_t>(view.height) - 1;
+  const std::size_t most = static_cast<std::size_t>(PTRDIFF_MAX);
+  const bool spans_too_far =
+      rows_before_last > 0 && view.pitch > (most - row) / rows_before_last;
+  if (spans_too_far || reinterpret_cast<std::uintptr_t>(view.data) >
+                           UINTPTR_MAX - (rows_before_last * view.pitch + row))
+    throw Error(ErrorCode::InvalidArgument,
+                std::string(role) + " image pitch " + std::to_string(view.pitch) + " over " +
+                    std::to_string(view.height) + " rows reaches past the end of the address space");
 }
 
 void validate_pair(const ImageView& src, const ImageView& dst, const char* what) {

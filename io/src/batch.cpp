@@ -281,6 +281,7 @@ BatchResult run_batch(const RunRequest& request, const std::vector<BatchItem>& i
   auto run_file = [&](std::size_t i, const std::optional<CpuDecoders::Ready>& ready) {
     const BatchItem& item = items[i];
     bool ok = false;
+    std::string error;
     try {
       StageTimes times;
       std::string notes;
@@ -299,7 +300,8 @@ BatchResult run_batch(const RunRequest& request, const std::vector<BatchItem>& i
       ok = true;
     } catch (...) {
       const Failure failure = failure_of(std::current_exception());
-      listener.message("gpufilter: error: " + item.input.string() + ": " + one_line(failure.message) + "\n");
+      error = one_line(failure.message);
+      listener.message("gpufilter: error: " + item.input.string() + ": " + error + "\n");
       const std::lock_guard<std::mutex> lock(failure_mutex);
       if (!first_failure) first_failure = failure.fault;
     }
@@ -307,6 +309,7 @@ BatchResult run_batch(const RunRequest& request, const std::vector<BatchItem>& i
       cpu_files[i].input.reset();
       decoders->release(ready->bytes);
     }
+    listener.file_result(i, ok, error);
     listener.file_done(file_bytes(item.input), ok);
     const std::lock_guard<std::mutex> lock(completion_mutex);
     completion_ms.push_back(batch_clock.elapsed_ms());

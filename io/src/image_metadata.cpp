@@ -4,11 +4,14 @@
 
 #include "exiv2_fixes.hpp"
 #include "quoted_path.hpp"
+#include "xmp_bounds.hpp"
+#include "xmp_toolkit.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <optional>
 
 namespace gpufilter::io {
 
@@ -18,6 +21,7 @@ struct MetadataContents {
   Exiv2::XmpData xmp;
   std::vector<Exiv2::byte> icc;
   Exiv2::ByteOrder exif_byte_order = Exiv2::invalidByteOrder;  // IN's, kept in OUT's EXIF
+  XmpNamespaces xmp_namespaces;  // those of IN's XMP beyond Exiv2's own, registered again to write it
 };
 
 namespace {
@@ -35,12 +39,11 @@ void keep_first_error(int level, const char* message) {
   *current_log = text.empty() ? "an unnamed Exiv2 error" : text;
 }
 
-// Once per process, before any thread reads or writes metadata: the XMP toolkit is not
-// safe to initialise from several threads at once.
+// Once per process, before any thread reads or writes metadata (the XMP toolkit starts
+// with the first XmpToolkitUse, under its lock).
 void initialise_exiv2() {
   static std::once_flag once;
   std::call_once(once, [] {
-    Exiv2::XmpParser::initialize();
     Exiv2::LogMsg::setLevel(Exiv2::LogMsg::error);
     Exiv2::LogMsg::setHandler(keep_first_error);
   });
@@ -121,6 +124,13 @@ ImageMetadata ImageMetadata::read(const std::filesystem::path& input) {
     Exiv2::Image::AutoPtr image = Exiv2::ImageFactory::open(input.string());
     const std::string type = image->mimeType();
     if (type != "image/jpeg" && type != "image/png" && type != "image/tiff" && type != "image/webp") return metadata;
+    // Exiv2 reads XMP with the rest, so a file whose XMP would cost too much keeps none.
+    if (const std::string why = xmp_bound_exceeded(input); !why.empty()) {
+      metadata.problem_ = "the metadata of " + quoted(input) + " is not carried: " + why;
+      return metadata;
+    }
+    auto contents = std::make_shared<MetadataContents>();
+    const XmpToolkitUse xmp_use;
     try {
       image->readMetadata();
     } catch (const Exiv2::AnyError& error) {
@@ -128,7 +138,7 @@ ImageMetadata ImageMetadata::read(const std::filesystem::path& input) {
       if (error.code() != Exiv2::kerInvalidIccProfile) throw;
       metadata.problem_ = "cannot read the ICC profile of " + quoted(input) + ": " + error.what();
     }
-    auto contents = std::make_shared<MetadataContents>();
+    contents->xmp_namespaces = xmp_use.registered();
     contents->exif = image->exifData();
     contents->exif_byte_order = image->byteOrder();
     contents->iptc = image->iptcData();
@@ -160,6 +170,7 @@ ImageMetadata ImageMetadata::read(const std::filesystem::path& input) {
 
 void ImageMetadata::reset_orientation() {
   if (!contents_) return;
+  const XmpToolkitUse xmp_use;  // XMP keys look their namespaces up
   const auto exif = contents_->exif.findKey(Exiv2::ExifKey("Exif.Image.Orientation"));
   if (exif != contents_->exif.end()) *exif = static_cast<std::uint16_t>(1);
   const auto xmp = contents_->xmp.findKey(Exiv2::XmpKey("Xmp.tiff.Orientation"));
@@ -180,6 +191,14 @@ std::string write_metadata(std::vector<unsigned char>& encoded, const std::strin
   try {
     Exiv2::Image::AutoPtr image = Exiv2::ImageFactory::open(encoded.data(), static_cast<long>(encoded.size()));
     const MetadataContents& contents = *metadata.contents();
+    // Until the XMP is written: IN's namespaces registered again for it (the toolkit
+    // forgot them when IN was read) and forgotten again after. Without XMP, Exiv2 does
+    // not use the toolkit.
+    std::optional<XmpToolkitUse> xmp_use;
+    if (!contents.xmp.empty()) {
+      xmp_use.emplace();
+      xmp_use->register_again(contents.xmp_namespaces);
+    }
     Exiv2::ExifData exif = contents.exif;
     Exiv2::XmpData xmp = contents.xmp;
     set_pixel_dimensions(exif, xmp, width, height);

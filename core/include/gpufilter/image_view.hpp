@@ -34,8 +34,9 @@ struct ImageView {
   ImageView subview(int x, int y, int w, int h) const;
 };
 
-/// Throws Error(InvalidArgument) unless `view` is non-empty and its pitch holds a row,
-/// and Error(UnsupportedFormat) unless it has 1, 3 or 4 channels; the message names
+/// Throws Error(InvalidArgument) unless `view` is non-empty, its pitch holds a row and
+/// its rows end within the address space (a pitch such as SIZE_MAX would wrap), and
+/// Error(UnsupportedFormat) unless it has 1, 3 or 4 channels; the message names
 /// `role`. Does not check whether the memory is host or device.
 void validate_view(const ImageView& view, const char* role);
 /// validate_view on both, and the two must match in size and format, else

@@ -3,6 +3,7 @@
 // of threads decodes and encodes on the CPU cores while the GPUs' workspaces run the op,
 // so the stages of different files overlap. A file that fails is named and skipped; the
 // rest finish.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +27,11 @@ class BatchListener {
   virtual void message(const std::string& line) = 0;
   // One file written (ok) or failed, having read `input_bytes` from its file.
   virtual void file_done(std::uint64_t input_bytes, bool ok) = 0;
+  // The same file by its place in the batch's items, for a caller that keeps one result
+  // per file: `error` is why it failed (one line, as the error message() names it, without
+  // the "gpufilter: error: IN: " before it), empty when it was written. Called once for
+  // each file the batch ran, before its file_done(); files a stop left unrun get none.
+  virtual void file_result(std::size_t /*item*/, bool /*ok*/, const std::string& /*error*/) {}
 };
 
 struct BatchResult {
