@@ -75,6 +75,8 @@ bool format_holds(const std::string& suffix, int cv_type) {
     return !decoded.empty() && decoded.type() == probe.type();
   } catch (const cv::Exception&) {
     return false;
+  } catch (const codecs::DecodeFailure&) {
+    return false;
   }
 }
 
