@@ -236,6 +236,23 @@ TEST_F(CliInputTest, ANamedPipeIsReadOnce) {
   EXPECT_EQ(max_difference(read_unchanged(path("o.png")), image), 0.0);
 }
 
+TEST_F(CliInputTest, ABatchRefusesAPipeBeforeReadingAnything) {
+  // A batch looks at its files more than once: a named pipe among them is refused up
+  // front, naming it, instead of waiting for a second writer.
+  const std::string in = write_input("in.png", encoded(".png", random_image(21, 17, CV_8UC3, 306)));
+  const std::string fifo = path("ff.png");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  ChildProcess child(GPUFILTER_CLI_PATH, {"copy", in, fifo, "--out-dir", path("out"), "--device", "cpu"},
+                     capture_.path());
+  const bool ended = wait_until([&] { return !child.running(); }, std::chrono::seconds(60));
+  if (!ended) child.send(SIGKILL);
+  ASSERT_TRUE(ended) << "a batch with a named pipe among its inputs did not end";
+  const ProcessResult run = child.wait();
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_TRUE(contains(error_line(run), "ff.png") && contains(error_line(run), "pipe")) << run.err;
+  EXPECT_FALSE(fs::exists(path("out/in.png")));
+}
+
 // A pipe on descriptor `fd` of the child holding `bytes` (at most a pipe's capacity),
 // as a shell's `<(...)` gives /dev/fd/N.
 std::function<void()> pipe_on_fd(int fd, std::string bytes) {
