@@ -6,6 +6,7 @@
 #include <opencv2/imgcodecs.hpp>  // the IMREAD_ and IMWRITE_ constants only
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cctype>
 #include <climits>
@@ -153,11 +154,16 @@ cv::Mat decode_declined_png(const unsigned char* data, std::size_t size, std::ve
   return result.image;
 }
 
-// The whole of the file at `path`, where it can be read.
-std::optional<std::vector<unsigned char>> whole_file(const std::string& path) {
+// The whole of the file at `path` where it starts like a PNG file; nullopt after its first
+// bytes otherwise, or where it cannot be read.
+std::optional<std::vector<unsigned char>> whole_png_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
-  if (!file) return std::nullopt;
-  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::array<char, 8> head{};
+  if (!file.read(head.data(), head.size()) ||
+      !looks_like_png(reinterpret_cast<const unsigned char*>(head.data()), head.size()))
+    return std::nullopt;
+  std::vector<unsigned char> bytes(head.begin(), head.end());
+  bytes.insert(bytes.end(), std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
   if (file.bad()) return std::nullopt;
   return bytes;
 }
@@ -222,8 +228,7 @@ cv::Mat read(const std::string& path, int flags, std::vector<std::string>* notes
   if (flags == cv::IMREAD_UNCHANGED) {
     PngDecodeResult result = read_png_file(path, PngReadOptions{true, threads_per_file()});
     if (!result.image.empty()) return result.image;
-    const std::optional<std::vector<unsigned char>> bytes = whole_file(path);
-    if (bytes && looks_like_png(bytes->data(), bytes->size()))
+    if (const std::optional<std::vector<unsigned char>> bytes = whole_png_file(path))
       return decode_declined_png(bytes->data(), bytes->size(), notes);
   }
   if (plain_jpeg_flags(flags) && jpeg_cpu::available()) {
