@@ -214,21 +214,25 @@ TEST_F(CliInputTest, ANamedPipeIsReadOnce) {
   const std::string png = encoded(".png", image);
   const std::string fifo = path("ff");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // The writer waits for a reader as `cat a.png > ff` does, but gives up once the test
+  // is over, so that a tool that never opens the pipe cannot hang the test.
+  std::atomic<bool> over{false};
   std::thread writer([&] {
-    const int fd = ::open(fifo.c_str(), O_WRONLY);
+    int fd = -1;
+    while (fd < 0 && !over) {
+      fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // ENXIO while no reader has it open
+      if (fd < 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
     if (fd < 0) return;
+    ::fcntl(fd, F_SETFL, 0);  // blocking writes from here on
     [[maybe_unused]] const ssize_t wrote = ::write(fd, png.data(), png.size());
     ::close(fd);
   });
   ChildProcess child(GPUFILTER_CLI_PATH, {"copy", fifo, path("o.png"), "--device", "cpu"}, capture_.path());
   // A hang is the failure; any machine finishes this in far less.
   const bool ended = wait_until([&] { return !child.running(); }, std::chrono::seconds(60));
-  if (!ended) {
-    child.send(SIGKILL);
-    // Let the writer go: a reader that opens the pipe takes what it still holds.
-    const int fd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
-    if (fd >= 0) ::close(fd);
-  }
+  if (!ended) child.send(SIGKILL);
+  over = true;
   writer.join();
   ASSERT_TRUE(ended) << "gpufilter copy from a named pipe did not end";
   const ProcessResult run = child.wait();
