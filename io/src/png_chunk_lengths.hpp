@@ -1,10 +1,10 @@
 #pragma once
 // A PNG file's chunk lengths checked against the file before a codec that trusts them
 // sees it. libpng allocates a chunk's buffer from its length field before it reads the
-// data: a 3 KB file whose tEXt chunk says 0x7FFFFFF0 bytes cost 2 GB of memory and
-// seconds of paging (libpng only warns, "chunk data is too large", and allocates it),
-// before the read fails at the end of the file, as it must. A length that runs past the
-// end of the file can only fail, so the file is refused here without allocating it.
+// data, and past its own limit only warns ("chunk data is too large"): a small file whose
+// tEXt chunk claims 0x7FFFFFF0 bytes has it allocate and touch that much before the read
+// fails at the end of the file, as it must. A length that runs past the end of the file
+// can only fail, so the file is refused here without allocating it.
 #include <cstddef>
 #include <string>
 
