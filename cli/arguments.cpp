@@ -16,6 +16,7 @@
 #include "exit_codes.hpp"
 #include "gpufilter/error.hpp"
 #include "help.hpp"
+#include "kernel_file_option.hpp"
 #include "gpufilter/io/standard_streams.hpp"
 
 namespace gpufilter::cli {
@@ -188,6 +189,7 @@ ParamValues read_params(const Operation& op, const cxxopts::ParseResult& result)
       given[spec.name] = spec.kind == ParamKind::Flag ? ParamValue{1.0}
                                                       : spec.parse(result[spec.name].as<std::string>());
     }
+    read_kernel_file_once(given);
     return op.resolve(given);
   } catch (const Error& error) {
     usage_error(error.what());

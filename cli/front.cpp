@@ -7,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "closed_streams.hpp"
 #include "exit_codes.hpp"
 #include "server.hpp"
 #include "tool_library.hpp"
@@ -46,6 +47,7 @@ Function tool_function(const char* name) {
 int main(int argc, char** argv) {
   // First, so that --timing's "start" and "total" hold loading the tool.
   const ServerClock::time_point started = ServerClock::now();
+  hold_closed_standard_streams();
   if (!is_server_command(argc, argv)) {
     const auto lost_server_note = [&] {
       return std::string(tool_function<ToolLostServerNote>(kToolLostServerNoteSymbol)(argc, argv));

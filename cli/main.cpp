@@ -34,6 +34,7 @@
 #include "gpufilter/io/image_size.hpp"
 #include "gpufilter/io/process_file.hpp"
 #include "gpufilter/io/resident_gpus.hpp"
+#include "gpufilter/io/spooled_input.hpp"
 #include "gpufilter/io/standard_streams.hpp"
 #include "gpufilter/io/timing.hpp"
 #include "server.hpp"
@@ -86,7 +87,8 @@ void run_data_request(const RunCommand& request, Clock::time_point started) {
   times.add("start", Stopwatch(started).elapsed_ms());
   const io::DataFileResult result = io::process_data_file(request, request.input, *single.runner, times);
   Stopwatch stage;
-  std::cout << format_data(result.source, result.layout, result.values, request.data_format) << std::flush;
+  const std::string printed = format_data(result.source, result.layout, result.values, request.data_format);
+  io::write_standard_output(printed.data(), printed.size(), "the " + request.op->name + " result");
   if (!request.plot.empty()) write_chart(request.plot, result.source, result.layout, result.values, request.encode);
   times.add("print", stage.elapsed_ms());
   if (single.runner->device() == io::Device::Gpu) note_ran_on_gpu();
@@ -126,7 +128,7 @@ int run(int argc, const char* const* argv, Clock::time_point started) {
   io::silence_codec_logging();
   const Command command = parse_command_line(argc, argv);
   if (const auto* reply = std::get_if<TextReply>(&command)) {
-    std::cout << reply->text << std::flush;
+    io::write_standard_output(reply->text.data(), reply->text.size(), "the reply");
     return static_cast<int>(ExitCode::Ok);
   }
   RunCommand request = std::get<RunCommand>(command);
@@ -141,13 +143,19 @@ int run(int argc, const char* const* argv, Clock::time_point started) {
       request.batch)
     codecs::start_loading();
   if (request.batch) return static_cast<int>(run_batch_command(request));
-  std::optional<io::SpooledStandardInput> standard_input;
-  if (request.input == "-") request.input = standard_input.emplace().path();
+  // An input that reads once (standard input, a pipe) is read here, into memory, once.
+  std::optional<io::SpooledInput> spooled;
+  const std::uint64_t spool_limit = io::spool_limit(request.max_pixels);
+  if (request.input == "-") {
+    request.input = spooled.emplace(spool_limit, request.max_pixels).path();
+  } else if (io::reads_once(request.input)) {
+    request.input = spooled.emplace(request.input, spool_limit, request.max_pixels).path();
+  }
   try {
     run_request(request, started);
   } catch (const io::IoError& error) {
-    if (!standard_input) throw;
-    throw io::IoError(error.fault(), standard_input->describe(error.what()));
+    if (!spooled) throw;
+    throw io::IoError(error.fault(), spooled->describe(error.what()));
   }
   return static_cast<int>(ExitCode::Ok);
 }

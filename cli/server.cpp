@@ -30,6 +30,7 @@
 #include "exit_codes.hpp"
 #include "fd_watch.hpp"
 #include "gpufilter/io/process_paths.hpp"
+#include "gpufilter/io/spooled_input.hpp"
 #include "server_auto.hpp"
 #include "server_helpers.hpp"
 #include "server_peer.hpp"
@@ -617,6 +618,8 @@ class Server {
       declined = "the caller's directory cannot be entered";
     } else if (io::arguments_through_process(argc, argv.data())) {
       declined = "a path through the caller's process (/proc, /dev/fd)";
+    } else if (io::arguments_read_once(argc, argv.data())) {
+      declined = "a pipe among the arguments, which the command may read once only";
     } else if (!hooks_.accepts(argc, argv.data())) {
       declined = "settings fixed at the server's start differ";
     } else if (send_reply(connection, {ReplyKind::Started, 0, ""})) {

@@ -2,7 +2,9 @@
 // Adler-32, so nearly every blind mutation would stop at a checksum: the custom mutator
 // below mutates the file, or its inflated rows, or its header fields, and then writes
 // valid checksums again, so that the real reader (checks included) sees the damage.
-// Whatever the decoder accepts must match the header and OpenCV's decode of the file.
+// Whatever the decoder accepts must match the header and OpenCV's decode of the file;
+// what it declines goes the tool's way for such files (chunk lengths, then libpng), and
+// whatever libpng decodes without damage must match OpenCV's decode too.
 #include <zlib.h>
 
 #include <cstdint>
@@ -15,7 +17,9 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "png_chunk_lengths.hpp"
 #include "png_format.hpp"
+#include "png_libpng_reader.hpp"
 #include "gpufilter/io/png_reader.hpp"
 
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
@@ -194,6 +198,28 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
   return result;
 }
 
+namespace {
+
+// Small enough that every image decodes quickly, large enough for every kind of file.
+constexpr std::uint64_t kFallbackMaxPixels = std::uint64_t{1} << 18;
+
+// A declined file as the tool reads it: refused where a chunk's length runs past the end
+// (OpenCV would allocate it first), else through libpng, which gives an image or says
+// why not, and an image only where OpenCV gives the same.
+void check_declined(const std::uint8_t* data, std::size_t size) {
+  if (!gpufilter::io::png_chunk_length_problem(data, size).empty()) return;
+  const gpufilter::io::LibpngDecodeResult read = gpufilter::io::decode_png_with_libpng(data, size, kFallbackMaxPixels);
+  if (read.image.empty() == read.damage.empty()) std::abort();  // an image, or why there is none
+  if (read.image.empty()) return;
+  const cv::Mat encoded(1, static_cast<int>(size), CV_8U, const_cast<std::uint8_t*>(data));
+  const cv::Mat reference = cv::imdecode(encoded, cv::IMREAD_UNCHANGED);
+  if (reference.empty() || reference.size() != read.image.size() || reference.type() != read.image.type() ||
+      cv::norm(reference, read.image, cv::NORM_INF) != 0)
+    std::abort();
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   gpufilter::io::PngReadOptions options;
   options.threads = 1;
@@ -201,6 +227,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const gpufilter::io::PngDecodeResult result = gpufilter::io::decode_png(data, size, options);
   if (result.image.empty()) {
     if (result.declined.empty()) std::abort();  // an empty image needs its reason
+    check_declined(data, size);
     return 0;
   }
   // Accepted: a PNG with an IHDR first, whose fields the image must match.

@@ -23,6 +23,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -461,6 +462,45 @@ TEST_F(CliServerTest, PathsThroughTheCallersProcessRunThere) {
   const ProcessResult alone_batch = local(batch, fd7);
   EXPECT_EQ(alone_batch.exit_code, 0) << alone_batch.err;
   EXPECT_TRUE(fs::exists(work_ / "out" / "7.png")) << "the listed file was not copied in its own process";
+}
+
+// A named pipe among the arguments can be read once: a server reads the command line
+// when it decides whether to take it and again when it runs it, so it leaves such a
+// command to the caller's own process (`--kernel-file ff` waited there for a second
+// writer that never came).
+TEST_F(CliServerTest, NamedPipesRunInTheCallersProcess) {
+  const std::string in = write_image("in.png", 8);
+  const std::string out = (work_ / "out.png").string();
+  start_server();
+  const std::string fifo = (work_ / "mask").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::atomic<bool> over{false};
+  std::thread writer([&] {
+    const std::string mask = "0 -1 0\n-1 5 -1\n0 -1 0\n";
+    int fd = -1;
+    while (fd < 0 && !over) {
+      fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // ENXIO while no reader has it open
+      if (fd < 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (fd < 0) return;
+    ::fcntl(fd, F_SETFL, 0);
+    [[maybe_unused]] const ssize_t wrote = ::write(fd, mask.data(), mask.size());
+    ::close(fd);
+  });
+  ChildProcess caller(GPUFILTER_CLI_PATH, {"convolve", in, out, "--kernel-file", fifo, "--device", "cpu"},
+                      capture_.path());
+  const bool ended = wait_until([&] { return !caller.running(); }, std::chrono::seconds(60));
+  if (!ended) caller.send(SIGKILL);
+  over = true;
+  writer.join();
+  ASSERT_TRUE(ended) << "convolve --kernel-file with a named pipe did not end";
+  const ProcessResult piped = caller.wait();
+  EXPECT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(commands_run(), 0);
+  const ProcessResult given =
+      local({"convolve", in, (work_ / "given.png").string(), "--kernel", "0 -1 0; -1 5 -1; 0 -1 0", "--device", "cpu"});
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  EXPECT_EQ(read_bytes(out), read_bytes(work_ / "given.png"));
 }
 
 // GPUFILTER_SERVER_SOCKET=rel.sock is in the directory where it was given, not in "/"

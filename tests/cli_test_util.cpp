@@ -200,17 +200,6 @@ void put_big_endian_32(std::string& out, std::uint32_t value) {
   for (int shift = 24; shift >= 0; shift -= 8) out += static_cast<char>((value >> shift) & 0xff);
 }
 
-// length, type, data, CRC of type and data
-std::string png_chunk(const std::string& type, const std::string& data) {
-  std::string out;
-  put_big_endian_32(out, static_cast<std::uint32_t>(data.size()));
-  const std::string body = type + data;
-  out += body;
-  put_big_endian_32(out, static_cast<std::uint32_t>(::crc32(0, reinterpret_cast<const Bytef*>(body.data()),
-                                                            static_cast<uInt>(body.size()))));
-  return out;
-}
-
 std::string png_signature_and_ihdr(std::uint32_t width, std::uint32_t height, int bit_depth, int colour_type) {
   std::string ihdr;
   put_big_endian_32(ihdr, width);
@@ -222,6 +211,16 @@ std::string png_signature_and_ihdr(std::uint32_t width, std::uint32_t height, in
 }
 
 }  // namespace
+
+std::string png_chunk(const std::string& type, const std::string& data) {
+  std::string out;
+  put_big_endian_32(out, static_cast<std::uint32_t>(data.size()));
+  const std::string body = type + data;
+  out += body;
+  put_big_endian_32(out, static_cast<std::uint32_t>(::crc32(0, reinterpret_cast<const Bytef*>(body.data()),
+                                                            static_cast<uInt>(body.size()))));
+  return out;
+}
 
 // Written by hand (filter 0 on every row, one zlib stream), independent of the libpng
 // code the tool writes gray+alpha with.

@@ -105,6 +105,8 @@ double max_difference(const cv::Mat& a, const cv::Mat& b);
 // A gray+alpha PNG (colour type 4) from a 2-channel 8- or 16-bit image, which OpenCV
 // cannot write.
 void write_gray_alpha_png(const std::filesystem::path& path, const cv::Mat& gray_alpha);
+// A PNG chunk: length, type, data, and the CRC of type and data.
+std::string png_chunk(const std::string& type, const std::string& data);
 // A PNG's signature, IHDR chunk and IEND chunk, and no pixels: a small file whose header
 // claims any size.
 std::string png_header_only(std::uint32_t width, std::uint32_t height, int bit_depth, int colour_type);

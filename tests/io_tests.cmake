@@ -7,7 +7,8 @@ if(TARGET gpufilter_io)
 
   # The JPEG header reader, metadata and orientation steps, the CPU JPEG codec, the batched JPEG decoder's
   # gathering (with a stand-in engine), the CPU decoders' queue, the GPU pool's choice of
-  # workspace, the codecs' messages, the temporary output files and XMP through Exiv2.
+  # workspace, the codecs' messages, the temporary output files, XMP through Exiv2, and
+  # the PNG files read through libpng with their chunk lengths checked first.
   add_executable(io_unit_test
     ${CMAKE_CURRENT_LIST_DIR}/jpeg_markers_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/jpeg_cpu_codec_test.cpp
@@ -16,11 +17,14 @@ if(TARGET gpufilter_io)
     ${CMAKE_CURRENT_LIST_DIR}/gpu_pool_slot_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/codec_messages_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/temp_file_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/xmp_metadata_test.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/xmp_metadata_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/png_libpng_reader_test.cpp)
   target_include_directories(io_unit_test PRIVATE ${PROJECT_SOURCE_DIR}/io/src)  # gpu_pool.hpp, jpeg_cpu_codec.hpp
-  # Exiv2: the XMP test looks at its namespace registry; zlib: that test's compressed chunks.
+  # Exiv2: the XMP test looks at its namespace registry; zlib: that test's compressed
+  # chunks; libpng writes the test files of every kind the tool's own PNG reader declines.
   find_package(exiv2 REQUIRED CONFIG)
-  target_link_libraries(io_unit_test PRIVATE gpufilter_io GTest::gtest_main opencv_core opencv_imgcodecs exiv2lib
+  find_package(PNG REQUIRED)
+  target_link_libraries(io_unit_test PRIVATE gpufilter_io GTest::gtest_main opencv_core opencv_imgcodecs exiv2lib PNG::PNG
                         ZLIB::ZLIB)
   gpufilter_test_code(io_unit_test)
   gtest_discover_tests(io_unit_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS io)

@@ -9,6 +9,7 @@
 #include "gpufilter/io/image_files.hpp"
 #include "gpufilter/io/input_list.hpp"
 #include "gpufilter/io/process_paths.hpp"
+#include "gpufilter/io/spooled_input.hpp"
 #include "quoted_path.hpp"
 
 namespace gpufilter::io {
@@ -65,6 +66,13 @@ std::vector<BatchItem> plan_batch(const RunRequest& request) {
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (static_cast<int>(i % static_cast<std::size_t>(batch.shard_count)) != batch.shard_index) continue;
     const std::filesystem::path& input = inputs[i];
+    // A batch looks at its files more than once (which are JPEG, then each file's header,
+    // metadata and pixels), before it knows which it will read when: a pipe would be
+    // drained by the first look, and a named pipe would wait for another writer.
+    if (reads_once(input)) {
+      throw IoError(Fault::Request, quoted(input) + " is a pipe or device, which a batch cannot read; give it " +
+                                        "alone (gpufilter OP IN OUT), where it is read once");
+    }
     const std::string extension = batch.format.empty() ? input.extension().string() : batch.format;
     std::filesystem::path output = batch.out_dir / (input.stem().string() + batch.suffix + extension);
     const auto [at, fresh] = claimed.emplace(output.lexically_normal(), input);

@@ -6,11 +6,14 @@
 #include <opencv2/imgcodecs.hpp>  // the IMREAD_ and IMWRITE_ constants only
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cctype>
 #include <climits>
 #include <exception>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <future>
 #include <mutex>
 #include <optional>
@@ -24,6 +27,8 @@
 #include "gpufilter/io/png_reader.hpp"
 #include "gpufilter/io/png_writer.hpp"
 #include "jpeg_cpu_codec.hpp"
+#include "png_chunk_lengths.hpp"
+#include "png_libpng_reader.hpp"
 
 #ifndef GPUFILTER_CODEC_MODULE_NAME
 #error "GPUFILTER_CODEC_MODULE_NAME must name the codec module's file"
@@ -117,9 +122,50 @@ bool plain_jpeg_flags(int flags) {
   return flags == cv::IMREAD_UNCHANGED || flags == (cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR);
 }
 
-std::optional<cv::Mat> decode_jpeg(const unsigned char* data, std::size_t size, int flags) {
+bool ends_with_eoi(const unsigned char* data, std::size_t size) {
+  return size >= 2 && data[size - 2] == 0xFF && data[size - 1] == 0xD9;
+}
+
+std::optional<cv::Mat> decode_jpeg(const unsigned char* data, std::size_t size, int flags,
+                                   std::vector<std::string>* notes) {
   if (!plain_jpeg_flags(flags) || !starts_like_jpeg(data, size)) return std::nullopt;
-  return jpeg_cpu::decode(data, size, flags != cv::IMREAD_UNCHANGED, decoder_pixel_limit());
+  const bool upright = flags != cv::IMREAD_UNCHANGED;
+  if (std::optional<cv::Mat> image = jpeg_cpu::decode(data, size, upright, decoder_pixel_limit())) return image;
+  // A file that ends without its end-of-image marker (EOI) makes libjpeg warn "Premature
+  // end of JPEG file" whether or not its last scan is whole. With the marker put back, a
+  // whole scan decodes without a warning, while one cut short still warns (the data
+  // ends inside it): libjpeg-turbo's own tools decode the first with that warning.
+  if (ends_with_eoi(data, size)) return std::nullopt;
+  std::vector<unsigned char> completed(data, data + size);
+  completed.insert(completed.end(), {0xFF, 0xD9});
+  std::optional<cv::Mat> image = jpeg_cpu::decode(completed.data(), completed.size(), upright, decoder_pixel_limit());
+  if (image && notes != nullptr)
+    notes->push_back("the file ends without its end-of-image marker (EOI); every scan is whole, and decoded");
+  return image;
+}
+
+// A PNG file that the tool's own reader declined: refused where a chunk's length runs
+// past the end of the file (a codec would allocate it first), else read by libpng.
+cv::Mat decode_declined_png(const unsigned char* data, std::size_t size, std::vector<std::string>* notes) {
+  if (const std::string problem = png_chunk_length_problem(data, size); !problem.empty()) throw DecodeFailure(problem);
+  LibpngDecodeResult result = decode_png_with_libpng(data, size, decoder_pixel_limit());
+  if (!result.damage.empty()) throw DecodeFailure(result.damage);
+  if (notes != nullptr) notes->insert(notes->end(), result.notes.begin(), result.notes.end());
+  return result.image;
+}
+
+// The whole of the file at `path` where it starts like a PNG file; nullopt after its first
+// bytes otherwise, or where it cannot be read.
+std::optional<std::vector<unsigned char>> whole_png_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::array<char, 8> head{};
+  if (!file.read(head.data(), head.size()) ||
+      !looks_like_png(reinterpret_cast<const unsigned char*>(head.data()), head.size()))
+    return std::nullopt;
+  std::vector<unsigned char> bytes(head.begin(), head.end());
+  bytes.insert(bytes.end(), std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  if (file.bad()) return std::nullopt;
+  return bytes;
 }
 
 }  // namespace
@@ -168,23 +214,27 @@ bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigne
   return module().encode(suffix, image, bytes, params);
 }
 
-cv::Mat decode(const std::vector<unsigned char>& bytes, int flags) {
+cv::Mat decode(const std::vector<unsigned char>& bytes, int flags, std::vector<std::string>* notes) {
   if (flags == cv::IMREAD_UNCHANGED && looks_like_png(bytes.data(), bytes.size())) {
     PngDecodeResult result = decode_png(bytes.data(), bytes.size(), PngReadOptions{true, threads_per_file()});
     if (!result.image.empty()) return result.image;
+    return decode_declined_png(bytes.data(), bytes.size(), notes);
   }
-  if (std::optional<cv::Mat> image = decode_jpeg(bytes.data(), bytes.size(), flags)) return *std::move(image);
+  if (std::optional<cv::Mat> image = decode_jpeg(bytes.data(), bytes.size(), flags, notes)) return *std::move(image);
   return module().decode(bytes, flags);
 }
 
-cv::Mat read(const std::string& path, int flags) {
+cv::Mat read(const std::string& path, int flags, std::vector<std::string>* notes) {
   if (flags == cv::IMREAD_UNCHANGED) {
     PngDecodeResult result = read_png_file(path, PngReadOptions{true, threads_per_file()});
     if (!result.image.empty()) return result.image;
+    if (const std::optional<std::vector<unsigned char>> bytes = whole_png_file(path))
+      return decode_declined_png(bytes->data(), bytes->size(), notes);
   }
   if (plain_jpeg_flags(flags) && jpeg_cpu::available()) {
     if (const auto bytes = read_jpeg_file(path)) {
-      if (std::optional<cv::Mat> image = decode_jpeg(bytes->data(), bytes->size(), flags)) return *std::move(image);
+      if (std::optional<cv::Mat> image = decode_jpeg(bytes->data(), bytes->size(), flags, notes))
+        return *std::move(image);
     }
   }
   return module().read(path, flags);

@@ -75,6 +75,8 @@ bool format_holds(const std::string& suffix, int cv_type) {
     return !decoded.empty() && decoded.type() == probe.type();
   } catch (const cv::Exception&) {
     return false;
+  } catch (const codecs::DecodeFailure&) {
+    return false;
   }
 }
 
@@ -120,15 +122,20 @@ cv::Mat read_image(const fs::path& path, bool autorotate) {
   // viewer shows it (phone photos are stored sideways with an orientation tag).
   const bool upright = autorotate && starts_like_jpeg(path);
   const int flags = upright ? cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR : cv::IMREAD_UNCHANGED;
+  std::vector<std::string> own_notes;  // from the tool's own readers, which print nothing
   auto [decoded, messages] = run_with_codec_messages([&]() -> std::pair<cv::Mat, std::string> {
+    own_notes.clear();  // a decode may be run twice, to take its messages alone
     try {
-      return {codecs::read(path.string(), flags), std::string()};
+      return {codecs::read(path.string(), flags, &own_notes), std::string()};
     } catch (const cv::Exception& exception) {
       return {cv::Mat(), exception.err};
+    } catch (const codecs::DecodeFailure& failure) {
+      return {cv::Mat(), failure.what()};
     }
   });
   auto& [image, failure] = decoded;
-  const CodecComplaints complaints = sort_codec_messages(messages);
+  CodecComplaints complaints = sort_codec_messages(messages);
+  complaints.notes.insert(complaints.notes.end(), own_notes.begin(), own_notes.end());
   // A decoder that warned about the pixels filled what it could not read (a truncated
   // JPEG comes out grey below the break): that image is not the file's either.
   if (image.empty() || !complaints.damage.empty()) {

@@ -6,13 +6,15 @@
 // now that time passes beside argument parsing and CUDA's start.
 //
 // PNG files skip the module: gpufilter's own codec (png_reader.hpp, png_writer.hpp) reads
-// and writes them on several threads, and hands OpenCV what it declines (palettes,
-// interlacing, damage: OpenCV then decodes the file or reports why it cannot). So do the
-// common JPEG files, through libjpeg-turbo itself (jpeg_cpu_codec.hpp), where the build
-// found it: 8-bit gray or colour, undamaged; OpenCV takes the rest the same way.
+// and writes them on several threads; what its reader declines (palettes, interlacing,
+// damage) libpng reads as OpenCV would, once the chunk lengths are found to fit the file
+// (png_chunk_lengths.hpp, png_libpng_reader.hpp). So do the common JPEG files, through
+// libjpeg-turbo itself (jpeg_cpu_codec.hpp), where the build found it: 8-bit gray or
+// colour, undamaged, or lacking only the end-of-image marker; OpenCV takes the rest.
 #include <opencv2/core.hpp>
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -33,8 +35,19 @@ bool own_codec_takes(const std::filesystem::path& path);
 bool have_writer(const std::string& filename);
 bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
             const std::vector<int>& params);
-cv::Mat decode(const std::vector<unsigned char>& bytes, int flags);
-cv::Mat read(const std::string& path, int flags);
+// Why a file cannot be decoded, as the tool's own checks and readers found it: what()
+// says why, in libpng's words where they are its. (OpenCV reports through its codecs'
+// messages and empty images instead.)
+class DecodeFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// `notes`, where given, receives what the tool's own readers found that leaves the
+// pixels whole (libpng's warnings on ancillary chunks, a JPEG's missing end marker), one
+// line each. Throw DecodeFailure (see above) or cv::Exception.
+cv::Mat decode(const std::vector<unsigned char>& bytes, int flags, std::vector<std::string>* notes = nullptr);
+cv::Mat read(const std::string& path, int flags, std::vector<std::string>* notes = nullptr);
 
 // Threads the PNG codec may use for one file (0: one per core): a batch decoding and
 // encoding N files at once gives each its share of the cores.

@@ -8,7 +8,8 @@
 // order (R, G, B(, A) on request), gray+alpha as 4 channels with gray in the first three,
 // 16-bit in native byte order. Anything else (palettes, low bit depths, interlacing, tRNS)
 // and any damage the decoder notices is declined, for the caller to hand the file to
-// OpenCV, which then decodes it or reports the damage in its own words.
+// libpng (png_libpng_reader.hpp), which then decodes it or reports the damage in its own
+// words.
 #include <cstddef>
 #include <cstdint>
 #include <string>

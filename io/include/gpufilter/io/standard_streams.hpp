@@ -1,11 +1,11 @@
 #pragma once
 // IN and OUT given as '-': the standard input and output of the command.
 //
-// IN '-' is read whole into an anonymous in-memory file first (the decoders read by
-// path and look at the header before the pixels), and named "standard input" in
+// IN '-' is read once into memory (spooled_input.hpp), and named "standard input" in
 // messages. OUT '-' stands for a name of its own, "-" with --format's suffix, so that
 // every check that picks a format by OUT's suffix works unchanged; its bytes go to the
 // standard output instead of a file, once fully encoded.
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -18,24 +18,9 @@ bool is_standard_output(const std::filesystem::path& output);
 
 // Writes an encoded image to the standard output, all of it. Throws IoError(Output).
 void write_standard_output(const std::vector<unsigned char>& bytes);
-
-// The standard input, read to its end into an in-memory file that lives as long as this
-// object. Throws IoError(Input) when it cannot be read or is empty.
-class SpooledStandardInput {
- public:
-  SpooledStandardInput();
-  ~SpooledStandardInput();
-  SpooledStandardInput(const SpooledStandardInput&) = delete;
-  SpooledStandardInput& operator=(const SpooledStandardInput&) = delete;
-
-  // A path that opens the in-memory file.
-  const std::filesystem::path& path() const { return path_; }
-  // `message` with the in-memory file's path named as "standard input".
-  std::string describe(std::string message) const;
-
- private:
-  int fd_ = -1;
-  std::filesystem::path path_;
-};
+// Writes `size` bytes to the standard output now, all of them, or throws IoError(Output)
+// naming `what` ("the table") and why: a closed standard output, a full disk. Data lost
+// on the way out is never a success.
+void write_standard_output(const void* data, std::size_t size, const std::string& what);
 
 }  // namespace gpufilter::io
