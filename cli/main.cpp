@@ -26,6 +26,7 @@
 #include "exit_codes.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/io/codecs.hpp"
+#include "gpufilter/io/content_format.hpp"
 #include "gpufilter/io/execute.hpp"
 #include "gpufilter/io/gpu_jpeg.hpp"
 #include "gpufilter/io/gpu_jpeg_file.hpp"
@@ -74,6 +75,18 @@ struct SingleRun {
   }
   const char* device_name() const { return to_string(runner->device()); }
 };
+
+// OUT '-' without --format: standard output in IN's format, as its first bytes show it,
+// else as its suffix names it.
+std::filesystem::path standard_output_in_format_of(const std::filesystem::path& input, bool standard_input) {
+  std::string suffix = io::suffix_of_content(input);
+  if (suffix.empty() && !standard_input) suffix = input.extension().string();
+  if (suffix.empty())
+    throw CliError(ExitCode::Usage, "OUT '-' is written in IN's format, which neither " +
+                                        std::string(standard_input ? "standard input's first bytes" : "IN's first bytes nor its name") +
+                                        " show: name one with --format (png, jpg, ...)");
+  return io::standard_output_path(suffix);
+}
 
 // A data op (stats, histogram): reads IN, prints the result on stdout, draws --plot.
 void run_data_request(const RunCommand& request, Clock::time_point started) {
@@ -143,6 +156,7 @@ int run(int argc, const char* const* argv, Clock::time_point started) {
   if (request.batch) return static_cast<int>(run_batch_command(request));
   std::optional<io::SpooledStandardInput> standard_input;
   if (request.input == "-") request.input = standard_input.emplace().path();
+  if (request.output == "-") request.output = standard_output_in_format_of(request.input, standard_input.has_value());
   try {
     run_request(request, started);
   } catch (const io::IoError& error) {
