@@ -1,5 +1,7 @@
 #include "options.hpp"
 
+#include <algorithm>
+
 #include "help.hpp"
 
 namespace gpufilter::cli {
@@ -8,8 +10,9 @@ namespace {
 constexpr const char* kProgram = "gpufilter";
 
 // The fixed lists of values the common options take, for the completions.
-std::vector<std::string> common_choices(const std::string& name) {
+std::vector<std::string> common_choices(const Operation* op, const std::string& name) {
   if (name == "border") return border_names();
+  if (name == "variant" && op) return op->variants;
   if (name == "device" || name == "codec") return {"auto", "gpu", "cpu"};
   if (name == "format") return {"png", "jpg", "tif", "webp", "bmp", "ppm"};
   return {};
@@ -46,6 +49,7 @@ cxxopts::Options make_options(const Operation* op) {
   const bool data_op = op && !op->produces_image();
   options.custom_help(op ? (data_op ? "IN [options]" : "IN OUT [options]") : "");
   options.positional_help("");
+  options.set_width(kHelpWidth);  // as `gpufilter list`: fewer, fuller lines
   if (op) {
     for (const ParamSpec& spec : op->params) {
       if (spec.kind == ParamKind::Flag) {
@@ -153,6 +157,9 @@ std::string operation_help(const Operation& op, bool all) {
   if (all) groups.push_back(kCommonGroup);
   std::string text = rendered_help(options, groups, true);
   text += "\nPixel formats: " + describe_formats(op.formats) + "\n";
+  text += wrapped("Variants (--variant): " + join(op.variants, ", ") + " (default: " + op.default_variant + ")",
+                  kHelpWidth, 2) +
+          "\n";
   if (!all) {
     // The common options by name alone: a dozen lines of them would bury the parameters.
     std::vector<std::string> names;
@@ -182,11 +189,16 @@ std::vector<OptionDoc> option_docs(const Operation* op) {
       if (spec != nullptr && group == op->name) {
         doc.choices = spec->choices;
       } else {
-        doc.choices = common_choices(doc.name);
+        doc.choices = common_choices(op, doc.name);
       }
       docs.push_back(std::move(doc));
     }
   }
+  // The op's parameters first, then the border and the common options, as --help-all.
+  const auto rank = [](const OptionDoc& doc) {
+    return doc.group == kCommonGroup ? 2 : doc.group == kBorderGroup ? 1 : 0;
+  };
+  std::stable_sort(docs.begin(), docs.end(), [&](const OptionDoc& a, const OptionDoc& b) { return rank(a) < rank(b); });
   return docs;
 }
 
