@@ -320,7 +320,10 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
     // Without --format, IN's format: the run names it once IN can be read (main.cpp).
     if (!format.empty()) request.output = io::standard_output_path(format);
   } else if (!format.empty()) {
-    usage_error("--format is for OUT '-' and batches; OUT's own suffix names its format");
+    if (request.output.has_extension())
+      usage_error("OUT '" + request.output.string() + "' names its format by its suffix; --format is for OUT '-', an "
+                  "OUT without a suffix and batches");
+    request.encode.format = format;  // a suffix-less OUT in that format
   } else if (io::is_standard_output(request.output)) {
     request.output = "." / request.output;  // a file of that name, not standard output
   }

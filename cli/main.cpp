@@ -28,6 +28,7 @@
 #include "gpufilter/io/codecs.hpp"
 #include "gpufilter/io/content_format.hpp"
 #include "gpufilter/io/execute.hpp"
+#include "gpufilter/io/file_suffix.hpp"
 #include "gpufilter/io/gpu_jpeg.hpp"
 #include "gpufilter/io/gpu_jpeg_file.hpp"
 #include "gpufilter/io/gpu_warmup.hpp"
@@ -150,7 +151,8 @@ int run(int argc, const char* const* argv, Clock::time_point started) {
   // Beside the run's start, unless the tool's own codecs take the files (PNG, JPEG; a
   // file that they decline loads the module when it gets there).
   if (!(codecs::own_codec_takes(request.input) &&
-        (codecs::own_codec_takes(request.output) || !request.op->produces_image())) ||
+        (codecs::own_codec_takes("image" + io::output_suffix(request.output, request.encode.format)) ||
+         !request.op->produces_image())) ||
       request.batch)
     codecs::start_loading();
   if (request.batch) return static_cast<int>(run_batch_command(request));

@@ -114,8 +114,8 @@ cxxopts::Options make_options(const Operation* op) {
     common("out-dir", "batch: write each IN into DIR as <name><suffix><extension>; IN may be many files; DIR is "
                       "made when missing",
            cxxopts::value<std::string>(), "DIR");
-    common("format", "the output's format (png, jpg, tif, webp, ...): needed for OUT '-' (standard output); in a "
-                     "batch, each output's extension (default: its input's)",
+    common("format", "the output's format (png, jpg, tif, webp, ...) for OUT '-' (standard output; default: IN's) "
+                     "or an OUT without a suffix; in a batch, each output's extension (default: its input's)",
            cxxopts::value<std::string>(), "FMT");
     common("suffix", "batch: added to each output's name before its extension (default: none)",
            cxxopts::value<std::string>(), "TEXT");

@@ -1,6 +1,7 @@
 // End-to-end tests of what users of other command-line tools expect of this one: names
 // suggested for a mistyped op or option, `help OP`, a short op help, the man page and the
-// shell completions generated from the registry, `--size P%`, and `- -` in IN's format.
+// shell completions generated from the registry, `--size P%`, `- -` in IN's format and
+// `--format` for an OUT without a suffix.
 // Ops, parameters and choices come from the registry, so a new op is covered as it is.
 #include <gtest/gtest.h>
 
@@ -278,6 +279,23 @@ TEST_F(CliHabitsTest, DashToDashKeepsTheInputsFormat) {
   EXPECT_EQ(unknown.exit_code, kUsage);
   EXPECT_TRUE(contains(unknown.err, "--format")) << unknown.err;
   EXPECT_EQ(unknown.out, "");
+}
+
+TEST_F(CliHabitsTest, FormatNamesTheFormatOfASuffixlessOut) {
+  const cv::Mat image = random_image(23, 19, CV_8UC3, 85);
+  ASSERT_TRUE(cv::imwrite(path("in.png"), image));
+  const ProcessResult named = gpufilter({"blur", path("in.png"), path("out"), "--format", "jpg", "--device", "cpu"});
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  const ProcessResult suffixed = gpufilter({"blur", path("in.png"), path("out.jpg"), "--device", "cpu"});
+  ASSERT_EQ(suffixed.exit_code, 0) << suffixed.err;
+  EXPECT_TRUE(read_bytes(path("out")).starts_with("\xff\xd8\xff"));
+  EXPECT_EQ(read_bytes(path("out")), read_bytes(path("out.jpg")));
+  // Without --format, the missing suffix is named; with a suffix, --format is refused.
+  EXPECT_TRUE(contains(usage_error_of({"blur", path("in.png"), path("plain"), "--device", "cpu"}), "--format"));
+  EXPECT_TRUE(contains(usage_error_of({"blur", path("in.png"), path("o.png"), "--format", "jpg"}),
+                       "names its format by its suffix"));
+  EXPECT_FALSE(fs::exists(path("plain")));
+  EXPECT_FALSE(fs::exists(path("o.png")));
 }
 
 }  // namespace

@@ -308,7 +308,10 @@ TEST_F(CliServerTest, ACallerThatGoesAwayWritesNoOutput) {
   const fs::path out = work_ / "out.png";
   {
     ScratchDir caller_capture;
-    ChildProcess caller(GPUFILTER_CLI_PATH, {"blur", in, out.string(), "--device", "cpu"}, caller_capture.path());
+    // The caller's GPUFILTER_* variables must be the server's for the server to take its
+    // command (server_socket's tool_environment), the test hook's too.
+    ChildProcess caller(GPUFILTER_CLI_PATH, {"blur", in, out.string(), "--device", "cpu"}, caller_capture.path(),
+                        paused);
     ASSERT_TRUE(wait_until([&] { return contains(run({"server", "status"}).out, "running 'blur'"); },
                            std::chrono::seconds(30)));
     caller.send(SIGINT);
@@ -318,7 +321,7 @@ TEST_F(CliServerTest, ACallerThatGoesAwayWritesNoOutput) {
   EXPECT_FALSE(fs::exists(out)) << "the server wrote OUT for a caller that had gone";
   for (const std::string& name : work_.entries()) EXPECT_FALSE(name.starts_with(".out.png")) << name;
   // The next command (one that writes to the standard output, which the hook does not hold).
-  const ProcessResult next = run({"stats", in, "--device", "cpu"});
+  const ProcessResult next = run({"stats", in, "--device", "cpu"}, paused);
   EXPECT_EQ(next.exit_code, 0) << next.err;
   EXPECT_EQ(commands_run(), 2);
 }

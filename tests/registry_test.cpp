@@ -140,8 +140,11 @@ TEST(Registry, TheReachOfAnOpIsItsHalfWindow) {
   for (const char* whole_image : {"equalize", "resize", "rotate", "stats"})
     EXPECT_FALSE(find_operation(whole_image)->reach) << whole_image;
   // Every op that reads a border has a reach.
-  for (const Operation& op : operations())
-    if (op.uses_border) EXPECT_TRUE(op.reach) << op.name;
+  for (const Operation& op : operations()) {
+    if (op.uses_border) {
+      EXPECT_TRUE(op.reach) << op.name;
+    }
+  }
 }
 
 TEST(Registry, TypedParametersParseAndCheck) {
