@@ -15,12 +15,12 @@
 #include "comma_list.hpp"
 #include "exit_codes.hpp"
 #include "gpufilter/error.hpp"
+#include "gpufilter/io/standard_streams.hpp"
 #include "help.hpp"
 #include "man_page.hpp"
-#include "shell_completion.hpp"
 #include "options.hpp"
+#include "shell_completion.hpp"
 #include "suggest.hpp"
-#include "gpufilter/io/standard_streams.hpp"
 
 namespace gpufilter::cli {
 namespace {
