@@ -70,7 +70,8 @@ def submit_files(client, op, inputs, out_dir, *, files_per_task=1, retries=2, re
 
     Outputs already there are refused here, before any work, unless replace=True (as the
     CLI's batch without -y): the tasks themselves replace, so that a file written by a
-    task whose worker died before it reported is not refused when the task runs again."""
+    task whose worker died before it reported is not refused when the task runs again.
+    Paths are taken as this process sees them: the workers must share its file system."""
     inputs = [os.fspath(path) for path in inputs]
     if files_per_task < 1:
         raise ValueError("files_per_task must be at least 1, got %r" % (files_per_task,))

@@ -11,8 +11,9 @@ Each chunk runs with as much of its neighbours around it as the op reads (its re
 blur's radius, ceil(3 * sigma) by default; half a box or median window), through
 `dask.array.map_overlap` with boundary='none': at the image's own edges a chunk is not
 padded by Dask but runs with the op's border (reflect101 unless `border` says otherwise),
-exactly as the whole image does (border='wrap' takes Dask's 'periodic', the far side). Dask's own boundary='reflect' is numpy.pad's 'symmetric',
-which repeats the edge pixel, and gives other values there.
+exactly as the whole image does (border='wrap' takes Dask's 'periodic', the far side).
+Dask's own boundary='reflect' is numpy.pad's 'symmetric', which repeats the edge pixel,
+and gives other values there.
 
 Chunks run where Dask puts them, each through the op's function (gpufilter.blur, ...): on
 the worker's GPU when it has one (with one worker per GPU, as dask-cuda's workers are
