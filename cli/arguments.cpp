@@ -15,9 +15,13 @@
 #include "comma_list.hpp"
 #include "exit_codes.hpp"
 #include "gpufilter/error.hpp"
-#include "help.hpp"
 #include "kernel_file_option.hpp"
 #include "gpufilter/io/standard_streams.hpp"
+#include "help.hpp"
+#include "man_page.hpp"
+#include "options.hpp"
+#include "shell_completion.hpp"
+#include "suggest.hpp"
 
 namespace gpufilter::cli {
 namespace {
@@ -27,138 +31,9 @@ using io::CodecChoice;
 using io::DeviceChoice;
 using io::RunRequest;
 
-constexpr const char* kProgram = "gpufilter";
-constexpr const char* kCommonGroup = "Common";
-constexpr const char* kFilesOption = "files";
 constexpr std::string_view kChainSeparator = ":";
 
 [[noreturn]] void usage_error(const std::string& message) { throw CliError(ExitCode::Usage, message); }
-
-std::string join(const std::vector<std::string>& items, const char* separator) {
-  std::string text;
-  for (const std::string& item : items) {
-    if (!text.empty()) text += separator;
-    text += item;
-  }
-  return text;
-}
-
-std::vector<std::string> border_names() {
-  std::vector<std::string> names;
-  for (BorderMode mode : all_border_modes()) names.emplace_back(to_string(mode));
-  return names;
-}
-
-std::vector<std::string> operation_names() {
-  std::vector<std::string> names;
-  for (const Operation& op : operations()) names.push_back(op.name);
-  return names;
-}
-
-// The options of one op (or, with op == nullptr, those every op shares, for the general
-// help). Params are read as strings so a bad number gets our message, not cxxopts'.
-cxxopts::Options make_options(const Operation* op) {
-  cxxopts::Options options(op ? std::string(kProgram) + " " + op->name : kProgram,
-                           op ? wrapped(op->summary, kHelpWidth, 0) + "\n" : "");
-  const bool data_op = op && !op->produces_image();
-  options.custom_help(op ? (data_op ? "IN [options]" : "IN OUT [options]") : "");
-  options.positional_help("");
-  if (op) {
-    for (const ParamSpec& spec : op->params) {
-      if (spec.kind == ParamKind::Flag) {
-        options.add_options(op->name)(spec.name, spec.describe());
-      } else {
-        options.add_options(op->name)(spec.name, spec.describe(), cxxopts::value<std::string>(), spec.metavar);
-      }
-    }
-  }
-  auto common = options.add_options(kCommonGroup);
-  if (!op || op->uses_border) {
-    common("border",
-           "pixels outside the image: " + join(border_names(), ", ") +
-               " (default: " + to_string(Border{}.mode) + ")",
-           cxxopts::value<std::string>(), "MODE");
-    common("border-value",
-           "value outside the image with --border constant, in the image's units (8-bit: "
-           "0..255, 16-bit: 0..65535, whole numbers); one number for every channel or one per "
-           "channel, gray[,alpha] for a gray+alpha PNG (default: 0)",
-           cxxopts::value<std::string>(), "V[,V...]");
-  }
-  common("variant",
-         op ? "kernel to run on the GPU: " + join(op->variants, ", ") + " (default: " +
-                  op->default_variant + ")"
-            : std::string("kernel to run on the GPU (see 'gpufilter list')"),
-         cxxopts::value<std::string>(), "NAME");
-  common("device",
-         "auto: the GPU when one is usable, else the CPU reference; gpu; cpu (default: auto)",
-         cxxopts::value<std::string>(), "auto|gpu|cpu");
-  common("codec",
-         "JPEG decoding and encoding on a GPU run: auto: nvJPEG on the GPU in a batch, for the JPEG files it "
-         "takes, and OpenCV for one file (where nvJPEG's start-up costs more than it saves); gpu: nvJPEG for every "
-         "JPEG it takes, an error where it cannot be used at all; cpu: OpenCV (default: auto)",
-         cxxopts::value<std::string>(), "auto|gpu|cpu");
-  common("timing", "print the time of each stage on stderr");
-  common("y,yes", data_op ? "replace an existing --plot FILE" : "replace an existing OUT (in a batch, existing outputs)");
-  if (data_op) {
-    common("json", "print the result as JSON (default: a table)");
-    common("csv", "print the result as CSV (default: a table)");
-    common("plot", "also draw the result as a chart into FILE (PNG; ops whose rows form an axis, e.g. bins)",
-           cxxopts::value<std::string>(), "FILE");
-  } else {
-    common("overwrite", "allow OUT to be the same file as IN");
-    common("quality", "JPEG quality of OUT, 1..100 (default: 95)", cxxopts::value<std::string>(), "N");
-    common("png-compression",
-           "zlib level of a PNG OUT: 0 none (fastest); 1..6 zlib's level; 7..9 each strip of rows the smaller of the "
-           "default and a level-9 search capped at 16, 32, 64 chain entries (default: adaptive row filters, "
-           "run-length matching, or a short full search where rows repeat at a distance: fastest, and on photos "
-           "smaller than levels 1..6)",
-           cxxopts::value<std::string>(), "N");
-    common("background",
-           "colour under an image with alpha written to a format without it (JPEG, PNM): white, black, gray, "
-           "#RRGGBB or R,G,B (default: white)",
-           cxxopts::value<std::string>(), "COLOUR");
-    common("strip", "write OUT without IN's metadata (EXIF, IPTC, XMP, ICC colour profile), which is otherwise kept "
-                    "where OUT's format holds it (JPEG, PNG, TIFF, WebP)");
-  }
-  common("no-autorotate", "keep a JPEG's pixels in their stored order (default: turn them upright by the EXIF "
-                          "orientation, as viewers show them)");
-  if (!op || op->produces_image()) {
-    common("out-dir", "batch: write each IN into DIR as <name><suffix><extension>; IN may be many files; DIR is "
-                      "made when missing",
-           cxxopts::value<std::string>(), "DIR");
-    common("format", "the output's format (png, jpg, tif, webp, ...): needed for OUT '-' (standard output); in a "
-                     "batch, each output's extension (default: its input's)",
-           cxxopts::value<std::string>(), "FMT");
-    common("suffix", "batch: added to each output's name before its extension (default: none)",
-           cxxopts::value<std::string>(), "TEXT");
-    common("from-file", "batch: read more inputs from LIST, one path a line ('-': stdin)",
-           cxxopts::value<std::string>(), "LIST");
-    common("jobs", "batch: threads decoding and encoding files (default: one per core)",
-           cxxopts::value<std::string>(), "N");
-    common("shard", "batch: keep only inputs I, I+N, I+2N, ... of the list (0 <= I < N), to spread a "
-                    "collection over machines",
-           cxxopts::value<std::string>(), "I/N");
-    common("quiet", "batch: no progress bar and no summary");
-  }
-  common("devices", "GPUs to use: all, or a list such as 0,1 (default: 0); a batch spreads files over them",
-         cxxopts::value<std::string>(), "all|N[,N...]");
-  common("max-pixels",
-         "refuse images of more pixels than N before decoding them, as a guard against decompression bombs; "
-         "0: no limit (default: 1073741824, OpenCV's limit)",
-         cxxopts::value<std::string>(), "N");
-  common("h,help", "print this help");
-  options.add_options("")(kFilesOption, data_op ? "IN" : "IN OUT | IN... --out-dir DIR",
-                          cxxopts::value<std::vector<std::string>>());
-  options.parse_positional({kFilesOption});
-  return options;
-}
-
-std::string rendered_help(const cxxopts::Options& options, const std::vector<std::string>& groups,
-                          bool with_usage) {
-  std::string text = options.help(groups, with_usage);
-  const auto first = text.find_first_not_of('\n');
-  return first == std::string::npos ? std::string() : text.substr(first);
-}
 
 // cxxopts quotes names with typographic quotes; keep error lines plain ASCII.
 std::string plain_quotes(std::string text) {
@@ -168,6 +43,44 @@ std::string plain_quotes(std::string text) {
     }
   }
   return text;
+}
+
+// "unknown op 'blurr'; did you mean 'blur'?", or where nothing is close, where to look.
+std::string unknown_op_message(const std::string& name) {
+  const std::string suggestion = did_you_mean(name, operation_names());
+  return "unknown op '" + name + "'" + (suggestion.empty() ? "; 'gpufilter list' shows the ops" : suggestion);
+}
+
+const Operation& known_operation(const std::string& name) {
+  const Operation* op = find_operation(name);
+  if (!op) usage_error(unknown_op_message(name));
+  return *op;
+}
+
+// The option cxxopts names in "Option 'sigmma' does not exist", as it was typed.
+std::string unknown_option_name(const std::string& message) {
+  const auto open = message.find('\'');
+  const auto close = message.rfind('\'');
+  if (open == std::string::npos || close <= open) return "";
+  return message.substr(open + 1, close - open - 1);
+}
+
+// cxxopts skips argv[0]; handing it the op name there parses what follows. An unknown
+// option gets the op's nearest option names.
+cxxopts::ParseResult parse_options(cxxopts::Options& options, const Operation& op, int argc, const char* const* argv) {
+  const std::string see = " (see 'gpufilter " + op.name + " --help')";
+  try {
+    return options.parse(argc - 1, argv + 1);
+  } catch (const cxxopts::exceptions::no_such_option& error) {
+    const std::string name = unknown_option_name(plain_quotes(error.what()));
+    if (name.empty()) usage_error(plain_quotes(error.what()) + see);
+    std::vector<std::string> names;
+    for (const OptionDoc& doc : option_docs(&op)) names.push_back(doc.name);
+    const std::string typed = (name.size() == 1 ? "-" : "--") + name;
+    usage_error("unknown option '" + typed + "' for " + op.name + did_you_mean(name, names, "--") + see);
+  } catch (const cxxopts::exceptions::exception& error) {
+    usage_error(plain_quotes(error.what()) + see);
+  }
 }
 
 double parse_number(const std::string& text, const std::string& option) {
@@ -352,19 +265,8 @@ void read_data_output(const cxxopts::ParseResult& result, RunCommand& request) {
 Command parse_run(const Operation& op, int argc, const char* const* argv) {
   refuse_border_options(op, argc, argv);
   cxxopts::Options options = make_options(&op);
-  cxxopts::ParseResult result;
-  try {
-    // cxxopts skips argv[0]; handing it the op name there parses what follows.
-    result = options.parse(argc - 1, argv + 1);
-  } catch (const cxxopts::exceptions::exception& error) {
-    usage_error(plain_quotes(error.what()) + " (see 'gpufilter " + op.name + " --help')");
-  }
-  if (result.count("help")) {
-    std::string text = rendered_help(options, {op.name, kCommonGroup}, true);
-    text += "\nPixel formats: " + describe_formats(op.formats) + "\n";
-    text += "Exit codes: see 'gpufilter --help'.\n";
-    return TextReply{text};
-  }
+  const cxxopts::ParseResult result = parse_options(options, op, argc, argv);
+  if (result.count("help") || result.count("help-all")) return TextReply{operation_help(op, result.count("help-all") > 0)};
 
   RunCommand request;
   request.op = &op;
@@ -417,10 +319,13 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
   request.output = files[1];
   const std::string format = read_format(result);
   if (request.output == "-") {
-    if (format.empty()) usage_error("OUT '-' writes to standard output: name its format with --format (png, jpg, ...)");
-    request.output = io::standard_output_path(format);
+    // Without --format, IN's format: the run names it once IN can be read (main.cpp).
+    if (!format.empty()) request.output = io::standard_output_path(format);
   } else if (!format.empty()) {
-    usage_error("--format is for OUT '-' and batches; OUT's own suffix names its format");
+    if (request.output.has_extension())
+      usage_error("OUT '" + request.output.string() + "' names its format by its suffix; --format is for OUT '-', an "
+                  "OUT without a suffix and batches");
+    request.encode.format = format;  // a suffix-less OUT in that format
   } else if (io::is_standard_output(request.output)) {
     request.output = "." / request.output;  // a file of that name, not standard output
   }
@@ -432,18 +337,13 @@ Command parse_run(const Operation& op, int argc, const char* const* argv) {
 // to `run_options` for the first op, and files belong to the first op alone.
 Command parse_step(const std::string& name, int argc, const char* const* argv, std::vector<std::string>& run_options) {
   const Operation* op = find_operation(name);
-  if (!op) usage_error("unknown op '" + name + "' after ':'; known ops: " + join(operation_names(), ", "));
+  if (!op) usage_error(unknown_op_message(name) + " after ':'");
   if (!op->produces_image())
     usage_error(op->name + " prints data and writes no image: it cannot follow ':' in a chain");
   refuse_border_options(*op, argc, argv);
   cxxopts::Options options = make_options(op);
-  cxxopts::ParseResult result;
-  try {
-    result = options.parse(argc - 1, argv + 1);
-  } catch (const cxxopts::exceptions::exception& error) {
-    usage_error(plain_quotes(error.what()) + " (see 'gpufilter " + op->name + " --help')");
-  }
-  if (result.count("help")) return TextReply{rendered_help(options, {op->name, kCommonGroup}, true)};
+  const cxxopts::ParseResult result = parse_options(options, *op, argc, argv);
+  if (result.count("help") || result.count("help-all")) return TextReply{operation_help(*op, result.count("help-all") > 0)};
   RunCommand step;
   step.op = op;
   // The run's options go to the first op, which owns them (flags hold "true").
@@ -469,20 +369,30 @@ Command parse_step(const std::string& name, int argc, const char* const* argv, s
 Command parse_command_line(int argc, const char* const* argv) {
   if (argc < 2) usage_error("no op given; see 'gpufilter --help'");
   const std::string first = argv[1];
-  if (first == "-h" || first == "--help" || first == "help") {
-    return TextReply{general_help(rendered_help(make_options(nullptr), {kCommonGroup}, false))};
+  if (first == "-h" || first == "--help" || (first == "help" && argc == 2)) {
+    return TextReply{general_help(rendered_help(make_options(nullptr), {kBorderGroup, kCommonGroup}, false))};
+  }
+  if (first == "help") {
+    if (argc > 3) usage_error(std::string("'help' takes one op, got '") + argv[3] + "' after it");
+    return TextReply{operation_help(known_operation(argv[2]), false)};
   }
   if (first == "--version") return TextReply{version_text()};
+  if (first == "man") {
+    if (argc > 2) usage_error(std::string("'man' takes no arguments, got '") + argv[2] + "'");
+    return TextReply{man_page()};
+  }
+  if (first == "completion") {
+    const std::string shell = argc > 2 ? argv[2] : "";
+    if (argc != 3 || (shell != "bash" && shell != "zsh"))
+      usage_error("'completion' takes the shell: bash or zsh (as in: source <(gpufilter completion bash))");
+    return TextReply{shell == "bash" ? bash_completion() : zsh_completion()};
+  }
   if (first == "list") {
     if (argc > 2) usage_error(std::string("'list' takes no arguments, got '") + argv[2] + "'");
     return TextReply{operation_table()};
   }
   if (first.starts_with("-")) usage_error("expected an op before '" + first + "'; see 'gpufilter --help'");
-  const Operation* op = find_operation(first);
-  if (!op) {
-    usage_error("unknown op '" + first + "'; known ops: " + join(operation_names(), ", ") +
-                " (see 'gpufilter list')");
-  }
+  const Operation* op = &known_operation(first);
   // The chain's segments: the first op with its files and options, then ": OP [options]".
   // The run's own options (--device, --timing, --quality, ...) may stand in any segment:
   // they are moved to the first, which owns them.

@@ -89,7 +89,7 @@ std::string operation_table() {
     text += indent + wrapped("variants: " + variants_text(op), text_width - 2, column + 2) + '\n';
     text += indent + wrapped("formats: " + describe_formats(op.formats), text_width - 2, column + 2) + '\n';
   }
-  text += "\n* the variant used unless --variant says otherwise. 'gpufilter OP --help' lists\n"
+  text += "\n* the variant used unless --variant says otherwise. 'gpufilter help OP' lists\n"
           "  an op's parameters.\n";
   return text;
 }
@@ -99,9 +99,11 @@ std::string general_help(const std::string& common_options) {
   text +=
       "Usage:\n"
       "  gpufilter OP IN OUT [--PARAM VALUE...] [options]\n"
-      "  gpufilter OP --help     the parameters of one op\n"
+      "  gpufilter help OP       the parameters of one op (also: OP --help; every option: OP --help-all)\n"
       "  gpufilter list          every op with its variants and pixel formats\n"
       "  gpufilter server start  keep the GPU warm for the commands that follow (server --help)\n"
+      "  gpufilter completion bash|zsh   shell completion, e.g. source <(gpufilter completion bash)\n"
+      "  gpufilter man           the manual page, e.g. gpufilter man | man -l -\n"
       "  gpufilter --help | --version\n\n";
   // Wrapped to the terminal, as `gpufilter list` is; a heading per group.
   const std::size_t width = longest_op_name();

@@ -26,7 +26,9 @@
 #include "exit_codes.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/io/codecs.hpp"
+#include "gpufilter/io/content_format.hpp"
 #include "gpufilter/io/execute.hpp"
+#include "gpufilter/io/file_suffix.hpp"
 #include "gpufilter/io/gpu_jpeg.hpp"
 #include "gpufilter/io/gpu_jpeg_file.hpp"
 #include "gpufilter/io/gpu_warmup.hpp"
@@ -75,6 +77,22 @@ struct SingleRun {
   }
   const char* device_name() const { return to_string(runner->device()); }
 };
+
+// OUT '-' without --format: standard output in IN's format, as its first bytes show it,
+// else as its suffix names it.
+// `content` is where IN's bytes are (standard input and pipes: their copy in memory),
+// `name` what the command line named ("-" for standard input).
+std::filesystem::path standard_output_in_format_of(const std::filesystem::path& content,
+                                                   const std::filesystem::path& name) {
+  const bool standard_input = name == "-";
+  std::string suffix = io::suffix_of_content(content);
+  if (suffix.empty() && !standard_input) suffix = name.extension().string();
+  if (suffix.empty())
+    throw CliError(ExitCode::Usage, "OUT '-' is written in IN's format, which neither " +
+                                        std::string(standard_input ? "standard input's first bytes" : "IN's first bytes nor its name") +
+                                        " show: name one with --format (png, jpg, ...)");
+  return io::standard_output_path(suffix);
+}
 
 // A data op (stats, histogram): reads IN, prints the result on stdout, draws --plot.
 void run_data_request(const RunCommand& request, Clock::time_point started) {
@@ -139,11 +157,13 @@ int run(int argc, const char* const* argv, Clock::time_point started) {
   // Beside the run's start, unless the tool's own codecs take the files (PNG, JPEG; a
   // file that they decline loads the module when it gets there).
   if (!(codecs::own_codec_takes(request.input) &&
-        (codecs::own_codec_takes(request.output) || !request.op->produces_image())) ||
+        (codecs::own_codec_takes("image" + io::output_suffix(request.output, request.encode.format)) ||
+         !request.op->produces_image())) ||
       request.batch)
     codecs::start_loading();
   if (request.batch) return static_cast<int>(run_batch_command(request));
   // An input that reads once (standard input, a pipe) is read here, into memory, once.
+  const std::filesystem::path named_input = request.input;
   std::optional<io::SpooledInput> spooled;
   const std::uint64_t spool_limit = io::spool_limit(request.max_pixels);
   if (request.input == "-") {
@@ -151,6 +171,7 @@ int run(int argc, const char* const* argv, Clock::time_point started) {
   } else if (io::reads_once(request.input)) {
     request.input = spooled.emplace(request.input, spool_limit, request.max_pixels).path();
   }
+  if (request.output == "-") request.output = standard_output_in_format_of(request.input, named_input);
   try {
     run_request(request, started);
   } catch (const io::IoError& error) {

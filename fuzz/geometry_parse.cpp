@@ -1,5 +1,5 @@
 // The geometry texts: crop's --geometry WxH+X+Y (parse_geometry, then crop against an
-// image) and list parameters such as resize's --size WxH (ParamSpec::parse). The first
+// image) and list parameters such as resize's --size WxH or P% (ParamSpec::parse). The first
 // input byte picks which; the rest is the text.
 #include <cmath>
 #include <cstdint>
@@ -57,13 +57,37 @@ void numbers(const std::string& text) {
     if (!std::isfinite(item)) std::abort();
 }
 
+// A list that takes a percentage for another parameter (resize's --size 50%): the text
+// ending in '%' comes back as it is, for resolve() to map; anything else as a list.
+void numbers_or_percent(const std::string& text) {
+  gpufilter::ParamSpec size;
+  size.name = "size";
+  size.kind = gpufilter::ParamKind::Numbers;
+  size.metavar = "WxH";
+  size.percent_sets = "scale";
+  gpufilter::ParamValue value;
+  try {
+    value = size.parse(text);
+  } catch (const gpufilter::Error& error) {
+    if (error.code() != gpufilter::ErrorCode::InvalidArgument) std::abort();
+    return;
+  }
+  const bool percent = !text.empty() && text.back() == '%';
+  const auto* given = std::get_if<std::string>(&value);
+  if (percent != (given != nullptr) || (given != nullptr && *given != text)) std::abort();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
   if (data[0] & 1) {
-    numbers(text);
+    if (data[0] & 2) {
+      numbers_or_percent(text);
+    } else {
+      numbers(text);
+    }
   } else {
     geometry(text);
   }

@@ -315,7 +315,8 @@ TEST_F(CliServerTest, ACallerThatGoesAwayWritesNoOutput) {
   const fs::path out = work_ / "out.png";
   {
     ScratchDir caller_capture;
-    // With the server's variables: a caller whose GPUFILTER_* differ runs in its own process.
+    // The caller's GPUFILTER_* variables must be the server's for the server to take its
+    // command (server_socket's tool_environment), the test hook's too.
     ChildProcess caller(GPUFILTER_CLI_PATH, {"blur", in, out.string(), "--device", "cpu"}, caller_capture.path(),
                         paused);
     ASSERT_TRUE(wait_until([&] { return contains(run({"server", "status"}).out, "running 'blur'"); },

@@ -11,6 +11,7 @@ if(TARGET gpufilter_cli)
     ${CMAKE_CURRENT_LIST_DIR}/cli_server_control_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cli_metadata_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cli_input_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/cli_habits_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cli_test_util.cpp)
   target_compile_definitions(cli_test PRIVATE GPUFILTER_CLI_PATH="$<TARGET_FILE:gpufilter_cli>")
   # Exiv2 reads back the metadata OUT carries (cli_metadata_test.cpp).

@@ -2,8 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 
 #include "gpufilter/gpufilter.hpp"
 #include "invalid_argument.hpp"
@@ -96,6 +98,53 @@ TEST(Registry, ResolveFillsDefaultsAndRejectsBadValues) {
   const std::string message = invalid_argument_message([&] { blur->resolve({{"sigma", 5000.0}}); });
   EXPECT_NE(message.find("sigma"), std::string::npos) << message;
   EXPECT_NE(message.find("5000"), std::string::npos) << message;
+}
+
+// resize's --size P% is --scale P/100 (ImageMagick's -resize 50%), through the registry,
+// so the CLI and the bindings read it alike.
+TEST(Registry, APercentageSetsTheParameterItNames) {
+  const Operation* resize = find_operation("resize");
+  ASSERT_NE(resize, nullptr);
+  const ParamSpec* size = resize->find_param("size");
+  ASSERT_NE(size, nullptr);
+  EXPECT_EQ(size->percent_sets, "scale");
+  const ParamValues half = resize->resolve({{"size", size->parse("50%")}});
+  EXPECT_EQ(half.count("size"), 0u);
+  EXPECT_EQ(half.number("scale"), 0.5);
+  EXPECT_EQ(resize->output_shape_for(ImageShape{101, 40, {ChannelType::U8, 3}}, half).width, 51);
+  EXPECT_THROW(size->parse("abc%"), Error);
+  EXPECT_THROW(resize->resolve({{"size", size->parse("50%")}, {"scale", 2.0}}), Error) << "both given";
+  EXPECT_THROW(resize->resolve({{"size", size->parse("50x20%")}}), Error) << "one percentage";
+  EXPECT_THROW(resize->resolve({{"size", size->parse("0%")}}), Error) << "out of --scale's range";
+  const Operation* box = find_operation("box");
+  ASSERT_NE(box, nullptr);
+  EXPECT_THROW(box->find_param("size")->parse("50%"), Error) << "an op without a percentage";
+}
+
+// How far an output pixel reads, for chunked runs (Dask's map_overlap depth): the masks'
+// half sizes, median's radius, nothing for a point op, no bound for a whole-image op.
+TEST(Registry, TheReachOfAnOpIsItsHalfWindow) {
+  const auto reach_of = [](const std::string& name, const ParamValues& given) {
+    const Operation* op = find_operation(name);
+    if (op == nullptr || !op->reach) throw std::runtime_error(name + " has no reach");
+    return op->reach(op->resolve(given));
+  };
+  EXPECT_EQ(reach_of("blur", {{"sigma", 2.0}}), (std::array<int, 2>{6, 6}));
+  EXPECT_EQ(reach_of("blur", {{"sigma", 1.0}, {"sigma-y", 3.0}}), (std::array<int, 2>{3, 9}));
+  EXPECT_EQ(reach_of("blur", {{"radius", 2}}), (std::array<int, 2>{2, 2}));
+  EXPECT_EQ(reach_of("box", {{"size", std::vector<double>{5, 3}}}), (std::array<int, 2>{2, 1}));
+  EXPECT_EQ(reach_of("median", {{"radius", 3}}), (std::array<int, 2>{3, 3}));
+  EXPECT_EQ(reach_of("edge", {}), (std::array<int, 2>{1, 1}));
+  EXPECT_EQ(reach_of("convolve", {{"kernel", "1 2 1 2 1"}}), (std::array<int, 2>{2, 0}));
+  EXPECT_EQ(reach_of("invert", {}), (std::array<int, 2>{0, 0}));
+  for (const char* whole_image : {"equalize", "resize", "rotate", "stats"})
+    EXPECT_FALSE(find_operation(whole_image)->reach) << whole_image;
+  // Every op that reads a border has a reach.
+  for (const Operation& op : operations()) {
+    if (op.uses_border) {
+      EXPECT_TRUE(op.reach) << op.name;
+    }
+  }
 }
 
 TEST(Registry, TypedParametersParseAndCheck) {

@@ -103,6 +103,13 @@ GPUFILTER_C_API gpufilter_status gpufilter_request_output_shape(const gpufilter_
                                                                 const gpufilter_image* input,
                                                                 gpufilter_image* output);
 
+/* How far from an output pixel, in x and in y, lie the input pixels it depends on (blur:
+ * its radius): a tile of the output needs the input's tile with this margin around it,
+ * read with the request's border beyond the image's edges. GPUFILTER_ERROR_INVALID_ARGUMENT
+ * for an op without such a bound (equalize, whose every pixel depends on the whole image;
+ * geometry). */
+GPUFILTER_C_API gpufilter_status gpufilter_request_reach(const gpufilter_request* request, int* x, int* y);
+
 /* Runs an image op from src into dst (of gpufilter_request_output_shape's shape). With
  * GPUFILTER_GPU both are device memory on GPU `device` (-1: the calling thread's current
  * one), and the work is enqueued on `stream` (a cudaStream_t, CUstream, CuPy's

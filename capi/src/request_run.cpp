@@ -3,6 +3,7 @@
 // memory through the GPU.
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <string>
 
 #include "c_status.hpp"
@@ -132,6 +133,18 @@ extern "C" gpufilter_status gpufilter_request_output_shape(const gpufilter_reque
     const ImageView src = capi::to_view(capi::checked(input, "input"));
     if (src.width <= 0 || src.height <= 0) capi::invalid("input is empty");
     *output = capi::to_c_image(capi::output_for(capi::checked(request), src));
+  });
+}
+
+extern "C" gpufilter_status gpufilter_request_reach(const gpufilter_request* request, int* x, int* y) {
+  return capi::guarded([&] {
+    if (x == nullptr || y == nullptr) capi::invalid("x or y is NULL");
+    const gpufilter_request& checked = capi::checked(request);
+    if (!checked.op->reach)
+      capi::invalid(checked.op->name + " has no bounded reach: an output pixel may depend on any input pixel");
+    const std::array<int, 2> reach = checked.op->reach(checked.params);
+    *x = reach[0];
+    *y = reach[1];
   });
 }
 

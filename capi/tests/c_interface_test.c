@@ -45,7 +45,10 @@ int main(void) {
     for (x = 0; x < W; ++x)
       for (c = 0; c < 3; ++c) CHECK(dst[y][x][c] == 100);
 
+  CHECK(gpufilter_request_reach(blur, &x, &y) == GPUFILTER_OK && x == 5 && y == 5); /* ceil(3 * 1.5) */
+
   CHECK(gpufilter_request_create("stats", 0, NULL, NULL, NULL, NULL, 0, NULL, &stats) == GPUFILTER_OK);
+  CHECK(gpufilter_request_reach(stats, &x, &y) == GPUFILTER_ERROR_INVALID_ARGUMENT);
   CHECK(gpufilter_request_data_layout(stats, &in, &layout, &count) == GPUFILTER_OK);
   CHECK(count == sizeof table / sizeof table[0] && strstr(layout, "\"mean\"") != NULL);
   CHECK(gpufilter_request_run_data(stats, &in, table, count, GPUFILTER_CPU, -1, NULL) == GPUFILTER_OK);

@@ -12,6 +12,10 @@ std::string lower_suffix(const std::filesystem::path& path) {
   return suffix;
 }
 
+std::string output_suffix(const std::filesystem::path& output, const std::string& format) {
+  return lower_suffix(format.empty() ? output : std::filesystem::path("image" + format));
+}
+
 bool is_png_path(const std::filesystem::path& path) { return lower_suffix(path) == ".png"; }
 
 bool is_jpeg_path(const std::filesystem::path& path) {

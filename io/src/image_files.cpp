@@ -185,13 +185,13 @@ ImageView host_view(const cv::Mat& image, PixelFormat format) {
   return view;
 }
 
-void check_output_target(const fs::path& output) {
-  const std::string suffix = output.extension().string();
+void check_output_target(const fs::path& output, const std::string& format) {
+  const std::string suffix = format.empty() ? output.extension().string() : format;
   if (suffix.empty() || suffix == ".") {
     throw IoError(Fault::Request, "OUT " + quoted(output) + " has no suffix to pick a format by; use " +
-                                        join_choices(writable_suffixes()));
+                                        join_choices(writable_suffixes()) + ", or name one with --format");
   }
-  if (!have_writer(output.string())) {
+  if (!have_writer(format.empty() ? output.string() : "image" + format)) {
     throw IoError(Fault::Request, "unsupported output suffix '" + suffix + "'; use " +
                                         join_choices(writable_suffixes()));
   }
@@ -231,9 +231,9 @@ void refuse_existing_output(const fs::path& output, bool replace_existing, const
     throw IoError(Fault::Request, name + " " + quoted(output) + " exists; pass -y to replace it");
 }
 
-OutputFit check_output_holds(const fs::path& output, PixelFormat format) {
+OutputFit check_output_holds(const fs::path& output, PixelFormat format, const std::string& output_format) {
   const int type = cv_type_of(format);
-  const std::string suffix = output.extension().string();
+  const std::string suffix = output_format.empty() ? output.extension().string() : output_format;
   if (format_holds(suffix, type)) return OutputFit::AsIs;
   if (format.channels == 4 && format.type != ChannelType::F32 &&
       format_holds(suffix, cv_type_of(PixelFormat{format.type, 3})))

@@ -159,19 +159,20 @@ void write_result(const RunRequest& request, const std::filesystem::path& output
 // Whether the result may be encoded by nvJPEG: OUT is a JPEG that holds it as it is.
 bool jpeg_encodes_on_gpu(const RunRequest& request, const std::filesystem::path& output, const ImageShape& out,
                          OutputFit fit) {
-  return fit == OutputFit::AsIs && is_jpeg_path(output) && out.format.type == ChannelType::U8 &&
+  return fit == OutputFit::AsIs && is_jpeg_path("image" + output_suffix(output, request.encode.format)) &&
+         out.format.type == ChannelType::U8 &&
          (out.format.channels == 1 || out.format.channels == 3) && request.codec != CodecChoice::Cpu;
 }
 
 // `encoded` (a JPEG from nvJPEG of an `out`-shaped result) with IN's metadata, written
 // to OUT.
 void write_gpu_encoded(const std::filesystem::path& output, std::vector<unsigned char>& encoded,
-                       const ImageMetadata& metadata, const ImageShape& out, bool replace_existing,
+                       const ImageMetadata& metadata, const ImageShape& out, const EncodeOptions& encode,
                        StageTimes& times, std::string& notes) {
   throw_if_cancelled();  // a server's caller gone: no OUT
   Stopwatch stage;
-  notes += write_encoded_atomically(output, std::move(encoded), "JPEG", replace_existing, &metadata, out.width,
-                                    out.height);
+  notes += write_encoded_atomically(output, std::move(encoded), "JPEG", encode.replace_existing, &metadata, out.width,
+                                    out.height, encode.format);
   times.add("write", stage.elapsed_ms());
 }
 
@@ -197,7 +198,7 @@ bool run_gpu_jpeg(const RunRequest& request, const GpuJpegFile& jpeg, const std:
     write_result(request, output, result, out, fit, layout, metadata, times, notes);
     return true;
   }
-  write_gpu_encoded(output, encoded, metadata, out, request.encode.replace_existing, times, notes);
+  write_gpu_encoded(output, encoded, metadata, out, request.encode, times, notes);
   return true;
 }
 
@@ -224,9 +225,9 @@ void finish_image_file(const RunRequest& given, const std::filesystem::path& inp
   }
   // The output keeps a gray+alpha PNG's layout only where it keeps its pixel format.
   const ChannelLayout layout = out.format == format ? decoded.layout : ChannelLayout::AsDecoded;
-  const OutputFit fit = check_output_holds(output, out.format);
+  const OutputFit fit = check_output_holds(output, out.format, request.encode.format);
   if (fit == OutputFit::FlattenAlpha) {
-    notes += "gpufilter: note: " + output.extension().string() + " holds no alpha: the image is flattened onto " +
+    notes += "gpufilter: note: " + output_suffix(output, request.encode.format) + " holds no alpha: the image is flattened onto " +
              request.background.name + " (--background)\n";
   }
 
@@ -240,7 +241,7 @@ void finish_image_file(const RunRequest& given, const std::filesystem::path& inp
     if (runner.run_image_to_jpeg(request, host_view(decoded.image, format), request.encode.jpeg_quality, encoded,
                                  times)) {
       decoded.image.release();
-      write_gpu_encoded(output, encoded, decoded.metadata, out, request.encode.replace_existing, times, notes);
+      write_gpu_encoded(output, encoded, decoded.metadata, out, request.encode, times, notes);
       return;
     }
   }
@@ -257,7 +258,7 @@ void finish_image_file(const RunRequest& given, const std::filesystem::path& inp
 
 void check_output_path(const RunRequest& request, const std::filesystem::path& input,
                        const std::filesystem::path& output) {
-  check_output_target(output);
+  check_output_target(output, request.encode.format);
   if (is_standard_output(output)) return;
   if (same_file(input, output)) {
     if (!request.overwrite)

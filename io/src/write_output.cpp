@@ -71,9 +71,8 @@ std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, 
 
 // IN's metadata added to the encoded OUT: the warnings for what could not be read or
 // written, one line each (the file keeps its pixels either way).
-std::string add_metadata(std::vector<unsigned char>& bytes, const fs::path& output, const ImageMetadata* metadata,
-                         int width, int height) {
-  const std::string suffix = lower_suffix(output);
+std::string add_metadata(std::vector<unsigned char>& bytes, const fs::path& output, const std::string& suffix,
+                         const ImageMetadata* metadata, int width, int height) {
   if (metadata == nullptr || !suffix_holds_metadata(suffix)) return "";
   std::string warnings;
   if (!metadata->problem().empty())
@@ -109,9 +108,8 @@ void commit_bytes(const fs::path& output, const std::vector<unsigned char>& byte
 
 std::string write_image_atomically(const fs::path& output, const cv::Mat& image, PixelFormat format,
                                    ChannelLayout layout, const EncodeOptions& options, const ImageMetadata* metadata) {
-  const std::string cannot_write = "cannot write " + format.name() + " pixels as " + output.extension().string() +
-                                   " to " + quoted(output) + ": ";
-  const std::string suffix = lower_suffix(output);
+  const std::string suffix = output_suffix(output, options.format);
+  const std::string cannot_write = "cannot write " + format.name() + " pixels as " + suffix + " to " + quoted(output) + ": ";
   std::vector<unsigned char> bytes;
   std::string notes;
   std::string failure = layout == ChannelLayout::GrayAlpha && suffix == ".png"
@@ -120,16 +118,16 @@ std::string write_image_atomically(const fs::path& output, const cv::Mat& image,
   if (failure.empty() && image.channels() == 4 && (suffix == ".tif" || suffix == ".tiff"))
     failure = mark_tiff_alpha(bytes);
   if (!failure.empty()) throw IoError(Fault::Output, cannot_write + failure);
-  const std::string warnings = notes + add_metadata(bytes, output, metadata, image.cols, image.rows);
+  const std::string warnings = notes + add_metadata(bytes, output, suffix, metadata, image.cols, image.rows);
   commit_bytes(output, bytes, options.replace_existing, cannot_write);
   return warnings;
 }
 
 std::string write_encoded_atomically(const fs::path& output, std::vector<unsigned char> bytes,
                                      const std::string& what, bool replace_existing, const ImageMetadata* metadata,
-                                     int width, int height) {
+                                     int width, int height, const std::string& format) {
   const std::string cannot_write = "cannot write the " + what + " file " + quoted(output) + ": ";
-  const std::string warnings = add_metadata(bytes, output, metadata, width, height);
+  const std::string warnings = add_metadata(bytes, output, output_suffix(output, format), metadata, width, height);
   commit_bytes(output, bytes, replace_existing, cannot_write);
   return warnings;
 }

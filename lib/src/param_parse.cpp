@@ -31,6 +31,12 @@ ParamValue ParamSpec::parse(const std::string& text) const {
     case ParamKind::Choice:
     case ParamKind::Text: return text;
     case ParamKind::Numbers: {
+      if (!percent_sets.empty() && !text.empty() && text.back() == '%') {
+        double value = 0.0;
+        if (!parse_double(text.substr(0, text.size() - 1), value))
+          throw_invalid("--" + name + " expects " + metavar + " or a percentage such as 50%, got '" + text + "'");
+        return text;  // resolve() sets `percent_sets` from it
+      }
       std::vector<double> items;
       std::string::size_type start = 0;
       while (true) {

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 
 #include "gpufilter/error.hpp"
 #include "ops/operations.hpp"
@@ -323,11 +324,33 @@ void check_value(const Operation& op, const ParamSpec& spec, const ParamValue& v
   }
 }
 
+
+// `given` with each percentage ("50%" for a Numbers parameter that has `percent_sets`)
+// moved to the parameter it sets, as a fraction.
+ParamValues with_percentages_mapped(const Operation& op, const ParamValues& given) {
+  ParamValues mapped = given;
+  for (const ParamSpec& spec : op.params) {
+    const auto it = given.find(spec.name);
+    if (spec.percent_sets.empty() || it == given.end() || !std::holds_alternative<std::string>(it->second)) continue;
+    const std::string& text = std::get<std::string>(it->second);
+    if (text.empty() || text.back() != '%') continue;
+    const ParamValue percent = spec.parse(text.substr(0, text.size() - 1));
+    if (given.has(spec.percent_sets))
+      throw_invalid(op.name + ": " + spec.name + " " + text + " sets " + spec.percent_sets + "; give one of them");
+    const auto& items = std::get<std::vector<double>>(percent);
+    if (items.size() != 1) throw_invalid(op.name + ": " + spec.name + " takes one percentage, got '" + text + "'");
+    mapped.erase(spec.name);
+    mapped[spec.percent_sets] = items[0] / 100.0;
+  }
+  return mapped;
+}
+
 }  // namespace
 
-ParamValues Operation::resolve(const ParamValues& given) const {
-  for (const auto& entry : given)
+ParamValues Operation::resolve(const ParamValues& original) const {
+  for (const auto& entry : original)
     if (!find_param(entry.first)) throw_invalid(name + ": unknown parameter '" + entry.first + "'");
+  const ParamValues given = with_percentages_mapped(*this, original);
   ParamValues resolved;
   for (const ParamSpec& spec : params) {
     const auto it = given.find(spec.name);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Blurs a collection of image files over a Dask cluster: one worker per GPU, each running
-gpufilter's batch pipeline (the CLI's) on its shard of the list.
+"""Blurs a collection of image files over a Dask cluster: one task per file (or per
+--files-per-task files), placed by the scheduler on a worker per GPU, each task running
+gpufilter's batch pipeline (the CLI's); a task whose worker dies runs again elsewhere.
 
   # one machine, one worker per GPU (or N CPU workers with --cpu-workers N)
   python3 python/examples/dask_batch.py --out-dir blurred photos/*.jpg
@@ -12,7 +13,7 @@ gpufilter's batch pipeline (the CLI's) on its shard of the list.
 import argparse
 import sys
 
-from dask.distributed import Client, LocalCluster
+from dask.distributed import Client, LocalCluster, progress
 
 import gpufilter
 import gpufilter.cluster
@@ -27,6 +28,7 @@ def main():
     parser.add_argument("--sigma", type=float, default=2.0, help="blur's sigma")
     parser.add_argument("--scheduler", help="a running scheduler's address (default: a local cluster)")
     parser.add_argument("--cpu-workers", type=int, default=0, help="a local cluster of N CPU workers")
+    parser.add_argument("--files-per-task", type=int, default=1, help="files a task runs (default: 1)")
     args = parser.parse_args()
     inputs = list(args.inputs)
     if args.from_file:
@@ -43,7 +45,10 @@ def main():
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True)
         client = Client(cluster)
     try:
-        results = gpufilter.cluster.batch_on_cluster(client, args.op, inputs, args.out_dir, replace=True, **params)
+        futures = gpufilter.cluster.submit_files(client, args.op, inputs, args.out_dir, replace=True,
+                                                 files_per_task=args.files_per_task, **params)
+        progress(futures)  # a progress bar here; the dashboard shows the tasks too
+        results = gpufilter.cluster.gather_files(client, futures)
     finally:
         client.close()
         if cluster is not None:

@@ -92,6 +92,7 @@ def _declare(lib):
        ctypes.POINTER(ctypes.c_double), ctypes.c_int, _c_str_p, ctypes.POINTER(RequestPointer))
     fn("gpufilter_request_destroy", None, RequestPointer)
     fn("gpufilter_request_output_shape", status, RequestPointer, image_p, image_p)
+    fn("gpufilter_request_reach", status, RequestPointer, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int))
     fn("gpufilter_request_run", status, RequestPointer, image_p, image_p, ctypes.c_int, ctypes.c_int,
        ctypes.c_void_p)
     fn("gpufilter_request_data_layout", status, RequestPointer, image_p, ctypes.POINTER(_c_str_p),

@@ -6,6 +6,7 @@
 /// op touches no shared list.
 /// The descriptions and their member functions run on the host and never synchronize;
 /// only the callbacks run_gpu and run_gpu_data enqueue GPU work, as the ops they wrap.
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <initializer_list>
@@ -73,8 +74,12 @@ struct ParamSpec {
   std::optional<ParamValue> default_value;  ///< absent: derived by the op (see default_text)
   std::string default_text;                 ///< how the default is shown in --help
   std::string metavar;                      ///< how a value is written in --help ("N", "WxH")
+  /// Numbers: the Number parameter a percentage given here sets instead, as a fraction
+  /// (resize's --size 50% is --scale 0.5, as ImageMagick's -resize 50%); empty: none.
+  std::string percent_sets;
 
-  /// Reads a value of this kind from text ("1.5", "sobel", "5x3"; a Flag from "1"/"0");
+  /// Reads a value of this kind from text ("1.5", "sobel", "5x3"; a Flag from "1"/"0";
+  /// "50%" as that text where `percent_sets` names a parameter, for resolve() to map);
   /// throws Error(InvalidArgument) naming the parameter where a number (or an item of
   /// Numbers) is not a finite number. Ranges, item counts and choices are resolve()'s
   /// to judge.
@@ -212,6 +217,14 @@ struct Operation {
   /// Bytes a perfect kernel moves through DRAM: each input read once, output written
   /// once (width, height: the input's).
   std::function<std::size_t(int width, int height, PixelFormat, const ParamValues&)> bytes_moved;
+
+  /// How far from an output pixel, in x and in y, lie the input pixels it depends on, for
+  /// these resolved parameters (blur: its radius; a 5x3 box: 2, 1; a point op: 0, 0): a
+  /// tile of the result needs only the tile of the input and this much around it, read
+  /// with the op's border where it passes the image's edge (the depth of Dask's
+  /// map_overlap). Empty: no such bound, as where each output pixel depends on the whole
+  /// image (equalize) or the op moves pixels (geometry). Throws what resolve() throws.
+  std::function<std::array<int, 2>(const ParamValues&)> reach;
 
   /// Rules between parameters, or on text the op parses (a mask, a mask file): throws
   /// Error(InvalidArgument) saying what is wrong. resolve() calls it, so a bad

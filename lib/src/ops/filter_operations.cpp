@@ -1,6 +1,7 @@
 // The convolution filters in the registry: each op turns its parameters into a
 // FilterSpec (filter_masks.cpp), which the CPU reference runs, or the chosen GPU variant
 // (their GPU side: gpu/filter_dispatch.cpp).
+#include <array>
 #include <fstream>
 #include <functional>
 #include <optional>
@@ -51,6 +52,11 @@ Operation filter_operation(std::string name, std::string summary, std::vector<Pa
   };
   // Building the spec is the whole check: masks, sizes and combinations of parameters.
   op.check = [to_spec](const ParamValues& values) { validate(to_spec(values), "filter"); };
+  // The masks are centred (odd sizes): half of each side.
+  op.reach = [to_spec](const ParamValues& values) {
+    const FilterSpec spec = to_spec(values);
+    return std::array<int, 2>{spec.width() / 2, spec.height() / 2};
+  };
   // Integer formats: the GPU sums in float, the reference in double, so a value
   // within float error of a .5 boundary may round the other way: at most one level.
   // The share of such samples bounds how often: a truncating kernel misses in about

@@ -251,9 +251,13 @@ Operation make_resize_operation() {
   op.name = "resize";
   op.group = OperationGroup::Geometry;
   op.summary = "Resize to --size WxH (keeping the aspect ratio unless --exact) or by --scale S";
+  ParamSpec size = numbers_param("size",
+                                 "the box to fit the image in, width x height (exactly that size with --exact); "
+                                 "P% for --scale P/100",
+                                 2, 2, 1, 1 << 20, true, "WxH", "from --scale");
+  size.percent_sets = "scale";
   op.params = {
-      numbers_param("size", "the box to fit the image in, width x height (exactly that size with --exact)", 2, 2, 1,
-                    1 << 20, true, "WxH", "from --scale"),
+      size,
       number_param("scale", "the factor for both sides (0.5: half size)", 1e-4, 1e4, std::nullopt, false, "from --size"),
       choice_param("filter",
                    "nearest, linear, cubic, lanczos (OpenCV's taps, no widening when shrinking) or area (the average "

@@ -1,5 +1,6 @@
 // The median filter: the names of its variants and its registry entry (its GPU side:
 // gpu/median_gpu.cpp).
+#include <array>
 #include <string>
 
 #include "cpu/median_cpu.hpp"
@@ -68,6 +69,10 @@ Operation make_median_operation() {
   for (MedianVariant variant : all_median_variants()) op.variants.emplace_back(to_string(variant));
   op.default_variant = to_string(MedianVariant::Auto);
   op.uses_border = true;
+  op.reach = [](const ParamValues& values) {
+    const int radius = median_params_of(values).radius;
+    return std::array<int, 2>{radius, radius};
+  };
   op.run_reference = [](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border& border) {
     reference::median_filter(src, dst, median_params_of(values), border);
   };

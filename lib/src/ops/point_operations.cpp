@@ -1,6 +1,8 @@
 // The point ops in the registry: invert, brightness, contrast, gamma, levels. Each
 // shares formats, variants, the --channels parameter and bytes moved; the math of
 // each is in point_ops.hpp and in the op's summary (their GPU side: gpu/point_gpu.cpp).
+#include <array>
+
 #include "cpu/point_cpu.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/point_ops.hpp"
@@ -33,6 +35,7 @@ Operation point_operation(std::string name, std::string summary, std::vector<Par
   op.formats = all_pixel_formats();
   op.variants = names_of(kPointVariants);
   op.default_variant = "vectorized";
+  op.reach = [](const ParamValues&) { return std::array<int, 2>{0, 0}; };  // each pixel alone
   op.run_reference = [reference_run](const ImageView& src, const ImageView& dst, const ParamValues& values,
                                      const Border&) { reference_run(src, dst, values); };
   op.run_cpu = [reference_run](const ImageView& src, const ImageView& dst, const ParamValues& values, const Border&) {

@@ -27,7 +27,9 @@ ImageView host_view(const cv::Mat& image, PixelFormat format);
 
 // Everything about OUT that can be told before any work: a suffix OpenCV can encode
 // (else IoError(Request)), an existing writable directory (else IoError(Output)).
-void check_output_target(const std::filesystem::path& output);
+// `format` (".png") names the format of an OUT whose name has no suffix (--format);
+// empty: OUT's suffix must.
+void check_output_target(const std::filesystem::path& output, const std::string& format = "");
 // Whether writing OUT would replace the file IN: the same inode, OUT's own entry not
 // followed (OUT is never written through a symbolic link: the link itself is replaced).
 bool same_file(const std::filesystem::path& input, const std::filesystem::path& output);
@@ -41,7 +43,8 @@ void refuse_existing_output(const std::filesystem::path& output, bool replace_ex
 enum class OutputFit { AsIs, FlattenAlpha };
 // Throws IoError(Output) when OUT's format stores neither (16-bit to JPEG, float to
 // BMP...), naming formats that would.
-OutputFit check_output_holds(const std::filesystem::path& output, PixelFormat format);
+OutputFit check_output_holds(const std::filesystem::path& output, PixelFormat format,
+                             const std::string& output_format = "");
 
 // The options every encode uses (e.g. lossless TIFF), for probes and real writes alike.
 const std::vector<int>& encoder_params();

@@ -22,6 +22,9 @@ struct EncodeOptions {
   int jpeg_quality = 95;                // 1..100, OpenCV's default
   std::optional<int> png_compression;   // 0..9; unset: the encoder's fastest setting
   bool replace_existing = false;        // -y: an existing OUT may be replaced
+  // --format for an OUT whose name has no suffix: its format as a suffix (".png"); empty:
+  // OUT's own suffix names it.
+  std::string format;
 };
 
 // Writes `image` (`format` pixels) to OUT, keeping a gray+alpha layout when OUT is a PNG
@@ -43,8 +46,10 @@ std::string write_image_atomically(const std::filesystem::path& output, const cv
 // OUT the same way, with `metadata` as above: a temporary file beside it, renamed onto it
 // (onto an existing OUT only with `replace_existing`). Throws IoError(Output) naming
 // `what` ("JPEG"); returns the metadata warnings as write_image_atomically.
+// `format` as EncodeOptions' names OUT's format where its name has no suffix.
 std::string write_encoded_atomically(const std::filesystem::path& output, std::vector<unsigned char> bytes,
                                      const std::string& what, bool replace_existing,
-                                     const ImageMetadata* metadata = nullptr, int width = 0, int height = 0);
+                                     const ImageMetadata* metadata = nullptr, int width = 0, int height = 0,
+                                     const std::string& format = "");
 
 }  // namespace gpufilter::io
