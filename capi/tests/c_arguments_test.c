@@ -5,16 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c_check.h"
 #include "gpufilter_c.h"
 
-#define CHECK(condition)                                                    \
-  do {                                                                      \
-    if (!(condition)) {                                                     \
-      fprintf(stderr, "%s:%d: %s (%s)\n", __FILE__, __LINE__, #condition,   \
-              gpufilter_last_error());                                      \
-      return 1;                                                             \
-    }                                                                       \
-  } while (0)
 
 /* `status` is INVALID_ARGUMENT and the message holds `word`. */
 static int refused(gpufilter_status status, const char* word) {

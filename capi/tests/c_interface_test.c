@@ -4,16 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c_check.h"
 #include "gpufilter_c.h"
 
-#define CHECK(condition)                                                    \
-  do {                                                                      \
-    if (!(condition)) {                                                     \
-      fprintf(stderr, "%s:%d: %s (%s)\n", __FILE__, __LINE__, #condition,   \
-              gpufilter_last_error());                                      \
-      return 1;                                                             \
-    }                                                                       \
-  } while (0)
 
 int main(void) {
   enum { W = 9, H = 7 };
