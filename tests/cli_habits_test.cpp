@@ -273,12 +273,19 @@ TEST_F(CliHabitsTest, DashToDashKeepsTheInputsFormat) {
     ASSERT_EQ(converted.exit_code, 0) << converted.err;
     EXPECT_TRUE(converted.out.starts_with(png ? "\xff\xd8\xff" : "\x89PNG")) << name;
   }
-  // Bytes that name no format: --format is asked for.
-  write_bytes(path("noise"), "not an image at all");
-  const ProcessResult unknown = gpufilter_reading(path("noise"), {"blur", "-", "-", "--device", "cpu"});
-  EXPECT_EQ(unknown.exit_code, kUsage);
+  // An image of a format the tool reads but does not write (DICOM's signature): --format
+  // is asked for, before anything is decoded.
+  write_bytes(path("scan"), std::string(128, '\0') + "DICM" + std::string(64, '\1'));
+  const ProcessResult unknown = gpufilter_reading(path("scan"), {"blur", "-", "-", "--device", "cpu"});
+  EXPECT_EQ(unknown.exit_code, kUsage) << unknown.err;
   EXPECT_TRUE(contains(unknown.err, "--format")) << unknown.err;
   EXPECT_EQ(unknown.out, "");
+  // Bytes that are no image at all are refused as input, from their first bytes.
+  write_bytes(path("noise"), "not an image at all");
+  const ProcessResult noise = gpufilter_reading(path("noise"), {"blur", "-", "-", "--device", "cpu"});
+  EXPECT_EQ(noise.exit_code, 3) << noise.err;
+  EXPECT_TRUE(contains(noise.err, "does not start like an image")) << noise.err;
+  EXPECT_EQ(noise.out, "");
 }
 
 TEST_F(CliHabitsTest, FormatNamesTheFormatOfASuffixlessOut) {

@@ -3,6 +3,7 @@
 // OpenCV's decoders (and the tool's own PNG and JPEG readers) look for, so that an input
 // read once from a pipe is refused from its first bytes rather than after all of it.
 #include <cstddef>
+#include <string>
 
 namespace gpufilter::io {
 
@@ -10,7 +11,13 @@ namespace gpufilter::io {
 // offset 128). A shorter input is judged on what it has.
 inline constexpr std::size_t kImageSignatureBytes = 132;
 
-// `data`: the first min(size of the input, kImageSignatureBytes) bytes.
+// The suffix of the format whose signature `data` starts with (".png", ".jpg", ".tif",
+// ".webp", ".bmp", ".exr", ".hdr", ".j2k", ".jp2", ".ras", ".dcm", ".pbm", ".pgm", ".ppm",
+// ".pam", ".pfm"); empty for none. `data`: the first min(size of the input,
+// kImageSignatureBytes) bytes.
+std::string image_format_suffix(const unsigned char* data, std::size_t size);
+
+// Whether `data` starts like any of those.
 bool starts_like_image(const unsigned char* data, std::size_t size);
 
 // "PNG, JPEG, TIFF, ...": the formats recognised, for messages.
