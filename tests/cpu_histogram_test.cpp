@@ -1,6 +1,6 @@
 // The histogram's CPU path (Operation::run_cpu_data) against its reference: counts equal,
 // for every format, bin count and range (the format's own, inside it, around it), on
-// sizes of one pixel, a few rows and many row bands, whole images and sub-views, and on
+// sizes of one pixel, a few rows and several row bands, whole images and sub-views, and on
 // the samples where the bin rule decides: the range's ends, NaN and infinities.
 #include <gtest/gtest.h>
 
@@ -58,7 +58,7 @@ TEST(CpuHistogram, TheCpuPathIsOne) { EXPECT_TRUE(histogram_op().run_cpu_data); 
 TEST(CpuHistogram, EqualsTheReferenceOnRandomImages) {
   using Size = testing::CaseSize;
   for (const PixelFormat& format : histogram_op().formats)
-    for (Size size : {Size{1, 1}, Size{17, 13}, Size{67, 157}, Size{301, 233}})
+    for (Size size : {Size{1, 1}, Size{17, 13}, Size{67, 157}})
       for (bool subview : {false, true}) {
         HostImage parent(size.width + (subview ? testing::kMarginX : 0), size.height + (subview ? testing::kMarginY : 0),
                          format);

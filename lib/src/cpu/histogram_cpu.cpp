@@ -9,7 +9,6 @@
 #include "cpu/histogram_cpu.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <mutex>
@@ -41,32 +40,59 @@ struct BinRule {
     if (!(v >= lo && v <= hi)) return spare();
     const double offset_from_lo = v - lo;
     const double scaled = offset_from_lo * scale;
-    long long bin = static_cast<long long>(std::floor(scaled));
+    // v >= lo, so scaled >= 0 (or -0), where truncation is the reference's floor (and
+    // needs no call to the C library where the baseline build has no rounding instruction).
+    long long bin = static_cast<long long>(scaled);
     if (bin > bins - 1) bin = bins - 1;
     return static_cast<std::size_t>(bin) * static_cast<std::size_t>(channels);
   }
 };
 
 using Tally = std::vector<std::uint64_t>;
+using Counts = std::vector<std::uint32_t>;
 
-// Counts rows [begin, end) into `even` and `odd` (each spare() + channels long) by pixel
-// parity; `slot(v)` gives a sample's offset.
-template <class T, class Slot>
-void count_rows(const ImageView& src, int begin, int end, const Slot& slot, std::uint64_t* even,
-                std::uint64_t* odd) {
-  const int channels = src.format.channels;
+// Counts one row of `width` pixels of CN channels into `even` and `odd` (each spare() +
+// CN long) by pixel parity; `slot(v)` gives a sample's offset.
+template <int CN, class T, class Slot>
+GPUFILTER_INLINE void count_row(const T* row, int width, const Slot& slot, std::uint32_t* even, std::uint32_t* odd) {
+  int x = 0;
+  for (; x + 1 < width; x += 2) {
+    const T* p = row + static_cast<std::ptrdiff_t>(x) * CN;
+    for (int c = 0; c < CN; ++c) ++even[slot(p[c]) + static_cast<std::size_t>(c)];
+    for (int c = 0; c < CN; ++c) ++odd[slot(p[CN + c]) + static_cast<std::size_t>(c)];
+  }
+  if (x < width)
+    for (int c = 0; c < CN; ++c) ++even[slot(row[static_cast<std::ptrdiff_t>(x) * CN + c]) + static_cast<std::size_t>(c)];
+}
+
+// Rows [begin, end) into `total`: 32-bit counts, added to the 64-bit ones before any can
+// overflow (at most 2^31 pixels between).
+template <int CN, class T, class Slot>
+void count_rows(const ImageView& src, int begin, int end, const Slot& slot, Tally& total) {
+  Counts even(total.size(), 0), odd(total.size(), 0);
+  const auto flush = [&] {
+    for (std::size_t i = 0; i < total.size(); ++i) total[i] += static_cast<std::uint64_t>(even[i]) + odd[i];
+    std::fill(even.begin(), even.end(), 0u);
+    std::fill(odd.begin(), odd.end(), 0u);
+  };
+  std::uint64_t pending = 0;
   for (int y = begin; y < end; ++y) {
-    const T* row = src.row<const T>(y);
-    int x = 0;
-    for (; x + 1 < src.width; x += 2) {
-      const T* p = row + static_cast<std::ptrdiff_t>(x) * channels;
-      for (int c = 0; c < channels; ++c) ++even[slot(p[c]) + static_cast<std::size_t>(c)];
-      for (int c = 0; c < channels; ++c) ++odd[slot(p[channels + c]) + static_cast<std::size_t>(c)];
+    if (pending + static_cast<std::uint64_t>(src.width) > (1ull << 31)) {
+      flush();
+      pending = 0;
     }
-    if (x < src.width) {
-      const T* p = row + static_cast<std::ptrdiff_t>(x) * channels;
-      for (int c = 0; c < channels; ++c) ++even[slot(p[c]) + static_cast<std::size_t>(c)];
-    }
+    count_row<CN>(src.row<const T>(y), src.width, slot, even.data(), odd.data());
+    pending += static_cast<std::uint64_t>(src.width);
+  }
+  flush();
+}
+
+template <class T, class Slot>
+void count_rows_of(const ImageView& src, int begin, int end, const Slot& slot, Tally& total) {
+  switch (src.format.channels) {
+    case 1: count_rows<1, T>(src, begin, end, slot, total); return;
+    case 3: count_rows<3, T>(src, begin, end, slot, total); return;
+    default: count_rows<4, T>(src, begin, end, slot, total); return;
   }
 }
 
@@ -86,17 +112,15 @@ void count(const ImageView& src, double* counts, const HistogramParams& params) 
   cv::parallel_for_(
       cv::Range(0, src.height),
       [&](const cv::Range& rows) {
-        Tally even(tally_size, 0), odd(tally_size, 0);
+        Tally band(tally_size, 0);
         if constexpr (std::is_floating_point_v<T>) {
-          count_rows<T>(src, rows.start, rows.end, [&](T v) { return rule.offset(static_cast<double>(v)); }, even.data(),
-                        odd.data());
+          count_rows_of<T>(src, rows.start, rows.end, [&](T v) { return rule.offset(static_cast<double>(v)); }, band);
         } else {
           const std::uint32_t* slots = table.data();
-          count_rows<T>(src, rows.start, rows.end, [slots](T v) { return static_cast<std::size_t>(slots[v]); },
-                        even.data(), odd.data());
+          count_rows_of<T>(src, rows.start, rows.end, [slots](T v) { return static_cast<std::size_t>(slots[v]); }, band);
         }
         const std::lock_guard<std::mutex> lock(mutex);
-        for (std::size_t i = 0; i < tally_size; ++i) total[i] += even[i] + odd[i];
+        for (std::size_t i = 0; i < tally_size; ++i) total[i] += band[i];
       },
       tasks);
   for (std::size_t i = 0; i < rule.spare(); ++i) counts[i] = static_cast<double>(total[i]);
