@@ -185,6 +185,27 @@ TEST(CpuFastPathResize, EveryFilterAtScalesUpAndDown) {
       }
 }
 
+// The 3x3 median's own network reads the first and last column through the border map
+// and the rest straight from the rows: images of two and three columns or rows, where
+// every pixel is an edge pixel, and one wide row, every format and border.
+TEST(CpuFastPathMedian, NarrowImagesKeepTheContract) {
+  const Operation& median = *find_operation("median");
+  const ParamValues params = median.resolve({{"radius", 1.0}});
+  for (const PixelFormat& format : median.formats)
+    for (BorderMode mode : all_border_modes())
+      for (Size size : {Size{2, 1}, Size{1, 2}, Size{2, 5}, Size{3, 2}, Size{5, 3}, Size{3, 7}, Size{200, 1}}) {
+        SCOPED_TRACE(format.name() + " " + to_string(mode) + " " + std::to_string(size.width) + "x" +
+                     std::to_string(size.height));
+        const Border border = testing::conformance_border(mode, format);
+        HostImage src(size.width, size.height, format), expected(size.width, size.height, format);
+        testing::fill_random(src.view(), 55u + static_cast<std::uint32_t>(size.width * 3 + size.height));
+        median.run_reference(src.view(), expected.view(), params, border);
+        testing::GuardedDestination dst(false, expected.view());
+        median.run_cpu(src.view(), dst.view(), params, border);
+        dst.check(Tolerance{0.0});
+      }
+}
+
 // The generated cases turn by 90 degrees (rotate's test parameters): every quarter turn,
 // either sign, every format, exactly the reference's pixels.
 TEST(CpuFastPathRotate, EveryQuarterTurnMovesThePixels) {
