@@ -154,9 +154,10 @@ TEST(CpuFastPathResize, EnlargingKeepsTheContract) {
 
 // Every filter and format at whole and fractional factors, shrinking and enlarging, with
 // the two axes apart, from a sub-view into a guarded sub-view: OpenCV's taps where the
-// fast path takes them, its own (8-bit interpolation, area enlarging) elsewhere. Exactly
-// half is OpenCV's area shortcut for 8-bit linear, a third and a quarter other whole
-// shrink factors, 1 the identity.
+// fast path takes them, the reference's in float elsewhere (8-bit interpolation, integer
+// area by whole factors, nearest), 2x2 means where it halves an integer image. Exactly
+// half is where OpenCV turns linear into its integer area shortcut, a third and a quarter
+// other whole shrink factors, 1 the identity.
 TEST(CpuFastPathResize, EveryFilterAtScalesUpAndDown) {
   const Operation& resize = *find_operation("resize");
   std::vector<ParamValues> sizes;
