@@ -97,7 +97,7 @@ void count_rows_of(const ImageView& src, int begin, int end, const Slot& slot, T
 }
 
 template <class T>
-void count(const ImageView& src, double* counts, const HistogramParams& params) {
+void count_samples(const ImageView& src, double* counts, const HistogramParams& params) {
   const int channels = src.format.channels;
   const BinRule rule(params, channels);
   const std::size_t tally_size = rule.spare() + static_cast<std::size_t>(channels);
@@ -132,9 +132,9 @@ void histogram(const ImageView& src, double* counts, const HistogramParams& para
   validate_view(src, "histogram");
   check_histogram_params(params);
   switch (src.format.type) {
-    case ChannelType::U8: count<std::uint8_t>(src, counts, params); return;
-    case ChannelType::U16: count<std::uint16_t>(src, counts, params); return;
-    case ChannelType::F32: count<float>(src, counts, params); return;
+    case ChannelType::U8: count_samples<std::uint8_t>(src, counts, params); return;
+    case ChannelType::U16: count_samples<std::uint16_t>(src, counts, params); return;
+    case ChannelType::F32: count_samples<float>(src, counts, params); return;
   }
   throw Error(ErrorCode::UnsupportedFormat, "histogram: unsupported format " + src.format.name());
 }
