@@ -152,6 +152,61 @@ TEST(CpuFastPathResize, EnlargingKeepsTheContract) {
       }
 }
 
+// Every filter and format at whole and fractional factors, shrinking and enlarging, with
+// the two axes apart, from a sub-view into a guarded sub-view: OpenCV's taps where the
+// fast path takes them, the reference's in float elsewhere (8-bit interpolation, integer
+// area by whole factors, nearest), 2x2 means where it halves an integer image. Exactly
+// half is where OpenCV turns linear into its integer area shortcut, a third and a quarter
+// other whole shrink factors, 1 the identity.
+TEST(CpuFastPathResize, EveryFilterAtScalesUpAndDown) {
+  const Operation& resize = *find_operation("resize");
+  std::vector<ParamValues> sizes;
+  for (double scale : {0.25, 1.0 / 3.0, 0.37, 0.5, 0.8, 1.0, 1.5, 2.0, 2.3, 3.0}) sizes.push_back({{"scale", scale}});
+  sizes.push_back({{"size", std::vector<double>{30, 94}}, {"exact", 1.0}});  // narrower, taller
+  sizes.push_back({{"size", std::vector<double>{150, 20}}, {"exact", 1.0}});  // wider, shorter
+  for (const std::string& filter : resize.find_param("filter")->choices)
+    for (ParamValues given : sizes)
+      for (const PixelFormat& format : resize.formats)
+        for (Size size : {Size{60, 47}, Size{64, 48}}) {  // 64x48 halves exactly
+        given["filter"] = filter;
+        const ParamValues params = resize.resolve(given);
+        const std::string scale_name = given.has("scale") ? "scale " + std::to_string(given.number("scale"))
+                                                          : "size " + std::to_string(static_cast<int>(given.numbers("size")[0]));
+        SCOPED_TRACE(filter + " " + format.name() + " " + scale_name + " from " + std::to_string(size.width) + "x" +
+                     std::to_string(size.height));
+        HostImage parent(size.width + testing::kMarginX, size.height + testing::kMarginY, format);
+        testing::fill_random(parent.view(), 314u);
+        const ImageView src = testing::case_input(parent.view(), size, true);
+        const ImageShape out = resize.output_shape_for(ImageShape{size.width, size.height, format}, params);
+        HostImage expected(out.width, out.height, out.format);
+        resize.run_reference(src, expected.view(), params, Border{});
+        testing::GuardedDestination dst(true, expected.view());
+        resize.run_cpu(src, dst.view(), params, Border{});
+        dst.check(resize.tolerance_for(format, resize.default_variant, params));
+      }
+}
+
+// The 3x3 median's own network reads the first and last column through the border map
+// and the rest straight from the rows: images of two and three columns or rows, where
+// every pixel is an edge pixel, and one wide row, every format and border.
+TEST(CpuFastPathMedian, NarrowImagesKeepTheContract) {
+  const Operation& median = *find_operation("median");
+  const ParamValues params = median.resolve({{"radius", 1.0}});
+  for (const PixelFormat& format : median.formats)
+    for (BorderMode mode : all_border_modes())
+      for (Size size : {Size{2, 1}, Size{1, 2}, Size{2, 5}, Size{3, 2}, Size{5, 3}, Size{3, 7}, Size{200, 1}}) {
+        SCOPED_TRACE(format.name() + " " + to_string(mode) + " " + std::to_string(size.width) + "x" +
+                     std::to_string(size.height));
+        const Border border = testing::conformance_border(mode, format);
+        HostImage src(size.width, size.height, format), expected(size.width, size.height, format);
+        testing::fill_random(src.view(), 55u + static_cast<std::uint32_t>(size.width * 3 + size.height));
+        median.run_reference(src.view(), expected.view(), params, border);
+        testing::GuardedDestination dst(false, expected.view());
+        median.run_cpu(src.view(), dst.view(), params, border);
+        dst.check(Tolerance{0.0});
+      }
+}
+
 // The generated cases turn by 90 degrees (rotate's test parameters): every quarter turn,
 // either sign, every format, exactly the reference's pixels.
 TEST(CpuFastPathRotate, EveryQuarterTurnMovesThePixels) {

@@ -88,7 +88,7 @@ void run_data(const gpufilter_request& request, const ImageView& src, double* re
             std::to_string(count));
   }
   if (where == GPUFILTER_CPU) {
-    request.op->run_reference_data(src, result, request.params);
+    request.op->run_data_on_cpu(src, result, request.params);
     return;
   }
   if (where != GPUFILTER_GPU && where != GPUFILTER_HOST_VIA_GPU) {

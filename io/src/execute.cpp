@@ -142,7 +142,7 @@ void CpuRunner::run_data(const RunRequest& request, const ImageView& src, std::v
                          StageTimes& times) {
   announce();
   Stopwatch watch;
-  request.op->run_reference_data(src, result.data(), request.params);
+  request.op->run_data_on_cpu(src, result.data(), request.params);
   times.add("compute", watch.elapsed_ms());
 }
 

@@ -239,6 +239,11 @@ void Operation::run_on_cpu(const ImageView& src, const ImageView& dst, const Par
   else run_reference(src, dst, values, border);
 }
 
+void Operation::run_data_on_cpu(const ImageView& src, double* result, const ParamValues& values) const {
+  if (run_cpu_data) run_cpu_data(src, result, values);
+  else run_reference_data(src, result, values);
+}
+
 bool Operation::supports(PixelFormat format) const {
   return std::find(formats.begin(), formats.end(), format) != formats.end();
 }

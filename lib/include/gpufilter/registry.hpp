@@ -211,6 +211,10 @@ struct Operation {
       run_gpu_data;
   /// Run the CPU reference: src a host view, `result` host memory as above; synchronous.
   std::function<void(const ImageView& src, double* result, const ParamValues&)> run_reference_data;
+  /// Run on the CPU at the CPU tools' speed (all cores), within data_tolerance of the
+  /// reference: as run_reference_data, and throws what it throws. Empty: the reference is
+  /// the op's CPU path. Use run_data_on_cpu().
+  std::function<void(const ImageView& src, double* result, const ParamValues&)> run_cpu_data;
   /// How far the GPU may stray from the reference in a column, for this input format.
   std::function<DataTolerance(PixelFormat, const std::string& column)> data_tolerance;
 
@@ -245,9 +249,11 @@ struct Operation {
   /// May query the current device; throws what the op's parameter checks throw.
   std::function<std::string(PixelFormat, const ParamValues&, const std::string& variant)> applied_variant;
 
-  /// Whether `format` is one of `formats`.
   /// The op on the CPU: run_cpu where the op has one, else run_reference.
   void run_on_cpu(const ImageView& src, const ImageView& dst, const ParamValues& values, const Border& border) const;
+  /// The data op on the CPU: run_cpu_data where the op has one, else run_reference_data.
+  void run_data_on_cpu(const ImageView& src, double* result, const ParamValues& values) const;
+  /// Whether `format` is one of `formats`.
   bool supports(PixelFormat format) const;
   /// Whether the op gives an image (output == Image).
   bool produces_image() const { return output == OutputKind::Image; }

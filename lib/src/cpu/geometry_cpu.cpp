@@ -5,6 +5,7 @@
 
 #include "cpu/opencv_image.hpp"
 #include "cpu/pixel_moves.hpp"
+#include "cpu/resize_cpu.hpp"
 #include "gpufilter/reference.hpp"
 #include "reference/overlap_copy.hpp"
 
@@ -70,7 +71,9 @@ void flip(const ImageView& src, const ImageView& dst, FlipAxis axis) {
 
 void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter) {
   // OpenCV's area filter averages the covered pixels only where it shrinks both ways;
-  // enlarging, it interpolates instead, so those run the reference.
+  // enlarging, it interpolates instead, so those run the reference. (The reference's taps
+  // in float would not do: enlarging by 1.5 makes exact half-level ties in a tenth of the
+  // samples, which float and double round either way.)
   const bool area_enlarges = filter == ResizeFilter::Area && (dst.width > src.width || dst.height > src.height);
   if (src.format != dst.format || src.width <= 0 || src.height <= 0 || dst.width <= 0 || dst.height <= 0 ||
       area_enlarges) {
@@ -79,27 +82,35 @@ void resize(const ImageView& src, const ImageView& dst, ResizeFilter filter) {
   }
   int code = cv::INTER_LINEAR;
   switch (filter) {
-    case ResizeFilter::Nearest: code = cv::INTER_NEAREST_EXACT; break;
+    case ResizeFilter::Nearest: code = cv::INTER_NEAREST; break;  // not taken: see own_taps
     case ResizeFilter::Linear: code = cv::INTER_LINEAR; break;
     case ResizeFilter::Cubic: code = cv::INTER_CUBIC; break;
     case ResizeFilter::Area: code = cv::INTER_AREA; break;
     case ResizeFilter::Lanczos: code = cv::INTER_LANCZOS4; break;
   }
+  // Where OpenCV's resize leaves the reference's result, the reference's taps in float
+  // (resize_cpu.hpp), rounded once at the end as the reference rounds:
+  //  * 8-bit linear, cubic and Lanczos: OpenCV's weights are fixed point (11 bits), 1
+  //    level off the exact value in about an eighth of the samples;
+  //  * integer area by whole factors both ways, and linear by exactly 2 (which OpenCV
+  //    turns into area): OpenCV sums the integers and rounds halves up, where the
+  //    reference rounds them to even (1 level off in an eighth of the samples at 2x);
+  //  * nearest: OpenCV's nearest pixel (INTER_NEAREST_EXACT) comes from a 16-bit
+  //    fixed-point position and misses the reference's at a fifth of the columns at
+  //    some scales (0.5, 1.5).
+  const bool integer = src.format.type != ChannelType::F32;
+  const bool whole_shrink = src.width % dst.width == 0 && src.height % dst.height == 0;
+  const bool halves = src.width == 2 * dst.width && src.height == 2 * dst.height;
+  const bool own_taps = filter == ResizeFilter::Nearest ||
+                        (src.format.type == ChannelType::U8 && filter != ResizeFilter::Area) ||
+                        (integer && filter == ResizeFilter::Area && whole_shrink) ||
+                        (integer && filter == ResizeFilter::Linear && halves);
   cv::Mat out = destination(dst);
-  // OpenCV's 8-bit linear, cubic and Lanczos weights are fixed point (11 bits), which
-  // rounds 1 level off the exact value in about an eighth of the samples: those run in
-  // float, rounded once at the end as the reference rounds.
-  const bool through_float = src.format.type == ChannelType::U8 && filter != ResizeFilter::Nearest &&
-                             filter != ResizeFilter::Area;
   from_apart(src, dst, [&](const cv::Mat& in) {
-    if (!through_float) {
+    if (own_taps)
+      resample(in, out, filter);
+    else
       cv::resize(in, out, out.size(), 0, 0, code);
-      return;
-    }
-    cv::Mat in_float, out_float;
-    in.convertTo(in_float, CV_MAKETYPE(CV_32F, in.channels()));
-    cv::resize(in_float, out_float, out.size(), 0, 0, code);
-    out_float.convertTo(out, out.type());
   });
 }
 

@@ -1,4 +1,5 @@
-// Each band of rows, with the radius of rows above and below it, is padded by the
+// The 3x3 window runs median3_cpu.hpp's network straight from the source rows. For larger
+// windows, each band of rows, with the radius of rows above and below it, is padded by the
 // library's border rules (medianBlur itself only replicates) into a buffer of its thread,
 // goes through medianBlur, and the band's inner part is the output. A band's buffers stay
 // in cache, and no whole padded copy is made, except where dst overlaps src (in place):
@@ -9,6 +10,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "cpu/median3_cpu.hpp"
 #include "cpu/opencv_image.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/reference.hpp"
@@ -22,6 +24,10 @@ void median_filter(const ImageView& src, const ImageView& dst, const MedianParam
   // medianBlur takes any window on 8-bit images, 3x3 and 5x5 only on 16-bit and float.
   if (r < 1 || r > MedianParams::kMaxRadius || (src.format.type != ChannelType::U8 && r > 2)) {
     reference::median_filter(src, dst, params, border);
+    return;
+  }
+  if (r == 1) {
+    median3(src, dst, border);
     return;
   }
   const cv::Mat source = as_mat(src);

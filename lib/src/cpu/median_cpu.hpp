@@ -1,6 +1,7 @@
 #pragma once
-// The median filter on the CPU at the CPU tools' speed: OpenCV's medianBlur in row bands on
-// all cores, exactly the reference's result (a median is one of its inputs).
+// The median filter on the CPU at the CPU tools' speed: the 3x3 window by a sorting
+// network of its own (median3_cpu.hpp), larger ones by OpenCV's medianBlur in row bands,
+// on all cores; exactly the reference's result (a median is one of its inputs).
 #include "gpufilter/border.hpp"
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/median.hpp"

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/histogram_cpu.hpp"
 #include "gpufilter/error.hpp"
 #include "gpufilter/statistics.hpp"
 #include "ops/operations.hpp"
@@ -92,6 +93,9 @@ Operation make_histogram_operation() {
   };
   op.run_reference_data = [](const ImageView& src, double* result, const ParamValues& values) {
     reference::histogram(src, result, histogram_params(src.format, values));
+  };
+  op.run_cpu_data = [](const ImageView& src, double* result, const ParamValues& values) {
+    cpu::histogram(src, result, histogram_params(src.format, values));
   };
   op.data_tolerance = [](PixelFormat, const std::string&) { return DataTolerance{}; };  // counts are exact
   op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues& values) {
