@@ -10,7 +10,7 @@ namespace gpufilter::io {
 
 std::string no_gpu_notice(const std::string& reason) {
   const std::string notice = "gpufilter: no usable GPU (" + reason +
-                             "); running on the CPU reference (said once while the reason stays the same)";
+                             "); running on the CPU (said once while the reason stays the same)";
   const std::optional<std::filesystem::path> folder = user_cache_folder();
   if (!folder) return notice;
   const std::filesystem::path told = *folder / "no-gpu-notice";
