@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The convolution filters (seed 004). Each is built as a FilterSpec (filter_spec.hpp),
+/// The convolution filters. Each is built as a FilterSpec (filter_spec.hpp),
 /// which the *_spec() functions return, so a program can also inspect or reuse the masks.
 ///
 /// Every filter has the shape op(src, dst, params, border, variant, ctx), and for each:
@@ -44,7 +44,7 @@ enum class FilterVariant {
   Naive,      ///< masks in global memory, a border branch at every tap; any mask size
   Constant,   ///< masks in __constant__ memory, no tiling (up to 16256 floats: one mask
               ///< up to 127x127, two up to 89x89)
-  Tiled,      ///< tile plus halo in shared memory (seed strategy 1); masks as Constant
+  Tiled,      ///< tile plus halo in shared memory; masks as Constant
   TiledL2,    ///< only the tile in shared memory; the halo read through the cache
               ///< (strategy 2); masks as Constant
   Separable,  ///< rank-1 masks as a row pass and a column pass (blur, box, sharpen, edge

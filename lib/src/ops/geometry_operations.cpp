@@ -27,8 +27,8 @@ std::vector<std::string> rotate_variant_names() {
 
 ParamSpec block_param() {
   return choice_param("block",
-                      "threads per block (x by y) of the naive variant; the seed found thin blocks faster for column "
-                      "reads (the tiled variants ignore it)",
+                      "threads per block (x by y) of the naive variant: thin blocks read columns faster (the tiled "
+                      "variants ignore it)",
                       {"32x8", "16x16", "8x32"}, "16x16");
 }
 
@@ -85,7 +85,7 @@ Operation make_transpose_operation() {
   Operation op;
   op.name = "transpose";
   op.group = OperationGroup::Geometry;
-  op.summary = "Swap rows and columns (the seed's transpose experiment)";
+  op.summary = "Swap rows and columns";
   op.params = {block_param()};
   op.formats = all_pixel_formats();
   op.variants = names_of(kTransposeVariants);

@@ -12,7 +12,7 @@ namespace gpufilter::ops {
 // auto first: the bench divides stats rows by auto's time (it has no naive variant by name).
 inline constexpr VariantRow<ReductionVariant> kReductionVariants[] = {
     {ReductionVariant::Auto, "auto", "the fastest measured for the format and GPU"},
-    {ReductionVariant::Interleaved, "interleaved", "the seed's shared-memory tree with divergent warps"},
+    {ReductionVariant::Interleaved, "interleaved", "a shared-memory tree, interleaved pairs (divergent warps)"},
     {ReductionVariant::Packed, "packed", "a grid-stride walk, u8 four samples a word"},
     {ReductionVariant::PackedWarpPrefetch, "packed_warp_prefetch",
      "u8 bounds tested against the warp's, the next step's loads ahead"},
