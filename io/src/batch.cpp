@@ -72,17 +72,18 @@ bool batched_jpeg_wanted(const RunRequest& request, const std::vector<BatchItem>
   return jpeg;
 }
 
-// `cpu_decoders`: CPU decoders run beside the engine; their files need workspaces too
-// (~20 ms each for upload, op and encode: a few more cover ~100 files/s).
+// `cpu_decoders`: CPU decoders run beside the engine; their files need workspaces too (a
+// few more; docs/gpu-results.md, "The figures behind the batch defaults").
 // `wanted`: batched_jpeg_wanted() for this run.
 BatchedJpegPlan plan_batched_jpeg(bool wanted, bool cpu_decoders) {
   BatchedJpegPlan plan;
   if (!wanted) return plan;
   const JpegBatchTuning tuning = jpeg_batch_tuning();
   plan.tuning = tuning;
-  // One batch gathering while one decodes is 2 x max_batch files in flight at most; a
-  // GPU needs fewer (Little's law: ~450 files/s x ~60 ms in a workspace), hence the cap,
-  // which also bounds device memory (28 workspaces of 12 MP photos: 2-3 GB).
+  // One batch gathering while one decodes is 2 x max_batch files in flight at most; a GPU
+  // needs fewer (Little's law: its rate times a file's time in a workspace), hence the cap,
+  // which also bounds device memory (docs/gpu-results.md, "The figures behind the batch
+  // defaults").
   plan.workspaces = std::min(2 * tuning.max_batch + 4, 28) + (cpu_decoders ? 4 : 0);
   return plan;
 }
