@@ -147,7 +147,7 @@ std::optional<double> engine_ready_ms(const GpuPool* pool, const Stopwatch& batc
          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - *ready_at).count();
 }
 
-// "gpufilter: decoders: hardware engine 380 files (ready 1015 ms into the batch), CPU 120
+// "gpufilter: decoders: hardware engine 380 files (ready T ms into the batch), CPU 120
 // files (OpenCV, 0 threads, 12 while the engine started, 4096 MiB for decoded images,
 // nice 10; 95 before it was ready; 16 taken for engines still starting), one by one
 // (nvJPEG or OpenCV) 0", for --timing. `for_starting_engines`: files handed to an engine

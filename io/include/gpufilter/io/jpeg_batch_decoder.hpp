@@ -58,8 +58,8 @@ class JpegBatchEngine {
   // Decodes files[i] into into[i], all of one pixel format and accepted, and waits for
   // the result; false when the call failed, leaving every image undefined.
   virtual bool decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) = 0;
-  // How long each phase of the engine's start took ("CUDA context 420 ms, nvJPEG handle
-  // 300 ms, ..."), for --timing; empty where it was not timed here (a server's engine, made
+  // How long each phase of the engine's start took ("CUDA context T ms, nvJPEG handle
+  // T ms, ..."), for --timing; empty where it was not timed here (a server's engine, made
   // before the batch).
   virtual std::string start_phases() const { return {}; }
 };
@@ -93,8 +93,8 @@ class JpegBatchDecoder {
   BatchDecodeResult decode(const JpegBytes& file, const ImageView& into);
 
   // "gpufilter: hardware JPEG decoding (GPU 0): 96 of 96 files in 9 calls (10.7 a call),
-  // 0 calls failed; engine ready after 1100 ms (CUDA context 420 ms, nvJPEG handle 300 ms,
-  // decoding state 370 ms, streams 1 ms)", for --timing.
+  // 0 calls failed; engine ready after T ms (CUDA context T ms, nvJPEG handle T ms,
+  // decoding state T ms, streams T ms)", for --timing, T a time in whole milliseconds.
   std::string summary() const;
 
   using Clock = std::chrono::steady_clock;
