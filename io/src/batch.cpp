@@ -241,7 +241,8 @@ BatchResult run_batch(const RunRequest& request, const std::vector<BatchItem>& i
   codecs::set_threads_per_file(static_cast<unsigned>(std::max<std::size_t>(1, cores / std::max<std::size_t>(1, threads))));
   // The GPUs' hardware engines start first, each on a thread of its own (GpuPool), so
   // that their CUDA contexts and nvJPEG's handles get the cores before the CPU decoders'
-  // threads come: beside those an engine's start was measured 1.0 s slower.
+  // threads come: beside those an engine's start was measured slower (docs/gpu-results.md,
+  // "The figures behind the batch defaults").
   std::optional<GpuPool> pool;
   std::unique_ptr<Runner> runner;
   if (selection.device == Device::Gpu) {
