@@ -120,8 +120,8 @@ void run_request(const RunCommand& given, Clock::time_point started) {
     run_data_request(given, started);
     return;
   }
-  // One file: nvJPEG's start-up (about 0.3 s per library handle and more for its states
-  // on an H100, docs/gpu-results.md) outweighs what it saves over OpenCV's codecs on one
+  // One file: nvJPEG's start-up (a library handle and its states, docs/gpu-results.md,
+  // "Codecs and the CLI end to end") outweighs what it saves over OpenCV's codecs on one
   // photo, so `auto` keeps OpenCV here; batches pay that start-up once, and a server
   // paid it before its first request.
   RunRequest request = given;

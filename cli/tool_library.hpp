@@ -3,8 +3,8 @@
 // server; everything else, the tool itself, is a shared library the front loads only when
 // a command runs in its own process. A command the server runs then costs no more than
 // starting a program that links the C++ runtime alone: the tool's libraries (the
-// library's kernels, CUDA's runtime, nvJPEG, OpenCV, Exiv2, ...) took ~8 ms to map and
-// relocate before main().
+// library's kernels, CUDA's runtime, nvJPEG, OpenCV, Exiv2, ...) are mapped and relocated
+// only then (docs/cpu-path.md, "Start-up, libraries and pages").
 #include <filesystem>
 
 namespace gpufilter::cli {

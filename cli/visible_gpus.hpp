@@ -1,9 +1,9 @@
 #pragma once
 // A command in its own process that runs one file uses one GPU, but the CUDA driver
-// initialises every GPU it can see at the first CUDA call (on a 2-GPU H200 host a process
-// that only calls cudaFree(0) took 0.60 s with both visible, 0.40 s with one). Where the
-// user chose nothing (no --devices, no CUDA_VISIBLE_DEVICES), such a command makes only
-// the first GPU visible before CUDA starts: the same device it would have used.
+// initialises every GPU it can see at the first CUDA call, so each visible GPU lengthens
+// its start (docs/cpu-path.md, "Start-up, libraries and pages"). Where the user chose
+// nothing (no --devices, no CUDA_VISIBLE_DEVICES), such a command makes only the first GPU
+// visible before CUDA starts: the same device it would have used.
 #include "gpufilter/io/run_request.hpp"
 
 namespace gpufilter::cli {

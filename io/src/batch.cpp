@@ -72,17 +72,18 @@ bool batched_jpeg_wanted(const RunRequest& request, const std::vector<BatchItem>
   return jpeg;
 }
 
-// `cpu_decoders`: CPU decoders run beside the engine; their files need workspaces too
-// (~20 ms each for upload, op and encode: a few more cover ~100 files/s).
+// `cpu_decoders`: CPU decoders run beside the engine; their files need workspaces too (a
+// few more; docs/gpu-results.md, "The figures behind the batch defaults").
 // `wanted`: batched_jpeg_wanted() for this run.
 BatchedJpegPlan plan_batched_jpeg(bool wanted, bool cpu_decoders) {
   BatchedJpegPlan plan;
   if (!wanted) return plan;
   const JpegBatchTuning tuning = jpeg_batch_tuning();
   plan.tuning = tuning;
-  // One batch gathering while one decodes is 2 x max_batch files in flight at most; a
-  // GPU needs fewer (Little's law: ~450 files/s x ~60 ms in a workspace), hence the cap,
-  // which also bounds device memory (28 workspaces of 12 MP photos: 2-3 GB).
+  // One batch gathering while one decodes is 2 x max_batch files in flight at most; a GPU
+  // needs fewer (Little's law: its rate times a file's time in a workspace), hence the cap,
+  // which also bounds device memory (docs/gpu-results.md, "The figures behind the batch
+  // defaults").
   plan.workspaces = std::min(2 * tuning.max_batch + 4, 28) + (cpu_decoders ? 4 : 0);
   return plan;
 }
@@ -146,7 +147,7 @@ std::optional<double> engine_ready_ms(const GpuPool* pool, const Stopwatch& batc
          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - *ready_at).count();
 }
 
-// "gpufilter: decoders: hardware engine 380 files (ready 1015 ms into the batch), CPU 120
+// "gpufilter: decoders: hardware engine 380 files (ready T ms into the batch), CPU 120
 // files (OpenCV, 0 threads, 12 while the engine started, 4096 MiB for decoded images,
 // nice 10; 95 before it was ready; 16 taken for engines still starting), one by one
 // (nvJPEG or OpenCV) 0", for --timing. `for_starting_engines`: files handed to an engine
@@ -240,7 +241,8 @@ BatchResult run_batch(const RunRequest& request, const std::vector<BatchItem>& i
   codecs::set_threads_per_file(static_cast<unsigned>(std::max<std::size_t>(1, cores / std::max<std::size_t>(1, threads))));
   // The GPUs' hardware engines start first, each on a thread of its own (GpuPool), so
   // that their CUDA contexts and nvJPEG's handles get the cores before the CPU decoders'
-  // threads come: beside those an engine's start was measured 1.0 s slower.
+  // threads come: beside those an engine's start was measured slower (docs/gpu-results.md,
+  // "The figures behind the batch defaults").
   std::optional<GpuPool> pool;
   std::unique_ptr<Runner> runner;
   if (selection.device == Device::Gpu) {

@@ -21,8 +21,8 @@ void swap_first_and_third(cv::Mat& image) {
 }
 
 // Swapping the first and third channels is its own inverse. In place, on all cores:
-// cvtColor with the same Mat as source and destination copies the image first (a 24 MP
-// photo's swap took 40 ms that way on 2 cores, with fresh pages for the copy).
+// cvtColor with the same Mat as source and destination copies the image first, into fresh
+// pages (docs/cpu-path.md, "Start-up, libraries and pages").
 void swap_red_and_blue(cv::Mat& image) {
   if (image.channels() != 3 && image.channels() != 4) return;
   switch (image.elemSize1()) {

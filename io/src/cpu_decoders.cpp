@@ -36,11 +36,10 @@ void make_this_thread_nicer(int by) {
 
 // Whether a batch whose JPEG files go to hardware engines decodes with the CPU while the
 // engines start (and only then), where no thread count was asked for. Off: measured on two
-// H200s, the decoders slow the engine's start by about a second and every batch was slower
-// with them (docs/archive/gpu-results-log.md, 2026-11-27 15:30 run; the 18:45-19:30 runs
-// traced the slower start to the GPU work of the decoded files, and holding those back
-// did not make a batch faster either); and a file's pixels would depend on which decoder
-// was first to it (OpenCV's and nvJPEG's differ by up to a mean of 3 levels).
+// GPUs, the decoders slowed the engines' start through the GPU work of the decoded files,
+// and every batch was slower with them (docs/gpu-results.md, "The figures behind the batch
+// defaults"); and a file's pixels would depend on which decoder was first to it (OpenCV's
+// and nvJPEG's differ by up to a mean of 3 levels).
 constexpr bool kStartupDecodeByDefault = false;
 
 CpuDecodeTuning cpu_decode_tuning(unsigned cores, std::size_t gpus, bool for_hardware_engine,
@@ -52,9 +51,8 @@ CpuDecodeTuning cpu_decode_tuning(unsigned cores, std::size_t gpus, bool for_har
   const bool startup_asked = environment_has("GPUFILTER_JPEG_CPU_DECODERS_STARTUP");
   const bool startup_only = for_hardware_engine && environment_number("GPUFILTER_JPEG_STARTUP_DECODE", 0, 1,
                                                                       kStartupDecodeByDefault ? 1 : 0) == 1;
-  // Beside the engine, off by default: on an H100, 500 12 MP JPEGs took 3.40 s without them
-  // and 4.18 s with 8 going on once the engine was ready (its rate fell from 321 to 264
-  // files/s), docs/archive/gpu-results-log.md, 2026-11-23 02:25 run, item 4.
+  // Beside the engine, off by default: a batch took longer with them, the engine's own rate
+  // falling (docs/gpu-results.md, "The figures behind the batch defaults").
   const int steady_default = steady_asked ? core_count / 2 : 0;
   CpuDecodeTuning tuning;
   if (!steady_asked && !startup_asked && !startup_only) return tuning;

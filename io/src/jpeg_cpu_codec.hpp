@@ -1,9 +1,9 @@
 #pragma once
-// JPEG on the CPU through libjpeg(-turbo) directly, the library OpenCV's codec module
-// uses for JPEG, with the settings OpenCV gives it: the same pixels and the same bytes,
-// without loading libopencv_imgcodecs and the ~120 libraries it brings (60-110 ms of a
-// one-file run). It takes the common files only and declines the rest; codecs.cpp then
-// hands those to OpenCV, which decodes them or says why it cannot.
+// JPEG on the CPU through libjpeg(-turbo) directly, the library OpenCV's codec module uses
+// for JPEG, with the settings OpenCV gives it: the same pixels and the same bytes, without
+// loading libopencv_imgcodecs and the ~120 libraries it brings (docs/cpu-path.md,
+// "Start-up, libraries and pages"). It takes the common files only and declines the rest;
+// codecs.cpp then hands those to OpenCV, which decodes them or says why it cannot.
 #include <opencv2/core.hpp>
 
 #include <cstddef>

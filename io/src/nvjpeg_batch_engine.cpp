@@ -1,9 +1,10 @@
 // jpeg_batch_decoder.hpp's engine through nvJPEG's hardware backend (the GPU's JPEG
 // decoding engine: A100, H100, H200 and others). Compiled only where CMake found nvJPEG.
 //
-// One library handle and one decoding state per GPU: on an H100 (bench/nvjpeg_probe.cpp)
-// the handle costs 0.28 s and the state 0.36 s, so they are made once, on the decoder's
-// thread, while the first files are read. Everything runs on that thread.
+// One library handle and one decoding state per GPU: both are slow to make
+// (bench/nvjpeg_probe.cpp; docs/gpu-results.md, "The figures behind the batch defaults"),
+// so they are made once, on the decoder's thread, while the first files are read.
+// Everything runs on that thread.
 #include <cuda_runtime_api.h>
 #include <nvjpeg.h>
 

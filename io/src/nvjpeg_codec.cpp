@@ -6,16 +6,15 @@
 // per thread, reused from file to file; each workspace decodes its own file, so files
 // decode side by side on as many threads as the pool has workspaces.
 //
-// Not the hardware JPEG engines here: on an H100 (bench/nvjpeg_probe.cpp,
-// docs/gpu-results.md) a hardware-backend handle costs 0.28 s and each decoding state on
-// it 0.36 s, against 0.05 s or less for the default backend's, and one file at a time it
-// decodes a 24 MP photo in 17 ms against the default backend's 21 ms. The engines pay off
-// in batches of many files per call: jpeg_batch_decoder.hpp gathers them, one engine per
-// GPU (nvjpeg_batch_engine.cpp), and what it declines comes here.
+// Not the hardware JPEG engines here: a hardware-backend handle and each decoding state on
+// it cost several times the default backend's, for little gain one file at a time
+// (bench/nvjpeg_probe.cpp; docs/gpu-results.md, "The figures behind the batch defaults").
+// The engines pay off in batches of many files per call: jpeg_batch_decoder.hpp gathers
+// them, one engine per GPU (nvjpeg_batch_engine.cpp), and what it declines comes here.
 //
 // The decoding objects are made on a workspace's first per-file decode: where a batch's
 // files all go to the hardware engine, its workspaces only encode, and a decoding state
-// costs 54 ms.
+// is not free to make.
 #include <cuda_runtime_api.h>
 #include <nvjpeg.h>
 

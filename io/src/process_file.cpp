@@ -131,9 +131,10 @@ cv::Mat result_image(const ImageShape& out, bool for_download) {
                                                         static_cast<std::uint64_t>(out.height)) +
                                         " " + out.format.name() + " result");
   // For a download, zeroed now, so its pages are mapped before the run: a download into
-  // fresh pageable memory faults every page in as it goes (40 ms of a 24 MP photo's 51 ms
-  // download), while here the main thread would otherwise only wait for CUDA to start.
-  // The CPU path's threads fault their own rows in as they write them.
+  // fresh pageable memory faults every page in as it goes (most of the download's time;
+  // docs/cpu-path.md, "Start-up, libraries and pages"), while here the main thread would
+  // otherwise only wait for CUDA to start. The CPU path's threads fault their own rows in
+  // as they write them.
   if (!for_download) return cv::Mat(out.height, out.width, cv_type_of(out.format));
   return cv::Mat::zeros(out.height, out.width, cv_type_of(out.format));
 }

@@ -49,9 +49,9 @@ struct BoxStackTuning {
   // would spill (ptxas -v, sm_90: 4 rows of f32x4 spilled 336 bytes, of u8x3 140).
   static constexpr int kFusedRowsAhead = 4;
   // Batches ahead whose leading rows (the walk's newest reads) are prefetched into L2
-  // at the start of a batch's column walk, by channel count (0: none). Gray, one batch:
-  // 8K sigma 8 430.8 -> 383.4 µs, sigma 30 772.4 -> 726.7 (two and four no better); RGBA
-  // slower (742.5 -> 759.9 µs) (H100; docs/techniques/convolution.md, "L2 prefetch on gray").
+  // at the start of a batch's column walk, by channel count (0: none). Gray gains at one
+  // batch (two and four no better); RGBA runs slower with it (docs/techniques/convolution.md,
+  // "L2 prefetch on gray").
   static constexpr int fused_l2_batches_ahead(int channels) { return channels == 1 ? 1 : 0; }
   // Segments a column is cut into are chosen so that the grid fills this many blocks an
   // SM (each segment costs its 2R rows of warm-up again).

@@ -41,11 +41,10 @@ struct DecimatedTuning {
   static constexpr int kMinUpSegment = 4;
 
   // Auto, where the caller accepts an approximation (Accuracy::Fast), takes decimated where
-  // both axes decimate by at least this (sigma from about 4.02): 8K u8x4 at h = 3 (sigma 5)
-  // 360 µs against box_stack's 612, at h = 2 (sigma 4) 882 against 602, where the low-res
-  // image is a quarter of the input in floats, 4x its bytes. Every sigma with the same h
-  // costs decimated the same, so the crossover is the factor, not a sigma (H100;
-  // docs/techniques/convolution.md, "Large sigma: decimated").
+  // both axes decimate by at least this (sigma from about 4.02): at h = 3 it beats box_stack,
+  // at h = 2 it loses, where the low-res image is a quarter of the input in floats, 4x its
+  // bytes. Every sigma with the same h costs decimated the same, so the crossover is the
+  // factor, not a sigma (docs/techniques/convolution.md, "Large sigma: decimated").
   static constexpr int kAutoMinFactor = 3;
 };
 

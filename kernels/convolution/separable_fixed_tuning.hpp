@@ -66,17 +66,15 @@ struct SeparableFixedTuning {
   // about 96: 5 blocks, as before; RGB 4 blocks), and strips cut so the grid is whole
   // waves (the Sobel gray grid was 1.64 waves, the last 64% full).
   using TunedShape = FixedShape<128, 72, 1, 4, 2, true>;
-  // gradient_int walks strips of 12 rows, 4 whole groups of its 3-row fast walk: 8K Sobel
-  // magnitude 50.5-50.8 / 120.8-120.9 / 125.9 µs gray / RGB / RGBA on the H100, the best of
-  // 9-48 rows and against 52.7 / 122.8 / 156.3 before (the sweep: docs/archive/gpu-results-log.md,
-  // 2026-11-24 05:00 run, item 22).
+  // gradient_int walks strips of 12 rows, 4 whole groups of its 3-row fast walk: the best
+  // of 9-48 rows on every format (docs/techniques/convolution.md, "Session 15").
   static constexpr StripBounds kGradientStripRows{12, 12};
   // The strip of shapes that do not fill waves (the lab's serial shape): 32 rows
   // (2R / 32 = 12.5% warm-up at R = 2).
   static constexpr int kFixedStripRows = 32;
 
-  // gradient_int runs the 8-bit Sobel magnitude in 98 µs against the 2-D tile's 232 µs
-  // (2.4x; H100, 8K, docs/gpu-results.md#convolution), so auto takes it.
+  // gradient_int runs the 8-bit Sobel magnitude well ahead of the 2-D tile
+  // (docs/gpu-results.md#convolution), so auto takes it.
   static constexpr bool kAutoPicksGradientInt = true;
 };
 

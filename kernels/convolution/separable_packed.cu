@@ -484,7 +484,7 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
     // and the store address = fetch_address + (dst - src) + (y + u)(dst_pitch - pitch)
     // - (R + kAhead + 1) pitch. The difference lives in uniform registers; a separately
     // stepped store pointer took two of the thread's registers, which the RGBA kernel at
-    // its 72-register cap paid in spills (8K 5x5 Gaussian 152 -> 161 µs).
+    // its 72-register cap paid in spills (docs/techniques/convolution.md, "Session 14").
     const long long pitch_change = static_cast<long long>(dst_pitch) - static_cast<long long>(src.pitch);
     long long store_delta = static_cast<long long>(reinterpret_cast<unsigned long long>(dst) -
                                                    reinterpret_cast<unsigned long long>(src.data)) +

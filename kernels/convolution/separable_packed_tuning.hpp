@@ -22,8 +22,8 @@ struct SeparablePackedTuning {
   // into one (odd lanes), so it loads the two words that hold them, the middle word of a
   // lane pair loaded by both (a warp's 64 accesses cover 192 contiguous bytes), and
   // stores a word and a half-word. 4 pixels (3 whole words) through a shared-memory stage
-  // took 128 registers and a 20 KB hot loop: 8K 5x5 Gaussian 160.0 µs against 197.8, box
-  // 158.4 against 179.4 (H100; docs/techniques/convolution.md, "Three channels").
+  // took 128 registers and a 20 KB hot loop and ran slower (docs/techniques/convolution.md,
+  // "Three channels").
   static constexpr int kRgbPixels = 2;
   // Rows whose words are requested before the current row's math. A row of 128
   // threads moves only 512 (gray) or 1024 (RGBA) bytes, and the register window keeps
@@ -31,21 +31,19 @@ struct SeparablePackedTuning {
   // 5-7 KB of loads in flight an SM, less than the DRAM latency needs at 60% of the
   // copy roofline (about 8 KB: 11 bytes/ns of reads an SM times ~700 ns); two rows
   // ahead double it for 1 (gray) or 2 (RGBA) registers more. Further rows were slower
-  // (8K gray 5x5 Gaussian 95.7-110.1 µs at 3-6 rows against 91.7 at 2, H100): the rest of
-  // the latency is covered from L2 (kL2RowsAhead).
+  // (docs/techniques/convolution.md, "8-bit filters: separable_packed"): the rest of the
+  // latency is covered from L2 (kL2RowsAhead).
   static constexpr int kRowsAhead = 2;
   // Rows past those whose words are prefetched into L2 (prefetch.global.L2: no register
-  // holds them), so the loads above find them there: 8K RGBA 5x5 box 196.3 -> 155.5 µs,
-  // Gaussian 207.4 -> 188.7 at 2 rows; 3 to 6 rows no better (H100;
-  // docs/techniques/convolution.md, "8-bit filters: separable_packed").
+  // holds them), so the loads above find them there; 3 to 6 rows were no better than 2
+  // (docs/techniques/convolution.md, "8-bit filters: separable_packed").
   static constexpr int kL2RowsAhead = 2;
   // Radii whose strips walk most rows in groups that test nothing (separable_packed.cu:
   // a warp whose rows all lie in the image and whose lanes all move whole words), the
   // other rows one at a time through the tested step (unrolled beside the groups, it
   // outgrew the instruction cache). The tests were about 25 of a row's 118 warp
-  // instructions: 8K 5x5 Gaussian RGBA 149.6 -> 135.4 µs, RGB 137.8 -> 130.2, gray 62.9
-  // -> 61.0. At 7x7 and 9x9 the groups cost 20-60 registers more and ran slower, so larger
-  // radii keep the tested walk, unrolled (H100; docs/techniques/convolution.md, "Fast groups").
+  // instructions. At 7x7 and 9x9 the groups cost 20-60 registers more and ran slower, so
+  // larger radii keep the tested walk, unrolled (docs/techniques/convolution.md, "Fast groups").
   static constexpr int kFastGroupsMaxRadius = 2;
   // Blocks an SM that the kernels up to 5x5 are compiled for (__launch_bounds__; ptxas
   // -v on sm_90, two rows ahead). With a minimum of 1, ptxas gives the 5x5 Gaussian 69
@@ -54,8 +52,8 @@ struct SeparablePackedTuning {
   // rejects a minimum it cannot hold. Larger radii are left to the compiler (up to 92
   // registers gray, 148 RGBA at 9x9; no spills). RGBA takes 6 blocks (80 registers, 16
   // bytes of spill loads): at 7 (72 registers) the weighted kernels spill 176-192 bytes
-  // of loads, and the 8K 5x5 Gaussian ran 151.7 µs against 148.1-148.5 at 6 (H100;
-  // docs/techniques/convolution.md, "What a row costs besides the filter").
+  // of loads and ran slower (docs/techniques/convolution.md, "What a row costs besides the
+  // filter").
   static constexpr int kGrayMinBlocks = 8;
   static constexpr int kRgbaMinBlocks = 6;
   // RGB, Gaussians and boxes alike (one sample a register: 6 a row), ptxas -v on sm_90
@@ -71,13 +69,11 @@ struct SeparablePackedTuning {
   // Strip lengths (fixed_strip_plan.hpp: the grid is cut into whole waves of strips
   // between the two bounds), by channels, radius and whether the mask is a box. Short
   // strips win though the 2R warm-up rows become a third of the loads (L2 hits: the strip
-  // above read them): more waves leave less of a tail (8K gray 5x5 Gaussian 66.6 µs at
-  // 8-16 rows against 78.6 at 16-64). At 5x5 a strip is whole groups of the fast walk
-  // (rows past the last group take the tested step): 10 rows, 15 for the RGBA Gaussian
-  // (gray 58.0 µs against 60.8, RGBA 134.0 against 135.5). The wider a weighted mask, the
-  // dearer each strip's warm-up (2R+1 multiply-adds a sample a row), so the longer its
-  // best strip; boxes' rows are cheap and keep short strips (H100;
-  // docs/techniques/convolution.md, "The sweeps behind SeparablePackedTuning").
+  // above read them): more waves leave less of a tail. At 5x5 a strip is whole groups of
+  // the fast walk (rows past the last group take the tested step): 10 rows, 15 for the
+  // RGBA Gaussian. The wider a weighted mask, the dearer each strip's warm-up (2R+1
+  // multiply-adds a sample a row), so the longer its best strip; boxes' rows are cheap and
+  // keep short strips (docs/techniques/convolution.md, "The sweeps behind SeparablePackedTuning").
   static constexpr StripBounds strip_rows(int channels, int radius, bool box) {
     if (radius == 2) return channels == 4 && !box ? StripBounds{15, 15} : StripBounds{10, 10};
     if (channels == 3) {

@@ -24,10 +24,9 @@ struct SeparableTuning {
   // Tile loads each thread has in flight before it stores them to shared memory.
   static constexpr int kLoadBatch = 4;
   // Sub-word pixels load as 32-bit words, a thread's P pixels store as words and 4-float
-  // sums move as 16-byte shared accesses: 8K 5x5 blur u8x1 93.0 -> 78.3 µs, u8x4 278.0 ->
-  // 243.9 (80 -> 64 registers). The plain path for convex linear masks (no alpha test,
-  // output rule or clamp) took u8x4 from 307.1 first (H100; docs/archive/gpu-results-log.md,
-  // 2026-11-22 16:27 run).
+  // sums move as 16-byte shared accesses (80 -> 64 registers), after a plain path for convex
+  // linear masks (no alpha test, output rule or clamp) (docs/techniques/convolution.md,
+  // "The variants").
   // Narrow pixels get more per thread, so a thread's loads and work are not tiny.
   static constexpr int pixels_per_thread(unsigned long pixel_bytes) {
     return pixel_bytes == 1 ? 4 : pixel_bytes <= 4 ? 2 : 1;

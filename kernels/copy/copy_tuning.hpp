@@ -3,8 +3,8 @@ namespace gpufilter::kernels {
 
 struct CopyTuning {
   // 256 threads: enough warps per SM to cover DRAM latency with one 16-byte load in
-  // flight per thread. The size hardly matters: int4 on 8K RGBA 92.5 / 92.2 / 91.9 /
-  // 93.5 µs at 128 / 256 / 512 / 1024 (H100; docs/techniques/memory-access.md, claim 7).
+  // flight per thread. The size hardly matters between 128 and 1024
+  // (docs/techniques/memory-access.md, claim 7).
   // The chunked kernels take their block size at launch (CopyShape::threads, default
   // this), so gpufilter-memory-bench can compare 128..1024.
   static constexpr int kThreads = 256;

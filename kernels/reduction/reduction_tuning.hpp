@@ -33,9 +33,8 @@ struct ReductionTuning {
   static constexpr int kPackedWarpMinBlocks1 = 4;
   // stats `auto`: packed_warp_bulk for u8 three-channel images on GPUs with bulk copies
   // (sm_90 on), packed_warp_prefetch for everything else: the bulk walk is the faster on
-  // 8K RGB (62.8 against 71.8 µs) and the slower on gray and RGBA (H100;
-  // docs/techniques/reduction.md). Without bulk copies it runs as packed_warp_async,
-  // slower than prefetch (u8x3 76.1 µs).
+  // RGB and the slower on gray and RGBA. Without bulk copies it runs as packed_warp_async,
+  // slower than prefetch (docs/techniques/reduction.md, "Loads in flight").
   static constexpr bool kAutoBulkForThreeChannels = true;
   static constexpr int kPackedWarpMinBlocks3 = 2;
   static constexpr int kPackedWarpMinBlocks4 = 3;
@@ -84,9 +83,8 @@ struct PackedWarpWalk : SegmentWalk {
 // while it computes. Two steps of data live in registers. ptxas -v, sm_90: gray 4
 // blocks of two groups a step (with four groups at 4 blocks, 64 registers, it spilled
 // 64 bytes), three channels 2 (128), RGBA 2 (126; at 3, 80 registers, it spilled 40
-// bytes). Gray walks two groups at 4 blocks (8K 28.0 µs against 30.6 for four at 3);
-// RGBA keeps four at 2 (73.7 µs; 74.8-78.8 in the other shapes) (H100;
-// docs/techniques/reduction.md, "Loads in flight").
+// bytes). Gray walks two groups at 4 blocks, faster than four at 3; RGBA keeps four at 2,
+// the fastest of its shapes (docs/techniques/reduction.md, "Loads in flight").
 struct PackedWarpPrefetchWalk : SegmentWalk {
   static constexpr int kPrefetch = 1;
   static constexpr int kGroups1 = ReductionTuning::kGroupsInFlight / 2;

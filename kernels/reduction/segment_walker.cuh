@@ -270,7 +270,7 @@ __device__ __forceinline__ void walk_stages(const T* r, long long head, long lon
     // Every warp's reads of the slot are done before the copy engine refills it. A block
     // barrier rather than a count of finished warps (one atomic a warp, the last one
     // refilling): racecheck sees no order in such a count and reported the refill as a
-    // hazard (docs/archive/gpu-results-log.md, 2026-11-23 14:21 run).
+    // hazard (docs/techniques/reduction.md, "Loads in flight").
     __syncthreads();
     if (tid == 0) start_copy(j + R, slot);
     slot = slot == R - 1 ? 0 : slot + 1;

@@ -124,11 +124,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Walk, C>)
   }
   __syncthreads();
   // A thread a channel: the rows' divisions run side by side. This block runs alone at
-  // the kernel's end: block timestamps (H100; docs/techniques/reduction.md) put 9-14 µs between its start of the
-  // grid's combine and its end on 8K RGBA when thread 0 wrote all four rows with 64-bit
-  // divisions, against 3.5 µs for gray's one row. (Every thread merging a share of the
-  // partials into its slot, then the slots combined as the block's own, measured slower
-  // on RGB and RGBA: 8K RGBA 74.6-75.8 µs against 72.0-72.9 with this loop.)
+  // the kernel's end: block timestamps showed it long on RGBA when thread 0 wrote all four
+  // rows with 64-bit divisions. (Every thread merging a share of the partials into its
+  // slot, then the slots combined as the block's own, measured slower on RGB and RGBA;
+  // docs/techniques/reduction.md, "Loads in flight".)
   if (tid < C) {
     const unsigned long long n = static_cast<unsigned long long>(width) * static_cast<unsigned>(height);
     write_stats_channel(total, tid, result, width, n);

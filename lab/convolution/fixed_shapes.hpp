@@ -29,14 +29,14 @@ struct FixedShapes {
 
   // separable_fixed's strips, in the wave-filling shapes: at least 16 rows, so the 2R
   // warm-up rows stay a small share of the walk (2R / 16 = 25% more horizontal sums at
-  // 5x5), at most 64; it was slower at every shorter length (gray 5x5 Gaussian 112.5 µs
-  // at 16-64, 133.2 at 8 rows; H100, 8K, docs/archive/gpu-results-log.md).
+  // 5x5), at most 64; it was slower at every shorter length (docs/techniques/convolution.md,
+  // "8-bit filters: separable_fixed and gradient_int").
   static constexpr StripBounds kSeparableFixedStripRows{16, 64};
 };
 
-// Why separable_fixed left the library: on an H100 (8K, --quick, docs/gpu-results.md) it
-// ran the 5x5 Gaussian in 162 / 237 / 275 us (gray, RGB, RGBA) against the float separable
-// kernel's 79 / 220 / 245 us, slower on every format, so auto never took it;
-// separable_packed (vertical pass first) superseded it on 8 bits.
+// Why separable_fixed left the library: it ran the 5x5 Gaussian slower than the float
+// separable kernel on every format, so auto never took it (docs/techniques/convolution.md,
+// "8-bit filters: separable_fixed and gradient_int"); separable_packed (vertical pass
+// first) superseded it on 8 bits.
 
 }  // namespace gpufilter::lab

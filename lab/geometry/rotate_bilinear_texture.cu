@@ -1,17 +1,16 @@
 // The lab's bilinear rotation through a texture object (seed 001: the read-only/texture
-// path; 197 us against the library's tiled kernel's 162 on 8K u8x4 at 30 degrees, H100,
-// docs/gpu-results.md): the tiled kernel's layout and arithmetic (rotate_tile.cuh) with
-// its four taps read by point-sampled tex2D fetches over the source view as pitched 2-D
-// memory. The
-// texture unit does the addressing, answers 0 outside the image (border mode), so the
-// taps need no clamping, and returns 8- and 16-bit channels as normalised floats, so
-// they need no conversion; the weights stay the kernel's own float weights, because
-// the hardware's linear filter keeps only 8 bits of each fraction: a difference of 255
-// between neighbours would be off by up to half a level before rounding, and random
-// test images (and sharp edges) would leave the op's tolerance.
-// Pitched textures take 1-, 2- and 4-channel texels only and want the view's start
-// and pitch aligned (textureAlignment, texturePitchAlignment): 3-channel formats and
-// other views are declined (the caller runs the tiled kernel).
+// path; slower than the library's tiled kernel, docs/lab.md, "Which variants stay"): the
+// tiled kernel's layout and arithmetic (rotate_tile.cuh) with its four taps read by
+// point-sampled tex2D fetches over the source view as pitched 2-D memory. The texture unit
+// does the addressing, answers 0 outside the image (border mode), so the taps need no
+// clamping, and returns 8- and 16-bit channels as normalised floats, so they need no
+// conversion; the weights stay the kernel's own float weights, because the hardware's
+// linear filter keeps only 8 bits of each fraction: a difference of 255 between neighbours
+// would be off by up to half a level before rounding, and random test images (and sharp
+// edges) would leave the op's tolerance. Pitched textures take 1-, 2- and 4-channel texels
+// only and want the view's start and pitch aligned (textureAlignment,
+// texturePitchAlignment): 3-channel formats and other views are declined (the caller runs
+// the tiled kernel).
 #include <cuda_runtime.h>
 
 #include <cstdint>

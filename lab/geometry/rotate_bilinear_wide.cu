@@ -1,6 +1,6 @@
 // The lab's bilinear_wide: the library's tiled rotation kernel (rotate_bilinear_tiled.cuh)
-// with four adjacent pixels a lane and 16-byte stores where rows allow (176 us against
-// the tiled kernel's 162 on 8K u8x4 at 30 degrees, H100, docs/gpu-results.md).
+// with four adjacent pixels a lane and 16-byte stores where rows allow (slower than the
+// tiled kernel; docs/lab.md, "Which variants stay").
 #include "geometry/rotate_bilinear_tiled.cuh"
 #include "lab/geometry/geometry_lab_launch.hpp"
 

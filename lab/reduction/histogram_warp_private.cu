@@ -1,7 +1,7 @@
 // The lab's warp_private histogram: the shared-memory sub-histogram kernel
-// (kernels/reduction/histogram_kernels.cuh) with a copy per warp (308 and 1227 us on 8K
-// random gray and RGBA u8 against shared_private's 56 and 192, H100, docs/gpu-results.md:
-// its match-and-merge costs more than it saves).
+// (kernels/reduction/histogram_kernels.cuh) with a copy per warp (slower than
+// shared_private, docs/lab.md, "Which variants stay": its match-and-merge costs more than
+// it saves).
 #include "common/dispatch.cuh"
 #include "lab/reduction/reduction_lab_launch.hpp"
 #include "reduction/histogram_kernels.cuh"

@@ -1,7 +1,7 @@
 #pragma once
 // Pixel moves over all cores: transposes and quarter turns in tiles, flips in bands of
-// rows. OpenCV's cv::transpose, cv::rotate and cv::flip run on one thread (a 24 MP quarter
-// turn took 98 ms on 2 cores that way, two passes with rotate).
+// rows. OpenCV's cv::transpose, cv::rotate and cv::flip run on one thread, and a quarter
+// turn takes two passes with cv::rotate (docs/cpu-path.md, "Speed").
 #include <opencv2/core.hpp>
 
 namespace gpufilter::cpu {

@@ -159,9 +159,9 @@ namespace {
 
 // The GPU run of a filter op: the spec made from the parameters, and checked, once for
 // the last few parameter sets. A large Gaussian's dense mask (sigma 30: 181 x 181
-// weights; sigma 100: 601 x 601) took 50 us to 1 ms of host time a call to build and
-// check on the H100 machine, while the GPU waited for the launch. Specs that read files
-// are made afresh every call (the file may change between calls of a running server).
+// weights; sigma 100: 601 x 601) is slow to build and check on the host, and the GPU
+// waits for the launch meanwhile (docs/techniques/convolution.md, "The variants"). Specs
+// that read files are made afresh every call (the file may change between calls of a running server).
 std::function<void(const ImageView&, const ImageView&, const ParamValues&, const Border&, const std::string&,
                    const ExecContext&)>
 gpu_run(ops::ToSpec to_spec, ops::SpecInputs inputs) {

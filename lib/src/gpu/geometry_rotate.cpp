@@ -13,11 +13,10 @@ namespace gpufilter {
 
 void rotate(const ImageView& src, const ImageView& dst, double angle_degrees, const std::array<double, 4>& fill,
             const ExecContext& ctx) {
-  // The fastest measured per pixel size (H100, 8K, 30 degrees; docs/gpu-results.md#geometry;
+  // The fastest measured per pixel size (docs/techniques/transpose.md, docs/gpu-results.md#geometry;
   // the tiled kernels skip the edge arithmetic for pixels wholly inside or outside the
-  // source): `tiled` for 1-, 2-, 4-, 8-, 12- and 16-byte pixels (u8x4
-  // 161.5 µs against wide 176.4, f32x1 123.6 against 138.8), the one-pixel-per-thread
-  // kernel for 3- and 6-byte pixels (u8x3: 281 µs against tiled 324 and wide 464).
+  // source): `tiled` for 1-, 2-, 4-, 8-, 12- and 16-byte pixels, the one-pixel-per-thread
+  // kernel for 3- and 6-byte pixels.
   const bool three_channels = src.format.channels == 3;
   rotate(src, dst, angle_degrees, fill, three_channels ? RotateVariant::Direct : RotateVariant::Tiled, ctx);
 }

@@ -61,7 +61,7 @@ Operation filter_operation(std::string name, std::string summary, std::vector<Pa
   // within float error of a .5 boundary may round the other way: at most one level.
   // The share of such samples bounds how often: a truncating kernel misses in about
   // half of them. 16-bit values carry 8 bits more, so float error reaches .5
-  // boundaries more often (the naive kernel's 2-D sums measured up to 3.5% on the H100).
+  // boundaries more often (the naive kernel's 2-D sums measured up to 3.5% of samples).
   op.tolerance = [](PixelFormat format) {
     switch (format.type) {
       case ChannelType::U8: return Tolerance{1.0, 0.01};

@@ -75,10 +75,9 @@ Operation make_histogram_operation() {
   };
   op.formats = all_pixel_formats();
   op.variants = names_of(kHistogramVariants);
-  // lane_private: conflict-free atomics by construction, random or constant data alike:
-  // 8K u8x4 64.5 µs, 1.36x CUB's HistogramEven, gray 23.8 µs, 1.04x (H100;
-  // docs/gpu-results.md#reductions-and-histogram). shared_private took 192 µs on RGBA,
-  // the lab's warp_private 1227 (its match-and-merge costs more than it saves).
+  // lane_private: conflict-free atomics by construction, random or constant data alike, the
+  // fastest measured; shared_private and the lab's warp_private are slower (the latter's
+  // match-and-merge costs more than it saves) (docs/gpu-results.md#reductions-and-histogram).
   op.default_variant = "lane_private";
   op.output = OutputKind::Data;
   op.data_layout = [](const ImageShape& input, const ParamValues& values) {

@@ -59,8 +59,8 @@ Operation make_stats_operation() {
   // auto: packed_warp_prefetch (packed_warp, one read at 16 bytes a load, u8 summed four
   // samples a word, minima and maxima tested against the warp's bounds, with the next
   // step's loads issued before this step's arithmetic: the fastest measured on gray and
-  // RGBA u8), and packed_warp_bulk for RGB u8 on sm_90 on (8K 62.8 against 71.8 µs on
-  // the H100; ReductionTuning::kAutoBulkForThreeChannels, docs/techniques/reduction.md).
+  // RGBA u8), and packed_warp_bulk for RGB u8 on sm_90 on, the faster there
+  // (ReductionTuning::kAutoBulkForThreeChannels, docs/techniques/reduction.md).
   // u16 and f32 run packed's sample-by-sample path.
   op.default_variant = "auto";
   op.output = OutputKind::Data;

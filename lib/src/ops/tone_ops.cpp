@@ -41,8 +41,7 @@ Operation tone_operation(std::string name, std::string summary) {
   op.formats = u8_formats();
   op.variants = names_of(kHistogramVariants);
   // The histogram's lane_private: conflict-free atomics by construction, random or constant
-  // data alike (8K u8x4 64.5 µs, 1.36x CUB's HistogramEven; equalize 221.4 µs, 2.39x the
-  // copy's time; H100; docs/gpu-results.md#reductions-and-histogram).
+  // data alike (docs/gpu-results.md#reductions-and-histogram).
   op.default_variant = "lane_private";
   op.tolerance = [](PixelFormat) { return 0.0; };
   op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues&) {

@@ -2,8 +2,9 @@
 // OpenCV's image codecs, loaded from gpufilter's codec module (libgpufilter_codecs.so,
 // beside the program or in <prefix>/lib/gpufilter) on a thread of their own from the first
 // moment of main(). libopencv_imgcodecs brings about 120 shared libraries with it (GDAL,
-// Poppler, HDF5, ...), whose loading took 150 ms before main() when the tool linked it;
-// now that time passes beside argument parsing and CUDA's start.
+// Poppler, HDF5, ...), whose loading ran before main() when the tool linked it; now that
+// time passes beside argument parsing and CUDA's start (docs/cpu-path.md, "Start-up,
+// libraries and pages").
 //
 // PNG files skip the module: gpufilter's own codec (png_reader.hpp, png_writer.hpp) reads
 // and writes them on several threads; what its reader declines (palettes, interlacing,
@@ -23,8 +24,8 @@ namespace gpufilter::io::codecs {
 // Starts loading the module; call once, first thing in main(), where the run may need it.
 // The functions below start it where nothing did, wait for it and throw IoError(Runtime)
 // naming the module when it could not be loaded; PNG files the tool's own reader and
-// writer take need no module (a PNG-to-PNG run never loads it: OpenCV's codec library
-// brings some 200 shared libraries, 60-110 ms on a 2-core machine).
+// writer take need no module (a PNG-to-PNG run never loads it, nor the some 200 shared
+// libraries OpenCV's codec library brings).
 void start_loading();
 
 // Whether the tool's own codecs read and write files of this suffix (PNG; JPEG where the

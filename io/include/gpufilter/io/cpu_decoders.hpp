@@ -1,12 +1,12 @@
 #pragma once
-// The CPU cores as a second JPEG decoder beside a GPU's hardware engine, for `gpufilter
-// OP IN... --out-dir DIR`. The engine is ready only ~1.0-1.3 s into a run on an H100
-// (the CUDA context, then nvJPEG's hardware handle and state, docs/gpu-results.md),
-// while the cores would idle: from the first moment, threads of their own take files
-// from the batch's queue and decode them with OpenCV, as the per-file OpenCV path does,
-// into host images that wait (within a byte budget) for a GPU workspace. Once the
-// engine is ready fewer of them go on, taking files from the same queue as the threads
-// that feed the engine, so the cores keep adding to its throughput.
+// The CPU cores as a second JPEG decoder beside a GPU's hardware engine, for `gpufilter OP
+// IN... --out-dir DIR`. The engine is ready only a second or so into a run (the CUDA
+// context, then nvJPEG's hardware handle and state, docs/gpu-results.md, "The figures
+// behind the batch defaults"), while the cores would idle: from the first moment, threads
+// of their own take files from the batch's queue and decode them with OpenCV, as the
+// per-file OpenCV path does, into host images that wait (within a byte budget) for a GPU
+// workspace. Once the engine is ready fewer of them go on, taking files from the same queue
+// as the threads that feed the engine, so the cores keep adding to its throughput.
 //
 // What a file decodes into is the caller's (a slot per file); here are only the queue,
 // the threads, the budget and the hand-over.
@@ -67,11 +67,11 @@ class StartingEngineAllowance {
 };
 
 struct CpuDecodeTuning {
-  // Threads decoding once the hardware engine is ready. 16 cores beside one H100: a 12 MP
-  // JPEG takes one core ~70 ms with OpenCV (decode and R/B swap), so 8 threads add ~110
-  // images/s to the engine's ~300, and the other 8 cores read files, drive nvJPEG's
-  // encoder, upload the CPU-decoded images from pageable memory and write the results
-  // (~10 ms of CPU per file). Default where on: half the cores. 0: none once the engine is ready.
+  // Threads decoding once the hardware engine is ready. Half the cores decode beside the
+  // engine while the other half read files, drive nvJPEG's encoder, upload the CPU-decoded
+  // images from pageable memory and write the results (docs/gpu-results.md, "The figures
+  // behind the batch defaults"). Default where on: half the cores. 0: none once the engine
+  // is ready.
   int steady_threads = 0;
   // Threads while the engines start, when the cores have nothing else to do: all but two
   // per GPU (which make its CUDA context and nvJPEG's engine). At least steady_threads.

@@ -2,11 +2,12 @@
 // Batches of JPEG files decoded on a GPU's hardware JPEG engine, for `gpufilter OP IN...
 // --out-dir DIR`. One decoder per GPU, with a thread of its own: the threads that hold a
 // workspace hand it a file and the workspace's device image and wait; the decoder gathers
-// what has arrived (up to JpegBatchTuning::max_batch files, waiting at most max_wait_ms
-// for more) and decodes them in one call, so the engine's cores work side by side (on an
-// H100, 32 photos of 12 MP in one call decode at 760 images/s, one at a time at ~120).
-// A file the engine declines (progressive, an unusual subsampling, ...) comes back
-// undecoded, for the workspace's own per-file decoder, and from there to OpenCV.
+// what has arrived (up to JpegBatchTuning::max_batch files, waiting at most max_wait_ms for
+// more) and decodes them in one call, so the engine's cores work side by side (many photos
+// a call decode several times faster than one at a time: docs/gpu-results.md, "The figures
+// behind the batch defaults"). A file the engine declines (progressive, an unusual
+// subsampling, ...) comes back undecoded, for the workspace's own per-file decoder, and
+// from there to OpenCV.
 //
 // The engine itself (nvJPEG's hardware backend) is behind JpegBatchEngine: built only
 // where CMake found nvJPEG, and absent on GPUs without the engine; the decoder then
@@ -27,18 +28,17 @@
 namespace gpufilter::io {
 
 struct JpegBatchTuning {
-  // Files in one call. 1000 12 MP JPEGs on an H200 (docs/archive/gpu-results-log.md,
-  // 2026-11-27 15:30 run, item 6): 8 a call 362-367 files/s steady, 12 or 16 a call (with
-  // the workspaces to match) 441-442: the engine's calls, not the GPU, bound the steady
-  // rate. 0: no batched decoding (the per-file path of before).
+  // Files in one call: 12 or 16 a call (with the workspaces to match) beat 8, since the
+  // engine's calls, not the GPU, bound the steady rate (docs/gpu-results.md, "The figures
+  // behind the batch defaults"). 0: no batched decoding (the per-file path of before).
   int max_batch = 12;
-  // How long the first file of a batch waits for others. While a batch decodes (~25 ms),
-  // the next one fills up anyway; the wait matters when the engine is idle.
+  // How long the first file of a batch waits for others. While a batch decodes, the next
+  // one fills up anyway; the wait matters when the engine is idle.
   double max_wait_ms = 4.0;
-  // Whether files that come while the engine starts (~0.65 s on an H100, after the CUDA
-  // context) are declined, to be decoded file by file meanwhile, instead of waiting for
-  // it: a short batch may gain, a long one hardly. Off, so that every file the engine
-  // takes goes to it.
+  // Whether files that come while the engine starts (after the CUDA context;
+  // docs/gpu-results.md, "The figures behind the batch defaults") are declined, to be
+  // decoded file by file meanwhile, instead of waiting for it: a short batch may gain, a
+  // long one hardly. Off, so that every file the engine takes goes to it.
   bool per_file_while_starting = false;
 };
 
@@ -58,15 +58,16 @@ class JpegBatchEngine {
   // Decodes files[i] into into[i], all of one pixel format and accepted, and waits for
   // the result; false when the call failed, leaving every image undefined.
   virtual bool decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) = 0;
-  // How long each phase of the engine's start took ("CUDA context 420 ms, nvJPEG handle
-  // 300 ms, ..."), for --timing; empty where it was not timed here (a server's engine, made
+  // How long each phase of the engine's start took ("CUDA context T ms, nvJPEG handle
+  // T ms, ..."), for --timing; empty where it was not timed here (a server's engine, made
   // before the batch).
   virtual std::string start_phases() const { return {}; }
 };
 
-// nvJPEG's hardware engine on `device`: its library handle and decoding state, about
-// 0.65 s on an H100, so made once per GPU on the decoder's thread. nullptr where the build
-// has no nvJPEG or the GPU has no engine. Sets the calling thread's device.
+// nvJPEG's hardware engine on `device`: its library handle and decoding state, slow to make
+// (docs/gpu-results.md, "The figures behind the batch defaults"), so made once per GPU on
+// the decoder's thread. nullptr where the build has no nvJPEG or the GPU has no engine.
+// Sets the calling thread's device.
 std::unique_ptr<JpegBatchEngine> make_hardware_jpeg_engine(int device);
 
 struct BatchDecodeResult {
@@ -92,8 +93,8 @@ class JpegBatchDecoder {
   BatchDecodeResult decode(const JpegBytes& file, const ImageView& into);
 
   // "gpufilter: hardware JPEG decoding (GPU 0): 96 of 96 files in 9 calls (10.7 a call),
-  // 0 calls failed; engine ready after 1100 ms (CUDA context 420 ms, nvJPEG handle 300 ms,
-  // decoding state 370 ms, streams 1 ms)", for --timing.
+  // 0 calls failed; engine ready after T ms (CUDA context T ms, nvJPEG handle T ms,
+  // decoding state T ms, streams T ms)", for --timing, T a time in whole milliseconds.
   std::string summary() const;
 
   using Clock = std::chrono::steady_clock;
