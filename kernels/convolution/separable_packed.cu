@@ -504,12 +504,6 @@ __global__ void __launch_bounds__(Tuning::kBlockThreads, min_blocks<C, R, A>())
 #pragma unroll
           for (int d = 1; d <= R; ++d) acc += window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s];
           h[s] = acc;
-        } else if constexpr (A == Arith::PremulBox) {
-          unsigned acc = taps.qv[0] * window[(u + R) % kWin][s];  // sums of p and a, exact
-#pragma unroll
-          for (int d = 1; d <= R; ++d)
-            acc += taps.qv[d] * (window[(u + R - d) % kWin][s] + window[(u + R + d) % kWin][s]);
-          h[s] = acc;
         } else if constexpr (A == Arith::PremulShifted) {
           // Colours (255^2 at most) keep 16 more bits than bytes: h < 255^2 as a byte's h < 255 * 2^8.
           const bool colour = s % 4 != 3;
