@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "gpufilter/error.hpp"
@@ -36,19 +37,31 @@ void geometry(const std::string& text) {
   }
 }
 
-void numbers(const std::string& text) {
+// resize's --size as the registry declares it; `percent_sets` names the parameter a
+// percentage sets ("" for a plain list).
+gpufilter::ParamSpec size_param(const char* percent_sets) {
   gpufilter::ParamSpec size;
   size.name = "size";
   size.kind = gpufilter::ParamKind::Numbers;
   size.metavar = "WxH";
-  gpufilter::ParamValue value;
+  size.percent_sets = percent_sets;
+  return size;
+}
+
+// spec.parse(text); nothing where it refuses the text, which must be InvalidArgument.
+std::optional<gpufilter::ParamValue> parse_or_refuse(const gpufilter::ParamSpec& spec, const std::string& text) {
   try {
-    value = size.parse(text);
+    return spec.parse(text);
   } catch (const gpufilter::Error& error) {
     if (error.code() != gpufilter::ErrorCode::InvalidArgument) std::abort();
-    return;
+    return std::nullopt;
   }
-  const auto* items = std::get_if<std::vector<double>>(&value);
+}
+
+void numbers(const std::string& text) {
+  const std::optional<gpufilter::ParamValue> value = parse_or_refuse(size_param(""), text);
+  if (!value) return;
+  const auto* items = std::get_if<std::vector<double>>(&*value);
   if (items == nullptr) std::abort();
   std::size_t separators = 0;
   for (char c : text) separators += (c == 'x' || c == ',') ? 1 : 0;
@@ -60,20 +73,10 @@ void numbers(const std::string& text) {
 // A list that takes a percentage for another parameter (resize's --size 50%): the text
 // ending in '%' comes back as it is, for resolve() to map; anything else as a list.
 void numbers_or_percent(const std::string& text) {
-  gpufilter::ParamSpec size;
-  size.name = "size";
-  size.kind = gpufilter::ParamKind::Numbers;
-  size.metavar = "WxH";
-  size.percent_sets = "scale";
-  gpufilter::ParamValue value;
-  try {
-    value = size.parse(text);
-  } catch (const gpufilter::Error& error) {
-    if (error.code() != gpufilter::ErrorCode::InvalidArgument) std::abort();
-    return;
-  }
+  const std::optional<gpufilter::ParamValue> value = parse_or_refuse(size_param("scale"), text);
+  if (!value) return;
   const bool percent = !text.empty() && text.back() == '%';
-  const auto* given = std::get_if<std::string>(&value);
+  const auto* given = std::get_if<std::string>(&*value);
   if (percent != (given != nullptr) || (given != nullptr && *given != text)) std::abort();
 }
 
