@@ -17,6 +17,19 @@ std::string ratio_text(const std::optional<double>& ratio, const std::string& su
   return text;
 }
 
+// "54.3%" of the copy roofline, or "-" where it was not measured.
+std::string roofline_text(const Ratios& ratios) {
+  if (!ratios.roofline) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * *ratios.roofline);
+  return text;
+}
+
+// "3.16x npp", or "-" without a peer.
+std::string peer_text(const Ratios& ratios) {
+  return ratio_text(ratios.vs_peer, ratios.vs_peer ? " " + ratios.peer : "");
+}
+
 // The headline: each op as `gpufilter OP IN OUT` runs it (the rows labelled "default"),
 // its share of the copy roofline and its speed over the peer at the same parameters.
 void print_defaults(std::FILE* out, const Results& results, int width) {
@@ -32,10 +45,8 @@ void print_defaults(std::FILE* out, const Results& results, int width) {
       continue;
     }
     const Ratios ratios = results.ratios(row);
-    char roofline[32] = "-";
-    if (ratios.roofline) std::snprintf(roofline, sizeof roofline, "%.1f%%", 100.0 * *ratios.roofline);
-    std::fprintf(out, "%-*s  %12.1f  %10s  %s\n", width, row.name.c_str(), row.median_us, roofline,
-                 ratio_text(ratios.vs_peer, ratios.vs_peer ? " " + ratios.peer : "").c_str());
+    std::fprintf(out, "%-*s  %12.1f  %10s  %s\n", width, row.name.c_str(), row.median_us,
+                 roofline_text(ratios).c_str(), peer_text(ratios).c_str());
   }
   if (any) std::fprintf(out, "\nEvery row:\n");
 }
@@ -67,11 +78,8 @@ void print_summary(std::FILE* out) {
       continue;
     }
     const Ratios ratios = results.ratios(row);
-    char roofline[32] = "-";
-    if (ratios.roofline) std::snprintf(roofline, sizeof roofline, "%.1f%%", 100.0 * *ratios.roofline);
     std::fprintf(out, "%-*s  %12.1f  %9.1f  %10s  %8s  %s\n", width, row.name.c_str(), row.median_us, row.gbps,
-                 roofline, ratio_text(ratios.vs_naive).c_str(),
-                 ratio_text(ratios.vs_peer, ratios.vs_peer ? " " + ratios.peer : "").c_str());
+                 roofline_text(ratios).c_str(), ratio_text(ratios.vs_naive).c_str(), peer_text(ratios).c_str());
   }
   std::fprintf(out, "\n%zu cases, %d failed\n", results.rows().size(), failed);
 }
