@@ -78,7 +78,7 @@ cxxopts::Options make_options(const Operation* op) {
             : std::string("kernel to run on the GPU (see 'gpufilter list')"),
          cxxopts::value<std::string>(), "NAME");
   common("device",
-         "auto: the GPU when one is usable, else the CPU reference; gpu; cpu (default: auto)",
+         "auto: the GPU when one is usable, else the CPU (its fast path); gpu; cpu (default: auto)",
          cxxopts::value<std::string>(), "auto|gpu|cpu");
   common("codec",
          "JPEG decoding and encoding on a GPU run: auto: nvJPEG on the GPU in a batch, for the JPEG files it "
