@@ -258,7 +258,7 @@ static_assert(Tuning::kGrayMinBlocks * Tuning::kBlockThreads <= 1024 &&
               "sm_75 keeps at most 1024 threads an SM");
 template <int C, int R, Arith A>
 constexpr int min_blocks() {
-  if (R > 2) return 1;
+  if (R > 2) return A == Arith::BoxSum ? 1 : Tuning::large_radius_min_blocks(C, R, A == Arith::PremulShifted);
   if (kPremultiplied<A>) return Tuning::kRgbaPremultipliedMinBlocks;
   if (C == 3) return Tuning::kRgbMinBlocks;
   if (A == Arith::BoxSum) return Tuning::kBoxMinBlocks;
@@ -302,6 +302,20 @@ __device__ __forceinline__ void premultiplied_store(const PackedTaps<R>& taps, u
   }
 }
 
+// Slot c's vertical sum of pixel p of the row (p from -R to P + R - 1, 0 the thread's
+// first pixel): the thread's own, or taken from the lanes either side (a compile-time p
+// once unrolled, so each is one register or one shuffle).
+template <int P, int SC, int N>
+__device__ __forceinline__ unsigned neighbour_sum(const unsigned (&h)[N], int p, int c) {
+  if (p >= 0 && p < P) return h[p * SC + c];
+  if (p < 0) {
+    const int lanes = (-p + P - 1) / P;  // lanes to the left
+    return __shfl_up_sync(0xffffffffu, h[(p + lanes * P) * SC + c], static_cast<unsigned>(lanes));
+  }
+  const int lanes = p / P;  // lanes to the right
+  return __shfl_down_sync(0xffffffffu, h[(p - lanes * P) * SC + c], static_cast<unsigned>(lanes));
+}
+
 // The horizontal pass of one row: from the vertical sums `h` of the thread's slots, and
 // those of the pixels within R either side from the lanes next to it, the thread's
 // output samples (for Arith::Shifted unscaled, the result in byte 3).
@@ -314,58 +328,58 @@ __device__ __forceinline__ void horizontal_row(const unsigned (&h)[RowSlots<C, R
   if constexpr (RS::kLanes == 2 && C == 1) {
     static_assert(P == 4, "gray_box_row takes one word's pixels");
     gray_box_row<R>(h, taps.v_round, taps.out_mul, out);
-  } else {
-    // The sums of pixels x0 - R .. x0 + P + R - 1: own, or from the lanes either side.
+  } else if constexpr (A == Arith::BoxSum) {
+    // Plain sums: pairs of taps at +-d added before the division, so all 2R + 1 sums are kept.
     unsigned ext[(P + 2 * R) * SC];
 #pragma unroll
     for (int p = -R; p < P + R; ++p) {
 #pragma unroll
       for (int c = 0; c < SC; ++c) {
-        unsigned& e = ext[(p + R) * SC + c];
-        if (p >= 0 && p < P) {
-          e = h[p * SC + c];
-        } else if (p < 0) {
-          const int lanes = (-p + P - 1) / P;  // lanes to the left
-          const int local = p + lanes * P;
-          e = __shfl_up_sync(0xffffffffu, h[local * SC + c], static_cast<unsigned>(lanes));
-        } else {
-          const int lanes = p / P;  // lanes to the right
-          const int local = p - lanes * P;
-          e = __shfl_down_sync(0xffffffffu, h[local * SC + c], static_cast<unsigned>(lanes));
-        }
+        ext[(p + R) * SC + c] = neighbour_sum<P, SC>(h, p, c);
       }
     }
 #pragma unroll
     for (int s = 0; s < RS::kSlots; ++s) {
       const int e0 = (s / SC + R) * SC + s % SC;  // slot s in ext
-      if constexpr (A == Arith::BoxSum) {
-        unsigned acc = ext[e0];
+      unsigned acc = ext[e0];
 #pragma unroll
-        for (int d = 1; d <= R; ++d) acc += ext[e0 - d * SC] + ext[e0 + d * SC];
-        if constexpr (RS::kLanes == 2) {
-          const int first = (s / SC) * C + s % SC;  // the low lane's sample
-          out[first] = __umulhi(taps.v_round + (acc & 0xffffu), taps.out_mul);
-          out[first + 2] = __umulhi(taps.v_round + (acc >> 16), taps.out_mul);
-        } else {
-          out[s] = __umulhi(taps.v_round + acc, taps.out_mul);
-        }
-      } else if constexpr (A == Arith::PremulBox) {
-        unsigned acc = taps.qh[0] * ext[e0];  // taps 1, or 0 outside an oblong box
-#pragma unroll
-        for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * SC] + ext[e0 + d * SC]);
-        out[s] = acc;  // the sum; premultiplied_store() divides
-      } else if constexpr (A == Arith::PremulShifted) {
-        // Colours' sums are 255^2 * 2^16 at most: no room for the alpha's rounding.
-        unsigned acc = (s % 4 == 3 ? WeightedRounding::kVRound : 0u) + taps.qh[0] * ext[e0];
-#pragma unroll
-        for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * SC] + ext[e0 + d * SC]);
-        out[s] = acc;
+      for (int d = 1; d <= R; ++d) acc += ext[e0 - d * SC] + ext[e0 + d * SC];
+      if constexpr (RS::kLanes == 2) {
+        const int first = (s / SC) * C + s % SC;  // the low lane's sample
+        out[first] = __umulhi(taps.v_round + (acc & 0xffffu), taps.out_mul);
+        out[first + 2] = __umulhi(taps.v_round + (acc >> 16), taps.out_mul);
       } else {
-        unsigned acc = RoundingOf<A>::v_round(taps) + taps.qh[0] * ext[e0];
-#pragma unroll
-        for (int d = 1; d <= R; ++d) acc += taps.qh[d] * (ext[e0 - d * SC] + ext[e0 + d * SC]);
-        out[s] = A == Arith::Shifted ? acc : __umulhi(acc, taps.out_mul);
+        out[s] = __umulhi(taps.v_round + acc, taps.out_mul);
       }
+    }
+  } else {
+    // Weighted taps: each neighbour's vertical sum is multiplied into the outputs it
+    // reaches as soon as it arrives from its lane, so no array of the 2R neighbours'
+    // sums stays live (at 13x13 on RGBA it held 64 registers, and the kernel 206: 2
+    // blocks an SM; docs/techniques/convolution.md, "Large radii").
+#pragma unroll
+    for (int s = 0; s < RS::kSlots; ++s) {
+      // Premultiplied colours' sums are 255^2 * 2^16 at most: no room for a rounding
+      // (premultiplied_store() divides them); the alpha rounds as a byte does.
+      if constexpr (A == Arith::PremulShifted) out[s] = s % 4 == 3 ? WeightedRounding::kVRound : 0u;
+      else if constexpr (A == Arith::PremulBox) out[s] = 0u;
+      else out[s] = RoundingOf<A>::v_round(taps);
+    }
+#pragma unroll
+    for (int p = -R; p < P + R; ++p) {
+#pragma unroll
+      for (int c = 0; c < SC; ++c) {
+        const unsigned e = neighbour_sum<P, SC>(h, p, c);
+#pragma unroll
+        for (int q = 0; q < P; ++q) {
+          const int d = p > q ? p - q : q - p;
+          if (d <= R) out[q * SC + c] += taps.qh[d] * e;
+        }
+      }
+    }
+    if constexpr (A == Arith::Divided) {
+#pragma unroll
+      for (int s = 0; s < RS::kSlots; ++s) out[s] = __umulhi(out[s], taps.out_mul);
     }
     if constexpr (kPremultiplied<A>) premultiplied_store<A, P>(taps, out);
   }
