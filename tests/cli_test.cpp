@@ -1111,6 +1111,9 @@ cv::Mat photo_like(int rows, int cols, int channels, unsigned seed) {
 // a 24 MP photo, decoded, blurred and encoded both ways, by a mean of 0.35 and at most 7.
 constexpr double kJpegMeanTolerance = 3.0;  // mean absolute difference per channel value
 constexpr double kJpegMaxTolerance = 40.0;  // largest single difference (chroma edges)
+// With libjpeg's colour step after nvJPEG's planes, only the inverse DCT's rounding.
+constexpr double kJpegIdctTolerance = 4.0;
+constexpr double kJpegIdctMeanTolerance = 0.1;
 
 double mean_difference(const cv::Mat& a, const cv::Mat& b) {
   cv::Mat difference;
@@ -1233,6 +1236,44 @@ TEST_F(CliGpuJpegTest, DecodeMatchesOpenCv) {
   const auto [gpu, cpu] = both_codecs(gray, "-gray.png", {"copy"});
   EXPECT_EQ(gpu.channels(), 1) << "a gray JPEG stays one channel, as OpenCV reads it";
   expect_jpeg_close(gpu, cpu, "gray");
+}
+
+// A JPEG gives the same pixels in a GPU batch (the hardware engine, or nvJPEG one by one)
+// as alone through the CPU decoder: nvJPEG stops at the planes and libjpeg's upsampling
+// and colour step follow (gpufilter/jpeg_color.hpp). What is left is the inverse DCT's
+// rounding; the figures are printed for the docs. Before, chroma edges differed by up to
+// kJpegMaxTolerance.
+TEST_F(CliGpuJpegTest, ABatchDecodesEachFileAsTheCpuDecoderDoes) {
+  std::vector<std::string> args{"copy"};
+  std::vector<std::string> names;
+  for (int i = 0; i < 8; ++i) {
+    const std::string name = "b" + std::to_string(i);
+    const std::string in = path(name + ".jpg");
+    ASSERT_TRUE(cv::imwrite(in, photo_like(201 + 14 * i, 313 + 6 * i, i == 7 ? 1 : 3, 40u + static_cast<unsigned>(i)),
+                            {cv::IMWRITE_JPEG_QUALITY, 80 + 2 * i}));
+    args.push_back(in);
+    names.push_back(name);
+  }
+  fs::create_directory(path("batch"));
+  args.insert(args.end(), {"--out-dir", path("batch"), "--format", "png", "--device", "gpu", "--timing"});
+  const ProcessResult batch = gpufilter(args);
+  ASSERT_EQ(batch.exit_code, 0) << batch.err;
+  std::cout << "[ batch decode ] " << batch.err;
+  double worst_max = 0.0;
+  double worst_mean = 0.0;
+  for (const std::string& name : names) {
+    const ProcessResult alone =
+        gpufilter({"copy", path(name + ".jpg"), path(name + "-alone.png"), "--codec", "cpu", "--device", "cpu"});
+    ASSERT_EQ(alone.exit_code, 0) << alone.err;
+    const cv::Mat in_batch = read_unchanged(path("batch/" + name + ".png"));
+    const cv::Mat by_itself = read_unchanged(path(name + "-alone.png"));
+    ASSERT_EQ(in_batch.size(), by_itself.size()) << name;
+    worst_max = std::max(worst_max, max_difference(in_batch, by_itself));
+    worst_mean = std::max(worst_mean, mean_difference(in_batch, by_itself));
+  }
+  std::cout << "[ batch vs alone ] largest difference " << worst_max << ", largest mean " << worst_mean << '\n';
+  EXPECT_LE(worst_max, kJpegIdctTolerance);
+  EXPECT_LE(worst_mean, kJpegIdctMeanTolerance);
 }
 
 TEST_F(CliGpuJpegTest, OrientationIsAppliedOnTheGpu) {

@@ -9,11 +9,13 @@
 #include <nvjpeg.h>
 
 #include <chrono>
+#include <exception>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "gpufilter/io/jpeg_batch_decoder.hpp"
+#include "nvjpeg_planes.hpp"
 
 namespace gpufilter::io {
 namespace {
@@ -46,6 +48,7 @@ class HardwareJpegEngine final : public JpegBatchEngine {
   nvjpegJpegState_t state_ = nullptr;
   nvjpegJpegStream_t header_ = nullptr;  // for accepts()
   cudaStream_t stream_ = nullptr;
+  std::vector<NvjpegPlanes> planes_;  // a colour batch's files' planes, grown to the largest batch
 };
 
 template <typename Step>
@@ -98,6 +101,9 @@ bool HardwareJpegEngine::accepts(const JpegBytes& file, const ImageView& into) {
   if (static_cast<int>(width) != into.width || static_cast<int>(height) != into.height ||
       static_cast<int>(components) != into.format.channels)
     return false;
+  nvjpegChromaSubsampling_t subsampling = NVJPEG_CSS_UNKNOWN;
+  if (!ok(nvjpegJpegStreamGetChromaSubsampling(header_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
+    return false;
   int unsupported = 1;  // nvJPEG's convention: 0 means supported
   if (ok(nvjpegDecodeBatchedSupported(handle_, header_, &unsupported))) return unsupported == 0;
   // Should the check want the whole stream parsed, not only its header: parsed, and asked again.
@@ -106,9 +112,14 @@ bool HardwareJpegEngine::accepts(const JpegBytes& file, const ImageView& into) {
          ok(nvjpegDecodeBatchedSupported(handle_, header_, &unsupported)) && unsupported == 0;
 }
 
+// Colour files decode to their planes and take libjpeg's colour step (nvjpeg_planes.hpp),
+// so that a file gives the same pixels in a batch as alone; gray files decode straight
+// into their images.
 bool HardwareJpegEngine::decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) {
   if (files.empty() || files.size() != into.size()) return false;
-  const nvjpegOutputFormat_t format = into.front().format.channels == 3 ? NVJPEG_OUTPUT_RGBI : NVJPEG_OUTPUT_Y;
+  const bool colour = into.front().format.channels == 3;
+  const nvjpegOutputFormat_t format = colour ? NVJPEG_OUTPUT_YUV : NVJPEG_OUTPUT_Y;
+  if (colour && planes_.size() < files.size()) planes_.resize(files.size());
   std::vector<const unsigned char*> data;
   std::vector<std::size_t> lengths;
   std::vector<nvjpegImage_t> outputs;
@@ -116,13 +127,29 @@ bool HardwareJpegEngine::decode(const std::vector<JpegBytes>& files, const std::
     data.push_back(files[i].data);
     lengths.push_back(files[i].size);
     nvjpegImage_t output{};
-    output.channel[0] = static_cast<unsigned char*>(into[i].data);
-    output.pitch[0] = into[i].pitch;
+    if (colour) {
+      if (!ok(nvjpegJpegStreamParseHeader(handle_, files[i].data, files[i].size, header_))) return false;
+      nvjpegChromaSubsampling_t subsampling = NVJPEG_CSS_UNKNOWN;
+      if (!ok(nvjpegJpegStreamGetChromaSubsampling(header_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
+        return false;
+      planes_[i].fit(subsampling, into[i].width, into[i].height);
+      output = planes_[i].output();
+    } else {
+      output.channel[0] = static_cast<unsigned char*>(into[i].data);
+      output.pitch[0] = into[i].pitch;
+    }
     outputs.push_back(output);
   }
   // Once per call: the batch size changes from call to call (and this resets a failed one).
   if (!ok(nvjpegDecodeBatchedInitialize(handle_, state_, static_cast<int>(files.size()), 1, format))) return false;
-  const bool queued = ok(nvjpegDecodeBatched(handle_, state_, data.data(), lengths.data(), outputs.data(), stream_));
+  bool queued = ok(nvjpegDecodeBatched(handle_, state_, data.data(), lengths.data(), outputs.data(), stream_));
+  if (queued && colour) {
+    try {
+      for (std::size_t i = 0; i < files.size(); ++i) planes_[i].to_rgb(into[i], stream_);
+    } catch (const std::exception&) {
+      queued = false;  // the files go to the CPU decoder
+    }
+  }
   // Waited for even after a failure: the files' bytes and images go back to their owners.
   const bool finished = cudaStreamSynchronize(stream_) == cudaSuccess;
   return queued && finished;

@@ -18,10 +18,12 @@
 #include <cuda_runtime_api.h>
 #include <nvjpeg.h>
 
+#include <exception>
 #include <map>
 #include <mutex>
 
 #include "gpufilter/io/gpu_jpeg.hpp"
+#include "nvjpeg_planes.hpp"
 #include "gpufilter/error.hpp"
 
 namespace gpufilter::io {
@@ -96,6 +98,7 @@ class NvjpegCodec final : public GpuJpegCodec {
   nvjpegBufferDevice_t device_buffer_ = nullptr;
   nvjpegJpegStream_t parsed_ = nullptr;
   nvjpegDecodeParams_t decode_params_ = nullptr;
+  NvjpegPlanes planes_;  // a colour file's planes (nvjpeg_planes.hpp)
   // Encoder.
   nvjpegEncoderState_t encoder_state_ = nullptr;
   nvjpegEncoderParams_t encoder_params_ = nullptr;
@@ -145,13 +148,15 @@ bool NvjpegCodec::fits(const JpegBytes& file, const ImageView& into) const {
   int widths[NVJPEG_MAX_COMPONENT] = {};
   int heights[NVJPEG_MAX_COMPONENT] = {};
   if (!ok(nvjpegGetImageInfo(general_, file.data, file.size, &components, &subsampling, widths, heights))) return false;
-  if (subsampling == NVJPEG_CSS_UNKNOWN || widths[0] != into.width || heights[0] != into.height) return false;
+  if (!NvjpegPlanes::takes(subsampling) || widths[0] != into.width || heights[0] != into.height) return false;
   if (into.format.type != ChannelType::U8) return false;
   return (components == 1 && into.format.channels == 1) || (components == 3 && into.format.channels == 3);
 }
 
+// Colour: the planes, then libjpeg's colour step (nvjpeg_planes.hpp), as the batches' engine.
 bool NvjpegCodec::decode_one(const JpegBytes& file, const ImageView& into) {
-  const nvjpegOutputFormat_t format = into.format.channels == 3 ? NVJPEG_OUTPUT_RGBI : NVJPEG_OUTPUT_Y;
+  const bool colour = into.format.channels == 3;
+  const nvjpegOutputFormat_t format = colour ? NVJPEG_OUTPUT_YUV : NVJPEG_OUTPUT_Y;
   if (!ok(nvjpegDecodeParamsSetOutputFormat(decode_params_, format))) return false;
   if (!ok(nvjpegJpegStreamParse(general_, file.data, file.size, 0, 0, parsed_))) return false;
   // The host phase refills the pinned buffer, which the previous file's transfer may
@@ -159,8 +164,22 @@ bool NvjpegCodec::decode_one(const JpegBytes& file, const ImageView& into) {
   synchronize();
   if (!ok(nvjpegDecodeJpegHost(general_, decoder_, decoder_state_, decode_params_, parsed_))) return false;
   if (!ok(nvjpegDecodeJpegTransferToDevice(general_, decoder_, decoder_state_, parsed_, stream_))) return false;
-  nvjpegImage_t output = nvjpeg_image(into);
-  return ok(nvjpegDecodeJpegDevice(general_, decoder_, decoder_state_, &output, stream_));
+  if (!colour) {
+    nvjpegImage_t output = nvjpeg_image(into);
+    return ok(nvjpegDecodeJpegDevice(general_, decoder_, decoder_state_, &output, stream_));
+  }
+  nvjpegChromaSubsampling_t subsampling = NVJPEG_CSS_UNKNOWN;
+  if (!ok(nvjpegJpegStreamGetChromaSubsampling(parsed_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
+    return false;
+  try {
+    planes_.fit(subsampling, into.width, into.height);
+    nvjpegImage_t output = planes_.output();
+    if (!ok(nvjpegDecodeJpegDevice(general_, decoder_, decoder_state_, &output, stream_))) return false;
+    planes_.to_rgb(into, stream_);
+    return true;
+  } catch (const std::exception&) {
+    return false;  // no device memory for the planes: the CPU decoder takes the file
+  }
 }
 
 std::vector<bool> NvjpegCodec::decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) {
