@@ -31,7 +31,7 @@
 #include <thread>
 #include <vector>
 
-#include "png_filters.hpp"
+#include "codecs/png_filters.hpp"
 #include "png_peers.hpp"
 #include "gpufilter/io/png_reader.hpp"
 #include "gpufilter/io/png_writer.hpp"

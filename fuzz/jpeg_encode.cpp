@@ -9,7 +9,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
-#include "jpeg_cpu_codec.hpp"
+#include "codecs/jpeg_cpu_codec.hpp"
 
 namespace {
 

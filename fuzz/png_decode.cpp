@@ -17,9 +17,9 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "png_chunk_lengths.hpp"
-#include "png_format.hpp"
-#include "png_libpng_reader.hpp"
+#include "codecs/png_chunk_lengths.hpp"
+#include "codecs/png_format.hpp"
+#include "codecs/png_libpng_reader.hpp"
 #include "gpufilter/io/png_reader.hpp"
 
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "gpu_pool.hpp"
+#include "pipeline/gpu_pool.hpp"
 
 namespace gpufilter::io::gpu_pool_slot_test {
 namespace {

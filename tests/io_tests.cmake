@@ -46,3 +46,7 @@ if(TARGET gpufilter_io)
     gtest_discover_tests(${codec}_test TEST_PREFIX ${codec}. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cpu)
   endforeach()
 endif()
+
+# io's folders by job keep their order (tests/io_layers.cmake).
+add_test(NAME io_layers COMMAND ${CMAKE_COMMAND} -DIO_SRC=${PROJECT_SOURCE_DIR}/io/src -P
+         ${CMAKE_CURRENT_LIST_DIR}/io_layers.cmake)

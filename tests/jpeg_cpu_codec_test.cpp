@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "jpeg_cpu_codec.hpp"
+#include "codecs/jpeg_cpu_codec.hpp"
 #include "jpeg_test_bytes.hpp"
 
 namespace gpufilter::io::jpeg_cpu_codec_test {

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "png_filters.hpp"
-#include "png_format.hpp"
+#include "codecs/png_filters.hpp"
+#include "codecs/png_format.hpp"
 #include "gpufilter/io/png_reader.hpp"
 #include "gpufilter/io/png_writer.hpp"
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "png_chunk_lengths.hpp"
-#include "png_libpng_reader.hpp"
+#include "codecs/png_chunk_lengths.hpp"
+#include "codecs/png_libpng_reader.hpp"
 
 namespace gpufilter::io {
 namespace {

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "gpufilter/io/image_metadata.hpp"
-#include "xmp_bounds.hpp"
+#include "metadata/xmp_bounds.hpp"
 
 namespace gpufilter::io::xmp_metadata_test {
 namespace {
