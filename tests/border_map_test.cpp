@@ -6,7 +6,7 @@
 
 #include "common/border_map.hpp"
 #include "gpufilter/border.hpp"
-#include "reference/border_index.hpp"
+#include "common/border_index.hpp"
 
 namespace gpufilter::kernels::border_map_test {
 namespace {

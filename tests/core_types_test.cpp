@@ -7,7 +7,7 @@
 
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
-#include "ops/op_checks.hpp"
+#include "common/op_checks.hpp"
 
 namespace gpufilter::core_types_test {
 namespace {

@@ -7,7 +7,7 @@
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
-#include "reference/border_index.hpp"
+#include "common/border_index.hpp"
 
 namespace gpufilter::testing {
 

@@ -1,4 +1,4 @@
-// The library's GPU side (libgpufilter, lib/src/gpu), on the CPU: every op has it bound
+// The library's GPU side (libgpufilter, lib/src/*/*_gpu.cpp), on the CPU: every op has it bound
 // (GPUFILTER_BIND_GPU), and the entry points refuse an unknown variant, mismatched views
 // or a parameter out of range before they launch anything, so no GPU is needed to see
 // it. The CPU tests link the same ops without it (Registry.TheHostOnlyCoreHasNoGpuSide).

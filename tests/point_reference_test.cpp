@@ -12,7 +12,7 @@
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
 #include "mat_views.hpp"
-#include "ops/point_functions.hpp"
+#include "point/point_functions.hpp"
 
 namespace gpufilter::point_reference_test {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "gpufilter/gpufilter.hpp"
 #include "mat_views.hpp"
-#include "reference/border_index.hpp"
+#include "common/border_index.hpp"
 #include "gpufilter/testing.hpp"
 
 namespace gpufilter::reference_vs_opencv_test {

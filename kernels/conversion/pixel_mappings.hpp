@@ -1,6 +1,6 @@
 #pragma once
 // The pixel maps of the conversion ops, as the map kernels take them, from their core
-// parameter types: the library's ops (lib/src/gpu/conversion_gpu.cpp) and the lab's
+// parameter types: the library's ops (lib/src/conversion/conversion_gpu.cpp) and the lab's
 // kernels make them here. Plain C++.
 #include "conversion_launch.hpp"  // same folder: included from the library and the lab
 #include "gpufilter/conversion_types.hpp"

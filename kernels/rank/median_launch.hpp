@@ -10,7 +10,7 @@
 namespace gpufilter::kernels {
 
 // The largest radius the kernels take: a kernel per radius, 1 to this (3: 7x7). The
-// library's MedianParams::kMaxRadius is this (lib/src/gpu/median_gpu.cpp checks).
+// library's MedianParams::kMaxRadius is this (lib/src/rank/median_gpu.cpp checks).
 constexpr int kMedianMaxRadius = 3;
 
 // One thread per pixel: its window from global memory with a border branch at every tap,

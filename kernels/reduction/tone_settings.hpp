@@ -1,6 +1,6 @@
 #pragma once
 // What each tone op asks of launch_tone (reduction_launch.hpp), from its public
-// parameters: the library's ops (lib/src/gpu/tone_gpu.cpp) and the lab's runs of them
+// parameters: the library's ops (lib/src/tone/tone_gpu.cpp) and the lab's runs of them
 // make their settings here. Plain C++, host only.
 #include "gpufilter/tone_types.hpp"
 #include "reduction_launch.hpp"  // same folder: included from the library and the lab

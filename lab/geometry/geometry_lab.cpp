@@ -15,7 +15,7 @@
 #include "lab/common/lab_checks.hpp"
 #include "lab/geometry/geometry_lab_launch.hpp"
 #include "lab/lab_families.hpp"
-#include "ops/geometry_variants.hpp"
+#include "geometry/geometry_variants.hpp"
 
 namespace gpufilter::lab {
 namespace {

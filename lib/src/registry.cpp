@@ -10,7 +10,7 @@
 #include <variant>
 
 #include "gpufilter/error.hpp"
-#include "ops/operations.hpp"
+#include "common/operations.hpp"
 #include "throw_invalid.hpp"
 
 namespace gpufilter {

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <type_traits>
 
-#include "reference/parallel_rows.hpp"
+#include "common/parallel_rows.hpp"
 
 namespace gpufilter::testing {
 namespace {

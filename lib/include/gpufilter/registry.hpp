@@ -2,7 +2,7 @@
 /// @file
 /// The operation registry: each op is declared once, here described, and the CLI's
 /// subcommands and help, the conformance tests and the bench cases are generated
-/// from it. An op's own file registers it (lib/src/ops/operations.hpp), so adding an
+/// from it. An op's own file registers it (lib/src/common/operations.hpp), so adding an
 /// op touches no shared list.
 /// The descriptions and their member functions run on the host and never synchronize;
 /// only the callbacks run_gpu and run_gpu_data enqueue GPU work, as the ops they wrap.

@@ -1,0 +1,245 @@
+// The taps of every output column and row are planned once: a fixed number per output
+// coordinate (the most any has; the shorter padded with zero weights), source columns
+// premultiplied by the channel count. A task takes a band of output rows; for each row the
+// vertical pass sums its source rows into a float row a block at a time, then the
+// horizontal pass gathers each output pixel's columns from it and stores the rounded
+// result. Both are plain loops built for AVX2 with FMA and for the baseline
+// (vector_build.hpp).
+#include "geometry/resize_cpu.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "common/vector_build.hpp"
+#include "geometry/resize_taps.hpp"
+
+namespace gpufilter::cpu {
+namespace {
+
+// One axis: output coordinate d reads index[d * taps + k] with weight[d * taps + k].
+struct AxisPlan {
+  int taps = 1;
+  std::vector<int> index;
+  std::vector<float> weight;
+};
+
+AxisPlan plan_axis(int n, int out, ResizeFilter filter, int stride) {
+  std::vector<std::vector<reference::Tap>> all(static_cast<std::size_t>(out));
+  AxisPlan plan;
+  for (int d = 0; d < out; ++d) {
+    all[static_cast<std::size_t>(d)] = reference::axis_taps(d, n, out, filter);
+    plan.taps = std::max(plan.taps, static_cast<int>(all[static_cast<std::size_t>(d)].size()));
+  }
+  const std::size_t size = static_cast<std::size_t>(out) * static_cast<std::size_t>(plan.taps);
+  plan.index.assign(size, 0);
+  plan.weight.assign(size, 0.0f);
+  for (int d = 0; d < out; ++d) {
+    const std::vector<reference::Tap>& taps = all[static_cast<std::size_t>(d)];
+    for (int k = 0; k < plan.taps; ++k) {
+      const std::size_t at = static_cast<std::size_t>(d) * static_cast<std::size_t>(plan.taps) + static_cast<std::size_t>(k);
+      // Padding reads the first tap's pixel with no weight, so it stays inside the image.
+      const bool real = k < static_cast<int>(taps.size());
+      plan.index[at] = (real ? taps[static_cast<std::size_t>(k)].index : taps.front().index) * stride;
+      plan.weight[at] = real ? static_cast<float>(taps[static_cast<std::size_t>(k)].weight) : 0.0f;
+    }
+  }
+  return plan;
+}
+
+// Values per block of the vertical pass: the block's sums stay in the L1 cache while each
+// source row adds to them.
+constexpr int kRowBlock = 2048;
+
+// out[i] = sum_k w[k] * rows[k][i], i < n.
+template <class T>
+GPUFILTER_VECTOR_CLONES void weighted_source_rows(const T* const* rows, const float* w, int taps, int n,
+                                                  float* __restrict out) {
+  for (int i0 = 0; i0 < n; i0 += kRowBlock) {
+    const int i1 = std::min(n, i0 + kRowBlock);
+    const T* first = rows[0];
+    const float w0 = w[0];
+    for (int i = i0; i < i1; ++i) out[i] = w0 * static_cast<float>(first[i]);
+    for (int k = 1; k < taps; ++k) {
+      const T* row = rows[k];
+      const float wk = w[k];
+      for (int i = i0; i < i1; ++i) out[i] += wk * static_cast<float>(row[i]);
+    }
+  }
+}
+
+template <class T>
+GPUFILTER_INLINE T stored(float v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return v;
+  } else {
+    constexpr float top = static_cast<float>(std::numeric_limits<T>::max());
+    return static_cast<T>(std::nearbyint(std::min(std::max(v, 0.0f), top)));
+  }
+}
+
+// out[x * CN + c] = sum_k weight[x * taps + k] * row[index[x * taps + k] + c], rounded as
+// T stores it. K: the taps when fixed at compile time (0: `taps`).
+template <int K, int CN, class T>
+GPUFILTER_VECTOR_CLONES void weighted_columns(const float* row, const int* index, const float* weight, int taps,
+                                              int width, T* __restrict out) {
+  const int n = K > 0 ? K : taps;
+  for (int x = 0; x < width; ++x) {
+    const int* ix = index + static_cast<std::ptrdiff_t>(x) * n;
+    const float* w = weight + static_cast<std::ptrdiff_t>(x) * n;
+    float sums[CN] = {};
+    for (int k = 0; k < n; ++k) {
+      const float* p = row + ix[k];
+      const float wk = w[k];
+      for (int c = 0; c < CN; ++c) sums[c] += wk * p[c];
+    }
+    for (int c = 0; c < CN; ++c) out[static_cast<std::ptrdiff_t>(x) * CN + c] = stored<T>(sums[c]);
+  }
+}
+
+template <int CN, class T>
+void columns_for(int taps, const float* row, const AxisPlan& columns, int width, T* out) {
+  switch (taps) {
+    case 1: weighted_columns<1, CN>(row, columns.index.data(), columns.weight.data(), taps, width, out); return;
+    case 2: weighted_columns<2, CN>(row, columns.index.data(), columns.weight.data(), taps, width, out); return;
+    case 4: weighted_columns<4, CN>(row, columns.index.data(), columns.weight.data(), taps, width, out); return;
+    case 8: weighted_columns<8, CN>(row, columns.index.data(), columns.weight.data(), taps, width, out); return;
+    default: weighted_columns<0, CN>(row, columns.index.data(), columns.weight.data(), taps, width, out); return;
+  }
+}
+
+template <class T>
+void resample_as(const cv::Mat& src, cv::Mat& dst, ResizeFilter filter) {
+  const int channels = src.channels();
+  const AxisPlan columns = plan_axis(src.cols, dst.cols, filter, channels);
+  const AxisPlan rows = plan_axis(src.rows, dst.rows, filter, 1);
+  const int row_values = src.cols * channels;
+  // Bands of about 16 output rows: enough tasks to share the cores evenly.
+  const double stripes = std::max(1.0, dst.rows / 16.0);
+  cv::parallel_for_(
+      cv::Range(0, dst.rows),
+      [&](const cv::Range& range) {
+        std::vector<float> sums(static_cast<std::size_t>(row_values));
+        std::vector<const T*> taps_rows(static_cast<std::size_t>(rows.taps));
+        std::vector<float> taps_weights(static_cast<std::size_t>(rows.taps));
+        for (int y = range.start; y < range.end; ++y) {
+          // The row's taps with a weight (they sum to 1, so one has): the zeros of padding
+          // and of exact positions add nothing.
+          int used = 0;
+          for (int k = 0; k < rows.taps; ++k) {
+            const std::size_t at = static_cast<std::size_t>(y) * static_cast<std::size_t>(rows.taps) + static_cast<std::size_t>(k);
+            if (rows.weight[at] == 0.0f) continue;
+            taps_rows[static_cast<std::size_t>(used)] = src.ptr<T>(rows.index[at]);
+            taps_weights[static_cast<std::size_t>(used)] = rows.weight[at];
+            ++used;
+          }
+          weighted_source_rows<T>(taps_rows.data(), taps_weights.data(), used, row_values, sums.data());
+          T* out = dst.ptr<T>(y);
+          switch (channels) {
+            case 1: columns_for<1>(columns.taps, sums.data(), columns, dst.cols, out); break;
+            case 3: columns_for<3>(columns.taps, sums.data(), columns, dst.cols, out); break;
+            default: columns_for<4>(columns.taps, sums.data(), columns, dst.cols, out); break;
+          }
+        }
+      },
+      stripes);
+}
+
+// Nearest moves pixels: each output row copies, pixel by pixel, from the one source row
+// its taps name. Bytes: the pixel's size.
+template <std::size_t Bytes>
+void pick_pixels(const cv::Mat& src, cv::Mat& dst) {
+  const AxisPlan columns = plan_axis(src.cols, dst.cols, ResizeFilter::Nearest, static_cast<int>(Bytes));
+  const AxisPlan rows = plan_axis(src.rows, dst.rows, ResizeFilter::Nearest, 1);
+  cv::parallel_for_(
+      cv::Range(0, dst.rows),
+      [&](const cv::Range& range) {
+        for (int y = range.start; y < range.end; ++y) {
+          const unsigned char* in = src.ptr<unsigned char>(rows.index[static_cast<std::size_t>(y)]);
+          unsigned char* out = dst.ptr<unsigned char>(y);
+          for (int x = 0; x < dst.cols; ++x)
+            std::memcpy(out + static_cast<std::size_t>(x) * Bytes, in + columns.index[static_cast<std::size_t>(x)], Bytes);
+        }
+      },
+      std::max(1.0, dst.rows / 16.0));
+}
+
+void pick_nearest(const cv::Mat& src, cv::Mat& dst) {
+  switch (src.elemSize()) {
+    case 1: pick_pixels<1>(src, dst); return;
+    case 2: pick_pixels<2>(src, dst); return;
+    case 3: pick_pixels<3>(src, dst); return;
+    case 4: pick_pixels<4>(src, dst); return;
+    case 6: pick_pixels<6>(src, dst); return;
+    case 8: pick_pixels<8>(src, dst); return;
+    case 12: pick_pixels<12>(src, dst); return;
+    default: pick_pixels<16>(src, dst); return;
+  }
+}
+
+// Halving both ways, where linear and area both give the mean of each 2x2 block (weights
+// exactly 1/4): integer sums, rounded half to even as the reference rounds the same exact
+// mean. Each output row adds its two source rows, then pairs of pixels.
+// Sums of four 8-bit values fit 16 bits (twice the values a vector holds), of 16-bit 32.
+template <class T>
+using BlockSum = std::conditional_t<sizeof(T) == 1, std::uint16_t, std::uint32_t>;
+
+template <int CN, class T>
+GPUFILTER_VECTOR_CLONES void halve_row(const T* top, const T* bottom, int out_width, BlockSum<T>* __restrict pairs,
+                                       T* __restrict out) {
+  using S = BlockSum<T>;
+  const int values = 2 * out_width * CN;
+  for (int i = 0; i < values; ++i) pairs[i] = static_cast<S>(static_cast<S>(top[i]) + bottom[i]);
+  for (int x = 0; x < out_width; ++x)
+    for (int c = 0; c < CN; ++c) {
+      const S sum = static_cast<S>(pairs[2 * x * CN + c] + pairs[(2 * x + 1) * CN + c]);
+      out[x * CN + c] = static_cast<T>((sum + 1 + ((sum >> 2) & 1)) >> 2);
+    }
+}
+
+template <class T>
+void halve(const cv::Mat& src, cv::Mat& dst) {
+  cv::parallel_for_(
+      cv::Range(0, dst.rows),
+      [&](const cv::Range& range) {
+        std::vector<BlockSum<T>> pairs(static_cast<std::size_t>(src.cols) * static_cast<std::size_t>(src.channels()));
+        for (int y = range.start; y < range.end; ++y) {
+          const T* top = src.ptr<T>(2 * y);
+          const T* bottom = src.ptr<T>(2 * y + 1);
+          switch (src.channels()) {
+            case 1: halve_row<1>(top, bottom, dst.cols, pairs.data(), dst.ptr<T>(y)); break;
+            case 3: halve_row<3>(top, bottom, dst.cols, pairs.data(), dst.ptr<T>(y)); break;
+            default: halve_row<4>(top, bottom, dst.cols, pairs.data(), dst.ptr<T>(y)); break;
+          }
+        }
+      },
+      std::max(1.0, dst.rows / 16.0));
+}
+
+}  // namespace
+
+void resample(const cv::Mat& src, cv::Mat& dst, ResizeFilter filter) {
+  if (filter == ResizeFilter::Nearest) {
+    pick_nearest(src, dst);
+    return;
+  }
+  const bool halves = src.cols == 2 * dst.cols && src.rows == 2 * dst.rows;
+  if (halves && (filter == ResizeFilter::Linear || filter == ResizeFilter::Area) && src.depth() != CV_32F) {
+    if (src.depth() == CV_8U)
+      halve<std::uint8_t>(src, dst);
+    else
+      halve<std::uint16_t>(src, dst);
+    return;
+  }
+  switch (src.depth()) {
+    case CV_8U: resample_as<std::uint8_t>(src, dst, filter); return;
+    case CV_16U: resample_as<std::uint16_t>(src, dst, filter); return;
+    default: resample_as<float>(src, dst, filter); return;
+  }
+}
+
+}  // namespace gpufilter::cpu
