@@ -15,7 +15,7 @@
 #include "gpufilter/testing.hpp"
 #include "fixed_point_emulation.hpp"
 #include "kernels/convolution/gradient_int_launch.hpp"
-#include "kernels/convolution/separable_fixed_tuning.hpp"
+#include "lab/convolution/separable_fixed_tuning.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
 #include "kernels/convolution/separable_packed_tuning.hpp"
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "convolution/gradient_int_launch.hpp"
-#include "convolution/separable_fixed_tuning.hpp"
+#include "lab/convolution/separable_fixed_tuning.hpp"
 #include "convolution/separable_fixed_weights.hpp"
 #include "convolution/separable_packed_tuning.hpp"
 #include "gpufilter/gpufilter.hpp"

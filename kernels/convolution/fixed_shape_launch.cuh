@@ -1,6 +1,6 @@
 #pragma once
 // Launching the register-window kernels (gradient_int.cuh, the lab's separable_fixed.cu)
-// in any of their shapes (FixedShape, separable_fixed_tuning.hpp): the strips a shape
+// in any of their shapes (FixedShape, fixed_shape.hpp): the strips a shape
 // cuts the image into for a given kernel, and the launch.
 #include <cuda_runtime.h>
 
@@ -10,7 +10,7 @@
 #include "common/occupancy_cache.hpp"
 #include "convolution/fixed_point_rows.cuh"
 #include "convolution/fixed_strip_plan.hpp"
-#include "convolution/separable_fixed_tuning.hpp"
+#include "convolution/fixed_shape.hpp"
 
 namespace gpufilter::kernels {
 
@@ -19,9 +19,8 @@ namespace gpufilter::kernels {
 // the current device keeps resident, each between bounds.min_rows and bounds.max_rows.
 template <class Shape, class Kernel>
 StripPlan strip_plan_for(Kernel kernel, long long columns, int height, StripBounds bounds) {
-  using Tuning = SeparableFixedTuning;
   if constexpr (!Shape::kBalancedStrips) {
-    return fixed_strips(height, Tuning::kFixedStripRows);
+    return fixed_strips(height, Shape::kFixedStripRows);
   } else {
     const long long resident = static_cast<long long>(cached_blocks_per_sm(reinterpret_cast<const void*>(kernel),
                                                                             Shape::kBlockThreads, 0)) *

@@ -5,7 +5,7 @@
 
 #include "convolution/gradient_int.cuh"
 #include "convolution/gradient_int_launch.hpp"
-#include "convolution/separable_fixed_tuning.hpp"
+#include "convolution/gradient_int_tuning.hpp"
 
 namespace gpufilter::kernels {
 namespace {
@@ -39,7 +39,7 @@ void launch_gradient_int(const ImageView& src, const ImageView& dst, const Filte
     throw Error(ErrorCode::UnsupportedFormat,
                 "gradient_int: runs the Sobel, Scharr and Prewitt magnitudes on 8-bit images "
                 "(not premultiplied alpha)");
-  launch_gradient_int_in<SeparableFixedTuning::TunedShape>(src, dst, spec, border, ctx);
+  launch_gradient_int_in<GradientIntTuning::TunedShape>(src, dst, spec, border, ctx);
 }
 
 }  // namespace gpufilter::kernels

@@ -1,5 +1,5 @@
 #pragma once
-// The 8-bit gradient magnitude kernel, in any launch shape (SeparableFixedTuning): the
+// The 8-bit gradient magnitude kernel, in any launch shape (gradient_int_tuning.hpp): the
 // library instantiates its tuned shape (gradient_int.cu), the lab the others.
 //
 // The 8-bit gradient magnitude for Sobel, Scharr and Prewitt (edge --direction both):
@@ -21,6 +21,7 @@
 #include "common/launch.cuh"
 #include "convolution/fixed_point_rows.cuh"
 #include "convolution/fixed_shape_launch.cuh"
+#include "convolution/gradient_int_tuning.hpp"
 #include "gpufilter/filter_spec.hpp"
 
 namespace gpufilter::kernels {
@@ -142,7 +143,7 @@ template <class Shape, int C, bool kKeepAlpha>
 void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& image, const GradientTaps& taps,
                   bool aligned, const ExecContext& ctx) {
   launch_in_shape<Shape, C>(gradient_int_kernel<C, kKeepAlpha, Shape>, "gradient_int_kernel", src, dst, image, taps,
-                            aligned, SeparableFixedTuning::kGradientStripRows, ctx);
+                            aligned, GradientIntTuning::kStripRows, ctx);
 }
 
 }  // namespace gradient_int_detail

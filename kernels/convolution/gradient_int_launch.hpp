@@ -16,7 +16,7 @@ namespace gpufilter::kernels {
 bool gradient_int_fits(PixelFormat format, const FilterSpec& spec);
 
 // |s| * sqrt(Gx^2 + Gy^2) with the integer gradients Gx, Gy computed exactly, in the
-// tuned launch shape (SeparableFixedTuning::TunedShape); throws
+// tuned launch shape (GradientIntTuning::TunedShape); throws
 // Error(UnsupportedFormat) where gradient_int_fits() is false.
 void launch_gradient_int(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                          const ExecContext& ctx);

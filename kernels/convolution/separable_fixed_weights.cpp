@@ -42,11 +42,6 @@ void place(const std::vector<std::uint32_t>& taps, int radius, Q& window) {
 
 }  // namespace
 
-bool separable_fixed_fits(PixelFormat format, const FilterSpec& spec) {
-  if (format.channels == 4 && spec.alpha != AlphaMode::Separate) return false;
-  return fixed_point_mask_fits(format, spec, SeparableFixedTuning::kMaxRadius);
-}
-
 bool fixed_point_mask_fits(PixelFormat format, const FilterSpec& spec, int max_radius) {
   if (format.type != ChannelType::U8) return false;
   if (!spec.is_separable() || spec.masks.size() != 1 || !spec.convex) return false;

@@ -1,6 +1,6 @@
 #pragma once
-// The integer form of a rank-1 mask for the 8-bit fixed-point kernel
-// (separable_fixed.cu), built on the host. Plain C++: the CPU tests emulate the
+// The integer form of a rank-1 mask for the 8-bit kernels (separable_packed.cu, and the
+// lab's horizontal-first separable_fixed.cu), built on the host. Plain C++: the CPU tests emulate the
 // kernel's arithmetic from it (fixed_point_output()).
 //
 // The arithmetic, per channel sample, with b the input bytes:
@@ -14,7 +14,7 @@
 #include <array>
 #include <cstdint>
 
-#include "separable_fixed_tuning.hpp"
+#include "fixed_strip_plan.hpp"  // same folder: included from the library and the kernels
 #include "gpufilter/filter_spec.hpp"
 #include "gpufilter/pixel_format.hpp"
 
@@ -30,7 +30,7 @@ struct WeightedRounding {
 };
 
 // The largest radius an integer mask is built for (separable_packed's; the lab's
-// separable_fixed takes SeparableFixedTuning::kMaxRadius). The arithmetic's bounds do not
+// separable_fixed takes less, lab/convolution/separable_fixed_tuning.hpp). The arithmetic's bounds do not
 // depend on it: weighted factors sum to 2^16 at any width, and a 13x13 box's sums of bytes
 // (169 * 255) still fit a 16-bit lane.
 constexpr int kMaxFixedPointRadius = 6;
@@ -47,12 +47,6 @@ struct FixedPointMask {
   std::uint32_t out_mul = 0;
   bool box = false;
 };
-
-// Whether the fixed-point kernel runs this spec: an 8-bit format; one rank-1 convex
-// mask (non-negative weights summing to 1) with the Linear rule and no bias; radii
-// up to SeparableFixedTuning::kMaxRadius; 4-channel images only with
-// AlphaMode::Separate (premultiplied and kept alpha take the float path).
-bool separable_fixed_fits(PixelFormat format, const FilterSpec& spec);
 
 // The integer mask's own rules, whatever the alpha mode: an 8-bit format, one rank-1
 // convex mask of odd sizes up to 2 * max_radius + 1 (max_radius <= kMaxFixedPointRadius),

@@ -16,7 +16,7 @@
 
 namespace gpufilter::kernels {
 
-// separable_fixed_fits() (u8, one convex rank-1 mask up to 9x9, Linear, no bias), on 1-,
+// fixed_point_mask_fits() up to kMaxRadius (u8, one convex rank-1 mask, Linear, no bias), on 1-,
 // 3- or 4-channel images, with integer factors symmetric about their centre (blur and box
 // always are). RGBA runs with AlphaMode::Separate, and with AlphaMode::Premultiply:
 // colours are multiplied by their alpha as they are loaded and divided by the filtered

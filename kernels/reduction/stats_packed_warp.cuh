@@ -3,8 +3,8 @@
 // library launches its prefetch and bulk shapes, stats_packed_warp.cu; the lab the
 // others): one launch, the last block to finish combines the blocks' partials (as the
 // other stats kernels do). One kernel template over the walk shapes of
-// reduction_tuning.hpp (PackedWarpWalk, PackedWarpPrefetchWalk, PackedWarpDeepWalk,
-// PackedWarpAsyncWalk, PackedWarpBulkWalk): groups per step, steps loaded ahead (in
+// reduction_tuning.hpp (PackedWarpWalk, PackedWarpPrefetchWalk, PackedWarpBulkWalk; the
+// lab's lab/reduction/stats_walks.hpp adds its own): groups per step, steps loaded ahead (in
 // registers or in a shared ring, filled per warp or per block), and the blocks per SM
 // the registers must allow.
 #include <cuda_runtime.h>
@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Walk, C>)
   __shared__ Acc total;
   __shared__ bool last;
   {
-    extern __shared__ int4 walk_ring[];  // PackedWarpAsyncWalk, PackedWarpBulkWalk: the rings
+    extern __shared__ int4 walk_ring[];  // walks with kSharedRing: the rings
     WarpBoundByteVisitor<C, kThreads, Walk> visitor(slots);
     walk_segments<T, C, decltype(visitor), Walk>(segments, visitor, walk_ring);
   }

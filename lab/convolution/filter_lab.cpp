@@ -13,6 +13,7 @@
 #include "gpufilter/filters.hpp"
 #include "lab/common/lab_checks.hpp"
 #include "lab/convolution/fixed_shapes_launch.hpp"
+#include "lab/convolution/separable_fixed_tuning.hpp"
 #include "lab/lab_families.hpp"
 
 namespace gpufilter::lab {

@@ -1,9 +1,9 @@
 #pragma once
 // The lab's launch shapes of the 8-bit register-window kernels, one plain struct each
-// (FixedShape, kernels/convolution/separable_fixed_tuning.hpp), measured against the
-// library's SeparableFixedTuning::TunedShape (docs/techniques/convolution.md, "Launch
+// (FixedShape, kernels/convolution/fixed_shape.hpp), measured against the
+// library's GradientIntTuning::TunedShape (docs/techniques/convolution.md, "Launch
 // shapes"), and the fixed-point separable kernel's own constants.
-#include "convolution/separable_fixed_tuning.hpp"
+#include "convolution/gradient_int_tuning.hpp"
 
 namespace gpufilter::lab {
 
@@ -12,7 +12,7 @@ using kernels::StripBounds;
 
 struct FixedShapes {
   // The library's shape, which separable_fixed runs by default.
-  using Tuned = kernels::SeparableFixedTuning::TunedShape;
+  using Tuned = kernels::GradientIntTuning::TunedShape;
   // The first shape, kept for comparison, profiled on the H100 (5x5 blur u8x4: 85 registers, 31% theoretical
   // occupancy, issue slots 42% busy, 40% of stalls on L1TEX scoreboard): every row's
   // loads wait for the row's math; 32-row strips, 8 gray pixels a thread. (Its loads no

@@ -22,6 +22,7 @@
 #include "convolution/fixed_shape_launch.cuh"
 #include "convolution/separable_fixed_weights.hpp"
 #include "lab/convolution/fixed_shape_visit.hpp"
+#include "lab/convolution/separable_fixed_tuning.hpp"
 
 namespace gpufilter::lab {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "common/dispatch.cuh"
 #include "lab/reduction/reduction_lab_launch.hpp"
+#include "lab/reduction/stats_walks.hpp"
 #include "reduction/reduction_launch.hpp"
 #include "reduction/reduction_tuning.hpp"
 #include "reduction/stats_kernels.cuh"

@@ -15,7 +15,7 @@
 #include "kernels/convolution/decimated_launch.hpp"
 #include "kernels/convolution/filter2d_launch.hpp"
 #include "kernels/convolution/gradient_int_launch.hpp"
-#include "kernels/convolution/separable_fixed_tuning.hpp"
+#include "kernels/convolution/gradient_int_tuning.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
 #include "kernels/convolution/separable_launch.hpp"
 #include "kernels/convolution/separable_packed_launch.hpp"
@@ -51,7 +51,7 @@ bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) 
 }
 
 // Simplest last: each variant falls back to the one after it. The 8-bit integer
-// kernels come first: where they run, Auto takes them (SeparableFixedTuning and
+// kernels come first: where they run, Auto takes them (GradientIntTuning and
 // SeparablePackedTuning say why).
 const FilterVariant kFallbackOrder[] = {FilterVariant::GradientInt, FilterVariant::SeparablePacked,
                                         FilterVariant::Separable,   FilterVariant::Tiled,
@@ -61,7 +61,7 @@ const FilterVariant kFallbackOrder[] = {FilterVariant::GradientInt, FilterVarian
 // Whether Auto may pick this variant for this format (the 8-bit integer kernels by the
 // tuning's measured choice).
 bool auto_takes(FilterVariant variant, PixelFormat format, const FilterSpec& spec) {
-  if (variant == FilterVariant::GradientInt) return kernels::SeparableFixedTuning::kAutoPicksGradientInt;
+  if (variant == FilterVariant::GradientInt) return kernels::GradientIntTuning::kAutoPicks;
   if (variant == FilterVariant::SeparablePacked) {
     const int size = std::max(spec.width(), spec.height());
     return size <= kernels::SeparablePackedTuning::auto_max_size(format.channels, kernels::is_box_mask(spec));

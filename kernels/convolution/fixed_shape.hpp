@@ -15,12 +15,16 @@ namespace gpufilter::kernels {
 //   kGrayPixels   pixels a gray thread owns (4: one word; 8: two words).
 //   kRgbaPixels   pixels an RGBA thread owns (1: one word; 2: two words).
 //   kFillWaves    true: the strip length is chosen at launch so the grid is whole waves
-//                 of resident blocks (fixed_strip_plan.hpp); false: kFixedStripRows.
+//                 of resident blocks (fixed_strip_plan.hpp); false: strips of
+//                 kFixedStripRows.
 template <int kBlock, int kMaxRegisters, int kPrefetch, int kGrayPixels, int kRgbaPixels, bool kFillWaves>
 struct FixedShape {
   static constexpr int kBlockThreads = kBlock;
   static constexpr int kPrefetchRows = kPrefetch;
   static constexpr bool kBalancedStrips = kFillWaves;
+  // The strip of shapes that do not fill waves (the lab's serial shape): 32 rows
+  // (2R / 32 = 12.5% warm-up at R = 2).
+  static constexpr int kFixedStripRows = 32;
   // Pixels a thread owns in x: gray kGrayPixels, 4 RGB (three words: 4 RGB pixels are the
   // smallest whole number of words), RGBA kRgbaPixels. More would amortise the halo (the
   // horizontal pass reads P + 2R pixels for P outputs) but costs 2R+1 more registers
@@ -45,37 +49,6 @@ struct FixedShape {
     const int blocks = 65536 / (kBlock * budget);
     return blocks < 1 ? 1 : blocks;
   }
-};
-
-// The 8-bit register-window kernels: the library's integer gradient kernel
-// (gradient_int.cu), the integer masks separable_packed shares with the lab's
-// fixed-point separable kernel (separable_fixed_weights.hpp), and the shape they are
-// launched in. The lab's other shapes, one plain struct each, sit in
-// lab/convolution/fixed_shapes.hpp; docs/techniques/convolution.md, "8-bit filters", has
-// the reasoning.
-struct SeparableFixedTuning {
-  // Largest radius: the vertical window keeps 2R+1 rows of 16-bit horizontal sums, one
-  // register each, per channel sample a thread owns (4 to 12 samples): 36 to 108
-  // registers at R = 4. Beyond it the float `separable` runs.
-  static constexpr int kMaxRadius = 4;
-
-  // The library's shape, the same on every architecture so far (the lab measures the
-  // others against it; docs/techniques/convolution.md, "Launch shapes"): the next row's
-  // words are requested before the current row's math, at most 72 registers where the
-  // window allows (gray: 7 blocks of 128, 28 warps an SM; RGBA's 2-pixel window needs
-  // about 96: 5 blocks, as before; RGB 4 blocks), and strips cut so the grid is whole
-  // waves (the Sobel gray grid was 1.64 waves, the last 64% full).
-  using TunedShape = FixedShape<128, 72, 1, 4, 2, true>;
-  // gradient_int walks strips of 12 rows, 4 whole groups of its 3-row fast walk: the best
-  // of 9-48 rows on every format (docs/techniques/convolution.md, "Session 15").
-  static constexpr StripBounds kGradientStripRows{12, 12};
-  // The strip of shapes that do not fill waves (the lab's serial shape): 32 rows
-  // (2R / 32 = 12.5% warm-up at R = 2).
-  static constexpr int kFixedStripRows = 32;
-
-  // gradient_int runs the 8-bit Sobel magnitude well ahead of the 2-D tile
-  // (docs/gpu-results.md#convolution), so auto takes it.
-  static constexpr bool kAutoPicksGradientInt = true;
 };
 
 }  // namespace gpufilter::kernels
