@@ -1,6 +1,7 @@
 #pragma once
-// A batch's list of work: the inputs from the command line and --from-file, the shard
-// kept, and each input's output name in --out-dir.
+/// @file
+/// A batch's list of work: the inputs from the command line and --from-file, the shard
+/// kept, and each input's output name in --out-dir.
 #include <filesystem>
 #include <vector>
 
@@ -13,9 +14,9 @@ struct BatchItem {
   std::filesystem::path output;
 };
 
-// Throws IoError(Request) for a list that cannot be read or two inputs that would write
-// one output; IoError(Output) when --out-dir is not a writable directory. What concerns
-// one file alone (its output's suffix, an output that is its input) fails that file only.
+/// Throws IoError(Request) for a list that cannot be read or two inputs that would write
+/// one output; IoError(Output) when --out-dir is not a writable directory. What concerns
+/// one file alone (its output's suffix, an output that is its input) fails that file only.
 std::vector<BatchItem> plan_batch(const RunRequest& request);
 
 }  // namespace gpufilter::io

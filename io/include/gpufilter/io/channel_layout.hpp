@@ -1,5 +1,6 @@
 #pragma once
-// The channels IN's file held, where the Mat OpenCV decodes it into does not say.
+/// @file
+/// The channels IN's file held, where the Mat OpenCV decodes it into does not say.
 
 namespace gpufilter::io {
 

@@ -1,5 +1,6 @@
 #pragma once
-// Stage times for --timing: wall-clock for host stages, CUDA events for device ones.
+/// @file
+/// Stage times for --timing: wall-clock for host stages, CUDA events for device ones.
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -24,9 +25,9 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-// The main thread's stages follow one another; "other" is the rest of the total (checks
-// between stages, freeing memory), so the stages and "other" add up to the total. A stage
-// on another thread is shown beside the one it overlaps and left out of that sum.
+/// The main thread's stages follow one another; "other" is the rest of the total (checks
+/// between stages, freeing memory), so the stages and "other" add up to the total. A stage
+/// on another thread is shown beside the one it overlaps and left out of that sum.
 class StageTimes {
  public:
   void add(std::string stage, double ms) { stages_.push_back({std::move(stage), ms, ""}); }
@@ -34,8 +35,8 @@ class StageTimes {
     stages_.push_back({std::move(stage), ms, std::move(overlapped)});
   }
 
-  // "gpufilter: timing (cpu): start 1.2 ms, decode 3.4 ms, ..., other 0.1 ms, total 9.0 ms",
-  // with three decimals; a stage on another thread reads "cuda start 120.5 ms (beside decode)".
+  /// "gpufilter: timing (cpu): start 1.2 ms, decode 3.4 ms, ..., other 0.1 ms, total 9.0 ms",
+  /// with three decimals; a stage on another thread reads "cuda start 120.5 ms (beside decode)".
   std::string summary(const std::string& device, double total_ms) const {
     std::string text = "gpufilter: timing (" + device + "):";
     const char* separator = " ";
@@ -53,7 +54,7 @@ class StageTimes {
     return text + separator + "other " + milliseconds(other_ms) + ", total " + milliseconds(total_ms);
   }
 
-  // Calls visit(name, ms) for each stage in order.
+  /// Calls visit(name, ms) for each stage in order.
   template <class Visit>
   void each(Visit visit) const {
     for (const Stage& stage : stages_) visit(stage.name, stage.ms);
@@ -63,7 +64,7 @@ class StageTimes {
   struct Stage {
     std::string name;
     double ms = 0.0;
-    std::string beside;  // the main-thread stage it overlaps; empty for one on the main thread
+    std::string beside;  ///< the main-thread stage it overlaps; empty for one on the main thread
   };
 
   static std::string milliseconds(double ms) {
@@ -74,9 +75,9 @@ class StageTimes {
   std::vector<Stage> stages_;
 };
 
-// A batch's stage times summed over its files, for --timing: the files run side by side
-// on several threads, so the sums exceed the wall time; they show where the threads'
-// time goes. Thread-safe.
+/// A batch's stage times summed over its files, for --timing: the files run side by side
+/// on several threads, so the sums exceed the wall time; they show where the threads'
+/// time goes. Thread-safe.
 class StageTotals {
  public:
   void add(const StageTimes& times) {
@@ -88,8 +89,8 @@ class StageTotals {
     });
   }
 
-  // "gpufilter: timing (batch of 120 files, 16 threads, 2.9 s): per file, summed over
-  // threads: read 3.1 ms, gpu decode 9.2 ms, ..."
+  /// "gpufilter: timing (batch of 120 files, 16 threads, 2.9 s): per file, summed over
+  /// threads: read 3.1 ms, gpu decode 9.2 ms, ..."
   std::string summary(std::size_t threads, double wall_ms) const {
     const std::lock_guard<std::mutex> lock(mutex_);
     char head[160];
