@@ -64,23 +64,34 @@ void encode(const std::vector<std::uint8_t>& rgb, int width, int height, int h, 
   jpeg_destroy_compress(&cinfo);
 }
 
-// libjpeg's RGB (its defaults: fancy upsampling, the accurate integer inverse DCT).
-std::vector<std::uint8_t> decode_rgb(const Encoded& file) {
+// A decompressor over `file`, its header read (libjpeg's defaults: fancy upsampling, the
+// accurate integer inverse DCT); `raw` asks for the planes instead of RGB.
+struct Decompressor {
   jpeg_decompress_struct cinfo{};
   jpeg_error_mgr errors{};
-  cinfo.err = jpeg_std_error(&errors);
-  jpeg_create_decompress(&cinfo);
-  jpeg_mem_src(&cinfo, file.bytes, file.size);
-  jpeg_read_header(&cinfo, TRUE);
-  cinfo.out_color_space = JCS_RGB;
-  jpeg_start_decompress(&cinfo);
+  Decompressor(const Encoded& file, bool raw) {
+    cinfo.err = jpeg_std_error(&errors);
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, file.bytes, file.size);
+    jpeg_read_header(&cinfo, TRUE);
+    if (raw) cinfo.raw_data_out = TRUE;  // the planes, no colour space chosen
+    else cinfo.out_color_space = JCS_RGB;
+    jpeg_start_decompress(&cinfo);
+  }
+  ~Decompressor() {
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+  }
+};
+
+std::vector<std::uint8_t> decode_rgb(const Encoded& file) {
+  Decompressor reader(file, false);
+  jpeg_decompress_struct& cinfo = reader.cinfo;
   std::vector<std::uint8_t> rgb(static_cast<std::size_t>(cinfo.output_width) * cinfo.output_height * 3);
   while (cinfo.output_scanline < cinfo.output_height) {
     JSAMPROW row = rgb.data() + static_cast<std::size_t>(cinfo.output_scanline) * cinfo.output_width * 3;
     jpeg_read_scanlines(&cinfo, &row, 1);
   }
-  jpeg_finish_decompress(&cinfo);
-  jpeg_destroy_decompress(&cinfo);
   return rgb;
 }
 
@@ -93,14 +104,8 @@ struct Planes {
 };
 
 Planes decode_planes(const Encoded& file) {
-  jpeg_decompress_struct cinfo{};
-  jpeg_error_mgr errors{};
-  cinfo.err = jpeg_std_error(&errors);
-  jpeg_create_decompress(&cinfo);
-  jpeg_mem_src(&cinfo, file.bytes, file.size);
-  jpeg_read_header(&cinfo, TRUE);
-  cinfo.raw_data_out = TRUE;
-  jpeg_start_decompress(&cinfo);
+  Decompressor reader(file, true);
+  jpeg_decompress_struct& cinfo = reader.cinfo;
   Planes planes;
   const int group = cinfo.max_v_samp_factor * DCTSIZE;  // image rows a jpeg_read_raw_data call
   std::vector<std::vector<JSAMPROW>> rows(3);
@@ -124,8 +129,6 @@ Planes decode_planes(const Encoded& file) {
     }
     jpeg_read_raw_data(&cinfo, arrays, static_cast<JDIMENSION>(group));
   }
-  jpeg_finish_decompress(&cinfo);
-  jpeg_destroy_decompress(&cinfo);
   return planes;
 }
 

@@ -354,9 +354,8 @@ __device__ __forceinline__ void horizontal_row(const unsigned (&h)[RowSlots<C, R
     }
   } else {
     // Weighted taps: each neighbour's vertical sum is multiplied into the outputs it
-    // reaches as soon as it arrives from its lane, so no array of the 2R neighbours'
-    // sums stays live (at 13x13 on RGBA it held 64 registers, and the kernel 206: 2
-    // blocks an SM; docs/techniques/convolution.md, "Large radii").
+    // reaches as soon as it arrives from its lane, so no array of the 2R neighbours' sums
+    // stays live (docs/techniques/convolution.md, "Large radii").
 #pragma unroll
     for (int s = 0; s < RS::kSlots; ++s) {
       // Premultiplied colours' sums are 255^2 * 2^16 at most: no room for a rounding

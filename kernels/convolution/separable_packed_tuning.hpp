@@ -66,12 +66,9 @@ struct SeparablePackedTuning {
   // Premultiplied RGBA up to 5x5: the division at the store keeps a few more registers
   // live than the separate-alpha kernel's 80 (6 blocks); 5 blocks allow 96.
   static constexpr int kRgbaPremultipliedMinBlocks = 5;
-  // Weighted masks from 7x7 on (their window of 2R+1 rows is most of a thread's
-  // registers): 4 blocks an SM (128 registers), where ptxas -v on sm_90 shows no spill;
-  // at 13x13 only the premultiplied Gaussian fits 128, the others take 3 blocks (168).
-  // Left to the compiler, the 13x13 RGBA kernels took 206-213 registers: 2 blocks, 8
-  // warps an SM, and ncu found them waiting on latency (docs/techniques/convolution.md,
-  // "Large radii"). Square boxes keep the compiler's choice (they pair samples a register).
+  // Weighted masks from 7x7 on, whose window of 2R+1 rows is most of a thread's registers:
+  // 4 blocks an SM (128 registers, no spill); at 13x13 only the premultiplied Gaussian fits
+  // that, the others take 3 (docs/techniques/convolution.md, "Large radii").
   static constexpr int large_radius_min_blocks(int channels, int radius, bool premultiplied_gaussian) {
     return radius >= 6 && channels > 1 && !premultiplied_gaussian ? 3 : 4;
   }
