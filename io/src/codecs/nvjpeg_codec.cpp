@@ -24,18 +24,18 @@
 
 #include "gpufilter/io/gpu_jpeg.hpp"
 #include "codecs/nvjpeg_planes.hpp"
+#include "codecs/nvjpeg_status.hpp"
 #include "gpufilter/error.hpp"
 
 namespace gpufilter::io {
 namespace {
 
-bool ok(nvjpegStatus_t status) { return status == NVJPEG_STATUS_SUCCESS; }
 
 // null when nvJPEG cannot start on `device`.
 nvjpegHandle_t create_handle(int device) {
   if (cudaSetDevice(device) != cudaSuccess) return nullptr;
   nvjpegHandle_t handle = nullptr;
-  if (!ok(nvjpegCreateEx(NVJPEG_BACKEND_DEFAULT, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle))) return nullptr;
+  if (!nvjpeg_ok(nvjpegCreateEx(NVJPEG_BACKEND_DEFAULT, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle))) return nullptr;
   return handle;
 }
 
@@ -107,24 +107,24 @@ class NvjpegCodec final : public GpuJpegCodec {
 bool NvjpegCodec::decoder_ready() {
   if (!decoder_tried_) {
     decoder_tried_ = true;
-    decoder_made_ = ok(nvjpegDecoderCreate(general_, NVJPEG_BACKEND_DEFAULT, &decoder_)) &&
-                    ok(nvjpegDecoderStateCreate(general_, decoder_, &decoder_state_)) &&
-                    ok(nvjpegBufferPinnedCreate(general_, nullptr, &pinned_)) &&
-                    ok(nvjpegBufferDeviceCreate(general_, nullptr, &device_buffer_)) &&
-                    ok(nvjpegStateAttachPinnedBuffer(decoder_state_, pinned_)) &&
-                    ok(nvjpegStateAttachDeviceBuffer(decoder_state_, device_buffer_)) &&
-                    ok(nvjpegJpegStreamCreate(general_, &parsed_)) &&
-                    ok(nvjpegDecodeParamsCreate(general_, &decode_params_));
+    decoder_made_ = nvjpeg_ok(nvjpegDecoderCreate(general_, NVJPEG_BACKEND_DEFAULT, &decoder_)) &&
+                    nvjpeg_ok(nvjpegDecoderStateCreate(general_, decoder_, &decoder_state_)) &&
+                    nvjpeg_ok(nvjpegBufferPinnedCreate(general_, nullptr, &pinned_)) &&
+                    nvjpeg_ok(nvjpegBufferDeviceCreate(general_, nullptr, &device_buffer_)) &&
+                    nvjpeg_ok(nvjpegStateAttachPinnedBuffer(decoder_state_, pinned_)) &&
+                    nvjpeg_ok(nvjpegStateAttachDeviceBuffer(decoder_state_, device_buffer_)) &&
+                    nvjpeg_ok(nvjpegJpegStreamCreate(general_, &parsed_)) &&
+                    nvjpeg_ok(nvjpegDecodeParamsCreate(general_, &decode_params_));
   }
   return decoder_made_;
 }
 
 bool NvjpegCodec::init() {
-  return ok(nvjpegEncoderStateCreate(general_, &encoder_state_, stream_)) &&
-         ok(nvjpegEncoderParamsCreate(general_, &encoder_params_, stream_)) &&
+  return nvjpeg_ok(nvjpegEncoderStateCreate(general_, &encoder_state_, stream_)) &&
+         nvjpeg_ok(nvjpegEncoderParamsCreate(general_, &encoder_params_, stream_)) &&
          // OpenCV's defaults: standard Huffman tables, baseline.
-         ok(nvjpegEncoderParamsSetOptimizedHuffman(encoder_params_, 0, stream_)) &&
-         ok(nvjpegEncoderParamsSetEncoding(encoder_params_, NVJPEG_ENCODING_BASELINE_DCT, stream_));
+         nvjpeg_ok(nvjpegEncoderParamsSetOptimizedHuffman(encoder_params_, 0, stream_)) &&
+         nvjpeg_ok(nvjpegEncoderParamsSetEncoding(encoder_params_, NVJPEG_ENCODING_BASELINE_DCT, stream_));
 }
 
 NvjpegCodec::~NvjpegCodec() {
@@ -147,7 +147,7 @@ bool NvjpegCodec::fits(const JpegBytes& file, const ImageView& into) const {
   nvjpegChromaSubsampling_t subsampling = NVJPEG_CSS_UNKNOWN;
   int widths[NVJPEG_MAX_COMPONENT] = {};
   int heights[NVJPEG_MAX_COMPONENT] = {};
-  if (!ok(nvjpegGetImageInfo(general_, file.data, file.size, &components, &subsampling, widths, heights))) return false;
+  if (!nvjpeg_ok(nvjpegGetImageInfo(general_, file.data, file.size, &components, &subsampling, widths, heights))) return false;
   if (!NvjpegPlanes::takes(subsampling) || widths[0] != into.width || heights[0] != into.height) return false;
   if (into.format.type != ChannelType::U8) return false;
   return (components == 1 && into.format.channels == 1) || (components == 3 && into.format.channels == 3);
@@ -157,24 +157,24 @@ bool NvjpegCodec::fits(const JpegBytes& file, const ImageView& into) const {
 bool NvjpegCodec::decode_one(const JpegBytes& file, const ImageView& into) {
   const bool colour = into.format.channels == 3;
   const nvjpegOutputFormat_t format = colour ? NVJPEG_OUTPUT_YUV : NVJPEG_OUTPUT_Y;
-  if (!ok(nvjpegDecodeParamsSetOutputFormat(decode_params_, format))) return false;
-  if (!ok(nvjpegJpegStreamParse(general_, file.data, file.size, 0, 0, parsed_))) return false;
+  if (!nvjpeg_ok(nvjpegDecodeParamsSetOutputFormat(decode_params_, format))) return false;
+  if (!nvjpeg_ok(nvjpegJpegStreamParse(general_, file.data, file.size, 0, 0, parsed_))) return false;
   // The host phase refills the pinned buffer, which the previous file's transfer may
   // still read.
   synchronize();
-  if (!ok(nvjpegDecodeJpegHost(general_, decoder_, decoder_state_, decode_params_, parsed_))) return false;
-  if (!ok(nvjpegDecodeJpegTransferToDevice(general_, decoder_, decoder_state_, parsed_, stream_))) return false;
+  if (!nvjpeg_ok(nvjpegDecodeJpegHost(general_, decoder_, decoder_state_, decode_params_, parsed_))) return false;
+  if (!nvjpeg_ok(nvjpegDecodeJpegTransferToDevice(general_, decoder_, decoder_state_, parsed_, stream_))) return false;
   if (!colour) {
     nvjpegImage_t output = nvjpeg_image(into);
-    return ok(nvjpegDecodeJpegDevice(general_, decoder_, decoder_state_, &output, stream_));
+    return nvjpeg_ok(nvjpegDecodeJpegDevice(general_, decoder_, decoder_state_, &output, stream_));
   }
   nvjpegChromaSubsampling_t subsampling = NVJPEG_CSS_UNKNOWN;
-  if (!ok(nvjpegJpegStreamGetChromaSubsampling(parsed_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
+  if (!nvjpeg_ok(nvjpegJpegStreamGetChromaSubsampling(parsed_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
     return false;
   try {
     planes_.fit(subsampling, into.width, into.height);
     nvjpegImage_t output = planes_.output();
-    if (!ok(nvjpegDecodeJpegDevice(general_, decoder_, decoder_state_, &output, stream_))) return false;
+    if (!nvjpeg_ok(nvjpegDecodeJpegDevice(general_, decoder_, decoder_state_, &output, stream_))) return false;
     planes_.to_rgb(into, stream_);
     return true;
   } catch (const std::exception&) {
@@ -194,8 +194,8 @@ bool NvjpegCodec::encode(const ImageView& image, int quality, std::vector<unsign
   const bool gray = image.format.channels == 1;
   // OpenCV (libjpeg's defaults) writes colour with 4:2:0 chroma at every quality.
   const nvjpegChromaSubsampling_t subsampling = gray ? NVJPEG_CSS_GRAY : NVJPEG_CSS_420;
-  if (!ok(nvjpegEncoderParamsSetQuality(encoder_params_, quality, stream_)) ||
-      !ok(nvjpegEncoderParamsSetSamplingFactors(encoder_params_, subsampling, stream_)))
+  if (!nvjpeg_ok(nvjpegEncoderParamsSetQuality(encoder_params_, quality, stream_)) ||
+      !nvjpeg_ok(nvjpegEncoderParamsSetSamplingFactors(encoder_params_, subsampling, stream_)))
     return false;
   const nvjpegImage_t source = nvjpeg_image(image);
   const nvjpegStatus_t status =
@@ -203,12 +203,12 @@ bool NvjpegCodec::encode(const ImageView& image, int quality, std::vector<unsign
                              image.height, stream_)
            : nvjpegEncodeImage(general_, encoder_state_, encoder_params_, &source, NVJPEG_INPUT_RGBI, image.width,
                                image.height, stream_);
-  if (!ok(status)) return false;
+  if (!nvjpeg_ok(status)) return false;
   std::size_t length = 0;
-  if (!ok(nvjpegEncodeRetrieveBitstream(general_, encoder_state_, nullptr, &length, stream_))) return false;
+  if (!nvjpeg_ok(nvjpegEncodeRetrieveBitstream(general_, encoder_state_, nullptr, &length, stream_))) return false;
   synchronize();
   bytes.resize(length);
-  if (!ok(nvjpegEncodeRetrieveBitstream(general_, encoder_state_, bytes.data(), &length, stream_))) return false;
+  if (!nvjpeg_ok(nvjpegEncodeRetrieveBitstream(general_, encoder_state_, bytes.data(), &length, stream_))) return false;
   synchronize();
   bytes.resize(length);
   return length > 0;

@@ -16,11 +16,11 @@
 
 #include "gpufilter/io/jpeg_batch_decoder.hpp"
 #include "codecs/nvjpeg_planes.hpp"
+#include "codecs/nvjpeg_status.hpp"
 
 namespace gpufilter::io {
 namespace {
 
-bool ok(nvjpegStatus_t status) { return status == NVJPEG_STATUS_SUCCESS; }
 
 class HardwareJpegEngine final : public JpegBatchEngine {
  public:
@@ -72,17 +72,17 @@ bool HardwareJpegEngine::start(int device) {
   if (!timed("CUDA context", make_context)) return false;
   // Refused (NVJPEG_STATUS_ARCH_MISMATCH and the like) where the GPU has no engine.
   if (!timed("nvJPEG handle", [this] {
-        return ok(nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle_));
+        return nvjpeg_ok(nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle_));
       })) {
     handle_ = nullptr;
     return false;
   }
   unsigned int engines = 0;
   unsigned int cores_per_engine = 0;
-  if (ok(nvjpegGetHardwareDecoderInfo(handle_, &engines, &cores_per_engine)) && engines == 0) return false;
-  return timed("decoding state", [this] { return ok(nvjpegJpegStateCreate(handle_, &state_)); }) &&
+  if (nvjpeg_ok(nvjpegGetHardwareDecoderInfo(handle_, &engines, &cores_per_engine)) && engines == 0) return false;
+  return timed("decoding state", [this] { return nvjpeg_ok(nvjpegJpegStateCreate(handle_, &state_)); }) &&
          timed("streams", [this] {
-           return ok(nvjpegJpegStreamCreate(handle_, &header_)) &&
+           return nvjpeg_ok(nvjpegJpegStreamCreate(handle_, &header_)) &&
                   cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking) == cudaSuccess;
          });
 }
@@ -91,25 +91,25 @@ bool HardwareJpegEngine::start(int device) {
 // subsampling it knows, a size it takes), and a header that agrees with the caller's.
 bool HardwareJpegEngine::accepts(const JpegBytes& file, const ImageView& into) {
   if (into.format.type != ChannelType::U8 || (into.format.channels != 1 && into.format.channels != 3)) return false;
-  if (!ok(nvjpegJpegStreamParseHeader(handle_, file.data, file.size, header_))) return false;
+  if (!nvjpeg_ok(nvjpegJpegStreamParseHeader(handle_, file.data, file.size, header_))) return false;
   unsigned int width = 0;
   unsigned int height = 0;
   unsigned int components = 0;
-  if (!ok(nvjpegJpegStreamGetFrameDimensions(header_, &width, &height)) ||
-      !ok(nvjpegJpegStreamGetComponentsNum(header_, &components)))
+  if (!nvjpeg_ok(nvjpegJpegStreamGetFrameDimensions(header_, &width, &height)) ||
+      !nvjpeg_ok(nvjpegJpegStreamGetComponentsNum(header_, &components)))
     return false;
   if (static_cast<int>(width) != into.width || static_cast<int>(height) != into.height ||
       static_cast<int>(components) != into.format.channels)
     return false;
   nvjpegChromaSubsampling_t subsampling = NVJPEG_CSS_UNKNOWN;
-  if (!ok(nvjpegJpegStreamGetChromaSubsampling(header_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
+  if (!nvjpeg_ok(nvjpegJpegStreamGetChromaSubsampling(header_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
     return false;
   int unsupported = 1;  // nvJPEG's convention: 0 means supported
-  if (ok(nvjpegDecodeBatchedSupported(handle_, header_, &unsupported))) return unsupported == 0;
+  if (nvjpeg_ok(nvjpegDecodeBatchedSupported(handle_, header_, &unsupported))) return unsupported == 0;
   // Should the check want the whole stream parsed, not only its header: parsed, and asked again.
   unsupported = 1;
-  return ok(nvjpegJpegStreamParse(handle_, file.data, file.size, 0, 0, header_)) &&
-         ok(nvjpegDecodeBatchedSupported(handle_, header_, &unsupported)) && unsupported == 0;
+  return nvjpeg_ok(nvjpegJpegStreamParse(handle_, file.data, file.size, 0, 0, header_)) &&
+         nvjpeg_ok(nvjpegDecodeBatchedSupported(handle_, header_, &unsupported)) && unsupported == 0;
 }
 
 // Colour files decode to their planes and take libjpeg's colour step (nvjpeg_planes.hpp),
@@ -128,9 +128,9 @@ bool HardwareJpegEngine::decode(const std::vector<JpegBytes>& files, const std::
     lengths.push_back(files[i].size);
     nvjpegImage_t output{};
     if (colour) {
-      if (!ok(nvjpegJpegStreamParseHeader(handle_, files[i].data, files[i].size, header_))) return false;
+      if (!nvjpeg_ok(nvjpegJpegStreamParseHeader(handle_, files[i].data, files[i].size, header_))) return false;
       nvjpegChromaSubsampling_t subsampling = NVJPEG_CSS_UNKNOWN;
-      if (!ok(nvjpegJpegStreamGetChromaSubsampling(header_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
+      if (!nvjpeg_ok(nvjpegJpegStreamGetChromaSubsampling(header_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
         return false;
       planes_[i].fit(subsampling, into[i].width, into[i].height);
       output = planes_[i].output();
@@ -141,8 +141,8 @@ bool HardwareJpegEngine::decode(const std::vector<JpegBytes>& files, const std::
     outputs.push_back(output);
   }
   // Once per call: the batch size changes from call to call (and this resets a failed one).
-  if (!ok(nvjpegDecodeBatchedInitialize(handle_, state_, static_cast<int>(files.size()), 1, format))) return false;
-  bool queued = ok(nvjpegDecodeBatched(handle_, state_, data.data(), lengths.data(), outputs.data(), stream_));
+  if (!nvjpeg_ok(nvjpegDecodeBatchedInitialize(handle_, state_, static_cast<int>(files.size()), 1, format))) return false;
+  bool queued = nvjpeg_ok(nvjpegDecodeBatched(handle_, state_, data.data(), lengths.data(), outputs.data(), stream_));
   if (queued && colour) {
     try {
       for (std::size_t i = 0; i < files.size(); ++i) planes_[i].to_rgb(into[i], stream_);
