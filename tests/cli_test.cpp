@@ -1250,8 +1250,11 @@ TEST_F(CliGpuJpegTest, ABatchDecodesEachFileAsTheCpuDecoderDoes) {
   for (int i = 0; i < 8; ++i) {
     const std::string name = "b" + std::to_string(i);
     const std::string in = path(name + ".jpg");
-    ASSERT_TRUE(cv::imwrite(in, photo_like(201 + 14 * i, 313 + 6 * i, i == 7 ? 1 : 3, 40u + static_cast<unsigned>(i)),
-                            {cv::IMWRITE_JPEG_QUALITY, 80 + 2 * i}));
+    // The gray one photo-sized: the engine's gray output of such a file was wrong, so gray
+    // files leave the engine to the per-file decoders.
+    const cv::Mat image =
+        i == 7 ? photo_like(3000, 4000, 1, 47u) : photo_like(201 + 14 * i, 313 + 6 * i, 3, 40u + static_cast<unsigned>(i));
+    ASSERT_TRUE(cv::imwrite(in, image, {cv::IMWRITE_JPEG_QUALITY, 80 + 2 * i}));
     args.push_back(in);
     names.push_back(name);
   }

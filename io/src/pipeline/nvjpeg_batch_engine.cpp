@@ -89,8 +89,11 @@ bool HardwareJpegEngine::start(int device) {
 
 // The engine's own verdict on the file's header (baseline, one interleaved scan, a
 // subsampling it knows, a size it takes), and a header that agrees with the caller's.
+// Colour files only: gray ones stay with the per-file decoders, because on an H200 the
+// engine's gray output of a 4000x3000 photo differed from libjpeg's by up to 255 levels
+// in most samples (docs/gpu-results.md, "JPEG decoding").
 bool HardwareJpegEngine::accepts(const JpegBytes& file, const ImageView& into) {
-  if (into.format.type != ChannelType::U8 || (into.format.channels != 1 && into.format.channels != 3)) return false;
+  if (into.format.type != ChannelType::U8 || into.format.channels != 3) return false;
   if (!nvjpeg_ok(nvjpegJpegStreamParseHeader(handle_, file.data, file.size, header_))) return false;
   unsigned int width = 0;
   unsigned int height = 0;
@@ -112,42 +115,38 @@ bool HardwareJpegEngine::accepts(const JpegBytes& file, const ImageView& into) {
          nvjpeg_ok(nvjpegDecodeBatchedSupported(handle_, header_, &unsupported)) && unsupported == 0;
 }
 
-// Colour files decode to their planes and take libjpeg's colour step (nvjpeg_planes.hpp),
-// so that a file gives the same pixels in a batch as alone; gray files decode straight
-// into their images.
+// The files decode to their planes and take libjpeg's colour step (nvjpeg_planes.hpp), so
+// that a file gives the same pixels in a batch as alone.
 bool HardwareJpegEngine::decode(const std::vector<JpegBytes>& files, const std::vector<ImageView>& into) {
   if (files.empty() || files.size() != into.size()) return false;
-  const bool colour = into.front().format.channels == 3;
-  const nvjpegOutputFormat_t format = colour ? NVJPEG_OUTPUT_YUV : NVJPEG_OUTPUT_Y;
-  if (colour && planes_.size() < files.size()) planes_.resize(files.size());
+  if (planes_.size() < files.size()) planes_.resize(files.size());
   std::vector<const unsigned char*> data;
   std::vector<std::size_t> lengths;
   std::vector<nvjpegImage_t> outputs;
   for (std::size_t i = 0; i < files.size(); ++i) {
+    if (into[i].format.channels != 3) return false;
     data.push_back(files[i].data);
     lengths.push_back(files[i].size);
-    nvjpegImage_t output{};
-    if (colour) {
-      if (!nvjpeg_ok(nvjpegJpegStreamParseHeader(handle_, files[i].data, files[i].size, header_))) return false;
-      nvjpegChromaSubsampling_t subsampling = NVJPEG_CSS_UNKNOWN;
-      if (!nvjpeg_ok(nvjpegJpegStreamGetChromaSubsampling(header_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
-        return false;
+    if (!nvjpeg_ok(nvjpegJpegStreamParseHeader(handle_, files[i].data, files[i].size, header_))) return false;
+    nvjpegChromaSubsampling_t subsampling = NVJPEG_CSS_UNKNOWN;
+    if (!nvjpeg_ok(nvjpegJpegStreamGetChromaSubsampling(header_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
+      return false;
+    try {
       planes_[i].fit(subsampling, into[i].width, into[i].height);
-      output = planes_[i].output();
-    } else {
-      output.channel[0] = static_cast<unsigned char*>(into[i].data);
-      output.pitch[0] = into[i].pitch;
+    } catch (const std::exception&) {
+      return false;  // no device memory for the planes: the files go to the other decoders
     }
-    outputs.push_back(output);
+    outputs.push_back(planes_[i].output());
   }
+  const nvjpegOutputFormat_t format = NVJPEG_OUTPUT_YUV;
   // Once per call: the batch size changes from call to call (and this resets a failed one).
   if (!nvjpeg_ok(nvjpegDecodeBatchedInitialize(handle_, state_, static_cast<int>(files.size()), 1, format))) return false;
   bool queued = nvjpeg_ok(nvjpegDecodeBatched(handle_, state_, data.data(), lengths.data(), outputs.data(), stream_));
-  if (queued && colour) {
+  if (queued) {
     try {
       for (std::size_t i = 0; i < files.size(); ++i) planes_[i].to_rgb(into[i], stream_);
     } catch (const std::exception&) {
-      queued = false;  // the files go to the CPU decoder
+      queued = false;  // the files go to the other decoders
     }
   }
   // Waited for even after a failure: the files' bytes and images go back to their owners.
