@@ -1,10 +1,13 @@
-// nvJPEG's own figures on this GPU, beside which the tool's JPEG stages are judged:
-// what each backend costs to start, and how fast it decodes and encodes once started.
+// nvJPEG on this GPU, beside which the tool's JPEG stages are judged: what each of its
+// backends costs to start and how fast it decodes one file (nvJPEG itself, called
+// directly), and then the tool's own JPEG code as io runs it: the per-file codec's
+// decode and encode (make_gpu_jpeg_codec) and the hardware engine's batches
+// (make_hardware_jpeg_engine, the colour step included).
 //
 //   gpufilter-nvjpeg-probe LARGE.jpg SMALL.jpg [BATCH]
 //
-// LARGE is decoded alone (a single-file run), SMALL in batches of BATCH (default 32)
-// copies on the hardware backend. Times are wall clock around synchronized calls.
+// LARGE is decoded alone (a single-file run), SMALL in batches of BATCH (default 12, the
+// tool's call size) copies. Times are wall clock around synchronized calls.
 #include <cuda_runtime_api.h>
 #include <nvjpeg.h>
 
@@ -14,8 +17,16 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "gpufilter/images.hpp"
+#include "gpufilter/io/gpu_jpeg.hpp"
+#include "gpufilter/io/jpeg_batch_decoder.hpp"
+#include "gpufilter/io/jpeg_markers.hpp"
 
 namespace {
 
@@ -75,6 +86,21 @@ double median(std::vector<double> values) {
 
 double megapixels(const Image& image) { return image.width * static_cast<double>(image.height) / 1e6; }
 
+// First call and median of `runs` more of `step`, in ms.
+template <class Step>
+std::pair<double, double> first_and_steady(Step step, int runs = 5) {
+  Clock::time_point start = Clock::now();
+  step();
+  const double first = ms_since(start);
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i) {
+    start = Clock::now();
+    step();
+    times.push_back(ms_since(start));
+  }
+  return {first, median(times)};
+}
+
 // First call and median of five more, of one single-image decode on `backend`.
 void single_decode(const char* name, nvjpegBackend_t backend, const std::vector<unsigned char>& jpeg,
                    cudaStream_t stream) {
@@ -100,17 +126,8 @@ void single_decode(const char* name, nvjpegBackend_t backend, const std::vector<
     }
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   };
-  start = Clock::now();
   if (batched) check(nvjpegDecodeBatchedInitialize(handle, state, 1, 1, NVJPEG_OUTPUT_RGBI), "initialize");
-  decode();
-  const double first = ms_since(start);
-  std::vector<double> times;
-  for (int i = 0; i < 5; ++i) {
-    start = Clock::now();
-    decode();
-    times.push_back(ms_since(start));
-  }
-  const double steady = median(times);
+  const auto [first, steady] = first_and_steady(decode);
   std::printf("| decode %s, %.1f MP | %.1f | %.1f | %.1f ms (%.0f MP/s) |\n", name, megapixels(image), create, first,
               steady, megapixels(image) / steady * 1e3);
   cudaFree(image.device);
@@ -118,112 +135,82 @@ void single_decode(const char* name, nvjpegBackend_t backend, const std::vector<
   nvjpegDestroy(handle);
 }
 
-void batch_decode(const std::vector<unsigned char>& jpeg, int batch, cudaStream_t stream) {
-  nvjpegHandle_t handle = nullptr;
-  if (nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, 0, &handle) != NVJPEG_STATUS_SUCCESS) return;
-  nvjpegJpegState_t state = nullptr;
-  check(nvjpegJpegStateCreate(handle, &state), "nvjpegJpegStateCreate");
-  std::vector<Image> images;
-  std::vector<nvjpegImage_t> outputs;
-  std::vector<const unsigned char*> data(static_cast<std::size_t>(batch), jpeg.data());
-  std::vector<std::size_t> lengths(static_cast<std::size_t>(batch), jpeg.size());
-  for (int i = 0; i < batch; ++i) {
-    images.push_back(allocate_for(handle, jpeg));
-    outputs.push_back(images.back().view());
+// The tool's view of LARGE's size: a device image to decode into.
+gpufilter::DeviceImage image_for(const std::vector<unsigned char>& jpeg) {
+  const std::optional<gpufilter::io::JpegHeader> header = gpufilter::io::parse_jpeg_header(jpeg.data(), jpeg.size());
+  if (!header) {
+    std::fprintf(stderr, "not a JPEG the tool reads\n");
+    std::exit(1);
   }
-  check(nvjpegDecodeBatchedInitialize(handle, state, batch, 1, NVJPEG_OUTPUT_RGBI), "initialize");
-  std::vector<double> times;
-  for (int i = 0; i < 4; ++i) {
-    const Clock::time_point start = Clock::now();
-    check(nvjpegDecodeBatched(handle, state, data.data(), lengths.data(), outputs.data(), stream), "batched");
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    times.push_back(ms_since(start));
-  }
-  times.erase(times.begin());  // the first call sets up
-  const double steady = median(times);
-  std::printf("| decode hardware, batch of %d x %.1f MP | | | %.1f ms (%.0f images/s, %.0f MP/s) |\n", batch,
-              megapixels(images[0]), steady, batch / steady * 1e3, batch * megapixels(images[0]) / steady * 1e3);
-  for (Image& image : images) cudaFree(image.device);
-  nvjpegJpegStateDestroy(state);
-  nvjpegDestroy(handle);
+  const int channels = header->components.size() == 1 ? 1 : 3;
+  return gpufilter::DeviceImage(header->width, header->height, {gpufilter::ChannelType::U8, channels});
 }
 
-void encode(const std::vector<unsigned char>& jpeg, cudaStream_t stream) {
-  nvjpegHandle_t handle = nullptr;
-  check(nvjpegCreateEx(NVJPEG_BACKEND_DEFAULT, nullptr, nullptr, 0, &handle), "nvjpegCreateEx");
-  nvjpegJpegState_t state = nullptr;
-  check(nvjpegJpegStateCreate(handle, &state), "nvjpegJpegStateCreate");
-  Image image = allocate_for(handle, jpeg);
-  nvjpegImage_t source = image.view();
-  check(nvjpegDecode(handle, state, jpeg.data(), jpeg.size(), NVJPEG_OUTPUT_RGBI, &source, stream), "nvjpegDecode");
+// The per-file codec as a workspace makes and runs it: its handle and objects, then one
+// file decoded and encoded at quality 95.
+void tool_codec(const std::vector<unsigned char>& jpeg, cudaStream_t stream) {
   Clock::time_point start = Clock::now();
-  nvjpegEncoderState_t encoder = nullptr;
-  nvjpegEncoderParams_t params = nullptr;
-  check(nvjpegEncoderStateCreate(handle, &encoder, stream), "nvjpegEncoderStateCreate");
-  check(nvjpegEncoderParamsCreate(handle, &params, stream), "nvjpegEncoderParamsCreate");
-  check(nvjpegEncoderParamsSetQuality(params, 95, stream), "quality");
-  check(nvjpegEncoderParamsSetSamplingFactors(params, NVJPEG_CSS_420, stream), "sampling");
+  std::unique_ptr<gpufilter::io::GpuJpegCodec> codec = gpufilter::io::make_gpu_jpeg_codec(0, stream);
   const double create = ms_since(start);
-  std::vector<unsigned char> bytes;
-  const auto run = [&] {
-    check(nvjpegEncodeImage(handle, encoder, params, &source, NVJPEG_INPUT_RGBI, image.width, image.height, stream),
-          "nvjpegEncodeImage");
-    std::size_t length = 0;
-    check(nvjpegEncodeRetrieveBitstream(handle, encoder, nullptr, &length, stream), "retrieve length");
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    bytes.resize(length);
-    check(nvjpegEncodeRetrieveBitstream(handle, encoder, bytes.data(), &length, stream), "retrieve");
+  if (!codec) {
+    std::printf("| the tool's codec | not available | | |\n");
+    return;
+  }
+  gpufilter::DeviceImage image = image_for(jpeg);
+  const double mp = image.width() * static_cast<double>(image.height()) / 1e6;
+  const auto decode = [&] {
+    if (!codec->decode({{jpeg.data(), jpeg.size()}}, {image.view()}).front()) {
+      std::fprintf(stderr, "the tool's codec declined the file\n");
+      std::exit(1);
+    }
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   };
-  start = Clock::now();
-  run();
-  const double first = ms_since(start);
-  std::vector<double> times;
-  for (int i = 0; i < 5; ++i) {
-    start = Clock::now();
-    run();
-    times.push_back(ms_since(start));
-  }
-  const double steady = median(times);
-  std::printf("| encode q95 4:2:0, %.1f MP | %.1f | %.1f | %.1f ms (%.0f MP/s) |\n", megapixels(image), create, first,
-              steady, megapixels(image) / steady * 1e3);
-  nvjpegEncoderParamsDestroy(params);
-  nvjpegEncoderStateDestroy(encoder);
-  cudaFree(image.device);
-  nvjpegJpegStateDestroy(state);
-  nvjpegDestroy(handle);
+  const auto [first, steady] = first_and_steady(decode);
+  std::printf("| decode, the tool's codec, %.1f MP | %.1f | %.1f | %.1f ms (%.0f MP/s) |\n", mp, create, first, steady,
+              mp / steady * 1e3);
+  std::vector<unsigned char> bytes;
+  const auto encode = [&] {
+    if (!codec->encode(image.view(), 95, bytes)) {
+      std::fprintf(stderr, "the tool's codec could not encode\n");
+      std::exit(1);
+    }
+  };
+  const auto [encode_first, encode_steady] = first_and_steady(encode);
+  std::printf("| encode q95, the tool's codec, %.1f MP | | %.1f | %.1f ms (%.0f MP/s) |\n", mp, encode_first,
+              encode_steady, mp / encode_steady * 1e3);
 }
 
-// What a codec costs per workspace beyond its handle: the objects the tool's codec makes
-// (cli/nvjpeg_codec.cpp), each timed, on a handle of `backend`; and whether that one
-// handle also serves the default decoder and the encoder.
-void workspace_objects(const char* name, nvjpegBackend_t backend, cudaStream_t stream) {
-  nvjpegHandle_t handle = nullptr;
-  if (nvjpegCreateEx(backend, nullptr, nullptr, 0, &handle) != NVJPEG_STATUS_SUCCESS) return;
-  std::printf("\nper-workspace objects on a %s handle (ms):", name);
-  const auto timed = [](const char* what, auto make) {
-    const Clock::time_point start = Clock::now();
-    const nvjpegStatus_t status = make();
-    std::printf(" %s %.1f%s;", what, ms_since(start), status == NVJPEG_STATUS_SUCCESS ? "" : " (refused)");
+// The batch engine as a batch makes and runs it: BATCH copies of SMALL in one call.
+void tool_engine(const std::vector<unsigned char>& jpeg, int batch) {
+  Clock::time_point start = Clock::now();
+  std::unique_ptr<gpufilter::io::JpegBatchEngine> engine = gpufilter::io::make_hardware_jpeg_engine(0);
+  const double create = ms_since(start);
+  if (!engine) {
+    std::printf("| the tool's batch engine | not available | | |\n");
+    return;
+  }
+  std::vector<gpufilter::DeviceImage> images;
+  std::vector<gpufilter::ImageView> views;
+  for (int i = 0; i < batch; ++i) {
+    images.push_back(image_for(jpeg));
+    views.push_back(images.back().view());
+  }
+  const gpufilter::io::JpegBytes bytes{jpeg.data(), jpeg.size()};
+  if (!engine->accepts(bytes, views.front())) {
+    std::printf("| the tool's batch engine | declines SMALL | | |\n");
+    return;
+  }
+  const std::vector<gpufilter::io::JpegBytes> files(static_cast<std::size_t>(batch), bytes);
+  const auto decode = [&] {
+    if (!engine->decode(files, views)) {
+      std::fprintf(stderr, "the tool's batch engine failed\n");
+      std::exit(1);
+    }
   };
-  nvjpegJpegState_t state = nullptr;
-  nvjpegJpegDecoder_t decoder = nullptr;
-  nvjpegJpegState_t decoder_state = nullptr;
-  nvjpegBufferPinned_t pinned = nullptr;
-  nvjpegBufferDevice_t device = nullptr;
-  nvjpegJpegStream_t parsed = nullptr;
-  nvjpegEncoderState_t encoder = nullptr;
-  nvjpegEncoderParams_t params = nullptr;
-  timed("jpeg state", [&] { return nvjpegJpegStateCreate(handle, &state); });
-  timed("batched init 1", [&] { return nvjpegDecodeBatchedInitialize(handle, state, 1, 1, NVJPEG_OUTPUT_RGBI); });
-  timed("default decoder", [&] { return nvjpegDecoderCreate(handle, NVJPEG_BACKEND_DEFAULT, &decoder); });
-  if (decoder != nullptr) timed("decoder state", [&] { return nvjpegDecoderStateCreate(handle, decoder, &decoder_state); });
-  timed("pinned buffer", [&] { return nvjpegBufferPinnedCreate(handle, nullptr, &pinned); });
-  timed("device buffer", [&] { return nvjpegBufferDeviceCreate(handle, nullptr, &device); });
-  timed("stream", [&] { return nvjpegJpegStreamCreate(handle, &parsed); });
-  timed("encoder state", [&] { return nvjpegEncoderStateCreate(handle, &encoder, stream); });
-  timed("encoder params", [&] { return nvjpegEncoderParamsCreate(handle, &params, stream); });
-  std::printf("\n");
+  const auto [first, steady] = first_and_steady(decode, 3);
+  const double mp = images[0].width() * static_cast<double>(images[0].height()) / 1e6;
+  std::printf("| decode, the tool's batch engine, %d x %.1f MP | %.1f | %.1f | %.1f ms (%.0f images/s, %.0f MP/s) |\n",
+              batch, mp, create, first, steady, batch / steady * 1e3, batch * mp / steady * 1e3);
 }
 
 }  // namespace
@@ -235,7 +222,7 @@ int main(int argc, char** argv) {
   }
   const std::vector<unsigned char> large = read_file(argv[1]);
   const std::vector<unsigned char> small = read_file(argv[2]);
-  const int batch = argc > 3 ? std::atoi(argv[3]) : 32;
+  const int batch = argc > 3 ? std::atoi(argv[3]) : 12;
   Clock::time_point start = Clock::now();
   check(cudaFree(nullptr), "CUDA context");
   const double context = ms_since(start);
@@ -247,10 +234,7 @@ int main(int argc, char** argv) {
   single_decode("default", NVJPEG_BACKEND_DEFAULT, large, stream);
   single_decode("gpu_hybrid", NVJPEG_BACKEND_GPU_HYBRID, large, stream);
   single_decode("hybrid (CPU Huffman)", NVJPEG_BACKEND_HYBRID, large, stream);
-  batch_decode(small, batch, stream);
-  encode(large, stream);
-  workspace_objects("hardware", NVJPEG_BACKEND_HARDWARE, stream);
-  workspace_objects("default", NVJPEG_BACKEND_DEFAULT, stream);
-  workspace_objects("default (second)", NVJPEG_BACKEND_DEFAULT, stream);
+  tool_codec(large, stream);
+  tool_engine(small, batch);
   return 0;
 }
