@@ -1,9 +1,10 @@
-# io's folders by job hold their order (io/CMakeLists.txt): files/ includes no header of
-# codecs/, metadata/ or pipeline/; codecs/ and metadata/ none of pipeline/ or of each
-# other. Run: cmake -DIO_SRC=io/src -P tests/io_layers.cmake
+# io's folders by job hold their order (io/CMakeLists.txt): files/ (the floor), codecs/,
+# metadata/ (which reads the codecs' table of formats), pipeline/ (the top); a source
+# includes no header of a folder above its own. Run: cmake -DIO_SRC=io/src -P
+# tests/io_layers.cmake
 set(above_files codecs metadata pipeline)
 set(above_codecs metadata pipeline)
-set(above_metadata codecs pipeline)
+set(above_metadata pipeline)
 set(above_pipeline)
 set(broken "")
 foreach(folder files codecs metadata pipeline)

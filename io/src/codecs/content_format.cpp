@@ -2,8 +2,8 @@
 
 #include <array>
 #include <fstream>
-#include <set>
 
+#include "codecs/image_formats.hpp"
 #include "codecs/image_signatures.hpp"
 
 namespace gpufilter::io {
@@ -14,11 +14,9 @@ std::string suffix_of_content(const std::filesystem::path& path) {
   if (!file) return "";
   file.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
   const std::string suffix = image_format_suffix(head.data(), static_cast<std::size_t>(file.gcount()));
-  // Formats the tool reads but does not write (DICOM) or that need their own settings
-  // to write (JPEG 2000, Sun raster, PAM) are not chosen for OUT silently.
-  static const std::set<std::string> kWritten{".png", ".jpg", ".tif", ".bmp", ".webp", ".pbm",
-                                              ".pgm", ".ppm", ".pfm", ".exr", ".hdr"};
-  return kWritten.count(suffix) != 0 ? suffix : "";
+  // Only formats the suffix table chooses from content (others are not chosen for OUT silently).
+  const SuffixEntry* entry = suffix_entry(suffix);
+  return entry != nullptr && entry->from_content ? suffix : "";
 }
 
 }  // namespace gpufilter::io

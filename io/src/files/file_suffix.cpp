@@ -16,11 +16,4 @@ std::string output_suffix(const std::filesystem::path& output, const std::string
   return lower_suffix(format.empty() ? output : std::filesystem::path("image" + format));
 }
 
-bool is_png_path(const std::filesystem::path& path) { return lower_suffix(path) == ".png"; }
-
-bool is_jpeg_path(const std::filesystem::path& path) {
-  const std::string suffix = lower_suffix(path);
-  return suffix == ".jpg" || suffix == ".jpeg" || suffix == ".jpe";
-}
-
 }  // namespace gpufilter::io

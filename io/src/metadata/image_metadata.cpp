@@ -2,6 +2,7 @@
 
 #include <exiv2/exiv2.hpp>
 
+#include "codecs/image_formats.hpp"
 #include "metadata/exiv2_fixes.hpp"
 #include "files/quoted_path.hpp"
 #include "metadata/xmp_bounds.hpp"
@@ -178,8 +179,8 @@ void ImageMetadata::reset_orientation() {
 }
 
 bool suffix_holds_metadata(const std::string& suffix) {
-  return suffix == ".jpg" || suffix == ".jpeg" || suffix == ".jpe" || suffix == ".png" || suffix == ".tif" ||
-         suffix == ".tiff" || suffix == ".webp";
+  const SuffixEntry* entry = suffix_entry(suffix);
+  return entry != nullptr && entry->holds_metadata;
 }
 
 std::string write_metadata(std::vector<unsigned char>& encoded, const std::string& suffix,
@@ -203,11 +204,11 @@ std::string write_metadata(std::vector<unsigned char>& encoded, const std::strin
     Exiv2::XmpData xmp = contents.xmp;
     set_pixel_dimensions(exif, xmp, width, height);
     // A TIFF's byte order is its whole file's, which OpenCV chose: not changed for EXIF.
-    const bool tiff = suffix == ".tif" || suffix == ".tiff";
+    const bool tiff = suffix_entry(suffix)->format == ImageFormat::Tiff;
     if (!tiff && contents.exif_byte_order != Exiv2::invalidByteOrder) image->setByteOrder(contents.exif_byte_order);
     image->setExifData(exif);
     image->setXmpData(xmp);
-    const bool webp = suffix == ".webp";
+    const bool webp = suffix_entry(suffix)->format == ImageFormat::WebP;
     if (!webp) image->setIptcData(contents.iptc);  // WebP has no place for IPTC
     if (!contents.icc.empty()) {
       Exiv2::DataBuf icc(contents.icc.data(), static_cast<long>(contents.icc.size()));
@@ -223,7 +224,7 @@ std::string write_metadata(std::vector<unsigned char>& encoded, const std::strin
     if (bytes.size_ != size) return "cannot read back the file with its metadata";
     encoded.assign(bytes.pData_, bytes.pData_ + bytes.size_);
     if (webp) fix_webp_icc_chunk_name(encoded);
-    if (suffix == ".png") name_png_icc_profile(encoded);
+    if (suffix_entry(suffix)->format == ImageFormat::Png) name_png_icc_profile(encoded);
     return "";
   } catch (const Exiv2::AnyError& error) {
     return error.what();

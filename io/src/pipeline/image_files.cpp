@@ -20,18 +20,13 @@
 #include "gpufilter/io/jpeg_metadata.hpp"
 #include "gpufilter/io/quiet_stderr.hpp"
 #include "gpufilter/io/standard_streams.hpp"
+#include "codecs/image_formats.hpp"
 #include "files/quoted_path.hpp"
 
 namespace gpufilter::io {
 namespace fs = std::filesystem;
 namespace {
 
-// Suffixes offered in messages, most useful first; each is shown only where this
-// OpenCV build can write it.
-const std::vector<std::string> kKnownSuffixes{".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".webp",
-                                              ".pnm", ".ppm", ".pgm", ".exr", ".hdr"};
-// Formats suggested when OUT's format cannot hold the pixels.
-const std::vector<std::string> kLosslessSuffixes{".png", ".tiff", ".webp", ".pnm", ".exr"};
 
 // OpenCV stores 3-channel float TIFF as LogLuv, which rounds the values; LZW keeps them.
 constexpr int kTiffCompressionLzw = 5;
@@ -56,7 +51,8 @@ bool have_writer(const std::string& filename) {
 
 std::vector<std::string> writable_suffixes() {
   std::vector<std::string> suffixes;
-  for (const std::string& suffix : kKnownSuffixes) {
+  // Offered in the table's order, each only where this OpenCV build can write it.
+  for (const std::string& suffix : suffixes_where([](const SuffixEntry& entry) { return entry.offered; })) {
     if (have_writer("image" + suffix)) suffixes.push_back(suffix);
   }
   return suffixes;
@@ -239,7 +235,7 @@ OutputFit check_output_holds(const fs::path& output, PixelFormat format, const s
       format_holds(suffix, cv_type_of(PixelFormat{format.type, 3})))
     return OutputFit::FlattenAlpha;
   std::vector<std::string> alternatives;
-  for (const std::string& candidate : kLosslessSuffixes) {
+  for (const std::string& candidate : suffixes_where([](const SuffixEntry& entry) { return entry.lossless_choice; })) {
     if (have_writer("image" + candidate) && format_holds(candidate, type)) alternatives.push_back(candidate);
   }
   std::string message = "cannot write " + format.name() + " pixels as " + suffix;

@@ -12,7 +12,8 @@ std::string lower_suffix(const std::filesystem::path& path);
 /// The suffix that names OUT's format, in lower case: `format` (--format, ".png") where
 /// given, for an OUT whose name has no suffix of its own; else OUT's own suffix.
 std::string output_suffix(const std::filesystem::path& output, const std::string& format);
-/// Whether a path's suffix names PNG, which the tool's own codec reads and writes.
+/// Whether a path's suffix names PNG, which the tool's own codec reads and writes (the
+/// suffix table, io/src/codecs/image_formats.cpp).
 bool is_png_path(const std::filesystem::path& path);
 /// Whether a path's suffix names JPEG (.jpg, .jpeg, .jpe).
 bool is_jpeg_path(const std::filesystem::path& path);
