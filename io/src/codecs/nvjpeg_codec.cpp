@@ -20,6 +20,7 @@
 
 #include <exception>
 #include <map>
+#include <optional>
 #include <mutex>
 
 #include "gpufilter/io/gpu_jpeg.hpp"
@@ -168,11 +169,10 @@ bool NvjpegCodec::decode_one(const JpegBytes& file, const ImageView& into) {
     nvjpegImage_t output = nvjpeg_image(into);
     return nvjpeg_ok(nvjpegDecodeJpegDevice(general_, decoder_, decoder_state_, &output, stream_));
   }
-  nvjpegChromaSubsampling_t subsampling = NVJPEG_CSS_UNKNOWN;
-  if (!nvjpeg_ok(nvjpegJpegStreamGetChromaSubsampling(parsed_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
-    return false;
+  const std::optional<nvjpegChromaSubsampling_t> subsampling = NvjpegPlanes::sampling_of(parsed_);
+  if (!subsampling) return false;
   try {
-    planes_.fit(subsampling, into.width, into.height);
+    planes_.fit(*subsampling, into.width, into.height);
     nvjpegImage_t output = planes_.output();
     if (!nvjpeg_ok(nvjpegDecodeJpegDevice(general_, decoder_, decoder_state_, &output, stream_))) return false;
     planes_.to_rgb(into, stream_);

@@ -7,8 +7,10 @@
 #include <cuda_runtime_api.h>
 #include <nvjpeg.h>
 
-#include "gpufilter/image_view.hpp"
+#include <optional>
+
 #include "gpufilter/images.hpp"
+#include "gpufilter/jpeg_color.hpp"
 
 namespace gpufilter::io {
 
@@ -17,6 +19,9 @@ class NvjpegPlanes {
   // Whether the colour step takes `subsampling`: 4:4:4, 4:2:2, 4:4:0 and 4:2:0 (and gray,
   // which needs no step); the others stay with the CPU decoder.
   static bool takes(nvjpegChromaSubsampling_t subsampling);
+  // The subsampling of the file whose header `parsed` holds, where takes() it; nullopt
+  // where nvJPEG cannot say or the step does not take it.
+  static std::optional<nvjpegChromaSubsampling_t> sampling_of(nvjpegJpegStream_t parsed);
 
   // Sizes the planes for a width x height file of `subsampling` (takes() true, not gray);
   // the memory grows only. Throws gpufilter::Error when device memory runs out.
@@ -27,13 +32,8 @@ class NvjpegPlanes {
   void to_rgb(const ImageView& dst, cudaStream_t stream) const;
 
  private:
-  ImageView plane(const DeviceImage& image, int width, int height) const;
-
-  DeviceImage y_, cb_, cr_;
-  int width_ = 0;
-  int height_ = 0;
-  int h_factor_ = 1;
-  int v_factor_ = 1;
+  DeviceImage y_, cb_, cr_;  // the memory, grown to the largest file so far
+  YccPlanes views_;          // this file's part of it, and its chroma factors
 };
 
 }  // namespace gpufilter::io

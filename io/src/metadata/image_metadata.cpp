@@ -203,12 +203,13 @@ std::string write_metadata(std::vector<unsigned char>& encoded, const std::strin
     Exiv2::ExifData exif = contents.exif;
     Exiv2::XmpData xmp = contents.xmp;
     set_pixel_dimensions(exif, xmp, width, height);
+    const ImageFormat format = suffix_entry(suffix)->format;  // holds metadata: in the table
     // A TIFF's byte order is its whole file's, which OpenCV chose: not changed for EXIF.
-    const bool tiff = suffix_entry(suffix)->format == ImageFormat::Tiff;
+    const bool tiff = format == ImageFormat::Tiff;
     if (!tiff && contents.exif_byte_order != Exiv2::invalidByteOrder) image->setByteOrder(contents.exif_byte_order);
     image->setExifData(exif);
     image->setXmpData(xmp);
-    const bool webp = suffix_entry(suffix)->format == ImageFormat::WebP;
+    const bool webp = format == ImageFormat::WebP;
     if (!webp) image->setIptcData(contents.iptc);  // WebP has no place for IPTC
     if (!contents.icc.empty()) {
       Exiv2::DataBuf icc(contents.icc.data(), static_cast<long>(contents.icc.size()));
@@ -224,7 +225,7 @@ std::string write_metadata(std::vector<unsigned char>& encoded, const std::strin
     if (bytes.size_ != size) return "cannot read back the file with its metadata";
     encoded.assign(bytes.pData_, bytes.pData_ + bytes.size_);
     if (webp) fix_webp_icc_chunk_name(encoded);
-    if (suffix_entry(suffix)->format == ImageFormat::Png) name_png_icc_profile(encoded);
+    if (format == ImageFormat::Png) name_png_icc_profile(encoded);
     return "";
   } catch (const Exiv2::AnyError& error) {
     return error.what();

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <exception>
+#include <optional>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -104,9 +105,7 @@ bool HardwareJpegEngine::accepts(const JpegBytes& file, const ImageView& into) {
   if (static_cast<int>(width) != into.width || static_cast<int>(height) != into.height ||
       static_cast<int>(components) != into.format.channels)
     return false;
-  nvjpegChromaSubsampling_t subsampling = NVJPEG_CSS_UNKNOWN;
-  if (!nvjpeg_ok(nvjpegJpegStreamGetChromaSubsampling(header_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
-    return false;
+  if (!NvjpegPlanes::sampling_of(header_)) return false;
   int unsupported = 1;  // nvJPEG's convention: 0 means supported
   if (nvjpeg_ok(nvjpegDecodeBatchedSupported(handle_, header_, &unsupported))) return unsupported == 0;
   // Should the check want the whole stream parsed, not only its header: parsed, and asked again.
@@ -128,11 +127,10 @@ bool HardwareJpegEngine::decode(const std::vector<JpegBytes>& files, const std::
     data.push_back(files[i].data);
     lengths.push_back(files[i].size);
     if (!nvjpeg_ok(nvjpegJpegStreamParseHeader(handle_, files[i].data, files[i].size, header_))) return false;
-    nvjpegChromaSubsampling_t subsampling = NVJPEG_CSS_UNKNOWN;
-    if (!nvjpeg_ok(nvjpegJpegStreamGetChromaSubsampling(header_, &subsampling)) || !NvjpegPlanes::takes(subsampling))
-      return false;
+    const std::optional<nvjpegChromaSubsampling_t> subsampling = NvjpegPlanes::sampling_of(header_);
+    if (!subsampling) return false;
     try {
-      planes_[i].fit(subsampling, into[i].width, into[i].height);
+      planes_[i].fit(*subsampling, into[i].width, into[i].height);
     } catch (const std::exception&) {
       return false;  // no device memory for the planes: the files go to the other decoders
     }
