@@ -75,6 +75,26 @@ INSTANTIATE_TEST_SUITE_P(Range, BlurParams,
                            return "case" + std::to_string(param_info.index);
                          });
 
+// The strip kernel behind `separable` (1- and 4-channel images; 3-channel ones take the
+// tiled kernel) walks a band of columns down strips of rows and
+// reads the rows near the top and bottom through the border: images wider than a band
+// and taller than a strip, masks between the compiled radii (run in the next one up,
+// their outer taps zero), premultiplied alpha, and the borders that read outside.
+TEST(SeparableStrip, RadiiBetweenTheCompiledOnesOnImagesWiderThanABand) {
+  for (int radius : {7, 9, 13, 20, 24})
+    for (const PixelFormat& format : all_pixel_formats())
+      for (BorderMode mode : {BorderMode::Reflect101, BorderMode::Constant, BorderMode::Wrap}) {
+        GaussianParams params{radius / 3.0, radius};
+        params.alpha = AlphaMode::Premultiply;
+        Border border;
+        border.mode = mode;
+        for (int c = 0; c < 4; ++c) border.value[static_cast<std::size_t>(c)] = format.max_value() * (c + 1) / 6.0;
+        const testing::Difference diff = blur_vs_reference(531, 97, format, params, border, FilterVariant::Separable);
+        EXPECT_TRUE(diff.within(blur_tolerance(format)))
+            << format.name() << " " << to_string(mode) << " radius " << radius << ": " << diff.describe();
+      }
+}
+
 // More distinct masks than there are __constant__ slots, alternating between two
 // streams with no synchronisation between calls: each result must still use its
 // own mask.

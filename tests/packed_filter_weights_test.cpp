@@ -165,10 +165,12 @@ TEST(PackedFilter, WhichSpecsItTakes) {
           << size << "x" << size << " box, " << format.channels << " channels";
     }
   }
-  EXPECT_TRUE(auto_takes(gaussian_spec(GaussianParams{1.0, 3}), kGray8)) << "7x7 gray Gaussians measured faster";
-  EXPECT_FALSE(auto_takes(gaussian_spec(GaussianParams{2.0, 6}), kGray8))
-      << "gray Gaussians past 7x7 take the exact float kernel";
-  EXPECT_TRUE(auto_takes(gaussian_spec(GaussianParams{2.0, 6}), rgba)) << "the blur's default, premultiplied";
+  EXPECT_TRUE(auto_takes(gaussian_spec(GaussianParams{1.0, 2}), kGray8)) << "5x5 gray Gaussians measured faster";
+  EXPECT_FALSE(auto_takes(gaussian_spec(GaussianParams{1.0, 3}), kGray8))
+      << "gray Gaussians past 5x5 take the float strip kernel: faster, and exact";
+  EXPECT_FALSE(auto_takes(gaussian_spec(GaussianParams{2.0, 6}), rgba))
+      << "the blur's default (13x13, premultiplied) runs faster on the float strip kernel";
+  EXPECT_FALSE(auto_takes(gaussian_spec(GaussianParams{1.0, 3}), rgba)) << "7x7 RGBA Gaussians too";
   EXPECT_TRUE(auto_takes(box_spec(BoxParams{9, 9, AlphaMode::Separate}), kGray8)) << "9x9 gray boxes measured faster";
   EXPECT_TRUE(auto_takes(gaussian_spec(GaussianParams{1.0, 4}), rgb)) << "9x9 RGB measured faster";
   EXPECT_EQ(applied_variant(gaussian, kGray8, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);

@@ -94,9 +94,10 @@ __device__ __forceinline__ Pixel<T, C> filter2d_pixel(const Accum<C> (&sums)[K],
   if constexpr (C == 4) {
     if (out.premultiply) {
       const float a = fminf(fmaxf(o.c[3], 0.0f), out.max_value);
-      const bool visible = a > out.min_alpha;
+      // One division a pixel: the colours are scaled by M / a.
+      const float scale = a > out.min_alpha ? out.max_value / a : 0.0f;
 #pragma unroll
-      for (int c = 0; c < 3; ++c) o.c[c] = visible ? o.c[c] * out.max_value / a : 0.0f;
+      for (int c = 0; c < 3; ++c) o.c[c] *= scale;
       o.c[3] = a;
     } else if (out.keep_alpha) {
       o.c[3] = centre.c[3];  // never premultiplied: the input alpha, exactly

@@ -1,0 +1,285 @@
+#pragma once
+// The separable strip kernel: rank-1 masks of any format up to SeparableStripTuning::
+// kMaxRadius, in float, vertical pass first (docs/techniques/convolution.md, "Large
+// radii in float: separable_strip"). A block owns a band of TW output columns and walks
+// down a strip of rows, K rows a step:
+//   1. vertical: a thread per pixel column of the band and its R halo columns either
+//      side streams the K + 2R input rows it needs down that column, each converted
+//      (and premultiplied) once and multiplied into the K output rows it reaches, and
+//      leaves the K vertical sums in shared memory;
+//   2. horizontal: a thread per run of L outputs of one of the K rows streams L + 2R of
+//      those sums the same way and stores its L pixels through the output rule.
+// The taps are kernel arguments with compile-time indices, so each multiply-add takes
+// its weight straight from the constant bank; each tap is one FMA a channel, on the
+// FP32 pipe. The integer separable_packed needs half-rate IMADs for the same taps.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "common/border_runtime.cuh"
+#include "common/launch.cuh"
+#include "common/occupancy_cache.hpp"
+#include "convolution/filter2d_output.cuh"
+#include "convolution/separable_strip_launch.hpp"
+#include "convolution/separable_strip_tuning.hpp"
+
+namespace gpufilter::kernels::strip {
+
+using Tuning = SeparableStripTuning;
+
+// The mask's two factors, centred in 2R + 1 taps (a smaller mask's outer taps are 0).
+template <int R>
+struct StripTaps {
+  float x[2 * R + 1];
+  float y[2 * R + 1];
+  float y_sum;  // of y's taps: a column of the constant border
+};
+
+template <int R>
+constexpr int columns() {
+  return Tuning::band_width(R) + 2 * R;
+}
+
+template <class T, int C, int R>
+constexpr std::size_t shared_bytes() {
+  return Tuning::shared_bytes(R, sizeof(Accum<C>));
+}
+
+// One input pixel of a column as the masks see it (input_value), or the constant's.
+// RGBA8 moves as one 32-bit word: read as a vector of four bytes it is put together
+// again byte by byte.
+template <class T, int C>
+__device__ __forceinline__ Accum<C> load_input(const unsigned char* address, bool constant_row,
+                                               const Pixel<T, C>& constant, const Filter2dOutput& out) {
+  if constexpr (std::is_same_v<T, std::uint8_t> && C == 4) {
+    unsigned word = *reinterpret_cast<const unsigned*>(address);
+    if (constant_row) word = reinterpret_cast<const unsigned&>(constant);
+    Accum<4> v;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) v.c[c] = __uint_as_float(__byte_perm(word, kMagicBits, 0x7540u + c)) - kMagic;
+    return premultiplied(v, out);
+  } else {
+    Pixel<T, C> p = *reinterpret_cast<const Pixel<T, C>*>(address);
+    if (constant_row) p = constant;
+    return input_value(p, out);
+  }
+}
+
+// The output of a convex Linear mask without bias: the sums are within the channel's
+// range (premultiplied colours within their filtered alpha's), so only premultiplied
+// alpha divides, once a pixel, and nothing clamps.
+template <class T, int C>
+__device__ __forceinline__ Pixel<T, C> plain_pixel(Accum<C> o, const Filter2dOutput& out) {
+  if constexpr (C == 4) {
+    if (out.premultiply) {
+      // As filter2d_pixel: the alpha within the range, the colours scaled by M / alpha;
+      // integer colours capped at M, which rounding could pass.
+      o.c[3] = fminf(fmaxf(o.c[3], 0.0f), out.max_value);
+      const float scale = o.c[3] > out.min_alpha ? out.max_value / o.c[3] : 0.0f;
+#pragma unroll
+      for (int c = 0; c < 3; ++c) {
+        o.c[c] *= scale;
+        if constexpr (!std::is_same_v<T, float>) o.c[c] = fminf(o.c[c], out.max_value);
+      }
+    }
+  }
+  return to_pixel<T, C, /*kClamp=*/false>(o);
+}
+
+template <class T, int C, int R>
+__global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
+    separable_strip_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, StripTaps<R> taps, BorderReads border,
+                           Pixel<T, C> constant, Filter2dOutput out, bool convex, int strip_rows) {
+  constexpr int K = Tuning::kRows;
+  constexpr int L = Tuning::kRun;
+  constexpr int kBand = Tuning::band_width(R);
+  constexpr int kCols = columns<R>();
+  constexpr int kRuns = kBand / L;  // runs a row
+  static_assert(kRuns * K == Tuning::threads(R), "the horizontal pass has a run for every thread");
+  static_assert(kCols <= Tuning::threads(R), "one vertical pass of the threads covers the band and its halo");
+  constexpr int kStepRows = K + 2 * R;
+  // The shared memory (SeparableStripTuning::shared_bytes): the step's vertical sums,
+  // [K][kCols]; then the rows the step reads, from y0 - R: each row's byte offset after
+  // the border mode, and whether it is the constant, made once a step by a few threads
+  // so the unrolled loads below do no border arithmetic. The table is written while
+  // other threads may still be in the last step's horizontal pass, which does not read it.
+  extern __shared__ __align__(16) unsigned char shared[];
+  Accum<C>* const sums = reinterpret_cast<Accum<C>*>(shared);
+  long long* const row_offsets = reinterpret_cast<long long*>(shared + K * kCols * sizeof(Accum<C>));
+  bool* const row_constant = reinterpret_cast<bool*>(row_offsets + kStepRows);
+  static_assert(K * kCols * sizeof(Accum<C>) % sizeof(long long) == 0, "the row table is aligned");
+
+  const int tid = static_cast<int>(threadIdx.x);
+  const int band_x = static_cast<int>(blockIdx.x) * kBand;
+  // Vertical pass: the thread's column, mapped through the border once.
+  const bool has_column = tid < kCols;
+  const int x = band_x - R + tid;
+  const bool x_inside = x >= 0 && x < src.width;
+  const int sx = x_inside ? x : border_map(x, src.width, border.x);
+  const bool column_constant = !x_inside && border.constant;
+  const unsigned char* const column = src.data + static_cast<std::size_t>(sx) * sizeof(Pixel<T, C>);
+  // Horizontal pass: the thread's row of the step and its run of L pixels.
+  const int row_of_step = tid / kRuns;
+  const int run_x = band_x + (tid % kRuns) * L;
+  const Accum<C>* const run_sums = sums + row_of_step * kCols + (tid % kRuns) * L;
+  const bool needs_centre = out.rule == FilterOutput::Unsharp || out.keep_alpha;
+  // Convex masks with the Linear rule and no bias (blur, box): the sums stay in the
+  // channel's range, so the output needs no bias, rule or clamp (plain_pixel).
+  const bool plain = convex && out.rule == FilterOutput::Linear && out.bias == 0.0f && !out.keep_alpha;
+
+  for (int strip = static_cast<int>(blockIdx.y); static_cast<long long>(strip) * strip_rows < src.height;
+       strip += static_cast<int>(gridDim.y)) {
+    const int y_begin = strip * strip_rows;
+    const int y_end = min(src.height, y_begin + strip_rows);
+    for (int y0 = y_begin; y0 < y_end; y0 += K) {
+      for (int i = tid; i < kStepRows; i += Tuning::threads(R)) {
+        const int y = y0 - R + i;
+        const bool inside = y >= 0 && y < src.height;
+        row_offsets[i] =
+            static_cast<long long>(inside ? y : border_map(y, src.height, border.y)) * static_cast<long long>(src.pitch);
+        row_constant[i] = !inside && border.constant;
+      }
+      __syncthreads();  // the table is written; the last step's horizontal pass has read its sums
+      if (has_column) {
+        Accum<C> acc[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) acc[k] = zero_accum<C>();
+#pragma unroll
+        for (int i = 0; i < kStepRows; ++i) {
+          // Converted once, used by up to K outputs.
+          const Accum<C> v = load_input<T, C>(column + row_offsets[i], row_constant[i], constant, out);
+#pragma unroll
+          for (int k = 0; k < K; ++k) {
+            const int j = i - k;  // the tap row i is for output row k
+            if (j >= 0 && j <= 2 * R) accumulate(acc[k], taps.y[j], v);
+          }
+        }
+        // A column of the constant border: every output row is the constant's times the
+        // sum of the taps (kept out of the loop, where the compiler would copy the loop for it).
+        if (column_constant) {
+          const Accum<C> c = input_value(constant, out);
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+#pragma unroll
+            for (int ch = 0; ch < C; ++ch) acc[k].c[ch] = c.c[ch] * taps.y_sum;
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k) store_shared(sums + k * kCols + tid, acc[k]);
+      }
+      __syncthreads();
+      const int y = y0 + row_of_step;
+      if (y < y_end) {
+        Accum<C> o[L];
+#pragma unroll
+        for (int q = 0; q < L; ++q) o[q] = zero_accum<C>();
+#pragma unroll
+        for (int i = 0; i < L + 2 * R; ++i) {
+          const Accum<C> v = load_shared(run_sums + i);
+#pragma unroll
+          for (int q = 0; q < L; ++q) {
+            const int j = i - q;
+            if (j >= 0 && j <= 2 * R) accumulate(o[q], taps.x[j], v);
+          }
+        }
+        Pixel<T, C> px[L];
+        if (plain) {
+#pragma unroll
+          for (int q = 0; q < L; ++q) px[q] = plain_pixel<T, C>(o[q], out);
+        } else {
+#pragma unroll
+          for (int q = 0; q < L; ++q) {
+            const int ox = min(run_x + q, dst.width - 1);
+            const Accum<C> centre = needs_centre ? input_value(src.at(ox, y), out) : zero_accum<C>();
+            const Accum<C> pixel_sums[1] = {o[q]};
+            px[q] = filter2d_pixel<T, C, 1>(pixel_sums, centre, out);
+          }
+        }
+        Pixel<T, C>* const row = &dst.at(0, y);
+        if (run_x + L <= dst.width) {
+#pragma unroll
+          for (int q = 0; q < L; ++q) row[run_x + q] = px[q];
+        } else {
+#pragma unroll
+          for (int q = 0; q < L; ++q)
+            if (run_x + q < dst.width) row[run_x + q] = px[q];
+        }
+      }
+    }
+  }
+}
+
+// Calls f(std::integral_constant<int, R>) for the compiled radius that runs `radius`.
+template <class F>
+void visit_compiled_radius(int radius, F&& f) {
+  static_assert(sizeof(Tuning::kCompiledRadii) / sizeof(int) == 12, "list each compiled radius below");
+  switch (Tuning::compiled_radius(radius)) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    case 6: return f(std::integral_constant<int, 6>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    case 10: return f(std::integral_constant<int, 10>{});
+    case 12: return f(std::integral_constant<int, 12>{});
+    case 16: return f(std::integral_constant<int, 16>{});
+    case 24: return f(std::integral_constant<int, 24>{});
+    case 32: return f(std::integral_constant<int, 32>{});
+    default: break;
+  }
+  throw Error(ErrorCode::InvalidArgument, "separable_strip: radius " + std::to_string(radius) + " is not compiled");
+}
+
+template <int R>
+StripTaps<R> taps_of(const SeparableMask& mask) {
+  StripTaps<R> taps{};
+  const int rx = static_cast<int>(mask.x.size()) / 2, ry = static_cast<int>(mask.y.size()) / 2;
+  for (std::size_t i = 0; i < mask.x.size(); ++i) taps.x[R - rx + static_cast<int>(i)] = mask.x[i];
+  double y_sum = 0.0;
+  for (std::size_t j = 0; j < mask.y.size(); ++j) {
+    taps.y[R - ry + static_cast<int>(j)] = mask.y[j];
+    y_sum += mask.y[j];
+  }
+  taps.y_sum = static_cast<float>(y_sum);
+  return taps;
+}
+
+template <class T, int C, int R>
+void launch_radius(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                   const ExecContext& ctx) {
+  constexpr const char* kName = "separable_strip_kernel";
+  const auto kernel = separable_strip_kernel<T, C, R>;
+  constexpr std::size_t kShared = shared_bytes<T, C, R>();
+  allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
+  // A strip of kStepsPerStrip steps; taller where the grid's rows run out (the kernel
+  // walks the strips with a stride of gridDim.y either way).
+  const int strip_rows = Tuning::kRows * Tuning::kStepsPerStrip;
+  const dim3 grid(grid_x(blocks_for(src.width, Tuning::band_width(R)), kName),
+                  grid_y(blocks_for(src.height, strip_rows)));
+  kernel<<<grid, Tuning::threads(R), kShared, ctx.stream>>>(
+      pitched<T, C>(src), pitched<T, C>(dst), taps_of<R>(spec.separable[0]),
+      border_reads(border.mode, src.width, src.height), constant_pixel<T, C>(border), make_filter2d_output<T, C>(spec),
+      spec.convex, strip_rows);
+  check_launch(kName, ctx);
+}
+
+template <class T>
+void launch_typed(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                  const ExecContext& ctx) {
+  const int radius = std::max(spec.width(), spec.height()) / 2;
+  visit_compiled_radius(radius, [&](auto r) {
+    constexpr int R = decltype(r)::value;
+    switch (src.format.channels) {
+      case 1: return launch_radius<T, 1, R>(src, dst, spec, border, ctx);
+      case 4: return launch_radius<T, 4, R>(src, dst, spec, border, ctx);
+      default: break;
+    }
+    throw Error(ErrorCode::UnsupportedFormat, "separable_strip: unsupported channel count in " + src.format.name());
+  });
+}
+
+}  // namespace gpufilter::kernels::strip

@@ -1,0 +1,47 @@
+#pragma once
+// The separable strip kernel (separable_strip.cuh; docs/techniques/convolution.md,
+// "Large radii in float: separable_strip"): a block walks down a strip of a band of
+// columns, K rows a step: the vertical pass of the band and its halo columns into
+// shared memory, then the horizontal pass of those K rows from there.
+#include <cstddef>
+
+namespace gpufilter::kernels {
+
+struct SeparableStripTuning {
+  // Output rows a step (K): each pixel column of the band reads K + 2R input rows for
+  // K outputs, so the rows it loads a step are (K + 2R) / K times those it writes.
+  static constexpr int kRows = 8;
+  // Output pixels a thread's horizontal pass makes (L): it reads L + 2R of the shared
+  // row. Odd, so the lanes' runs start in different banks.
+  static constexpr int kRun = 7;
+  // The largest radius compiled (65x65 masks: sigma 10.7 at 3 sigma); wider masks take
+  // the tiled or two-pass separable kernels.
+  static constexpr int kMaxRadius = 32;
+  // Threads a block: one pixel column of the band each in the vertical pass, so the
+  // band (kRun * threads / kRows pixels) plus 2R halo columns fit one pass of them.
+  static constexpr int threads(int radius) { return radius <= 16 ? 256 : 512; }
+  // Blocks an SM the kernels are compiled for (__launch_bounds__): 64 registers, which
+  // the four-channel kernels fit without spilling; the shared sums allow as many.
+  static constexpr int min_blocks(int radius) { return 1024 / threads(radius); }
+  static constexpr int band_width(int radius) { return kRun * threads(radius) / kRows; }
+  // Shared memory a block takes: a step's vertical sums (K rows of the band and its
+  // halo, `accum_bytes` a pixel: 16 for four channels, 4 a channel otherwise), then the
+  // step's row table (a 64-bit offset and a constant flag for each of its K + 2R rows).
+  static constexpr std::size_t shared_bytes(int radius, std::size_t accum_bytes) {
+    return static_cast<std::size_t>(kRows) * (band_width(radius) + 2 * radius) * accum_bytes +
+           static_cast<std::size_t>(kRows + 2 * radius) * (sizeof(long long) + 1);
+  }
+  // Steps a block walks down before the next block takes over (no warm-up rows to
+  // amortise: a step reads its own halo rows).
+  static constexpr int kStepsPerStrip = 4;
+  // The radii compiled, each a kernel per format; a mask of another radius runs in the
+  // next one up, its outer taps zero.
+  static constexpr int kCompiledRadii[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32};
+  static constexpr int compiled_radius(int radius) {
+    for (int r : kCompiledRadii)
+      if (r >= radius) return r;
+    return 0;
+  }
+};
+
+}  // namespace gpufilter::kernels
