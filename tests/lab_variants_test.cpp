@@ -74,10 +74,15 @@ TEST(LabVariants, LibraryAndLabTogetherKeepEveryBenchRow) {
   EXPECT_EQ(names("blur"),
             (std::set<std::string>{"auto", "naive", "constant", "tiled", "tiled_l2", "separable", "separable_fixed",
                                    "separable_fixed_lean", "separable_fixed_deep", "separable_fixed_serial",
-                                   "separable_packed", "box_stack", "box_stack_two_pass", "decimated"}));
+                                   "separable_packed", "box_stack", "box_stack_two_pass", "decimated",
+                                   "separable_tiled"}));
   EXPECT_EQ(names("box"), (std::set<std::string>{"auto", "naive", "constant", "tiled", "tiled_l2", "separable",
                                                  "separable_fixed", "separable_fixed_lean", "separable_fixed_deep",
-                                                 "separable_fixed_serial", "separable_packed"}));
+                                                 "separable_fixed_serial", "separable_packed", "separable_tiled"}));
+  for (const char* op : {"sharpen", "convolve"})
+    EXPECT_EQ(names(op), (std::set<std::string>{"auto", "naive", "constant", "tiled", "tiled_l2", "separable",
+                                                "separable_tiled"}))
+        << op << ": the tiled kernel that separable ran before the strip kernel, by name";
   EXPECT_EQ(names("edge"),
             (std::set<std::string>{"auto", "naive", "constant", "tiled", "tiled_l2", "separable", "gradient_int",
                                    "gradient_int_lean", "gradient_int_deep", "gradient_int_serial"}));

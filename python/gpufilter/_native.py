@@ -63,7 +63,9 @@ def _load():
     errors = []
     for path in _candidates():
         try:
-            return ctypes.CDLL(path)
+            # Through its real path: an installed package names lib/'s libgpufilter_c by a
+            # link, and the library finds libgpufilter.so beside the file itself ($ORIGIN).
+            return ctypes.CDLL(os.path.realpath(path))
         except OSError as error:
             errors.append(str(error))
     raise ImportError(
