@@ -12,8 +12,8 @@ import os
 import re
 import sys
 
-VARIANTS = ["naive", "constant", "tiled", "tiled_l2", "separable", "separable_packed", "box_stack", "decimated", "auto",
-            "npp"]
+VARIANTS = ["naive", "constant", "tiled", "tiled_l2", "separable", "separable_tiled", "separable_packed", "box_stack",
+            "decimated", "auto", "npp"]
 
 
 def load(sweep_dir):

@@ -88,13 +88,11 @@ struct SeparablePackedTuning {
     }
     return radius >= 3 && !box ? StripBounds{12, 24} : StripBounds{8, 16};
   }
-  // The largest mask (width or height) that auto takes it for (docs/gpu-results.md, "The
-  // default calls"): boxes and RGB every size it runs; Gaussians on gray and RGBA to 5x5,
-  // past which the float strip kernel (separable_strip.cuh) is faster (8K on the H200,
-  // premultiplied RGBA: 207 against 277 µs at 7x7, 300 against 544 at 13x13; gray: 83
-  // against 86 at 7x7, 104 against 136 at 11x11) and exact where the packed kernel's
-  // rounding differs by a level in more gray samples of a small image than the ops' 1%
-  // allowance (3 of 221 at 17x13 with an 11x7 mask).
+  // The largest mask (width or height) that auto takes it for: boxes and RGB every size it
+  // runs; Gaussians on gray and RGBA to 5x5, past which the float strip kernel
+  // (separable_strip.cuh) was faster on both, and exact where this kernel's rounding
+  // differs by a level in more gray samples of a small image than the ops' 1% allowance
+  // (docs/gpu-results.md, "The default calls").
   static constexpr int kLargestSize = 2 * kMaxRadius + 1;
   static constexpr int kWeightedAutoMaxSize = 5;
   static constexpr int auto_max_size(int channels, bool box) {

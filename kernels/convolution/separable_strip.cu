@@ -15,8 +15,8 @@ bool separable_strip_fits(PixelFormat format, const FilterSpec& spec) {
   using Tuning = SeparableStripTuning;
   if (!spec.is_separable() || spec.masks.size() != 1 || spec.output == FilterOutput::Magnitude) return false;
   // Three-channel pixels are not whole words: their loads, shared sums and stores go a
-  // channel at a time, and the tiled kernel (separable_tiled.cu) ran them faster (8K
-  // blur at its defaults on the H200: f32x3 591 against 1232 µs, u16x3 743 against 1034).
+  // channel at a time, and the tiled kernel (separable_tiled.cu) ran them faster, twice
+  // as fast on f32x3 (docs/gpu-results.md, "The default calls").
   if (format.channels != 1 && format.channels != 4) return false;
   const int radius = Tuning::compiled_radius(std::max(spec.width(), spec.height()) / 2);
   if (radius == 0) return false;

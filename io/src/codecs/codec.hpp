@@ -1,11 +1,12 @@
 #pragma once
-// One image format's reader and writer of the tool's own (codecs.cpp asks them in the
-// order of its table; OpenCV's codec module, last, takes whatever they leave). A codec
-// answers nullopt or false for what it leaves to the next: another format, flags or
-// parameters it does not serve, a file its library declines.
+// One image format's reader and writer (codecs.cpp asks them in the order of its table:
+// the tool's own PNG and JPEG codecs, TIFF, then OpenCV's codec module, which takes
+// whatever the others leave). A codec answers nullopt or false for what it leaves to the
+// next: another format, flags or parameters it does not serve, a file its library declines.
 #include <opencv2/core.hpp>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,22 @@ class Codec {
   // of its files.
   virtual std::optional<cv::Mat> read(const std::string& path, int flags, std::vector<std::string>* notes) = 0;
   // `image` encoded for `suffix` (lower case) with OpenCV-style (name, value) `params`.
+  // May throw EncodeFailure for a file of its format that it could not write.
   virtual bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
                       const std::vector<int>& params) = 0;
 };
 
-// The tool's own codecs, PNG first, then JPEG (jpeg_file_codec.cpp, png_file_codec.cpp).
+// Why a codec could not encode a file it takes (the message goes after "cannot write ...: ").
+class EncodeFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The table's codecs, in its order (png_file_codec.cpp, jpeg_file_codec.cpp,
+// tiff_file_codec.cpp; the last, OpenCV's module, in codecs.cpp).
 Codec& png_file_codec();
 Codec& jpeg_file_codec();
+Codec& tiff_file_codec();
+Codec& opencv_module_codec();
 
 }  // namespace gpufilter::io::codecs

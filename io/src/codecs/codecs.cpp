@@ -85,10 +85,29 @@ const CodecModule& module() {
 
 std::atomic<unsigned> g_threads_per_file{0};
 
-// The tool's own codecs, asked in this order before OpenCV's module (codec.hpp). A new
-// format of its own is one file with its Codec and a line here.
-const std::array<Codec*, 2>& own_codecs() {
-  static const std::array<Codec*, 2> kCodecs{&png_file_codec(), &jpeg_file_codec()};
+// OpenCV's codec module as the table's last codec: it takes every format it knows.
+class OpenCvModuleCodec final : public Codec {
+ public:
+  // Not the tool's own: writing through it needs the module.
+  bool writes(const std::string&) const override { return false; }
+  std::optional<cv::Mat> decode(const std::vector<unsigned char>& bytes, int flags,
+                                std::vector<std::string>*) override {
+    return module().decode(bytes, flags);
+  }
+  std::optional<cv::Mat> read(const std::string& path, int flags, std::vector<std::string>*) override {
+    return module().read(path, flags);
+  }
+  bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
+              const std::vector<int>& params) override {
+    return module().encode(suffix, image, bytes, params);
+  }
+};
+
+// Every codec, asked in this order (codec.hpp). A new format is one file with its Codec
+// and a line here, before OpenCV's module, which takes what the others leave.
+const std::array<Codec*, 4>& codec_table() {
+  static const std::array<Codec*, 4> kCodecs{&png_file_codec(), &jpeg_file_codec(), &tiff_file_codec(),
+                                             &opencv_module_codec()};
   return kCodecs;
 }
 
@@ -107,9 +126,14 @@ void start_loading() {
   });
 }
 
+Codec& opencv_module_codec() {
+  static OpenCvModuleCodec codec;
+  return codec;
+}
+
 bool own_codec_takes(const std::filesystem::path& path) {
   const std::string suffix = lower_suffix(path);
-  return std::any_of(own_codecs().begin(), own_codecs().end(),
+  return std::any_of(codec_table().begin(), codec_table().end(),
                      [&](const Codec* codec) { return codec->writes(suffix); });
 }
 
@@ -121,21 +145,21 @@ bool have_writer(const std::string& filename) {
 bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
             const std::vector<int>& params) {
   const std::string lower = lower_suffix("image" + suffix);
-  for (Codec* codec : own_codecs())
-    if (codec->encode(lower, image, bytes, params)) return true;
-  return module().encode(suffix, image, bytes, params);
+  for (Codec* codec : codec_table())
+    if (codec->encode(codec == &opencv_module_codec() ? suffix : lower, image, bytes, params)) return true;
+  return false;
 }
 
 cv::Mat decode(const std::vector<unsigned char>& bytes, int flags, std::vector<std::string>* notes) {
-  for (Codec* codec : own_codecs())
+  for (Codec* codec : codec_table())
     if (std::optional<cv::Mat> image = codec->decode(bytes, flags, notes)) return *std::move(image);
-  return module().decode(bytes, flags);
+  return cv::Mat();
 }
 
 cv::Mat read(const std::string& path, int flags, std::vector<std::string>* notes) {
-  for (Codec* codec : own_codecs())
+  for (Codec* codec : codec_table())
     if (std::optional<cv::Mat> image = codec->read(path, flags, notes)) return *std::move(image);
-  return module().read(path, flags);
+  return cv::Mat();
 }
 
 }  // namespace gpufilter::io::codecs

@@ -22,7 +22,7 @@
 #include "gpufilter/io/stop_request.hpp"
 #include "gpufilter/io/temp_file.hpp"
 #include "files/quoted_path.hpp"
-#include "codecs/tiff_alpha.hpp"
+#include "codecs/codec.hpp"
 
 namespace gpufilter::io {
 namespace fs = std::filesystem;
@@ -58,6 +58,8 @@ std::string encode_with_opencv(const cv::Mat& image, const std::string& suffix, 
       return codecs::encode(suffix, image, bytes, params) ? std::string() : std::string("the encoder failed");
     } catch (const cv::Exception& exception) {
       return exception.err;
+    } catch (const codecs::EncodeFailure& refused) {
+      return refused.what();
     }
   });
   std::string said;
@@ -112,11 +114,9 @@ std::string write_image_atomically(const fs::path& output, const cv::Mat& image,
   const std::string cannot_write = "cannot write " + format.name() + " pixels as " + suffix + " to " + quoted(output) + ": ";
   std::vector<unsigned char> bytes;
   std::string notes;
-  std::string failure = layout == ChannelLayout::GrayAlpha && suffix == ".png"
+  const std::string failure = layout == ChannelLayout::GrayAlpha && suffix == ".png"
                             ? encode_gray_alpha_png(image, options.png_compression, bytes)
                             : encode_with_opencv(image, suffix, options, bytes, output, notes);
-  if (failure.empty() && image.channels() == 4 && (suffix == ".tif" || suffix == ".tiff"))
-    failure = mark_tiff_alpha(bytes);
   if (!failure.empty()) throw IoError(Fault::Output, cannot_write + failure);
   const std::string warnings = notes + add_metadata(bytes, output, suffix, metadata, image.cols, image.rows);
   commit_bytes(output, bytes, options.replace_existing, cannot_write);

@@ -20,6 +20,7 @@
 #include "gpufilter/io/jpeg_metadata.hpp"
 #include "gpufilter/io/quiet_stderr.hpp"
 #include "gpufilter/io/standard_streams.hpp"
+#include "codecs/codec.hpp"
 #include "codecs/image_formats.hpp"
 #include "files/quoted_path.hpp"
 
@@ -72,6 +73,8 @@ bool format_holds(const std::string& suffix, int cv_type) {
   } catch (const cv::Exception&) {
     return false;
   } catch (const codecs::DecodeFailure&) {
+    return false;
+  } catch (const codecs::EncodeFailure&) {
     return false;
   }
 }

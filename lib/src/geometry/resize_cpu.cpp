@@ -183,22 +183,31 @@ void pick_nearest(const cv::Mat& src, cv::Mat& dst) {
 
 // Halving both ways, where linear and area both give the mean of each 2x2 block (weights
 // exactly 1/4): integer sums, rounded half to even as the reference rounds the same exact
-// mean. Each output row adds its two source rows, then pairs of pixels.
-// Sums of four 8-bit values fit 16 bits (twice the values a vector holds), of 16-bit 32.
+// mean. Sums of four 8-bit values fit 16 bits (twice the values a vector holds), of 16-bit 32.
 template <class T>
 using BlockSum = std::conditional_t<sizeof(T) == 1, std::uint16_t, std::uint32_t>;
 
+// Two steps over whole rows, so the first runs as a vector loop whatever the channels:
+// the rounded 2x2 block sum at every position of the two source rows (also at odd
+// pixels, which the second step drops), then every other pixel of those taken out.
+// Taking out three channels of six in the sums' own loop kept that loop scalar
+// (docs/cpu-path.md, "Resize, histogram and median beside OpenCV").
 template <int CN, class T>
-GPUFILTER_VECTOR_CLONES void halve_row(const T* top, const T* bottom, int out_width, BlockSum<T>* __restrict pairs,
+GPUFILTER_VECTOR_CLONES void halve_row(const T* top, const T* bottom, int out_width, T* __restrict blocks,
                                        T* __restrict out) {
   using S = BlockSum<T>;
   const int values = 2 * out_width * CN;
-  for (int i = 0; i < values; ++i) pairs[i] = static_cast<S>(static_cast<S>(top[i]) + bottom[i]);
-  for (int x = 0; x < out_width; ++x)
-    for (int c = 0; c < CN; ++c) {
-      const S sum = static_cast<S>(pairs[2 * x * CN + c] + pairs[(2 * x + 1) * CN + c]);
-      out[x * CN + c] = static_cast<T>((sum + 1 + ((sum >> 2) & 1)) >> 2);
-    }
+  for (int i = 0; i < values - CN; ++i) {
+    const S sum = static_cast<S>(static_cast<S>(top[i]) + bottom[i] + top[i + CN] + bottom[i + CN]);
+    blocks[i] = static_cast<T>((sum + 1 + ((sum >> 2) & 1)) >> 2);
+  }
+  if constexpr (CN == 3) {
+    // Four values a move, the fourth overwritten by the next pixel's: all but the last.
+    for (int x = 0; x + 1 < out_width; ++x) std::memcpy(out + 3 * x, blocks + 6 * x, 4 * sizeof(T));
+    std::memcpy(out + 3 * (out_width - 1), blocks + 6 * (out_width - 1), 3 * sizeof(T));
+  } else {
+    for (int x = 0; x < out_width; ++x) std::memcpy(out + CN * x, blocks + 2 * CN * x, CN * sizeof(T));
+  }
 }
 
 template <class T>
@@ -206,14 +215,14 @@ void halve(const cv::Mat& src, cv::Mat& dst) {
   cv::parallel_for_(
       cv::Range(0, dst.rows),
       [&](const cv::Range& range) {
-        std::vector<BlockSum<T>> pairs(static_cast<std::size_t>(src.cols) * static_cast<std::size_t>(src.channels()));
+        std::vector<T> blocks(static_cast<std::size_t>(src.cols) * static_cast<std::size_t>(src.channels()));
         for (int y = range.start; y < range.end; ++y) {
           const T* top = src.ptr<T>(2 * y);
           const T* bottom = src.ptr<T>(2 * y + 1);
           switch (src.channels()) {
-            case 1: halve_row<1>(top, bottom, dst.cols, pairs.data(), dst.ptr<T>(y)); break;
-            case 3: halve_row<3>(top, bottom, dst.cols, pairs.data(), dst.ptr<T>(y)); break;
-            default: halve_row<4>(top, bottom, dst.cols, pairs.data(), dst.ptr<T>(y)); break;
+            case 1: halve_row<1>(top, bottom, dst.cols, blocks.data(), dst.ptr<T>(y)); break;
+            case 3: halve_row<3>(top, bottom, dst.cols, blocks.data(), dst.ptr<T>(y)); break;
+            default: halve_row<4>(top, bottom, dst.cols, blocks.data(), dst.ptr<T>(y)); break;
           }
         }
       },

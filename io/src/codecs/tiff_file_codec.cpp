@@ -1,0 +1,36 @@
+// TIFF: OpenCV's codec module encodes and decodes it; this codec adds, to an encoded
+// four-sample file, the ExtraSamples tag that says the fourth sample is unassociated
+// alpha (tiff_alpha.hpp), which OpenCV's encoder leaves out.
+#include "codecs/codec.hpp"
+#include "codecs/tiff_alpha.hpp"
+#include "gpufilter/io/codecs.hpp"
+
+namespace gpufilter::io::codecs {
+namespace {
+
+class TiffFileCodec final : public Codec {
+ public:
+  // The module writes the file: OpenCV's module is needed for it.
+  bool writes(const std::string&) const override { return false; }
+  std::optional<cv::Mat> decode(const std::vector<unsigned char>&, int, std::vector<std::string>*) override {
+    return std::nullopt;
+  }
+  std::optional<cv::Mat> read(const std::string&, int, std::vector<std::string>*) override { return std::nullopt; }
+  bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
+              const std::vector<int>& params) override {
+    if (suffix != ".tif" && suffix != ".tiff") return false;
+    if (!opencv_module_codec().encode(suffix, image, bytes, params)) throw EncodeFailure("the encoder failed");
+    if (image.channels() == 4)
+      if (const std::string failure = mark_tiff_alpha(bytes); !failure.empty()) throw EncodeFailure(failure);
+    return true;
+  }
+};
+
+}  // namespace
+
+Codec& tiff_file_codec() {
+  static TiffFileCodec codec;
+  return codec;
+}
+
+}  // namespace gpufilter::io::codecs
