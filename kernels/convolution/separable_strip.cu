@@ -20,6 +20,7 @@ bool separable_strip_fits(PixelFormat format, const FilterSpec& spec) {
   if (format.channels != 1 && format.channels != 4) return false;
   const int radius = Tuning::compiled_radius(std::max(spec.width(), spec.height()) / 2);
   if (radius == 0) return false;
+  if (!Tuning::runs(format.pixel_bytes(), std::max(spec.width(), spec.height()) / 2)) return false;
   const std::size_t accum = format.channels == 4 ? sizeof(Accum<4>) : sizeof(float) * format.channels;
   const std::size_t bytes = Tuning::shared_bytes(radius, accum);
   return bytes <= max_shared_memory_per_block();

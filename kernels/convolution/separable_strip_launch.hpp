@@ -12,7 +12,8 @@
 namespace gpufilter::kernels {
 
 // One rank-1 mask (Linear or Unsharp output) of radius up to kMaxRadius in x and y on a
-// 1- or 4-channel image, whose step of shared sums fits the shared memory one block may use.
+// 1- or 4-channel image (of 8 bytes a pixel or more from kWidePixelMinRadius on), whose
+// step of shared sums fits the shared memory one block may use.
 bool separable_strip_fits(PixelFormat format, const FilterSpec& spec);
 
 // Throws Error(UnsupportedFormat) where separable_strip_fits() is false.

@@ -34,6 +34,14 @@ struct SeparableStripTuning {
   // Steps a block walks down before the next block takes over (no warm-up rows to
   // amortise: a step reads its own halo rows).
   static constexpr int kStepsPerStrip = 4;
+  // Pixels of 8 bytes or more (u16x4, f32x4) below this radius stay on the tiled kernel:
+  // a thread stores its run of 7 pixels, so a warp's store spans 7 pixels a lane, and
+  // where the taps are few that traffic shows (f32x4 5x5 ran at half the tiled kernel's
+  // speed, 13x13 faster: docs/gpu-results.md, "The default calls").
+  static constexpr int kWidePixelMinRadius = 6;
+  static constexpr bool runs(std::size_t pixel_bytes, int radius) {
+    return pixel_bytes < 8 || radius >= kWidePixelMinRadius;
+  }
   // The radii compiled, each a kernel per format; a mask of another radius runs in the
   // next one up, its outer taps zero.
   static constexpr int kCompiledRadii[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32};
