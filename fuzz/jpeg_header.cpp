@@ -10,7 +10,7 @@
 #include <string>
 
 #include "gpufilter/io/jpeg_markers.hpp"
-#include "gpufilter/io/jpeg_metadata.hpp"
+#include "gpufilter/io/jpeg_file.hpp"
 
 namespace {
 

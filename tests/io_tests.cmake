@@ -8,8 +8,8 @@ if(TARGET gpufilter_io)
   # The JPEG header reader, metadata and orientation steps, the CPU JPEG codec, the batched JPEG decoder's
   # gathering (with a stand-in engine), the CPU decoders' queue, the GPU pool's choice of
   # workspace, the codecs' messages, the temporary output files, XMP through Exiv2, the
-  # PNG files read through libpng with their chunk lengths checked first, and the table
-  # of suffixes.
+  # PNG files read through libpng with their chunk lengths checked first, the table
+  # of suffixes, and the codecs' table (their signatures and headers).
   add_executable(io_unit_test
     ${CMAKE_CURRENT_LIST_DIR}/jpeg_markers_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/jpeg_cpu_codec_test.cpp
@@ -20,7 +20,8 @@ if(TARGET gpufilter_io)
     ${CMAKE_CURRENT_LIST_DIR}/temp_file_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/xmp_metadata_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/png_libpng_reader_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/image_formats_test.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/image_formats_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/codec_table_test.cpp)
   target_include_directories(io_unit_test PRIVATE ${PROJECT_SOURCE_DIR}/io/src)  # gpu_pool.hpp, jpeg_cpu_codec.hpp
   # Exiv2: the XMP test looks at its namespace registry; zlib: that test's compressed
   # chunks; libpng writes the test files of every kind the tool's own PNG reader declines.

@@ -5,16 +5,36 @@
 // next: another format, flags or parameters it does not serve, a file its library declines.
 #include <opencv2/core.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "gpufilter/io/channel_layout.hpp"
+
 namespace gpufilter::io::codecs {
+
+// What a file's header says before its pixels are decoded.
+struct ImageHeader {
+  std::string format;  // its suffix (".png")
+  std::uint64_t width = 0;
+  std::uint64_t height = 0;
+  std::uint64_t decoded_bytes = 0;  // the pixels' bytes once decoded; 0 where the header does not say
+  ChannelLayout layout = ChannelLayout::AsDecoded;  // GrayAlpha: gray+alpha pixels, decoded as BGRA
+};
 
 class Codec {
  public:
   virtual ~Codec() = default;
+  // The suffix of the format (".png") that `data`, a file's first bytes (at most
+  // kImageSignatureBytes, image_signatures.hpp), says the file is in, where it is one of
+  // this codec's formats; "" otherwise.
+  virtual std::string probe(const unsigned char* data, std::size_t size) const = 0;
+  // The header of the file at `path`, read without its pixels, where it is one of this
+  // codec's files and the codec reads headers; nullopt otherwise.
+  virtual std::optional<ImageHeader> header(const std::string&) const { return std::nullopt; }
   // Whether it writes files of this lower-case suffix (".png") itself.
   virtual bool writes(const std::string& suffix) const = 0;
   // The file's bytes decoded; `notes` takes what it found that leaves the pixels whole.
@@ -42,5 +62,10 @@ Codec& png_file_codec();
 Codec& jpeg_file_codec();
 Codec& tiff_file_codec();
 Codec& opencv_module_codec();
+
+// The first codec's answer, in the table's order: the format `data` starts like ("" for
+// none), and the header of the file at `path` (nullopt where no codec reads it).
+std::string probe(const unsigned char* data, std::size_t size);
+std::optional<ImageHeader> header(const std::string& path);
 
 }  // namespace gpufilter::io::codecs

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cctype>
 #include <climits>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <future>
@@ -85,9 +86,47 @@ const CodecModule& module() {
 
 std::atomic<unsigned> g_threads_per_file{0};
 
+bool signature_at(const unsigned char* data, std::size_t size, std::size_t offset, const char* text, std::size_t length) {
+  return size >= offset + length && std::memcmp(data + offset, text, length) == 0;
+}
+
+bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Netpbm (P1-P6), PAM (P7) and PFM (Pf, PF): the letter, the kind, then white space.
+const char* netpbm_suffix(const unsigned char* data, std::size_t size) {
+  if (size < 3 || data[0] != 'P' || !is_space(data[2])) return "";
+  switch (data[1]) {
+    case '1':
+    case '4': return ".pbm";
+    case '2':
+    case '5': return ".pgm";
+    case '3':
+    case '6': return ".ppm";
+    case '7': return ".pam";
+    case 'f':
+    case 'F': return ".pfm";
+    default: return "";
+  }
+}
+
 // OpenCV's codec module as the table's last codec: it takes every format it knows.
 class OpenCvModuleCodec final : public Codec {
  public:
+  // The signatures its decoders look for, of the formats the codecs before it leave.
+  std::string probe(const unsigned char* data, std::size_t size) const override {
+    const auto has = [&](std::size_t offset, const char* text, std::size_t length) {
+      return signature_at(data, size, offset, text, length);
+    };
+    if (has(0, "RIFF", 4) && has(8, "WEBP", 4)) return ".webp";
+    if (has(0, "BM", 2)) return ".bmp";
+    if (has(0, "\x76\x2f\x31\x01", 4)) return ".exr";
+    if (has(0, "#?RGBE", 6) || has(0, "#?RADIANCE", 10)) return ".hdr";
+    if (has(0, "\xff\x4f\xff\x51", 4)) return ".j2k";
+    if (has(0, "\0\0\0\x0cjP  \r\n\x87\n", 12)) return ".jp2";
+    if (has(0, "\x59\xa6\x6a\x95", 4)) return ".ras";
+    if (has(128, "DICM", 4)) return ".dcm";
+    return netpbm_suffix(data, size);
+  }
   // Not the tool's own: writing through it needs the module.
   bool writes(const std::string&) const override { return false; }
   std::optional<cv::Mat> decode(const std::vector<unsigned char>& bytes, int flags,
@@ -129,6 +168,18 @@ void start_loading() {
 Codec& opencv_module_codec() {
   static OpenCvModuleCodec codec;
   return codec;
+}
+
+std::string probe(const unsigned char* data, std::size_t size) {
+  for (const Codec* codec : codec_table())
+    if (std::string suffix = codec->probe(data, size); !suffix.empty()) return suffix;
+  return "";
+}
+
+std::optional<ImageHeader> header(const std::string& path) {
+  for (const Codec* codec : codec_table())
+    if (std::optional<ImageHeader> found = codec->header(path)) return found;
+  return std::nullopt;
 }
 
 bool own_codec_takes(const std::filesystem::path& path) {

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "gpufilter/io/jpeg_metadata.hpp"
+#include "gpufilter/io/jpeg_file.hpp"
 #include "gpufilter/io/jpeg_orientation.hpp"
 
 namespace gpufilter::io {

@@ -2,6 +2,7 @@
 // Whether bytes start like a file of a format the tool can decode: the signatures that
 // OpenCV's decoders (and the tool's own PNG and JPEG readers) look for, so that an input
 // read once from a pipe is refused from its first bytes rather than after all of it.
+// The codecs of the table answer, each for its formats (codec.hpp, Codec::probe).
 #include <cstddef>
 #include <string>
 

@@ -8,8 +8,8 @@
 #include "gpufilter/io/codecs.hpp"
 #include "gpufilter/io/file_suffix.hpp"
 #include "gpufilter/io/image_size.hpp"
+#include "gpufilter/io/jpeg_file.hpp"
 #include "gpufilter/io/jpeg_markers.hpp"
-#include "gpufilter/io/jpeg_metadata.hpp"
 
 namespace gpufilter::io::codecs {
 namespace {
@@ -58,6 +58,17 @@ std::optional<cv::Mat> decode_jpeg(const unsigned char* data, std::size_t size, 
 
 class JpegFileCodec final : public Codec {
  public:
+  std::string probe(const unsigned char* data, std::size_t size) const override {
+    return starts_like_jpeg(data, size) ? ".jpg" : "";
+  }
+
+  // Its size only: the decoded bytes depend on the flags it is read with.
+  std::optional<ImageHeader> header(const std::string& path) const override {
+    const std::optional<JpegHeader> jpeg = read_jpeg_header(path);
+    if (!jpeg) return std::nullopt;
+    return ImageHeader{".jpg", static_cast<std::uint64_t>(jpeg->width), static_cast<std::uint64_t>(jpeg->height), 0};
+  }
+
   bool writes(const std::string& suffix) const override {
     return is_jpeg_path("image" + suffix) && jpeg_cpu::available();
   }

@@ -10,6 +10,7 @@
 
 #include "codecs/codec.hpp"
 #include "codecs/png_chunk_lengths.hpp"
+#include "codecs/png_header.hpp"
 #include "codecs/png_libpng_reader.hpp"
 #include "gpufilter/io/codecs.hpp"
 #include "gpufilter/io/file_suffix.hpp"
@@ -54,6 +55,18 @@ std::optional<std::vector<unsigned char>> whole_png_file(const std::string& path
 
 class PngFileCodec final : public Codec {
  public:
+  std::string probe(const unsigned char* data, std::size_t size) const override {
+    return looks_like_png(data, size) ? ".png" : "";
+  }
+
+  std::optional<ImageHeader> header(const std::string& path) const override {
+    const std::optional<PngHeader> png = read_png_header(path);
+    if (!png) return std::nullopt;
+    return ImageHeader{".png", png->width, png->height, png->decoded_bytes(),
+                       png->colour_type == PngColourType::GrayAlpha ? ChannelLayout::GrayAlpha
+                                                                     : ChannelLayout::AsDecoded};
+  }
+
   bool writes(const std::string& suffix) const override { return is_png_path("image" + suffix); }
 
   // Only with IMREAD_UNCHANGED (the pixels as stored); a PNG file is never left to

@@ -1,6 +1,8 @@
 // TIFF: OpenCV's codec module encodes and decodes it; this codec adds, to an encoded
 // four-sample file, the ExtraSamples tag that says the fourth sample is unassociated
 // alpha (tiff_alpha.hpp), which OpenCV's encoder leaves out.
+#include <cstring>
+
 #include "codecs/codec.hpp"
 #include "codecs/tiff_alpha.hpp"
 #include "gpufilter/io/codecs.hpp"
@@ -8,8 +10,18 @@
 namespace gpufilter::io::codecs {
 namespace {
 
+// Little- and big-endian TIFF, and BigTIFF.
+bool starts_like_tiff(const unsigned char* data, std::size_t size) {
+  if (size < 4) return false;
+  return std::memcmp(data, "II*\0", 4) == 0 || std::memcmp(data, "MM\0*", 4) == 0 ||
+         std::memcmp(data, "II+\0", 4) == 0 || std::memcmp(data, "MM\0+", 4) == 0;
+}
+
 class TiffFileCodec final : public Codec {
  public:
+  std::string probe(const unsigned char* data, std::size_t size) const override {
+    return starts_like_tiff(data, size) ? ".tif" : "";
+  }
   // The module writes the file: OpenCV's module is needed for it.
   bool writes(const std::string&) const override { return false; }
   std::optional<cv::Mat> decode(const std::vector<unsigned char>&, int, std::vector<std::string>*) override {

@@ -26,7 +26,7 @@
 #include "gpufilter/io/execute.hpp"
 #include "gpufilter/io/gpu_jpeg.hpp"
 #include "gpufilter/io/jpeg_batch_decoder.hpp"
-#include "gpufilter/io/jpeg_metadata.hpp"
+#include "gpufilter/io/jpeg_file.hpp"
 #include "gpufilter/io/process_file.hpp"
 #include "gpufilter/io/stop_request.hpp"
 #include "gpufilter/io/timing.hpp"

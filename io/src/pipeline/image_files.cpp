@@ -17,7 +17,7 @@
 #include "gpufilter/io/io_error.hpp"
 #include "gpufilter/io/codec_messages.hpp"
 #include "gpufilter/io/codecs.hpp"
-#include "gpufilter/io/jpeg_metadata.hpp"
+#include "gpufilter/io/jpeg_file.hpp"
 #include "gpufilter/io/quiet_stderr.hpp"
 #include "gpufilter/io/standard_streams.hpp"
 #include "codecs/codec.hpp"

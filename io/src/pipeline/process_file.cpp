@@ -18,8 +18,8 @@
 #include "gpufilter/io/image_size.hpp"
 #include "gpufilter/io/image_files.hpp"
 #include "gpufilter/io/file_suffix.hpp"
-#include "gpufilter/io/jpeg_metadata.hpp"
-#include "codecs/png_header.hpp"
+#include "gpufilter/io/jpeg_file.hpp"
+#include "codecs/codec.hpp"
 #include "gpufilter/io/standard_streams.hpp"
 #include "gpufilter/io/stop_request.hpp"
 #include "gpufilter/io/write_output.hpp"
@@ -57,13 +57,13 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
                           Runner* gpu_jpeg_runner = nullptr, const ImageMetadata* metadata_read_before = nullptr) {
   // "decode": reading IN, its header and then its pixels.
   Stopwatch stage;
-  // Both from the file's header, before decoding: an image over the pixel limit, and a
-  // small PNG that holds a huge image.
-  const std::optional<PngHeader> png = read_png_header(input);
-  std::optional<JpegHeader> jpeg = png ? std::nullopt : read_jpeg_header(input);
-  if (png || jpeg) {
-    const std::uint64_t width = png ? png->width : static_cast<std::uint64_t>(jpeg->width);
-    const std::uint64_t height = png ? png->height : static_cast<std::uint64_t>(jpeg->height);
+  // Both from the file's header (the first codec of the table that reads it), before
+  // decoding: an image over the pixel limit, and a small file that holds a huge image.
+  const std::optional<codecs::ImageHeader> header = codecs::header(input.string());
+  std::optional<JpegHeader> jpeg = header && header->format == ".jpg" ? read_jpeg_header(input) : std::nullopt;
+  if (header) {
+    const std::uint64_t width = header->width;
+    const std::uint64_t height = header->height;
     const std::uint64_t pixels = width * height;  // each side < 2^32: no overflow
     if (pixels > request.max_pixels) {
       char text[256];
@@ -75,9 +75,9 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
       throw IoError(Fault::Input, quoted(input) + text);
     }
   }
-  if (png) {
-    require_host_memory(saturating_product({2, png->decoded_bytes()}),
-                        "the " + dimensions(png->width, png->height) + " image in " + quoted(input) +
+  if (header && header->decoded_bytes > 0) {
+    require_host_memory(saturating_product({2, header->decoded_bytes}),
+                        "the " + dimensions(header->width, header->height) + " image in " + quoted(input) +
                             " and its result");
   }
   DecodedInput decoded;
@@ -108,7 +108,7 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
     throw IoError(Fault::Input,
                    request.op->name + " does not take " + decoded.format.name() + " pixels (" + quoted(input) + ")");
   }
-  if (png && png->colour_type == PngColourType::GrayAlpha) decoded.layout = ChannelLayout::GrayAlpha;
+  if (header) decoded.layout = header->layout;
   return decoded;
 }
 

@@ -10,7 +10,7 @@
 #include "gpufilter/io/execute.hpp"
 #include "gpufilter/registry.hpp"
 #include "gpufilter/io/jpeg_markers.hpp"
-#include "gpufilter/io/jpeg_metadata.hpp"
+#include "gpufilter/io/jpeg_file.hpp"
 
 namespace gpufilter::io {
 
@@ -26,7 +26,7 @@ struct GpuJpegFile {
   GpuJpegInput input() const;
 };
 
-/// The file's bytes when its header (read before, jpeg_metadata.hpp) shows a JPEG nvJPEG
+/// The file's bytes when its header (read before, jpeg_file.hpp) shows a JPEG nvJPEG
 /// takes; nullopt for anything else, or a file that cannot be read.
 std::optional<GpuJpegFile> read_gpu_jpeg_file(const std::filesystem::path& path, const JpegHeader& header,
                                               bool autorotate);

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// The decoders' pixel limit (--max-pixels). An image's size comes from its header
-/// before decoding: png_header.hpp, jpeg_metadata.hpp.
+/// before decoding: png_header.hpp, jpeg_file.hpp.
 #include <cstdint>
 
 namespace gpufilter::io {

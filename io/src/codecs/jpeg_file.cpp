@@ -1,4 +1,4 @@
-#include "gpufilter/io/jpeg_metadata.hpp"
+#include "gpufilter/io/jpeg_file.hpp"
 
 #include <cstdio>
 #include <memory>
