@@ -20,8 +20,9 @@ struct SeparableStripTuning {
   // Threads a block: one pixel column of the band each in the vertical pass, so the
   // band (kRun * threads / kRows pixels) plus 2R halo columns fit one pass of them.
   static constexpr int threads(int radius) { return radius <= 16 ? 256 : 512; }
-  // Blocks an SM the kernels are compiled for (__launch_bounds__): 64 registers, which
-  // the four-channel kernels fit without spilling; the shared sums allow as many.
+  // Blocks an SM the kernels are compiled for (__launch_bounds__): 64 registers a thread
+  // (ptxas -v on sm_90: at most 16 bytes of spill, at some radii), 4 blocks of 256
+  // threads, which the shared sums of the 13x13 RGBA kernel allow too.
   static constexpr int min_blocks(int radius) { return 1024 / threads(radius); }
   static constexpr int band_width(int radius) { return kRun * threads(radius) / kRows; }
   // Shared memory a block takes: a step's vertical sums (K rows of the band and its
