@@ -104,17 +104,13 @@ void add_box_stack_two_pass(std::vector<LabVariant>& list) {
   list.push_back(std::move(v));
 }
 
-bool separable_tiled_runs(PixelFormat format, const FilterSpec& spec) {
-  return kernels::separable_tiled_fits(format, spec);
-}
-
 // The tiled separable kernel, horizontal pass first in a 32-row tile, that `separable`
 // ran before the strip kernel: the library keeps it as the strip's fallback on GPUs
 // with less shared memory; here it runs by name, beside the strip in the same bench run.
 void add_separable_tiled(std::vector<LabVariant>& list, const std::string& op) {
   list.push_back(filter_variant(
       op, "separable_tiled", "rank-1 masks in a 32-row tile, horizontal pass first (the strip's fallback)",
-      separable_tiled_runs,
+      kernels::separable_tiled_fits,
       [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
          const ExecContext& ctx) { kernels::launch_separable_tiled(src, dst, spec, border, ctx); },
       FilterVariant::Separable));

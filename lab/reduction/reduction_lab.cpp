@@ -14,6 +14,7 @@
 #include "lab/reduction/reduction_lab_launch.hpp"
 #include "reduction/reduction_launch.hpp"
 #include "reduction/tone_settings.hpp"
+#include "statistics/reduction_variants.hpp"
 
 namespace gpufilter::lab {
 namespace {
@@ -51,14 +52,10 @@ LabVariant packed_warp(const char* name, const char* help, PackedWarpLabShape sh
   });
 }
 
-// The format's defaults, overridden by --bins and --range where given (as the op reads them).
+// The op's own reading of --bins and --range (statistics/reduction_variants.hpp), checked
+// as the library's entry point checks them.
 HistogramParams histogram_params(PixelFormat format, const ParamValues& values) {
-  HistogramParams params = default_histogram_params(format);
-  if (values.has("bins")) params.bins = static_cast<int>(values.number("bins"));
-  if (values.has("range")) {
-    params.lo = values.numbers("range")[0];
-    params.hi = values.numbers("range")[1];
-  }
+  HistogramParams params = ops::histogram_params(format, values);
   check_histogram_params(params);
   return params;
 }
