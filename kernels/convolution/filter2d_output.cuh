@@ -73,6 +73,15 @@ __device__ __forceinline__ void store_shared(Accum<C>* p, const Accum<C>& v) {
   else *p = v;
 }
 
+// Premultiplied RGBA's output: the alpha within the range, the colours scaled by M / alpha
+// (one division a pixel), or 0 where the alpha is at most min_alpha.
+__device__ __forceinline__ void unpremultiply(Accum<4>& o, const Filter2dOutput& out) {
+  o.c[3] = fminf(fmaxf(o.c[3], 0.0f), out.max_value);
+  const float scale = o.c[3] > out.min_alpha ? out.max_value / o.c[3] : 0.0f;
+#pragma unroll
+  for (int c = 0; c < 3; ++c) o.c[c] *= scale;
+}
+
 // The output pixel from the K masks' sums and the (premultiplied) centre value.
 template <class T, int C, int K>
 __device__ __forceinline__ Pixel<T, C> filter2d_pixel(const Accum<C> (&sums)[K], const Accum<C>& centre,
@@ -93,12 +102,7 @@ __device__ __forceinline__ Pixel<T, C> filter2d_pixel(const Accum<C> (&sums)[K],
   }
   if constexpr (C == 4) {
     if (out.premultiply) {
-      const float a = fminf(fmaxf(o.c[3], 0.0f), out.max_value);
-      // One division a pixel: the colours are scaled by M / a.
-      const float scale = a > out.min_alpha ? out.max_value / a : 0.0f;
-#pragma unroll
-      for (int c = 0; c < 3; ++c) o.c[c] *= scale;
-      o.c[3] = a;
+      unpremultiply(o, out);
     } else if (out.keep_alpha) {
       o.c[3] = centre.c[3];  // never premultiplied: the input alpha, exactly
     }

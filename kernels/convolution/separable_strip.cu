@@ -4,7 +4,6 @@
 #include <string>
 
 #include "common/device_limits.hpp"
-#include "common/pixel.cuh"
 #include "convolution/separable_strip_launch.hpp"
 #include "convolution/separable_strip_tuning.hpp"
 #include "gpufilter/error.hpp"
@@ -18,11 +17,11 @@ bool separable_strip_fits(PixelFormat format, const FilterSpec& spec) {
   // channel at a time, and the tiled kernel (separable_tiled.cu) ran them faster, twice
   // as fast on f32x3 (docs/gpu-results.md, "The default calls").
   if (format.channels != 1 && format.channels != 4) return false;
-  const int radius = Tuning::compiled_radius(std::max(spec.width(), spec.height()) / 2);
-  if (radius == 0) return false;
-  if (!Tuning::runs(format.pixel_bytes(), std::max(spec.width(), spec.height()) / 2)) return false;
-  const std::size_t accum = format.channels == 4 ? sizeof(Accum<4>) : sizeof(float) * format.channels;
-  const std::size_t bytes = Tuning::shared_bytes(radius, accum);
+  const int radius = std::max(spec.width(), spec.height()) / 2;
+  const int compiled = Tuning::compiled_radius(radius);
+  if (compiled == 0 || !Tuning::runs(format.pixel_bytes(), radius)) return false;
+  // A sum is a float a channel (Accum<1> or Accum<4>).
+  const std::size_t bytes = Tuning::shared_bytes(compiled, sizeof(float) * format.channels);
   return bytes <= max_shared_memory_per_block();
 }
 

@@ -76,14 +76,11 @@ template <class T, int C>
 __device__ __forceinline__ Pixel<T, C> plain_pixel(Accum<C> o, const Filter2dOutput& out) {
   if constexpr (C == 4) {
     if (out.premultiply) {
-      // As filter2d_pixel: the alpha within the range, the colours scaled by M / alpha;
-      // integer colours capped at M, which rounding could pass.
-      o.c[3] = fminf(fmaxf(o.c[3], 0.0f), out.max_value);
-      const float scale = o.c[3] > out.min_alpha ? out.max_value / o.c[3] : 0.0f;
+      unpremultiply(o, out);
+      // Integer colours capped at M, which rounding could pass.
+      if constexpr (!std::is_same_v<T, float>) {
 #pragma unroll
-      for (int c = 0; c < 3; ++c) {
-        o.c[c] *= scale;
-        if constexpr (!std::is_same_v<T, float>) o.c[c] = fminf(o.c[c], out.max_value);
+        for (int c = 0; c < 3; ++c) o.c[c] = fminf(o.c[c], out.max_value);
       }
     }
   }
