@@ -195,9 +195,9 @@ bool have_writer(const std::string& filename) {
 
 bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
             const std::vector<int>& params) {
-  const std::string lower = lower_suffix("image" + suffix);
+  const std::string lower = lower_suffix("image" + suffix);  // OpenCV's encoders take any case alike
   for (Codec* codec : codec_table())
-    if (codec->encode(codec == &opencv_module_codec() ? suffix : lower, image, bytes, params)) return true;
+    if (codec->encode(lower, image, bytes, params)) return true;
   return false;
 }
 

@@ -60,7 +60,7 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
   // Both from the file's header (the first codec of the table that reads it), before
   // decoding: an image over the pixel limit, and a small file that holds a huge image.
   const std::optional<codecs::ImageHeader> header = codecs::header(input.string());
-  std::optional<JpegHeader> jpeg = header && header->format == ".jpg" ? read_jpeg_header(input) : std::nullopt;
+  const bool jpeg = header && header->format == ".jpg";
   if (header) {
     const std::uint64_t width = header->width;
     const std::uint64_t height = header->height;
@@ -89,8 +89,12 @@ DecodedInput decode_input(const RunRequest& request, const std::filesystem::path
     decoded.metadata = ImageMetadata::read(input);
     if (jpeg && request.autorotate) decoded.metadata.reset_orientation();
   }
-  if (gpu_jpeg_runner != nullptr && jpeg) {
-    decoded.gpu_jpeg = gpu_jpeg_input(request, input, *jpeg, *gpu_jpeg_runner, times, stage);
+  // nvJPEG's path needs the JPEG header whole (its frame, subsampling and markers): read
+  // again only where the path is open, not on every run's way to the CPU decoder.
+  const std::optional<JpegHeader> jpeg_header =
+      gpu_jpeg_runner != nullptr && jpeg ? read_jpeg_header(input) : std::nullopt;
+  if (jpeg_header) {
+    decoded.gpu_jpeg = gpu_jpeg_input(request, input, *jpeg_header, *gpu_jpeg_runner, times, stage);
     if (decoded.gpu_jpeg) {
       decoded.format = decoded.gpu_jpeg->format();
       if (!request.op->supports(decoded.format)) {
