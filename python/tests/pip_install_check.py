@@ -10,6 +10,7 @@ Run by ctest as python_pip_install. Exits non-zero on the first failure."""
 import glob
 import os
 import shutil
+import site
 import subprocess
 import sys
 import sysconfig
@@ -83,6 +84,18 @@ def missing_tools(python):
     return missing
 
 
+def in_virtual_environment():
+    return sys.prefix != sys.base_prefix
+
+
+def share_site_packages(venv):
+    """A venv made by a venv's interpreter sees the base interpreter's packages, not the
+    ones beside that interpreter (NumPy among them): a .pth file adds those."""
+    inner = glob.glob(os.path.join(venv, "lib", "python*", "site-packages"))[0]
+    with open(os.path.join(inner, "_outer_site.pth"), "w") as pth:
+        pth.write("\n".join(site.getsitepackages()) + "\n")
+
+
 def main(package_dir):
     python = sys.executable
     missing = missing_tools(python)
@@ -99,6 +112,8 @@ def main(package_dir):
 
         venv = os.path.join(scratch, "venv")
         run([python, "-m", "venv", "--system-site-packages", venv], environment())
+        if in_virtual_environment():
+            share_site_packages(venv)
         venv_python = os.path.join(venv, "bin", "python")
         env = environment()
         run([venv_python, "-m", "pip", "install"] + PIP_OFFLINE + [source], env)
@@ -118,6 +133,10 @@ def main(package_dir):
                 raise SystemExit("the wheel holds machine code but is tagged as pure Python")
         check_installed(python, environment(PYTHONPATH=target), target, version)
 
+        if in_virtual_environment() and not site.ENABLE_USER_SITE:
+            print("pip installs: virtual environment, --target: passed; --user skipped: %s runs in a "
+                  "virtual environment, which has no user site" % python)
+            return
         # A user site of its own; Debian's interpreter asks --break-system-packages for any
         # install outside a virtual environment (PEP 668), the user site included.
         user = os.path.join(scratch, "user")

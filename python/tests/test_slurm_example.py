@@ -21,6 +21,8 @@ def _fake_tool(folder):
 
 def _run(env, cwd):
     base = {"PATH": "/usr/bin:/bin", "PYTHONPATH": os.pathsep.join(sys.path)}
+    if "LD_LIBRARY_PATH" in os.environ:  # where the session's own libraries come from
+        base["LD_LIBRARY_PATH"] = os.environ["LD_LIBRARY_PATH"]
     return subprocess.run(["bash", SCRIPT], env=dict(base, **env), cwd=str(cwd), capture_output=True, text=True,
                           timeout=60)
 
