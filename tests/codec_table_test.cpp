@@ -1,5 +1,6 @@
 // The codecs' table (io/src/codecs/codec.hpp): each codec recognises its own formats from
-// a file's first bytes, and reads the headers it knows without the pixels.
+// a file's first bytes, reads the headers it knows without the pixels, and says where its
+// files keep metadata.
 #include <gtest/gtest.h>
 
 #include <opencv2/core.hpp>
@@ -33,6 +34,21 @@ TEST(CodecTable, EachFormatIsKnownByItsFirstBytes) {
   EXPECT_EQ(probe_of("GIF89a"), "") << "no codec of the table reads GIF";
   EXPECT_EQ(probe_of("\x89PN"), "") << "a PNG signature cut short is not one";
   EXPECT_TRUE(starts_like_image(reinterpret_cast<const unsigned char*>("\xff\xd8\xff"), 3));
+}
+
+TEST(CodecTable, EachFormatSaysWhereItKeepsMetadata) {
+  for (const char* suffix : {".png", ".jpg", ".jpeg", ".tif", ".tiff"}) {
+    const codecs::MetadataPlaces places = codecs::metadata_places(suffix);
+    EXPECT_TRUE(places.exif && places.iptc && places.xmp && places.icc) << suffix;
+  }
+  const codecs::MetadataPlaces webp = codecs::metadata_places(".webp");
+  EXPECT_TRUE(webp.exif && webp.xmp && webp.icc);
+  EXPECT_FALSE(webp.iptc) << "WebP has no place for IPTC";
+  EXPECT_TRUE(codecs::metadata_places(".tif").upright_on_read) << "OpenCV turns a TIFF upright by its tag";
+  EXPECT_FALSE(codecs::metadata_places(".jpg").upright_on_read);
+  EXPECT_TRUE(codecs::metadata_places(".tiff").exif_order_is_the_files);
+  for (const char* suffix : {".bmp", ".ppm", ".exr", ".hdr", ".pfm", ""})
+    EXPECT_FALSE(codecs::metadata_places(suffix).any()) << suffix;
 }
 
 class CodecTableFiles : public ::testing::Test {

@@ -25,6 +25,19 @@ struct ImageHeader {
   ChannelLayout layout = ChannelLayout::AsDecoded;  // GrayAlpha: gray+alpha pixels, decoded as BGRA
 };
 
+// Where a format keeps the metadata a run carries from IN to OUT (image_metadata.hpp),
+// and what its decoder does with the orientation tag.
+struct MetadataPlaces {
+  bool exif = false;
+  bool iptc = false;
+  bool xmp = false;
+  bool icc = false;  // the colour profile
+  bool exif_order_is_the_files = false;  // EXIF's byte order is the whole file's (TIFF): left as encoded
+  bool upright_on_read = false;  // the decoder turns the pixels upright by the tag, whatever it is asked
+  bool any() const { return exif || iptc || xmp || icc; }
+  static MetadataPlaces every_kind() { return {true, true, true, true, false, false}; }
+};
+
 class Codec {
  public:
   virtual ~Codec() = default;
@@ -48,6 +61,12 @@ class Codec {
   // May throw EncodeFailure for a file of its format that it could not write.
   virtual bool encode(const std::string& suffix, const cv::Mat& image, std::vector<unsigned char>& bytes,
                       const std::vector<int>& params) = 0;
+  // The metadata hooks. Where files of this lower-case suffix keep metadata; nothing for a
+  // suffix that is not the codec's or a format that keeps none.
+  virtual MetadataPlaces metadata_places(const std::string&) const { return {}; }
+  // Mends `encoded`, a file of the codec's `suffix` once the metadata writer put IN's
+  // metadata in, where that writer gets the format wrong.
+  virtual void mend_written_metadata(const std::string&, std::vector<unsigned char>&) const {}
 };
 
 // Why a codec could not encode a file it takes (the message goes after "cannot write ...: ").
@@ -67,5 +86,9 @@ Codec& opencv_module_codec();
 // none), and the header of the file at `path` (nullopt where no codec reads it).
 std::string probe(const unsigned char* data, std::size_t size);
 std::optional<ImageHeader> header(const std::string& path);
+// Where files of the lower-case `suffix` keep metadata (the first codec that says it keeps
+// any), and that codec's mend of a file the metadata writer wrote.
+MetadataPlaces metadata_places(const std::string& suffix);
+void mend_written_metadata(const std::string& suffix, std::vector<unsigned char>& encoded);
 
 }  // namespace gpufilter::io::codecs

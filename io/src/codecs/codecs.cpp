@@ -19,6 +19,7 @@
 
 #include "codecs/codec.hpp"
 #include "codecs/codec_module.hpp"
+#include "codecs/written_metadata_mends.hpp"
 #include "gpufilter/io/file_suffix.hpp"
 #include "gpufilter/io/io_error.hpp"
 
@@ -140,6 +141,17 @@ class OpenCvModuleCodec final : public Codec {
               const std::vector<int>& params) override {
     return module().encode(suffix, image, bytes, params);
   }
+  // Of the formats it writes, WebP keeps metadata: EXIF, XMP and the profile; IPTC has no
+  // place there.
+  MetadataPlaces metadata_places(const std::string& suffix) const override {
+    if (suffix != ".webp") return {};
+    MetadataPlaces places;
+    places.exif = places.xmp = places.icc = true;
+    return places;
+  }
+  void mend_written_metadata(const std::string& suffix, std::vector<unsigned char>& encoded) const override {
+    if (suffix == ".webp") fix_webp_icc_chunk_name(encoded);
+  }
 };
 
 // Every codec, asked in this order (codec.hpp). A new format is one file with its Codec
@@ -180,6 +192,23 @@ std::optional<ImageHeader> header(const std::string& path) {
   for (const Codec* codec : codec_table())
     if (std::optional<ImageHeader> found = codec->header(path)) return found;
   return std::nullopt;
+}
+
+namespace {
+const Codec* metadata_codec(const std::string& suffix) {
+  for (const Codec* codec : codec_table())
+    if (codec->metadata_places(suffix).any()) return codec;
+  return nullptr;
+}
+}  // namespace
+
+MetadataPlaces metadata_places(const std::string& suffix) {
+  const Codec* codec = metadata_codec(suffix);
+  return codec != nullptr ? codec->metadata_places(suffix) : MetadataPlaces{};
+}
+
+void mend_written_metadata(const std::string& suffix, std::vector<unsigned char>& encoded) {
+  if (const Codec* codec = metadata_codec(suffix)) codec->mend_written_metadata(suffix, encoded);
 }
 
 bool own_codec_takes(const std::filesystem::path& path) {

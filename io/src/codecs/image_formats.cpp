@@ -10,22 +10,22 @@ const std::vector<SuffixEntry>& suffix_entries() {
   // Formats the tool reads but does not write (DICOM) or that need their own settings to
   // write (JPEG 2000, Sun raster, PAM) have no entry: OpenCV reads them by content.
   static const std::vector<SuffixEntry> kEntries{
-      // suffix  format               offered lossless content metadata
-      {".png", ImageFormat::Png, true, true, true, true},
-      {".jpg", ImageFormat::Jpeg, true, false, true, true},
-      {".jpeg", ImageFormat::Jpeg, true, false, false, true},
-      {".jpe", ImageFormat::Jpeg, false, false, false, true},
-      {".tif", ImageFormat::Tiff, true, false, true, true},
-      {".tiff", ImageFormat::Tiff, true, true, false, true},
-      {".bmp", ImageFormat::Bmp, true, false, true, false},
-      {".webp", ImageFormat::WebP, true, true, true, true},
-      {".pnm", ImageFormat::Pnm, true, true, false, false},
-      {".ppm", ImageFormat::Pnm, true, false, true, false},
-      {".pgm", ImageFormat::Pnm, true, false, true, false},
-      {".pbm", ImageFormat::Pnm, false, false, true, false},
-      {".pfm", ImageFormat::Pfm, false, false, true, false},
-      {".exr", ImageFormat::Exr, true, true, true, false},
-      {".hdr", ImageFormat::Hdr, true, false, true, false},
+      // suffix  format               offered lossless content
+      {".png", ImageFormat::Png, true, true, true},
+      {".jpg", ImageFormat::Jpeg, true, false, true},
+      {".jpeg", ImageFormat::Jpeg, true, false, false},
+      {".jpe", ImageFormat::Jpeg, false, false, false},
+      {".tif", ImageFormat::Tiff, true, false, true},
+      {".tiff", ImageFormat::Tiff, true, true, false},
+      {".bmp", ImageFormat::Bmp, true, false, true},
+      {".webp", ImageFormat::WebP, true, true, true},
+      {".pnm", ImageFormat::Pnm, true, true, false},
+      {".ppm", ImageFormat::Pnm, true, false, true},
+      {".pgm", ImageFormat::Pnm, true, false, true},
+      {".pbm", ImageFormat::Pnm, false, false, true},
+      {".pfm", ImageFormat::Pfm, false, false, true},
+      {".exr", ImageFormat::Exr, true, true, true},
+      {".hdr", ImageFormat::Hdr, true, false, true},
   };
   return kEntries;
 }

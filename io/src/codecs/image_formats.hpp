@@ -15,7 +15,6 @@ struct SuffixEntry {
   bool offered;          // listed where a message names the suffixes OUT may have
   bool lossless_choice;  // suggested where OUT's format cannot hold the pixels
   bool from_content;     // chosen for a suffix-less OUT from IN's first bytes
-  bool holds_metadata;   // IN's metadata is written into it (image_metadata.hpp)
 };
 
 // Every entry, in the order messages list them.

@@ -69,6 +69,9 @@ class JpegFileCodec final : public Codec {
     return ImageHeader{".jpg", static_cast<std::uint64_t>(jpeg->width), static_cast<std::uint64_t>(jpeg->height), 0};
   }
 
+  MetadataPlaces metadata_places(const std::string& suffix) const override {
+    return is_jpeg_path("image" + suffix) ? MetadataPlaces::every_kind() : MetadataPlaces{};
+  }
   bool writes(const std::string& suffix) const override {
     return is_jpeg_path("image" + suffix) && jpeg_cpu::available();
   }

@@ -12,6 +12,7 @@
 #include "codecs/png_chunk_lengths.hpp"
 #include "codecs/png_header.hpp"
 #include "codecs/png_libpng_reader.hpp"
+#include "codecs/written_metadata_mends.hpp"
 #include "gpufilter/io/codecs.hpp"
 #include "gpufilter/io/file_suffix.hpp"
 #include "gpufilter/io/image_size.hpp"
@@ -68,6 +69,12 @@ class PngFileCodec final : public Codec {
   }
 
   bool writes(const std::string& suffix) const override { return is_png_path("image" + suffix); }
+  MetadataPlaces metadata_places(const std::string& suffix) const override {
+    return is_png_path("image" + suffix) ? MetadataPlaces::every_kind() : MetadataPlaces{};
+  }
+  void mend_written_metadata(const std::string&, std::vector<unsigned char>& encoded) const override {
+    name_png_icc_profile(encoded);
+  }
 
   // Only with IMREAD_UNCHANGED (the pixels as stored); a PNG file is never left to
   // OpenCV: what neither reader takes is damage.

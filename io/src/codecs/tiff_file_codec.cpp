@@ -22,6 +22,14 @@ class TiffFileCodec final : public Codec {
   std::string probe(const unsigned char* data, std::size_t size) const override {
     return starts_like_tiff(data, size) ? ".tif" : "";
   }
+  // OpenCV's decoder turns the pixels upright by the orientation tag (EXIF's), whatever it
+  // is asked; the byte order OpenCV chose for the file is EXIF's too.
+  MetadataPlaces metadata_places(const std::string& suffix) const override {
+    if (suffix != ".tif" && suffix != ".tiff") return {};
+    MetadataPlaces places = MetadataPlaces::every_kind();
+    places.exif_order_is_the_files = places.upright_on_read = true;
+    return places;
+  }
   // The module writes the file: OpenCV's module is needed for it.
   bool writes(const std::string&) const override { return false; }
   std::optional<cv::Mat> decode(const std::vector<unsigned char>&, int, std::vector<std::string>*) override {

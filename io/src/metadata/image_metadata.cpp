@@ -2,9 +2,9 @@
 
 #include <exiv2/exiv2.hpp>
 
-#include "codecs/image_formats.hpp"
-#include "metadata/exiv2_fixes.hpp"
+#include "codecs/codec.hpp"
 #include "files/quoted_path.hpp"
+#include "gpufilter/io/content_format.hpp"
 #include "metadata/xmp_bounds.hpp"
 #include "metadata/xmp_toolkit.hpp"
 
@@ -122,9 +122,9 @@ ImageMetadata ImageMetadata::read(const std::filesystem::path& input) {
   std::string logged;
   LoggedErrors log(logged);
   try {
+    const codecs::MetadataPlaces places = codecs::metadata_places(suffix_of_content(input));
+    if (!places.any()) return metadata;
     Exiv2::Image::AutoPtr image = Exiv2::ImageFactory::open(input.string());
-    const std::string type = image->mimeType();
-    if (type != "image/jpeg" && type != "image/png" && type != "image/tiff" && type != "image/webp") return metadata;
     // Exiv2 reads XMP with the rest, so a file whose XMP would cost too much keeps none.
     if (const std::string why = xmp_bound_exceeded(input); !why.empty()) {
       metadata.problem_ = "the metadata of " + quoted(input) + " is not carried: " + why;
@@ -149,9 +149,9 @@ ImageMetadata ImageMetadata::read(const std::filesystem::path& input) {
       contents->icc.assign(icc->pData_, icc->pData_ + icc->size_);
     }
     drop_storage_tags(contents->exif);
-    // OpenCV's TIFF decoder turns the pixels upright by the TIFF orientation tag (which is
-    // EXIF's) whatever it is asked, so IN's tag no longer describes them.
-    const bool turned_on_read = type == "image/tiff";
+    // Pixels the decoder turned upright by IN's tag whatever it was asked: the tag no
+    // longer describes them.
+    const bool turned_on_read = places.upright_on_read;
     if (!contents->exif.empty() || !contents->iptc.empty() || !contents->xmp.empty() || !contents->icc.empty())
       metadata.contents_ = std::move(contents);
     if (turned_on_read) metadata.reset_orientation();
@@ -178,14 +178,12 @@ void ImageMetadata::reset_orientation() {
   if (xmp != contents_->xmp.end()) xmp->setValue("1");
 }
 
-bool suffix_holds_metadata(const std::string& suffix) {
-  const SuffixEntry* entry = suffix_entry(suffix);
-  return entry != nullptr && entry->holds_metadata;
-}
+bool suffix_holds_metadata(const std::string& suffix) { return codecs::metadata_places(suffix).any(); }
 
 std::string write_metadata(std::vector<unsigned char>& encoded, const std::string& suffix,
                            const ImageMetadata& metadata, int width, int height) {
-  if (metadata.empty() || !suffix_holds_metadata(suffix)) return "";
+  const codecs::MetadataPlaces places = codecs::metadata_places(suffix);
+  if (metadata.empty() || !places.any()) return "";
   initialise_exiv2();
   std::string logged;
   LoggedErrors log(logged);
@@ -203,15 +201,12 @@ std::string write_metadata(std::vector<unsigned char>& encoded, const std::strin
     Exiv2::ExifData exif = contents.exif;
     Exiv2::XmpData xmp = contents.xmp;
     set_pixel_dimensions(exif, xmp, width, height);
-    const ImageFormat format = suffix_entry(suffix)->format;  // holds metadata: in the table
-    // A TIFF's byte order is its whole file's, which OpenCV chose: not changed for EXIF.
-    const bool tiff = format == ImageFormat::Tiff;
-    if (!tiff && contents.exif_byte_order != Exiv2::invalidByteOrder) image->setByteOrder(contents.exif_byte_order);
-    image->setExifData(exif);
-    image->setXmpData(xmp);
-    const bool webp = format == ImageFormat::WebP;
-    if (!webp) image->setIptcData(contents.iptc);  // WebP has no place for IPTC
-    if (!contents.icc.empty()) {
+    if (!places.exif_order_is_the_files && contents.exif_byte_order != Exiv2::invalidByteOrder)
+      image->setByteOrder(contents.exif_byte_order);
+    if (places.exif) image->setExifData(exif);
+    if (places.xmp) image->setXmpData(xmp);
+    if (places.iptc) image->setIptcData(contents.iptc);
+    if (places.icc && !contents.icc.empty()) {
       Exiv2::DataBuf icc(contents.icc.data(), static_cast<long>(contents.icc.size()));
       image->setIccProfile(icc, false);  // carried as IN had it, not judged
     }
@@ -224,8 +219,7 @@ std::string write_metadata(std::vector<unsigned char>& encoded, const std::strin
     io.close();
     if (bytes.size_ != size) return "cannot read back the file with its metadata";
     encoded.assign(bytes.pData_, bytes.pData_ + bytes.size_);
-    if (webp) fix_webp_icc_chunk_name(encoded);
-    if (format == ImageFormat::Png) name_png_icc_profile(encoded);
+    codecs::mend_written_metadata(suffix, encoded);
     return "";
   } catch (const Exiv2::AnyError& error) {
     return error.what();

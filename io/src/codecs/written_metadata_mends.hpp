@@ -1,6 +1,7 @@
 #pragma once
 // Repairs for two faults of Exiv2 0.27 (Debian 12's) in the files it writes, applied to
-// its output by image_metadata.cpp. Each leaves a file without the fault unchanged.
+// its output by the codec of the format (Codec::mend_written_metadata). Each leaves a file
+// without the fault unchanged.
 #include <vector>
 
 namespace gpufilter::io {

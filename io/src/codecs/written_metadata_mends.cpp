@@ -1,4 +1,4 @@
-#include "metadata/exiv2_fixes.hpp"
+#include "codecs/written_metadata_mends.hpp"
 
 #include <zlib.h>
 
