@@ -1,6 +1,6 @@
 // The codecs' table (io/src/codecs/codec.hpp): each codec recognises its own formats from
 // a file's first bytes, reads the headers it knows without the pixels, and says where its
-// files keep metadata.
+// files keep metadata; JPEG's has a GPU side.
 #include <gtest/gtest.h>
 
 #include <opencv2/core.hpp>
@@ -49,6 +49,14 @@ TEST(CodecTable, EachFormatSaysWhereItKeepsMetadata) {
   EXPECT_TRUE(codecs::metadata_places(".tiff").exif_order_is_the_files);
   for (const char* suffix : {".bmp", ".ppm", ".exr", ".hdr", ".pfm", ""})
     EXPECT_FALSE(codecs::metadata_places(suffix).any()) << suffix;
+}
+
+TEST(CodecTable, JpegsCodecHasTheGpuSide) {
+  for (const char* suffix : {".png", ".tif", ".bmp", ".webp"})
+    EXPECT_EQ(codecs::gpu_codec(suffix, 0, nullptr), nullptr) << suffix;
+  if (!gpu_jpeg_built()) {  // with nvJPEG, whether it starts is the device's to say
+    EXPECT_EQ(codecs::gpu_codec(".jpg", 0, nullptr), nullptr) << "a build without nvJPEG has no GPU side";
+  }
 }
 
 class CodecTableFiles : public ::testing::Test {

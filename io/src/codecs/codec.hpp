@@ -7,12 +7,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "gpufilter/io/channel_layout.hpp"
+#include "gpufilter/io/gpu_jpeg.hpp"
+#include "gpufilter/stream.hpp"
 
 namespace gpufilter::io::codecs {
 
@@ -67,6 +70,14 @@ class Codec {
   // Mends `encoded`, a file of the codec's `suffix` once the metadata writer put IN's
   // metadata in, where that writer gets the format wrong.
   virtual void mend_written_metadata(const std::string&, std::vector<unsigned char>&) const {}
+  // The codec's GPU side for files of the lower-case `suffix`, for one workspace (its
+  // `device`, its `stream`): it decodes files into device memory and encodes from it
+  // (nvJPEG for JPEG). nullptr for another suffix, a format without one, a build without
+  // it, or a device it cannot start on.
+  virtual std::unique_ptr<GpuJpegCodec> gpu_codec(const std::string& /*suffix*/, int /*device*/,
+                                                  StreamHandle /*stream*/) const {
+    return nullptr;
+  }
 };
 
 // Why a codec could not encode a file it takes (the message goes after "cannot write ...: ").
@@ -90,5 +101,7 @@ std::optional<ImageHeader> header(const std::string& path);
 // any), and that codec's mend of a file the metadata writer wrote.
 MetadataPlaces metadata_places(const std::string& suffix);
 void mend_written_metadata(const std::string& suffix, std::vector<unsigned char>& encoded);
+// The GPU side of the first codec that has one for the lower-case `suffix` (Codec::gpu_codec).
+std::unique_ptr<GpuJpegCodec> gpu_codec(const std::string& suffix, int device, StreamHandle stream);
 
 }  // namespace gpufilter::io::codecs

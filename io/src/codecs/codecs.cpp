@@ -211,6 +211,12 @@ void mend_written_metadata(const std::string& suffix, std::vector<unsigned char>
   if (const Codec* codec = metadata_codec(suffix)) codec->mend_written_metadata(suffix, encoded);
 }
 
+std::unique_ptr<GpuJpegCodec> gpu_codec(const std::string& suffix, int device, StreamHandle stream) {
+  for (const Codec* codec : codec_table())
+    if (std::unique_ptr<GpuJpegCodec> gpu = codec->gpu_codec(suffix, device, stream)) return gpu;
+  return nullptr;
+}
+
 bool own_codec_takes(const std::filesystem::path& path) {
   const std::string suffix = lower_suffix(path);
   return std::any_of(codec_table().begin(), codec_table().end(),

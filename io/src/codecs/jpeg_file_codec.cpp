@@ -72,6 +72,9 @@ class JpegFileCodec final : public Codec {
   MetadataPlaces metadata_places(const std::string& suffix) const override {
     return is_jpeg_path("image" + suffix) ? MetadataPlaces::every_kind() : MetadataPlaces{};
   }
+  std::unique_ptr<GpuJpegCodec> gpu_codec(const std::string& suffix, int device, StreamHandle stream) const override {
+    return is_jpeg_path("image" + suffix) ? make_gpu_jpeg_codec(device, stream) : nullptr;
+  }
   bool writes(const std::string& suffix) const override {
     return is_jpeg_path("image" + suffix) && jpeg_cpu::available();
   }

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <utility>
 
+#include "codecs/codec.hpp"
 #include "gpufilter/io/io_error.hpp"
 #include "gpufilter/io/jpeg_orientation.hpp"
 #include "pipeline/no_gpu_notice.hpp"
@@ -197,7 +198,7 @@ void GpuWorkspace::release_images() {
 GpuJpegCodec* GpuWorkspace::jpeg_codec() {
   if (!jpeg_tried_) {
     jpeg_tried_ = true;
-    jpeg_ = make_gpu_jpeg_codec(device_, stream_.get());
+    jpeg_ = codecs::gpu_codec(".jpg", device_, stream_.get());
   }
   return jpeg_.get();
 }
