@@ -1,6 +1,6 @@
 #pragma once
 // The median filter on the CPU at the CPU tools' speed: the 3x3 window by a sorting
-// network of its own (median3_cpu.hpp), larger ones by OpenCV's medianBlur in row bands,
+// network of its own, larger ones by OpenCV's medianBlur in row bands,
 // on all cores; exactly the reference's result (a median is one of its inputs).
 #include "gpufilter/border.hpp"
 #include "gpufilter/image_view.hpp"
