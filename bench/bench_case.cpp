@@ -281,7 +281,7 @@ PreparedCase prepare_and_check(const CaseSpec& spec) {
   GPUFILTER_CUDA_CHECK(cudaStreamSynchronize(stream));
 
   const gpufilter::HostImage& reference = reference_for(spec, cache);
-  const gpufilter::testing::Difference diff = gpufilter::testing::compare(cache.host_dst.view(), reference.view());
+  const gpufilter::testing::Difference diff = gpufilter::testing::compare(cache.host_dst.view(), reference.view(), spec.tolerance);
   prepared.max_error = diff.max_abs;
   if (!diff.within(spec.tolerance)) {
     std::ostringstream message;

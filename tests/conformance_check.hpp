@@ -54,7 +54,7 @@ class GuardedDestination {
   ImageView view() const { return dst_.view().subview(ox_, oy_, expected_.width, expected_.height); }
 
   void check(const Tolerance& tolerance) const {
-    const Difference diff = compare(view(), expected_);
+    const Difference diff = compare(view(), expected_, tolerance);
     EXPECT_TRUE(diff.within(tolerance)) << "tolerance " << tolerance.max_abs << " in at most "
                                         << tolerance.max_differing_share * 100 << "% of samples; " << diff.describe();
     const ImageView& parent_view = dst_.view();

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <set>
 #include <stdexcept>
 
 #include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
 #include "invalid_argument.hpp"
 
 namespace gpufilter::registry_test {
@@ -254,6 +256,56 @@ TEST(GaussianWeights, NormalisedSymmetricAndSized) {
   EXPECT_THROW(gaussian_weights(GaussianParams{0.0, 0}), Error);
   EXPECT_THROW(gaussian_weights(GaussianParams{1.0, GaussianParams::kMaxRadius + 1}), Error);
   EXPECT_THROW(gaussian_weights(GaussianParams{GaussianParams::kMaxSigma * 1.01, 0}), Error);
+}
+
+// Premultiplied sharpening and convolving divide colours by an alpha that can come out near
+// 0: those ops compare colours premultiplied again, blur (convex) and 3-channel runs as they
+// are.
+TEST(Registry, ColoursAreComparedPremultipliedWhereAMaskCanCancel) {
+  const PixelFormat rgba{ChannelType::U16, 4};
+  for (const char* name : {"sharpen", "convolve"}) {
+    const Operation& op = *find_operation(name);
+    ParamValues given;
+    if (op.name == "convolve") given = {{"kernel", "0 -1 0; -1 5 -1; 0 -1 0"}};
+    const auto with_alpha = [&](const char* alpha) {
+      ParamValues values = given;
+      values["alpha"] = std::string(alpha);
+      return op.resolve(values);
+    };
+    EXPECT_TRUE(op.tolerance_for(rgba, "auto", with_alpha("premultiply")).colours_by_alpha) << name;
+    EXPECT_FALSE(op.tolerance_for(rgba, "auto", with_alpha("separate")).colours_by_alpha) << name;
+    EXPECT_FALSE(op.tolerance_for(PixelFormat{ChannelType::U16, 3}, "auto", op.resolve(given)).colours_by_alpha) << name;
+  }
+  const Operation& blur = *find_operation("blur");
+  EXPECT_FALSE(blur.tolerance_for(rgba, "auto", blur.resolve({{"alpha", "premultiply"}})).colours_by_alpha);
+}
+
+// One u16x4 pixel against another, compared with colours premultiplied.
+testing::Difference premultiplied_difference(std::array<std::uint16_t, 4> got, std::array<std::uint16_t, 4> expected) {
+  const PixelFormat rgba{ChannelType::U16, 4};
+  HostImage a(1, 1, rgba), e(1, 1, rgba);
+  std::copy(got.begin(), got.end(), a.view().row<std::uint16_t>(0));
+  std::copy(expected.begin(), expected.end(), e.view().row<std::uint16_t>(0));
+  return testing::compare(a.view(), e.view(), /*colours_by_alpha=*/true);
+}
+
+TEST(Registry, PremultipliedComparisonWeighsColoursByTheirAlpha) {
+  EXPECT_EQ(premultiplied_difference({1003, 0, 0, 65535}, {1000, 0, 0, 65535}).max_abs, 3.0)
+      << "an opaque pixel's colour counts in full";
+  EXPECT_NEAR(premultiplied_difference({60040, 0, 0, 1000}, {60000, 0, 0, 1000}).max_abs, 40.0 * 1000 / 65535, 1e-9)
+      << "a nearly transparent pixel's colour counts as much as it adds to the image";
+  EXPECT_EQ(premultiplied_difference({0, 0, 0, 100}, {50000, 0, 0, 120}).max_abs, 20.0)
+      << "below twice the unpremultiply threshold, colours are not compared; alpha is";
+  EXPECT_NEAR(premultiplied_difference({65535, 0, 0, 30001}, {65535, 0, 0, 30000}).max_abs, 1.0, 1e-9)
+      << "an integer colour counts times the expected alpha: a rounded alpha moves no colour";
+  // Float colours beyond the range, each times its own alpha: the sums the op divided.
+  const PixelFormat f32x4{ChannelType::F32, 4};
+  HostImage got(1, 1, f32x4), expected(1, 1, f32x4);
+  const float got_pixel[4] = {1779.32f, 0, 0, 0.0100001f}, expected_pixel[4] = {1779.11f, 0, 0, 0.0100013f};
+  std::copy(got_pixel, got_pixel + 4, got.view().row<float>(0));
+  std::copy(expected_pixel, expected_pixel + 4, expected.view().row<float>(0));
+  EXPECT_LT(testing::compare(got.view(), expected.view(), true).max_abs, 1e-4);
+  EXPECT_GT(testing::compare(got.view(), expected.view(), false).max_abs, 0.2);
 }
 
 }  // namespace

@@ -260,7 +260,9 @@ Tolerance Operation::tolerance_for(PixelFormat format, const std::string& varian
   if (variant == default_variant && fast_tolerance && values.has("accuracy") && values.text("accuracy") == "fast")
     return fast_tolerance(format);
   const auto own = variant_tolerance.find(variant);
-  return own != variant_tolerance.end() ? own->second(format) : tolerance(format);
+  Tolerance result = own != variant_tolerance.end() ? own->second(format) : tolerance(format);
+  result.colours_by_alpha = colours_divided_by_alpha && colours_divided_by_alpha(format, values);
+  return result;
 }
 
 std::string ParamSpec::describe() const {

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "common/parallel_rows.hpp"
+#include "gpufilter/filter_spec.hpp"
 
 namespace gpufilter::testing {
 namespace {
@@ -59,9 +60,26 @@ void fill_random(const ImageView& view, std::uint64_t seed) {
   });
 }
 
-Difference compare(const ImageView& actual, const ImageView& expected) {
+namespace {
+
+// The range of a channel: 1 for float.
+double channel_range(ChannelType type) {
+  switch (type) {
+    case ChannelType::U8: return 255.0;
+    case ChannelType::U16: return 65535.0;
+    case ChannelType::F32: break;
+  }
+  return 1.0;
+}
+
+}  // namespace
+
+Difference compare(const ImageView& actual, const ImageView& expected, bool colours_by_alpha) {
   Difference result;
   std::mutex mutex;
+  const bool by_alpha = colours_by_alpha && expected.format.channels == 4;
+  const double range = channel_range(expected.format.type);
+  const double least_compared_alpha = 2.0 * kMinUnpremultiplyAlpha * range;
   reference::parallel_rows(expected.height, [&](int y0, int y1) {
     Difference band;
     for (int y = y0; y < y1; ++y)
@@ -69,7 +87,13 @@ Difference compare(const ImageView& actual, const ImageView& expected) {
         for (int c = 0; c < expected.format.channels; ++c) {
           const double a = channel_value(actual, x, y, c), e = channel_value(expected, x, y, c);
           const bool nan = std::isnan(a) || std::isnan(e);
-          const double d = nan ? std::numeric_limits<double>::infinity() : std::fabs(a - e);
+          double d = nan ? std::numeric_limits<double>::infinity() : std::fabs(a - e);
+          if (by_alpha && c < 3 && !nan) {
+            const double expected_alpha = channel_value(expected, x, y, 3);
+            const double actual_alpha = channel_value(actual, x, y, 3);
+            const double got_alpha = expected.format.type == ChannelType::F32 ? actual_alpha : expected_alpha;
+            d = expected_alpha <= least_compared_alpha ? 0.0 : std::fabs(a * got_alpha - e * expected_alpha) / range;
+          }
           if (band.x < 0 || d > band.max_abs) {
             band.max_abs = d;
             band.x = x, band.y = y, band.channel = c;
@@ -90,6 +114,7 @@ Difference compare(const ImageView& actual, const ImageView& expected) {
   });
   result.samples = static_cast<std::size_t>(expected.width) * static_cast<std::size_t>(expected.height) *
                    static_cast<std::size_t>(expected.format.channels);
+  result.colours_by_alpha = by_alpha;
   return result;
 }
 
@@ -105,7 +130,8 @@ std::string Difference::describe() const {
   std::ostringstream text;
   text << "max |diff| " << max_abs << " at (" << x << ", " << y << ") channel " << channel << ": got " << actual
        << ", expected " << expected << (has_nan ? " (a NaN: an unwritten pixel?)" : "") << "; " << differing
-       << " of " << samples << " samples differ";
+       << " of " << samples << " samples differ"
+       << (colours_by_alpha ? " (colours compared premultiplied by their alpha)" : "");
   return text.str();
 }
 

@@ -200,6 +200,10 @@ struct Operation {
   /// Auto's contract where the parameters accept an approximation (an "accuracy" choice
   /// set to "fast": Auto may then pick such a variant). Empty: Auto keeps `tolerance`.
   std::function<Tolerance(PixelFormat)> fast_tolerance;
+  /// Whether, for this format and these (resolved) parameters, the op divides its colours
+  /// by an alpha it computed with a mask that can cancel: tolerance_for() then compares
+  /// colours premultiplied (Tolerance::colours_by_alpha). Empty: never.
+  std::function<bool(PixelFormat, const ParamValues&)> colours_divided_by_alpha;
 
   // ---- data ops (output == Data) ----
   /// The table the op fills for an input of `input`.

@@ -14,6 +14,18 @@ struct Tolerance {
   /// half of them, within max_abs, and only this bound catches it. (Two samples are
   /// always allowed: a share of a 1x1 image's samples means nothing.)
   double max_differing_share = 1.0;
+  /// For 4-channel outputs whose colours the op divided by an alpha it computed from
+  /// premultiplied pixels with a mask that can cancel (sharpen, convolve): where that alpha
+  /// is small, the division multiplies the sums' float error by up to range / alpha, so a
+  /// colour's difference counts times alpha over the range, as the op computed it before
+  /// the division. Float outputs are premultiplied again, each by its own image's alpha
+  /// (their colours are not clamped, so a colour far beyond the range times a float error
+  /// in its alpha would count otherwise); integer outputs, whose alpha is stored rounded,
+  /// by the expected alpha (their colours are clamped to the range). Colours of pixels whose
+  /// expected alpha is at most twice the threshold below which colours are 0
+  /// (kMinUnpremultiplyAlpha) are not compared: there float error decides which side of it
+  /// a pixel falls.
+  bool colours_by_alpha = false;
 
   /// Exact: no sample may differ.
   Tolerance() = default;

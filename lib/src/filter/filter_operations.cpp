@@ -70,6 +70,13 @@ Operation filter_operation(std::string name, std::string summary, std::vector<Pa
     }
     return Tolerance{1e-4};
   };
+  // Premultiplied pixels under a mask with negative taps: the filtered alpha can come out
+  // near 0 where the colours' sums do not, and dividing by it amplifies their float error.
+  op.colours_divided_by_alpha = [to_spec](PixelFormat format, const ParamValues& values) {
+    if (format.channels != 4 || !values.has("alpha")) return false;
+    const FilterSpec spec = to_spec(values);
+    return spec.alpha == AlphaMode::Premultiply && !spec.convex;
+  };
   op.bytes_moved = [](int width, int height, PixelFormat format, const ParamValues&) {
     return 2 * static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * format.pixel_bytes();
   };

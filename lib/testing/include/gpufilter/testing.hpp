@@ -23,14 +23,21 @@ struct Difference {
   bool has_nan = false;
   std::size_t differing = 0;  // channel samples that differ at all (NaNs included)
   std::size_t samples = 0;    // channel samples compared
+  bool colours_by_alpha = false;  // colours were compared premultiplied
   bool within(double tolerance) const { return !has_nan && max_abs <= tolerance; }
   // max_abs within bounds and no larger a share of samples differing than allowed.
   bool within(const Tolerance& tolerance) const;
   std::string describe() const;
 };
 
-// Largest per-channel |actual - expected|, and where.
-Difference compare(const ImageView& actual, const ImageView& expected);
+// Largest per-channel |actual - expected|, and where. With `colours_by_alpha` (4 channels),
+// colours are compared premultiplied by their own image's alpha, as
+// Tolerance::colours_by_alpha says; the alpha channel as it is.
+Difference compare(const ImageView& actual, const ImageView& expected, bool colours_by_alpha = false);
+// compare() as `tolerance` asks for it.
+inline Difference compare(const ImageView& actual, const ImageView& expected, const Tolerance& tolerance) {
+  return compare(actual, expected, tolerance.colours_by_alpha);
+}
 
 // Writes into `view` a value that differs from `reference` at every channel
 // (integers: the top bit flipped; floats: NaN), so an unwritten pixel always fails.
