@@ -2,9 +2,10 @@
 // coordinate (the most any has; the shorter padded with zero weights), source columns
 // premultiplied by the channel count. A task takes a band of output rows; for each row the
 // vertical pass sums its source rows into a float row a block at a time, then the
-// horizontal pass gathers each output pixel's columns from it and stores the rounded
-// result. Both are plain loops built for AVX2 with FMA and for the baseline
-// (vector_build.hpp).
+// horizontal pass, a block of output pixels at a time, moves each tap's source pixels into
+// a contiguous run of its own and sums the runs value by value, so that the sums run as a
+// vector loop whatever the channels (gathering inside that loop kept it scalar). The sums
+// are plain loops built for AVX2 with FMA and for the baseline (vector_build.hpp).
 #include "geometry/resize_cpu.hpp"
 
 #include <algorithm>
@@ -82,17 +83,62 @@ GPUFILTER_INLINE T stored(float v) {
   }
 }
 
+// Tap k's weight for every value of an output row, channels spread out: the weight of
+// value x * CN + c at [k * width * CN + x * CN + c], so that the horizontal pass runs
+// over contiguous values.
+std::vector<float> weights_per_value(const AxisPlan& plan, int width, int channels) {
+  const std::size_t values = static_cast<std::size_t>(width) * static_cast<std::size_t>(channels);
+  std::vector<float> spread(static_cast<std::size_t>(plan.taps) * values);
+  for (int k = 0; k < plan.taps; ++k)
+    for (int x = 0; x < width; ++x)
+      for (int c = 0; c < channels; ++c)
+        spread[static_cast<std::size_t>(k) * values + static_cast<std::size_t>(x) * static_cast<std::size_t>(channels) +
+               static_cast<std::size_t>(c)] =
+            plan.weight[static_cast<std::size_t>(x) * static_cast<std::size_t>(plan.taps) + static_cast<std::size_t>(k)];
+  return spread;
+}
+
+// Output pixels per block of the horizontal pass: a block's gathered taps stay in the L1
+// cache between the gather and the sum.
+constexpr int kColumnBlock = 256;
+
+// gathered[k * block + x * CN + c] = row[index[x * K + k] + c], x < width: each tap's
+// source pixel for each output pixel, moved whole. Three channels move as four floats,
+// the fourth overwritten by the next pixel's (`row` and each tap's block hold a float
+// past their values).
+template <int K, int CN>
+void gather_taps(const float* row, const int* index, int width, float* __restrict gathered, int block) {
+  constexpr std::size_t moved = (CN == 3 ? 4 : CN) * sizeof(float);
+  for (int x = 0; x < width; ++x)
+    for (int k = 0; k < K; ++k)
+      std::memcpy(gathered + k * block + x * CN, row + index[x * K + k], moved);
+}
+
+// out[j] = sum_k weight[k * stride + j] * taps_values[k * block + j], j < n, summed
+// from zero in tap order (as each output value sums its gathered columns) and rounded as T
+// stores it. K: the taps, fixed at compile time.
+template <int K, class T>
+GPUFILTER_VECTOR_CLONES void sum_gathered(const float* taps_values, int block, const float* weight,
+                                          std::ptrdiff_t stride, int n, T* __restrict out) {
+  for (int j = 0; j < n; ++j) {
+    float sum = 0.0f;
+    for (int k = 0; k < K; ++k) sum += weight[k * stride + j] * taps_values[k * block + j];
+    out[j] = stored<T>(sum);
+  }
+}
+
 // out[x * CN + c] = sum_k weight[x * taps + k] * row[index[x * taps + k] + c], rounded as
-// T stores it. K: the taps when fixed at compile time (0: `taps`).
-template <int K, int CN, class T>
+// T stores it, for a number of taps known at run time (area at some factors). Each
+// pixel's sums stay in registers from tap to tap, which decides how the compiler fuses
+// their multiplies and adds: this loop keeps the form the results were set with.
+template <int CN, class T>
 GPUFILTER_VECTOR_CLONES void weighted_columns(const float* row, const int* index, const float* weight, int taps,
                                               int width, T* __restrict out) {
-  const int n = K > 0 ? K : taps;
   for (int x = 0; x < width; ++x) {
-    const int* ix = index + static_cast<std::ptrdiff_t>(x) * n;
-    const float* w = weight + static_cast<std::ptrdiff_t>(x) * n;
+    const int* ix = index + static_cast<std::ptrdiff_t>(x) * taps;
+    const float* w = weight + static_cast<std::ptrdiff_t>(x) * taps;
     float sums[CN] = {};
-    for (int k = 0; k < n; ++k) {
+    for (int k = 0; k < taps; ++k) {
       const float* p = row + ix[k];
       const float wk = w[k];
       for (int c = 0; c < CN; ++c) sums[c] += wk * p[c];
@@ -101,29 +147,59 @@ GPUFILTER_VECTOR_CLONES void weighted_columns(const float* row, const int* index
   }
 }
 
+// The columns of one axis, ready for the horizontal pass.
+struct ColumnPlan {
+  AxisPlan axis;               // source columns premultiplied by the channels
+  std::vector<float> weights;  // weights_per_value, where the taps are fixed (gathers)
+};
+
+// The taps the gathered horizontal pass is built for; other counts (area at some
+// factors) sum in weighted_columns.
+bool gathers(int taps) { return taps == 1 || taps == 2 || taps == 4 || taps == 8; }
+
+// One output row from its summed source row `row`: block by block, each tap's pixels
+// gathered into `gathered` (taps * (kColumnBlock * CN + 1) floats), then summed.
+template <int K, int CN, class T>
+void gathered_row(const float* row, const ColumnPlan& columns, int width, float* gathered, T* out) {
+  const int block = kColumnBlock * CN + 1;
+  const std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(width) * CN;
+  for (int x0 = 0; x0 < width; x0 += kColumnBlock) {
+    const int pixels = std::min(kColumnBlock, width - x0);
+    gather_taps<K, CN>(row, columns.axis.index.data() + static_cast<std::ptrdiff_t>(x0) * K, pixels, gathered, block);
+    sum_gathered<K>(gathered, block, columns.weights.data() + static_cast<std::ptrdiff_t>(x0) * CN, stride,
+                    pixels * CN, out + static_cast<std::ptrdiff_t>(x0) * CN);
+  }
+}
+
 template <int CN, class T>
-void columns_for(int taps, const float* row, const AxisPlan& columns, int width, T* out) {
-  switch (taps) {
-    case 1: weighted_columns<1, CN>(row, columns.index.data(), columns.weight.data(), taps, width, out); return;
-    case 2: weighted_columns<2, CN>(row, columns.index.data(), columns.weight.data(), taps, width, out); return;
-    case 4: weighted_columns<4, CN>(row, columns.index.data(), columns.weight.data(), taps, width, out); return;
-    case 8: weighted_columns<8, CN>(row, columns.index.data(), columns.weight.data(), taps, width, out); return;
-    default: weighted_columns<0, CN>(row, columns.index.data(), columns.weight.data(), taps, width, out); return;
+void columns_row(const float* row, const ColumnPlan& columns, int width, float* gathered, T* out) {
+  switch (columns.axis.taps) {
+    case 1: gathered_row<1, CN>(row, columns, width, gathered, out); return;
+    case 2: gathered_row<2, CN>(row, columns, width, gathered, out); return;
+    case 4: gathered_row<4, CN>(row, columns, width, gathered, out); return;
+    case 8: gathered_row<8, CN>(row, columns, width, gathered, out); return;
+    default:
+      weighted_columns<CN>(row, columns.axis.index.data(), columns.axis.weight.data(), columns.axis.taps, width, out);
+      return;
   }
 }
 
 template <class T>
 void resample_as(const cv::Mat& src, cv::Mat& dst, ResizeFilter filter) {
   const int channels = src.channels();
-  const AxisPlan columns = plan_axis(src.cols, dst.cols, filter, channels);
+  ColumnPlan columns{plan_axis(src.cols, dst.cols, filter, channels), {}};
+  if (gathers(columns.axis.taps)) columns.weights = weights_per_value(columns.axis, dst.cols, channels);
   const AxisPlan rows = plan_axis(src.rows, dst.rows, filter, 1);
   const int row_values = src.cols * channels;
+  const std::size_t block = static_cast<std::size_t>(kColumnBlock * channels + 1);
   // Bands of about 16 output rows: enough tasks to share the cores evenly.
   const double stripes = std::max(1.0, dst.rows / 16.0);
   cv::parallel_for_(
       cv::Range(0, dst.rows),
       [&](const cv::Range& range) {
-        std::vector<float> sums(static_cast<std::size_t>(row_values));
+        // One float past the values: gather_taps moves three channels as four.
+        std::vector<float> sums(static_cast<std::size_t>(row_values) + 1);
+        std::vector<float> gathered(gathers(columns.axis.taps) ? static_cast<std::size_t>(columns.axis.taps) * block : 0);
         std::vector<const T*> taps_rows(static_cast<std::size_t>(rows.taps));
         std::vector<float> taps_weights(static_cast<std::size_t>(rows.taps));
         for (int y = range.start; y < range.end; ++y) {
@@ -140,9 +216,9 @@ void resample_as(const cv::Mat& src, cv::Mat& dst, ResizeFilter filter) {
           weighted_source_rows<T>(taps_rows.data(), taps_weights.data(), used, row_values, sums.data());
           T* out = dst.ptr<T>(y);
           switch (channels) {
-            case 1: columns_for<1>(columns.taps, sums.data(), columns, dst.cols, out); break;
-            case 3: columns_for<3>(columns.taps, sums.data(), columns, dst.cols, out); break;
-            default: columns_for<4>(columns.taps, sums.data(), columns, dst.cols, out); break;
+            case 1: columns_row<1>(sums.data(), columns, dst.cols, gathered.data(), out); break;
+            case 3: columns_row<3>(sums.data(), columns, dst.cols, gathered.data(), out); break;
+            default: columns_row<4>(sums.data(), columns, dst.cols, gathered.data(), out); break;
           }
         }
       },
