@@ -110,7 +110,7 @@ TEST_P(CpuFastPath, MatchesReference) {
 
   if (c.placement == Placement::InPlace) {
     op.run_cpu(src, src, params, border);
-    const testing::Difference diff = testing::compare(src, expected.view());
+    const testing::Difference diff = testing::compare(src, expected.view(), tolerance);
     EXPECT_TRUE(diff.within(tolerance)) << diff.describe();
     return;
   }

@@ -276,6 +276,9 @@ TEST(Registry, ColoursAreComparedPremultipliedWhereAMaskCanCancel) {
     EXPECT_FALSE(op.tolerance_for(rgba, "auto", with_alpha("separate")).colours_by_alpha) << name;
     EXPECT_FALSE(op.tolerance_for(PixelFormat{ChannelType::U16, 3}, "auto", op.resolve(given)).colours_by_alpha) << name;
   }
+  const Operation& sharpen = *find_operation("sharpen");
+  EXPECT_TRUE(sharpen.tolerance_for(rgba, "auto", {{"sigma", 1.2}}).colours_by_alpha)
+      << "parameters not yet resolved take their defaults (premultiply)";
   const Operation& blur = *find_operation("blur");
   EXPECT_FALSE(blur.tolerance_for(rgba, "auto", blur.resolve({{"alpha", "premultiply"}})).colours_by_alpha);
 }

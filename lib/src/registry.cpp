@@ -261,7 +261,8 @@ Tolerance Operation::tolerance_for(PixelFormat format, const std::string& varian
     return fast_tolerance(format);
   const auto own = variant_tolerance.find(variant);
   Tolerance result = own != variant_tolerance.end() ? own->second(format) : tolerance(format);
-  result.colours_by_alpha = colours_divided_by_alpha && colours_divided_by_alpha(format, values);
+  if (colours_divided_by_alpha && format.channels == 4 && !values.empty())
+    result.colours_by_alpha = colours_divided_by_alpha(format, resolve(values));
   return result;
 }
 

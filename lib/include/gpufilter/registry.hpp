@@ -200,7 +200,7 @@ struct Operation {
   /// Auto's contract where the parameters accept an approximation (an "accuracy" choice
   /// set to "fast": Auto may then pick such a variant). Empty: Auto keeps `tolerance`.
   std::function<Tolerance(PixelFormat)> fast_tolerance;
-  /// Whether, for this format and these (resolved) parameters, the op divides its colours
+  /// Whether, for this 4-channel format and these resolved parameters, the op divides its colours
   /// by an alpha it computed with a mask that can cancel: tolerance_for() then compares
   /// colours premultiplied (Tolerance::colours_by_alpha). Empty: never.
   std::function<bool(PixelFormat, const ParamValues&)> colours_divided_by_alpha;
@@ -269,7 +269,9 @@ struct Operation {
   /// How far `variant` may stray from the reference for this format: fast_tolerance
   /// where `variant` is the default variant, the op has fast_tolerance and `values` has
   /// "accuracy" set to "fast"; else its entry in variant_tolerance where it has one; else
-  /// tolerance(format).
+  /// tolerance(format). With `values` (the run's parameters, resolved or not; throws what
+  /// resolve() throws), colours_by_alpha as colours_divided_by_alpha says for them; without,
+  /// the plain comparison.
   Tolerance tolerance_for(PixelFormat format, const std::string& variant, const ParamValues& values = {}) const;
   /// The parameter named `name`; nullptr when absent.
   const ParamSpec* find_param(const std::string& name) const;

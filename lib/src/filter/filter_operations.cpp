@@ -73,7 +73,7 @@ Operation filter_operation(std::string name, std::string summary, std::vector<Pa
   // Premultiplied pixels under a mask with negative taps: the filtered alpha can come out
   // near 0 where the colours' sums do not, and dividing by it amplifies their float error.
   op.colours_divided_by_alpha = [to_spec](PixelFormat format, const ParamValues& values) {
-    if (format.channels != 4 || !values.has("alpha")) return false;
+    if (format.channels != 4) return false;
     const FilterSpec spec = to_spec(values);
     return spec.alpha == AlphaMode::Premultiply && !spec.convex;
   };
@@ -272,10 +272,10 @@ Operation make_sharpen_operation() {
        number_param("threshold", "details smaller than this fraction of the range are left alone", 0.0, 1.0, 0.0)},
       VariantSet{true, false, false}, AlphaMode::Premultiply, sharpen_spec_of);
   op.bench_params = {{"sigma", 1.0}, {"radius", 2.0}, {"alpha", "separate"}};
-  // Separate channels and no threshold: premultiplied sharpening divides by an alpha that
-  // the mask's negative lobe can bring near 0, and a threshold is a step; either turns a
-  // float rounding difference into a large one (tests/gpu_filters_test.cpp covers both).
-  op.test_params = {{"sigma", 1.2}, {"amount", 1.5}, {"alpha", "separate"}};
+  // The default alpha (premultiplied: its colours are compared premultiplied, see
+  // colours_divided_by_alpha) and no threshold: a threshold is a step, which turns a float
+  // rounding difference into a large one (tests/gpu_filters_test.cpp covers it).
+  op.test_params = {{"sigma", 1.2}, {"amount", 1.5}};
   return op;
 }
 
@@ -316,11 +316,8 @@ Operation make_convolve_operation() {
       VariantSet{true, false, false}, AlphaMode::Premultiply, convolve_spec_of);
   op.bench_params = {{"kernel", "0 -1 0; -1 5 -1; 0 -1 0"}, {"alpha", "separate"}};
   // Rank 1 (every row a multiple of the first), 3 wide and 5 tall, asymmetric, with a bias.
-  // Separate channels: see sharpen's test_params.
-  op.test_params = {{"kernel", "1 2 -1; 2 4 -2; 0.5 1 -0.5; 1 2 -1; -1 -2 1"},
-                    {"bias", 0.1},
-                    {"normalize", 0.0},
-                    {"alpha", "separate"}};
+  // The default alpha, as sharpen's test_params.
+  op.test_params = {{"kernel", "1 2 -1; 2 4 -2; 0.5 1 -0.5; 1 2 -1; -1 -2 1"}, {"bias", 0.1}, {"normalize", 0.0}};
   return op;
 }
 
