@@ -5,6 +5,7 @@
 
 #include "c_status.hpp"
 #include "gpufilter/border.hpp"
+#include "gpufilter/filter_spec.hpp"
 #include "gpufilter/registry.hpp"
 #include "gpufilter/version.hpp"
 #include "json_writer.hpp"
@@ -78,6 +79,10 @@ void write_test_contract(JsonWriter& json, const Operation& op) {
     json.key(format.name()).begin_object();
     json.key("max_abs").value(tolerance.max_abs);
     json.key("max_differing_share").value(tolerance.max_differing_share);
+    if (tolerance.colours_by_alpha) {  // Tolerance::colours_by_alpha, with its threshold as a share of the range
+      json.key("colours_by_alpha").value(true);
+      json.key("least_compared_alpha").value(2.0 * kMinUnpremultiplyAlpha);
+    }
     json.end_object();
   }
   json.end_object();

@@ -27,6 +27,24 @@ def max_difference(a, b):
     return float(numpy.max(numpy.abs(numpy.asarray(a, dtype=numpy.float64) - numpy.asarray(b, dtype=numpy.float64))))
 
 
+def difference_as(tolerance, got, expected):
+    """max_difference, or where `tolerance` (an entry of an op's "tolerance" in the
+    registry) has colours_by_alpha, the library's premultiplied comparison: colours times
+    alpha over the range (float: each image's own alpha; integers: the expected alpha), not
+    compared where the expected alpha is at most least_compared_alpha of the range."""
+    if not tolerance.get("colours_by_alpha"):
+        return max_difference(got, expected)
+    dtype = numpy.asarray(expected).dtype
+    top = 1.0 if dtype.kind == "f" else float(numpy.iinfo(dtype).max)
+    got = numpy.asarray(got, dtype=numpy.float64)
+    expected = numpy.asarray(expected, dtype=numpy.float64)
+    expected_alpha = expected[..., 3:4]
+    got_alpha = got[..., 3:4] if dtype.kind == "f" else expected_alpha
+    colours = numpy.abs(got[..., :3] * got_alpha - expected[..., :3] * expected_alpha) / top
+    colours = numpy.where(expected_alpha <= tolerance["least_compared_alpha"] * top, 0.0, colours)
+    return max(float(colours.max()), max_difference(got[..., 3], expected[..., 3]))
+
+
 @pytest.fixture
 def rng():
     return numpy.random.default_rng(12345)

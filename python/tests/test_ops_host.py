@@ -6,7 +6,7 @@ import pytest
 import gpufilter
 from gpufilter import _registry
 
-from conftest import DTYPES, max_difference, random_image
+from conftest import DTYPES, difference_as, random_image
 
 CASES = [(op, fmt) for op in _registry.OPS for fmt in op.formats]
 
@@ -138,6 +138,23 @@ def test_gpu_round_trip_matches_the_cpu(op, fmt, rng, gpu):
                     x, y = int(gpu_result[extreme + "_x"][c]), int(gpu_result[extreme + "_y"][c])
                     assert planes[y, x, c] == gpu_result[extreme][c]
         return
-    limit = gpufilter.operation(op.name)["tolerance"][fmt]["max_abs"]
+    tolerance = gpufilter.operation(op.name)["tolerance"][fmt]
     assert gpu_result.shape == cpu.shape
-    assert max_difference(gpu_result, cpu) <= limit + 1e-6
+    assert difference_as(tolerance, gpu_result, cpu) <= tolerance["max_abs"] + 1e-6
+
+
+def test_premultiplied_sharpening_is_judged_as_the_library_judges_it():
+    """The registry says where colours are compared premultiplied (sharpen's default alpha
+    on RGBA), and difference_as weighs them by alpha as the library's own checks do."""
+    tolerance = gpufilter.operation("sharpen")["tolerance"]
+    assert tolerance["u16x4"]["colours_by_alpha"] and tolerance["u16x4"]["least_compared_alpha"] == 0.002
+    assert not tolerance["u16x3"].get("colours_by_alpha")
+    expected = numpy.array([[[60000, 0, 0, 1000], [1000, 0, 0, 65535], [50000, 0, 0, 120]]], dtype=numpy.uint16)
+    got = numpy.array([[[60040, 0, 0, 1000], [1000, 0, 0, 65535], [0, 0, 0, 120]]], dtype=numpy.uint16)
+    assert difference_as(tolerance["u16x4"], got, expected) == pytest.approx(40 * 1000 / 65535)
+    got[0, 1, 0] = 1003
+    assert difference_as(tolerance["u16x4"], got, expected) == 3.0
+    expected_f = numpy.array([[[1779.11, 0, 0, 0.0100013]]], dtype=numpy.float32)
+    got_f = numpy.array([[[1779.32, 0, 0, 0.0100001]]], dtype=numpy.float32)
+    assert difference_as(tolerance["f32x4"], got_f, expected_f) < 1e-4
+    assert difference_as({"max_abs": 1e-4}, got_f, expected_f) > 0.2

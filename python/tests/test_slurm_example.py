@@ -19,8 +19,12 @@ def _fake_tool(folder):
     return tool
 
 
+_SEARCH_PATH = os.path.dirname(sys.executable) + ":/usr/bin:/bin"
+
+
 def _run(env, cwd):
-    base = {"PATH": "/usr/bin:/bin", "PYTHONPATH": os.pathsep.join(sys.path)}
+    # The script's python3 is the one running the tests (which has NumPy), then the system's.
+    base = {"PATH": _SEARCH_PATH, "PYTHONPATH": os.pathsep.join(sys.path)}
     if "LD_LIBRARY_PATH" in os.environ:  # where the session's own libraries come from
         base["LD_LIBRARY_PATH"] = os.environ["LD_LIBRARY_PATH"]
     return subprocess.run(["bash", SCRIPT], env=dict(base, **env), cwd=str(cwd), capture_output=True, text=True,
@@ -58,7 +62,7 @@ def test_the_tool_is_found_on_path_or_beside_the_package(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     _fake_tool(bin_dir)
-    on_path = _run(dict(env, PATH=str(bin_dir) + ":/usr/bin:/bin"), tmp_path)
+    on_path = _run(dict(env, PATH=str(bin_dir) + ":" + _SEARCH_PATH), tmp_path)
     assert on_path.returncode == 0, on_path.stderr
     assert "--shard 1/2" in on_path.stdout
     # Not on PATH: the bin/ of the prefix whose lib/pythonX.Y/site-packages holds the
