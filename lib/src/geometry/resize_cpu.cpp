@@ -4,8 +4,11 @@
 // vertical pass sums its source rows into a float row a block at a time, then the
 // horizontal pass, a block of output pixels at a time, moves each tap's source pixels into
 // a contiguous run of its own and sums the runs value by value, so that the sums run as a
-// vector loop whatever the channels (gathering inside that loop kept it scalar). The sums
-// are plain loops built for AVX2 with FMA and for the baseline (vector_build.hpp).
+// vector loop whatever the channels (gathering inside that loop kept it scalar). 8-bit
+// linear enlarging runs the passes the other way round: the horizontal pass once per
+// source row, kept in float, then each output row blends the two it needs, as summing
+// rows first would run the horizontal pass once per output row, the more numerous. The
+// sums are plain loops built for AVX2 with FMA and for the baseline (vector_build.hpp).
 #include "geometry/resize_cpu.hpp"
 
 #include <algorithm>
@@ -73,13 +76,16 @@ GPUFILTER_VECTOR_CLONES void weighted_source_rows(const T* const* rows, const fl
   }
 }
 
+// v rounded half to even and clamped to T's range. Integers: rounded first, then clamped
+// as int, which runs as vector integer min and max (the sums are far inside int's range);
+// clamping the float first compiled into compares and blends.
 template <class T>
 GPUFILTER_INLINE T stored(float v) {
   if constexpr (std::is_floating_point_v<T>) {
     return v;
   } else {
-    constexpr float top = static_cast<float>(std::numeric_limits<T>::max());
-    return static_cast<T>(std::nearbyint(std::min(std::max(v, 0.0f), top)));
+    constexpr int top = std::numeric_limits<T>::max();
+    return static_cast<T>(std::min(std::max(static_cast<int>(std::nearbyint(v)), 0), top));
   }
 }
 
@@ -103,12 +109,12 @@ std::vector<float> weights_per_value(const AxisPlan& plan, int width, int channe
 constexpr int kColumnBlock = 256;
 
 // gathered[k * block + x * CN + c] = row[index[x * K + k] + c], x < width: each tap's
-// source pixel for each output pixel, moved whole. Three channels move as four floats,
-// the fourth overwritten by the next pixel's (`row` and each tap's block hold a float
-// past their values).
-template <int K, int CN>
-void gather_taps(const float* row, const int* index, int width, float* __restrict gathered, int block) {
-  constexpr std::size_t moved = (CN == 3 ? 4 : CN) * sizeof(float);
+// source pixel for each output pixel, moved whole. Three channels move as four values,
+// the fourth overwritten by the next pixel's (`row` and each tap's block hold a value
+// past their values). S: a summed row's float, or a source row's own type.
+template <int K, int CN, class S>
+void gather_taps(const S* row, const int* index, int width, S* __restrict gathered, int block) {
+  constexpr std::size_t moved = (CN == 3 ? 4 : CN) * sizeof(S);
   for (int x = 0; x < width; ++x)
     for (int k = 0; k < K; ++k)
       std::memcpy(gathered + k * block + x * CN, row + index[x * K + k], moved);
@@ -117,12 +123,12 @@ void gather_taps(const float* row, const int* index, int width, float* __restric
 // out[j] = sum_k weight[k * stride + j] * taps_values[k * block + j], j < n, summed
 // from zero in tap order (as each output value sums its gathered columns) and rounded as T
 // stores it. K: the taps, fixed at compile time.
-template <int K, class T>
-GPUFILTER_VECTOR_CLONES void sum_gathered(const float* taps_values, int block, const float* weight,
+template <int K, class S, class T>
+GPUFILTER_VECTOR_CLONES void sum_gathered(const S* taps_values, int block, const float* weight,
                                           std::ptrdiff_t stride, int n, T* __restrict out) {
   for (int j = 0; j < n; ++j) {
     float sum = 0.0f;
-    for (int k = 0; k < K; ++k) sum += weight[k * stride + j] * taps_values[k * block + j];
+    for (int k = 0; k < K; ++k) sum += weight[k * stride + j] * static_cast<float>(taps_values[k * block + j]);
     out[j] = stored<T>(sum);
   }
 }
@@ -157,10 +163,11 @@ struct ColumnPlan {
 // factors) sum in weighted_columns.
 bool gathers(int taps) { return taps == 1 || taps == 2 || taps == 4 || taps == 8; }
 
-// One output row from its summed source row `row`: block by block, each tap's pixels
-// gathered into `gathered` (taps * (kColumnBlock * CN + 1) floats), then summed.
-template <int K, int CN, class T>
-void gathered_row(const float* row, const ColumnPlan& columns, int width, float* gathered, T* out) {
+// One output row from `row` (its summed source row, or its one source row): block by
+// block, each tap's pixels gathered into `gathered` (taps * (kColumnBlock * CN + 1)
+// values), then summed.
+template <int K, int CN, class S, class T>
+void gathered_row(const S* row, const ColumnPlan& columns, int width, S* gathered, T* out) {
   const int block = kColumnBlock * CN + 1;
   const std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(width) * CN;
   for (int x0 = 0; x0 < width; x0 += kColumnBlock) {
@@ -184,14 +191,45 @@ void columns_row(const float* row, const ColumnPlan& columns, int width, float* 
   }
 }
 
+// One row through the horizontal pass, for the image's channel count.
 template <class T>
-void resample_as(const cv::Mat& src, cv::Mat& dst, ResizeFilter filter) {
+void columns_row_of(int channels, const float* row, const ColumnPlan& columns, int width, float* gathered, T* out) {
+  switch (channels) {
+    case 1: columns_row<1>(row, columns, width, gathered, out); return;
+    case 3: columns_row<3>(row, columns, width, gathered, out); return;
+    default: columns_row<4>(row, columns, width, gathered, out); return;
+  }
+}
+
+// What every band of output rows shares: the planned taps of both axes.
+struct ResamplePlan {
+  int channels;
+  int width;  // of the output
+  ColumnPlan columns;
+  AxisPlan rows;
+};
+
+ResamplePlan plan_resample(const cv::Mat& src, const cv::Mat& dst, ResizeFilter filter) {
   const int channels = src.channels();
-  ColumnPlan columns{plan_axis(src.cols, dst.cols, filter, channels), {}};
-  if (gathers(columns.axis.taps)) columns.weights = weights_per_value(columns.axis, dst.cols, channels);
-  const AxisPlan rows = plan_axis(src.rows, dst.rows, filter, 1);
-  const int row_values = src.cols * channels;
-  const std::size_t block = static_cast<std::size_t>(kColumnBlock * channels + 1);
+  ResamplePlan plan{channels, dst.cols, {plan_axis(src.cols, dst.cols, filter, channels), {}},
+                    plan_axis(src.rows, dst.rows, filter, 1)};
+  if (gathers(plan.columns.axis.taps)) plan.columns.weights = weights_per_value(plan.columns.axis, dst.cols, channels);
+  return plan;
+}
+
+// Per thread: the buffer that gathers a block's taps for the horizontal pass.
+template <class S>
+std::vector<S> gather_buffer(const ColumnPlan& columns, int channels) {
+  if (!gathers(columns.axis.taps)) return {};
+  return std::vector<S>(static_cast<std::size_t>(columns.axis.taps) * static_cast<std::size_t>(kColumnBlock * channels + 1));
+}
+
+// Each output row sums its source rows into one float row, then runs the horizontal pass
+// on that sum.
+template <class T>
+void sum_rows_first(const cv::Mat& src, cv::Mat& dst, const ResamplePlan& plan) {
+  const AxisPlan& rows = plan.rows;
+  const int row_values = src.cols * plan.channels;
   // Bands of about 16 output rows: enough tasks to share the cores evenly.
   const double stripes = std::max(1.0, dst.rows / 16.0);
   cv::parallel_for_(
@@ -199,7 +237,7 @@ void resample_as(const cv::Mat& src, cv::Mat& dst, ResizeFilter filter) {
       [&](const cv::Range& range) {
         // One float past the values: gather_taps moves three channels as four.
         std::vector<float> sums(static_cast<std::size_t>(row_values) + 1);
-        std::vector<float> gathered(gathers(columns.axis.taps) ? static_cast<std::size_t>(columns.axis.taps) * block : 0);
+        std::vector<float> gathered = gather_buffer<float>(plan.columns, plan.channels);
         std::vector<const T*> taps_rows(static_cast<std::size_t>(rows.taps));
         std::vector<float> taps_weights(static_cast<std::size_t>(rows.taps));
         for (int y = range.start; y < range.end; ++y) {
@@ -214,15 +252,101 @@ void resample_as(const cv::Mat& src, cv::Mat& dst, ResizeFilter filter) {
             ++used;
           }
           weighted_source_rows<T>(taps_rows.data(), taps_weights.data(), used, row_values, sums.data());
-          T* out = dst.ptr<T>(y);
-          switch (channels) {
-            case 1: columns_row<1>(sums.data(), columns, dst.cols, gathered.data(), out); break;
-            case 3: columns_row<3>(sums.data(), columns, dst.cols, gathered.data(), out); break;
-            default: columns_row<4>(sums.data(), columns, dst.cols, gathered.data(), out); break;
-          }
+          columns_row_of(plan.channels, sums.data(), plan.columns, plan.width, gathered.data(), dst.ptr<T>(y));
         }
       },
       stripes);
+}
+
+// out[i] = w0 * a[i] + w1 * b[i], rounded half to even, for integer T. Linear weights
+// are not negative and sum to 1, so both passes keep the values within T's range but for
+// float's rounding error, far below the half level that would round outside it: no clamp.
+template <class T>
+GPUFILTER_VECTOR_CLONES void blend_rows(const float* a, const float* b, float w0, float w1, int n,
+                                        T* __restrict out) {
+  for (int i = 0; i < n; ++i) out[i] = static_cast<T>(static_cast<int>(std::nearbyint(w0 * a[i] + w1 * b[i])));
+}
+
+// The two most recent source rows through the horizontal pass, in float, by source row.
+template <int CN, class T>
+class ResampledRows {
+ public:
+  ResampledRows(const cv::Mat& src, const ResamplePlan& plan)
+      : src_(src), plan_(plan), padded_(CN == 3 ? static_cast<std::size_t>(src.cols) * CN + 1 : 0),
+        gathered_(gather_buffer<T>(plan.columns, CN)) {
+    for (Slot& slot : slots_) slot.values.resize(static_cast<std::size_t>(plan.width) * CN);
+  }
+
+  // Source row `index` resampled; made in the slot that does not hold `keep` (the other
+  // row the caller needs) if neither holds it.
+  const float* row(int index, int keep) {
+    for (Slot& slot : slots_)
+      if (slot.index == index) return slot.values.data();
+    Slot& slot = slots_[0].index == keep ? slots_[1] : slots_[0];
+    const T* source = src_.ptr<T>(index);
+    if constexpr (CN == 3) {
+      // gather_taps moves three channels as four: the row, with a value past its own.
+      std::memcpy(padded_.data(), source, static_cast<std::size_t>(src_.cols) * CN * sizeof(T));
+      source = padded_.data();
+    }
+    gathered_row<2, CN>(source, plan_.columns, plan_.width, gathered_.data(), slot.values.data());
+    slot.index = index;
+    return slot.values.data();
+  }
+
+ private:
+  struct Slot {
+    int index = -1;
+    std::vector<float> values;
+  };
+
+  const cv::Mat& src_;
+  const ResamplePlan& plan_;
+  std::vector<T> padded_;
+  std::vector<T> gathered_;
+  Slot slots_[2];
+};
+
+// Linear taps (two per output row and column) over more output rows than source rows:
+// each source row runs the horizontal pass once per band, straight from its stored
+// values, and the output rows blend the two they need, so the horizontal pass runs once
+// per source row rather than once per output row.
+template <int CN, class T>
+void columns_first(const cv::Mat& src, cv::Mat& dst, const ResamplePlan& plan) {
+  const AxisPlan& rows = plan.rows;
+  // Bands of about 64 output rows: each band resamples one or two source rows that the
+  // band before it had too.
+  const double stripes = std::max(1.0, dst.rows / 64.0);
+  cv::parallel_for_(
+      cv::Range(0, dst.rows),
+      [&](const cv::Range& range) {
+        ResampledRows<CN, T> resampled(src, plan);
+        for (int y = range.start; y < range.end; ++y) {
+          const std::size_t at = 2 * static_cast<std::size_t>(y);
+          const float w0 = rows.weight[at], w1 = rows.weight[at + 1];
+          // A tap with no weight reads the other's row: its row adds nothing.
+          const int i0 = w0 == 0.0f ? rows.index[at + 1] : rows.index[at];
+          const int i1 = w1 == 0.0f ? i0 : rows.index[at + 1];
+          const float* a = resampled.row(i0, i1);
+          const float* b = resampled.row(i1, i0);
+          blend_rows<T>(a, b, w0, w1, plan.width * CN, dst.ptr<T>(y));
+        }
+      },
+      stripes);
+}
+
+template <class T>
+void resample_as(const cv::Mat& src, cv::Mat& dst, ResizeFilter filter) {
+  const ResamplePlan plan = plan_resample(src, dst, filter);
+  // 8-bit only: 16-bit and float linear go to cv::resize (geometry_cpu.cpp).
+  if (std::is_same_v<T, std::uint8_t> && filter == ResizeFilter::Linear && dst.rows > src.rows)
+    switch (plan.channels) {
+      case 1: columns_first<1, T>(src, dst, plan); break;
+      case 3: columns_first<3, T>(src, dst, plan); break;
+      default: columns_first<4, T>(src, dst, plan); break;
+    }
+  else
+    sum_rows_first<T>(src, dst, plan);
 }
 
 // Nearest moves pixels: each output row copies, pixel by pixel, from the one source row

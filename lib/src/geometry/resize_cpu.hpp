@@ -4,7 +4,8 @@
 // fixed-point position), its area filter when enlarging. Each output row is its source
 // rows' weighted sum in float (one contiguous row, read at the stored width), then each
 // output pixel the weighted sum of its columns in that row, rounded once, half to even,
-// as the reference rounds. Nearest copies the pixels its taps name; halving an integer
+// as the reference rounds; 8-bit linear enlarging sums the columns of each source row
+// first and blends two such rows per output row. Nearest copies the pixels its taps name; halving an integer
 // image (linear or area) averages each 2x2 block in integers.
 #include <opencv2/core.hpp>
 
