@@ -5,7 +5,6 @@
 
 #include "c_status.hpp"
 #include "gpufilter/border.hpp"
-#include "gpufilter/filter_spec.hpp"
 #include "gpufilter/registry.hpp"
 #include "gpufilter/version.hpp"
 #include "json_writer.hpp"
@@ -81,7 +80,7 @@ void write_test_contract(JsonWriter& json, const Operation& op) {
     json.key("max_differing_share").value(tolerance.max_differing_share);
     if (tolerance.colours_by_alpha) {  // Tolerance::colours_by_alpha, with its threshold as a share of the range
       json.key("colours_by_alpha").value(true);
-      json.key("least_compared_alpha").value(2.0 * kMinUnpremultiplyAlpha);
+      json.key("least_compared_alpha").value(Tolerance::kLeastComparedAlpha);
     }
     json.end_object();
   }

@@ -8,7 +8,6 @@
 #include <type_traits>
 
 #include "common/parallel_rows.hpp"
-#include "gpufilter/filter_spec.hpp"
 
 namespace gpufilter::testing {
 namespace {
@@ -60,26 +59,12 @@ void fill_random(const ImageView& view, std::uint64_t seed) {
   });
 }
 
-namespace {
-
-// The range of a channel: 1 for float.
-double channel_range(ChannelType type) {
-  switch (type) {
-    case ChannelType::U8: return 255.0;
-    case ChannelType::U16: return 65535.0;
-    case ChannelType::F32: break;
-  }
-  return 1.0;
-}
-
-}  // namespace
-
 Difference compare(const ImageView& actual, const ImageView& expected, bool colours_by_alpha) {
   Difference result;
   std::mutex mutex;
   const bool by_alpha = colours_by_alpha && expected.format.channels == 4;
-  const double range = channel_range(expected.format.type);
-  const double least_compared_alpha = 2.0 * kMinUnpremultiplyAlpha * range;
+  const double range = expected.format.max_value();
+  const double least_compared_alpha = Tolerance::kLeastComparedAlpha * range;
   reference::parallel_rows(expected.height, [&](int y0, int y1) {
     Difference band;
     for (int y = y0; y < y1; ++y)

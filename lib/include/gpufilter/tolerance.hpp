@@ -2,6 +2,8 @@
 /// @file
 /// How far a kernel's output may stray from the CPU reference. Plain data: nothing here
 /// throws or touches a GPU.
+#include "gpufilter/filter_spec.hpp"
+
 namespace gpufilter {
 
 /// How far a kernel's output may stray from the CPU reference, per channel sample.
@@ -22,10 +24,12 @@ struct Tolerance {
   /// (their colours are not clamped, so a colour far beyond the range times a float error
   /// in its alpha would count otherwise); integer outputs, whose alpha is stored rounded,
   /// by the expected alpha (their colours are clamped to the range). Colours of pixels whose
-  /// expected alpha is at most twice the threshold below which colours are 0
-  /// (kMinUnpremultiplyAlpha) are not compared: there float error decides which side of it
-  /// a pixel falls.
+  /// expected alpha is at most kLeastComparedAlpha of the range, twice the threshold below
+  /// which colours are 0 (kMinUnpremultiplyAlpha), are not compared: there float error
+  /// decides which side of it a pixel falls.
   bool colours_by_alpha = false;
+  /// That least compared alpha, as a share of the range.
+  static constexpr double kLeastComparedAlpha = 2.0 * kMinUnpremultiplyAlpha;
 
   /// Exact: no sample may differ.
   Tolerance() = default;
