@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "common/border_runtime.cuh"
 #include "common/launch.cuh"
@@ -209,26 +210,23 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   }
 }
 
-// Calls f(std::integral_constant<int, R>) for the compiled radius that runs `radius`.
+// Calls f(std::integral_constant<int, R>) where R, the compiled radius that runs a mask,
+// is `compiled` (one of Tuning::kCompiledRadii); false where it is none of them.
+template <class F, std::size_t... I>
+bool visit_radius_of_list(int compiled, F& f, std::index_sequence<I...>) {
+  return ((compiled == Tuning::kCompiledRadii[I]
+               ? (f(std::integral_constant<int, Tuning::kCompiledRadii[I]>{}), true)
+               : false) ||
+          ...);
+}
+
+// Calls f(std::integral_constant<int, R>) for the compiled radius that runs `radius`:
+// one instantiation for each radius of Tuning::kCompiledRadii.
 template <class F>
 void visit_compiled_radius(int radius, F&& f) {
-  static_assert(sizeof(Tuning::kCompiledRadii) / sizeof(int) == 12, "list each compiled radius below");
-  switch (Tuning::compiled_radius(radius)) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 5: return f(std::integral_constant<int, 5>{});
-    case 6: return f(std::integral_constant<int, 6>{});
-    case 8: return f(std::integral_constant<int, 8>{});
-    case 10: return f(std::integral_constant<int, 10>{});
-    case 12: return f(std::integral_constant<int, 12>{});
-    case 16: return f(std::integral_constant<int, 16>{});
-    case 24: return f(std::integral_constant<int, 24>{});
-    case 32: return f(std::integral_constant<int, 32>{});
-    default: break;
-  }
-  throw Error(ErrorCode::InvalidArgument, "separable_strip: radius " + std::to_string(radius) + " is not compiled");
+  constexpr std::size_t kCount = sizeof(Tuning::kCompiledRadii) / sizeof(Tuning::kCompiledRadii[0]);
+  if (!visit_radius_of_list(Tuning::compiled_radius(radius), f, std::make_index_sequence<kCount>{}))
+    throw Error(ErrorCode::InvalidArgument, "separable_strip: radius " + std::to_string(radius) + " is not compiled");
 }
 
 template <int R>
