@@ -29,6 +29,14 @@ foreach(module gpufilter_tool gpufilter_codecs)
     install(TARGETS ${module} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpufilter)
   endif()
 endforeach()
+# The Python package's component carries the tool too, in the prefix's bin/ beside the
+# package's lib/, where gpufilter.cluster.cli_path() and the Slurm example look for it
+# (python/CMakeLists.txt installs the libraries and the codec module it needs). OPTIONAL:
+# a build of gpufilter_python alone still installs the package, without the tool.
+if(TARGET gpufilter_cli AND TARGET gpufilter_c)
+  install(TARGETS gpufilter_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT python OPTIONAL)
+  install(TARGETS gpufilter_tool LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpufilter COMPONENT python OPTIONAL)
+endif()
 
 install(EXPORT gpufilterTargets NAMESPACE gpufilter:: DESTINATION ${GPUFILTER_CMAKE_DIR})
 configure_package_config_file(cmake/gpufilterConfig.cmake.in ${PROJECT_BINARY_DIR}/gpufilterConfig.cmake
