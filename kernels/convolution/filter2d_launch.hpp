@@ -28,11 +28,35 @@ void launch_filter2d_constant(const ImageView& src, const ImageView& dst, const 
 // the current device (common/device_limits.hpp).
 bool filter2d_tiled_fits(PixelFormat format, const FilterSpec& spec);
 
-// Seed strategy 1: each block loads its output tile plus the halo into shared memory
-// once (the border policy applied only by blocks at the image's edge), then every
-// tap reads shared memory. Masks in __constant__.
+// The `tiled` variant: masks up to 5x5 on the column walk, larger ones on the tile
+// (each as below).
 void launch_filter2d_tiled(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                            const ExecContext& ctx);
+
+// Seed strategy 1: each block loads its output tile plus the halo into shared memory
+// once (the border policy applied only by blocks at the image's edge), then every
+// tap reads shared memory. Masks in __constant__. Any mask size that fits (the lab
+// runs it by name on small masks too, beside the column walk).
+void launch_filter2d_tile(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                          const ExecContext& ctx);
+
+// Whether the column walk runs the spec: its masks (one, or two for Magnitude) at most
+// Filter2dWalkTuning::kMaxRadius each side of the centre; any format.
+bool filter2d_walk_fits(const FilterSpec& spec);
+
+// Small masks: a warp walks down 32 adjacent columns, the rows of each column in
+// registers, each mask column's sums passed between lanes by shuffles
+// (filter2d_walk.cuh). Masks as kernel arguments. Throws Error(InvalidArgument) where
+// filter2d_walk_fits() is false.
+void launch_filter2d_walk(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                          const ExecContext& ctx);
+
+namespace walk {
+// One pixel type's column-walk kernels (filter2d_walk_<type>.cu), for launch_filter2d_walk.
+template <class T>
+void launch_typed(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                  const ExecContext& ctx);
+}  // namespace walk
 
 // Seed strategy 2: only the output tile goes to shared memory; taps that fall in the
 // halo read global memory, which the neighbouring block has just brought into L2.

@@ -56,6 +56,27 @@ __device__ __forceinline__ Accum<C> input_value(const Pixel<T, C>& p, const Filt
   return premultiplied(to_accum(p), out);
 }
 
+// One input pixel at `address` as the masks see it (input_value), or the constant's
+// where `constant_row`; for the kernels that stream a column down the image.
+// RGBA8 moves as one 32-bit word: read as a vector of four bytes it is put together
+// again byte by byte.
+template <class T, int C>
+__device__ __forceinline__ Accum<C> load_input(const unsigned char* address, bool constant_row,
+                                               const Pixel<T, C>& constant, const Filter2dOutput& out) {
+  if constexpr (std::is_same_v<T, std::uint8_t> && C == 4) {
+    unsigned word = *reinterpret_cast<const unsigned*>(address);
+    if (constant_row) word = reinterpret_cast<const unsigned&>(constant);
+    Accum<4> v;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) v.c[c] = __uint_as_float(__byte_perm(word, kMagicBits, 0x7540u + c)) - kMagic;
+    return premultiplied(v, out);
+  } else {
+    Pixel<T, C> p = *reinterpret_cast<const Pixel<T, C>*>(address);
+    if (constant_row) p = constant;
+    return input_value(p, out);
+  }
+}
+
 // Shared-memory floats: 4-channel values move as one 16-byte access. The pointers are
 // generic, so decimated.cu writes its low-res float images in global memory with them too.
 template <int C>

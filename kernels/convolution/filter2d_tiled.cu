@@ -103,6 +103,12 @@ bool filter2d_tiled_fits(PixelFormat format, const FilterSpec& spec) {
 
 void launch_filter2d_tiled(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                            const ExecContext& ctx) {
+  if (filter2d_walk_fits(spec)) launch_filter2d_walk(src, dst, spec, border, ctx);
+  else launch_filter2d_tile(src, dst, spec, border, ctx);
+}
+
+void launch_filter2d_tile(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                          const ExecContext& ctx) {
   const int mask_count = filter2d_mask_count(spec, "filter2d_tiled");
   const std::vector<float> weights = filter2d_weights(spec);
   require_constant_fit(weights, spec, "filter2d_tiled");

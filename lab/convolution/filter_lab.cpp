@@ -1,12 +1,13 @@
 // The convolution family's lab variants: the fixed-point separable kernel in every
-// launch shape (superseded by separable_packed), gradient_int's other shapes, and
-// box_stack always in two passes. Each runs the spec the op makes of its parameters;
+// launch shape (superseded by separable_packed), gradient_int's other shapes,
+// box_stack always in two passes, the tiled separable kernel and the 2-D tile on small masks. Each runs the spec the op makes of its parameters;
 // where its kernel cannot run that spec, the library's next simpler variant runs it.
 #include <functional>
 #include <string>
 #include <utility>
 
 #include "convolution/box_stack_launch.hpp"
+#include "convolution/filter2d_launch.hpp"
 #include "convolution/gradient_int_launch.hpp"
 #include "convolution/separable_launch.hpp"
 #include "convolution/separable_fixed_weights.hpp"
@@ -116,6 +117,21 @@ void add_separable_tiled(std::vector<LabVariant>& list, const std::string& op) {
       FilterVariant::Separable));
 }
 
+// The 2-D tile with its halo in shared memory (seed strategy 1), which `tiled` runs
+// above 5x5: here it runs the small masks too, beside the column walk that `tiled`
+// runs them on, in the same bench run.
+bool tile_runs(PixelFormat format, const FilterSpec& spec) {
+  return kernels::filter2d_constant_fits(spec) && kernels::filter2d_tiled_fits(format, spec);
+}
+
+void add_tiled_shared(std::vector<LabVariant>& list, const std::string& op) {
+  list.push_back(filter_variant(
+      op, "tiled_shared", "every mask on the 2-D tile in shared memory (tiled's kernel above 5x5)", tile_runs,
+      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+         const ExecContext& ctx) { kernels::launch_filter2d_tile(src, dst, spec, border, ctx); },
+      FilterVariant::Tiled));
+}
+
 }  // namespace
 
 std::vector<LabVariant> filter_lab_variants() {
@@ -125,6 +141,7 @@ std::vector<LabVariant> filter_lab_variants() {
   add_separable_fixed(list, "box", {{"size", std::vector<double>{5, 3}}, {"alpha", "separate"}});
   add_gradient_shapes(list);
   for (const char* op : {"blur", "box", "sharpen", "convolve"}) add_separable_tiled(list, op);
+  for (const char* op : {"convolve", "edge", "emboss"}) add_tiled_shared(list, op);
   return list;
 }
 

@@ -44,7 +44,11 @@ enum class FilterVariant {
   Naive,      ///< masks in global memory, a border branch at every tap; any mask size
   Constant,   ///< masks in __constant__ memory, no tiling (up to 16256 floats: one mask
               ///< up to 127x127, two up to 89x89)
-  Tiled,      ///< tile plus halo in shared memory; masks as Constant
+  Tiled,      ///< masks up to 5x5: a warp walks down 32 columns, rows in registers, the
+              ///< mask's columns passed between lanes by shuffles (masks as kernel
+              ///< arguments); larger masks: tile plus halo in shared memory, masks as Constant.
+              ///< Auto takes it for every mask up to 5x5 that is not rank 1, and for rank-1
+              ///< masks up to 5x5 on 16-bit, float and 3-channel images
   TiledL2,    ///< only the tile in shared memory; the halo read through the cache
               ///< (strategy 2); masks as Constant
   Separable,  ///< rank-1 masks as a row pass and a column pass (blur, box, sharpen, edge

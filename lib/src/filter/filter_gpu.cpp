@@ -14,6 +14,7 @@
 #include "kernels/convolution/box_stack_launch.hpp"
 #include "kernels/convolution/decimated_launch.hpp"
 #include "kernels/convolution/filter2d_launch.hpp"
+#include "kernels/convolution/filter2d_tuning.hpp"
 #include "kernels/convolution/gradient_int_launch.hpp"
 #include "kernels/convolution/gradient_int_tuning.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
@@ -37,7 +38,9 @@ bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) 
     case FilterVariant::Naive: return true;
     case FilterVariant::Constant:
     case FilterVariant::TiledL2: return kernels::filter2d_constant_fits(spec);
-    case FilterVariant::Tiled: return kernels::filter2d_constant_fits(spec) && kernels::filter2d_tiled_fits(format, spec);
+    case FilterVariant::Tiled:  // the column walk up to 5x5 (no shared memory), else the tile
+      return kernels::filter2d_walk_fits(spec) ||
+             (kernels::filter2d_constant_fits(spec) && kernels::filter2d_tiled_fits(format, spec));
     case FilterVariant::Separable:
       return one_rank1_mask(spec) && spec.width() <= kernels::SeparableTuning::kMaxTaps &&
              spec.height() <= kernels::SeparableTuning::kMaxTaps;
@@ -59,14 +62,19 @@ const FilterVariant kFallbackOrder[] = {FilterVariant::GradientInt, FilterVarian
                                         FilterVariant::TiledL2,     FilterVariant::Constant,
                                         FilterVariant::Naive};
 
-// Whether Auto may pick this variant for this format (the 8-bit integer kernels by the
-// tuning's measured choice).
+// Whether Auto may pick this variant for this format (the 8-bit integer kernels, and
+// the separable strip against the column walk, by the tunings' measured choices).
 bool auto_takes(FilterVariant variant, PixelFormat format, const FilterSpec& spec) {
   if (variant == FilterVariant::GradientInt) return kernels::GradientIntTuning::kAutoPicks;
   if (variant == FilterVariant::SeparablePacked) {
     const int size = std::max(spec.width(), spec.height());
     return size <= kernels::SeparablePackedTuning::auto_max_size(format.channels, kernels::is_box_mask(spec));
   }
+  // Small rank-1 masks: the column walk (`tiled`) where it measured faster.
+  if (variant == FilterVariant::Separable)
+    return !(kernels::filter2d_walk_fits(spec) &&
+             kernels::Filter2dWalkTuning::auto_prefers_to_separable(
+                 static_cast<int>(format.channel_bytes()), format.channels));
   return true;
 }
 

@@ -1,0 +1,8 @@
+// The column-walk kernels for f32 images (filter2d_walk.cuh), one file per pixel type
+// so that the build compiles them side by side.
+#include "convolution/filter2d_walk.cuh"
+
+namespace gpufilter::kernels::walk {
+template void launch_typed<float>(const ImageView&, const ImageView&, const FilterSpec&, const Border&,
+                                  const ExecContext&);
+}  // namespace gpufilter::kernels::walk

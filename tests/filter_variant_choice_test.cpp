@@ -1,0 +1,56 @@
+// Which kernel Auto takes for the small masks the column walk runs (`tiled`), as
+// Filter2dWalkTuning's measured choices say: general 2-D masks up to 5x5 always; one
+// rank-1 mask up to 5x5 on 16-bit, float and three-channel images, where the walk beat the
+// separable strip; 8-bit gray and RGBA keep separable_packed and the strip.
+#include <gtest/gtest.h>
+
+#include "gpufilter/gpufilter.hpp"
+#include "kernels/convolution/filter2d_launch.hpp"
+
+namespace gpufilter::filter_variant_choice_test {
+namespace {
+
+const PixelFormat kGray8{ChannelType::U8, 1};
+const PixelFormat kRgb8{ChannelType::U8, 3};
+const PixelFormat kRgba8{ChannelType::U8, 4};
+
+TEST(AutoVariant, GeneralSmallMasksTakeTheWalk) {
+  ConvolveParams cross;
+  cross.mask = parse_mask("0 -1 0; -1 5 -1; 0 -1 0");
+  for (const PixelFormat& format : all_pixel_formats()) {
+    EXPECT_EQ(applied_variant(convolve_spec(cross), format, FilterVariant::Auto), FilterVariant::Tiled)
+        << format.name();
+    EXPECT_EQ(applied_variant(emboss_spec(EmbossParams{}), format, FilterVariant::Auto), FilterVariant::Tiled)
+        << format.name();
+  }
+  EXPECT_TRUE(kernels::filter2d_walk_fits(convolve_spec(cross)));
+  ConvolveParams wide;
+  wide.mask = parse_mask("1 1 1 1 1 1 1");
+  EXPECT_FALSE(kernels::filter2d_walk_fits(convolve_spec(wide))) << "7 wide: the tile";
+}
+
+TEST(AutoVariant, SmallRank1MasksTakeTheWalkWhereItMeasuredFaster) {
+  const BoxParams box3{3, 3, AlphaMode::Premultiply};
+  for (const PixelFormat& format : all_pixel_formats()) {
+    const FilterVariant box = applied_variant(box_spec(box3), format, FilterVariant::Auto);
+    if (format == kGray8 || format == kRgb8 || format == kRgba8)
+      EXPECT_EQ(box, FilterVariant::SeparablePacked) << format.name();
+    else
+      EXPECT_EQ(box, FilterVariant::Tiled) << format.name();
+  }
+  SharpenParams sharpen;
+  sharpen.radius = 2;  // 5x5, rank 1 with the Unsharp output
+  EXPECT_EQ(applied_variant(sharpen_spec(sharpen), kRgb8, FilterVariant::Auto), FilterVariant::Tiled);
+  EXPECT_EQ(applied_variant(sharpen_spec(sharpen), kRgba8, FilterVariant::Auto), FilterVariant::Separable)
+      << "8-bit RGBA: the strip";
+  EXPECT_EQ(applied_variant(sharpen_spec(sharpen), kGray8, FilterVariant::Auto), FilterVariant::Separable)
+      << "8-bit gray: the strip";
+  EXPECT_EQ(applied_variant(sharpen_spec(sharpen), PixelFormat{ChannelType::F32, 4}, FilterVariant::Auto),
+            FilterVariant::Tiled);
+  // Beyond 5x5 rank-1 masks stay separable on every format.
+  EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{}), PixelFormat{ChannelType::U16, 1}, FilterVariant::Auto),
+            FilterVariant::Separable);
+}
+
+}  // namespace
+}  // namespace gpufilter::filter_variant_choice_test
