@@ -2,7 +2,8 @@
 with pip, offline and with the distribution's setuptools, three ways: into a fresh
 virtual environment, into a --target folder and into a --user site, and checks each
 as a user would: `pip show`, importlib.metadata, the package imported from there (not
-the build tree), the Python tests run against it, `pip uninstall`.
+the build tree), the Python tests run against it, `pip uninstall`; and that `pip install .`
+and `pip install python/` on the source tree say what to install instead.
 
     python3 python/tests/pip_install_check.py build/python
 
@@ -38,6 +39,25 @@ def run(command, env, cwd=None, expect=0):
         sys.stdout.write(result.stderr)
         raise SystemExit("exit status %d, expected %s" % (result.returncode, "0" if expect == 0 else "non-zero"))
     return result.stdout
+
+
+def check_source_tree_refused(python, env, scratch):
+    """`pip install .` at the top and `pip install python/` say what to install instead."""
+    top = os.path.dirname(os.path.dirname(HERE))
+    for tree in (top, os.path.join(top, "python")):
+        # pip writes its egg-info beside setup.py: a copy of the file alone, in a folder of its own.
+        copy = os.path.join(scratch, "tree-" + os.path.basename(tree))
+        os.makedirs(os.path.join(copy, "python"))
+        shutil.copy(os.path.join(top, "python", "setup.py"), os.path.join(copy, "python", "setup.py"))
+        if tree == top:
+            shutil.copy(os.path.join(top, "setup.py"), os.path.join(copy, "setup.py"))
+        target = copy if tree == top else os.path.join(copy, "python")
+        print("+ pip install " + target, flush=True)
+        result = subprocess.run([python, "-m", "pip", "install"] + PIP_OFFLINE + [target], env=env,
+                                capture_output=True, text=True)
+        if result.returncode == 0 or "pip installs the built package" not in result.stdout + result.stderr:
+            sys.stdout.write(result.stdout + result.stderr)
+            raise SystemExit("pip install %s did not say what to install instead" % tree)
 
 
 def check_installed(python, env, where, version):
@@ -116,6 +136,7 @@ def main(package_dir):
             share_site_packages(venv)
         venv_python = os.path.join(venv, "bin", "python")
         env = environment()
+        check_source_tree_refused(venv_python, env, scratch)
         run([venv_python, "-m", "pip", "install"] + PIP_OFFLINE + [source], env)
         check_installed(venv_python, env, os.path.join(venv, "lib"), version)
         run([venv_python, "-m", "pip", "uninstall", "-y", "gpufilter"], env)
