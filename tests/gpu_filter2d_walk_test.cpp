@@ -92,7 +92,9 @@ Border border_of(BorderMode mode, PixelFormat format) {
   const double max = format.type == ChannelType::U8 ? 255.0 : (format.type == ChannelType::U16 ? 65535.0 : 1.0);
   Border border{mode, {}};
   const double shares[] = {0.2, 0.5, 0.9, 0.4};
-  for (int c = 0; c < 4; ++c) border.value[static_cast<std::size_t>(c)] = format.type == ChannelType::F32 ? shares[c] : std::round(shares[c] * max);
+  for (int c = 0; c < 4; ++c)
+    border.value[static_cast<std::size_t>(c)] =
+        format.type == ChannelType::F32 ? shares[c] : std::round(shares[c] * max);
   return border;
 }
 
@@ -104,7 +106,8 @@ testing::Difference run_vs_reference(int w, int h, PixelFormat format, const Fil
   testing::fill_random(host_src.view(), static_cast<std::uint64_t>(w * 131 + h * 17 + format.channels));
   if (format.channels == 4 && format.type == ChannelType::U8)
     for (int y = 0; y < h; ++y)
-      for (int x = y % 5; x < w; x += 5) host_src.view().row<std::uint8_t>(y)[x * 4 + 3] = static_cast<std::uint8_t>((x + y) % 3);
+      for (int x = y % 5; x < w; x += 5)
+        host_src.view().row<std::uint8_t>(y)[x * 4 + 3] = static_cast<std::uint8_t>((x + y) % 3);
   reference::apply_filter(host_src.view(), expected.view(), spec, border);
   testing::poison_against(actual.view(), expected.view());
   const int pad = sub_view ? 1 : 0;

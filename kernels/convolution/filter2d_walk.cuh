@@ -1,15 +1,18 @@
 #pragma once
 // The column walk for small 2-D masks (up to Filter2dWalkTuning::kMaxRadius each side;
 // docs/techniques/convolution.md, "Small masks: the column walk"). Each lane of a warp
-// owns one pixel column and walks down a strip of rows, keeping the last 2R + S rows of
-// its column in registers, converted (and premultiplied) once. For an output row it
-// sums each of the mask's 2R + 1 columns of taps down its own column, then takes the
-// sums of the columns left and right of it from the neighbouring lanes (a shuffle each):
-//   out(x) = sum_i  v_i(x + i - R),   v_i(x) = sum_j  w[j][i] * in(x, y + j - R)
-// The R edge lanes either side compute for their neighbours and store nothing, so a
-// warp stores 32 - 2R columns. No shared memory, no barrier: each input pixel is loaded
-// and converted once a strip, where the tile loads its pixels once and reads each of
-// them from shared memory for every tap.
+// owns P adjacent pixel columns (Filter2dWalkTuning::kPixelsALane) and walks down a strip
+// of rows, keeping the last 2R + S rows of its columns in registers, converted (and
+// premultiplied) once. For an output row, each product w[j][i] * in(q, y + j - R) of its
+// column q belongs to output column q + R - i:
+//   out(x) = sum_i  v_i(x + i - R),   v_i(q) = sum_j  w[j][i] * in(q, y + j - R)
+// The lane sums each target column's products in one chain and hands the sums for the 2R
+// columns beyond its own to the lanes that own them (a shuffle and an add each). The H
+// edge lanes either side compute only for their neighbours, so a warp stores (32 - 2H) P
+// columns. A rank-1 mask sums each column once with its y factor and weighs that sum with
+// each x tap. No shared memory, no barrier: each input pixel is loaded and converted once
+// a strip, where the tile loads its pixels once and reads them from shared memory for
+// every tap.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -38,7 +41,7 @@ struct WalkTaps {
   float y[2 * R + 1];
 };
 
-// A value of the lane `d` columns to the right (left where d < 0).
+// The value `v` of the lane `d` lanes to the right (left where d < 0).
 template <int C>
 __device__ __forceinline__ Accum<C> from_lane(const Accum<C>& v, int d) {
   Accum<C> r;
@@ -61,7 +64,8 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::min_blocks(P))
   constexpr int kTargets = P + 2 * R;
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int warp = static_cast<int>(threadIdx.x) >> 5;
-  const int x = (static_cast<int>(blockIdx.x) * Tuning::kWarps + warp) * Tuning::columns_a_warp(R, P) - H * P + lane * P;
+  const int band = (static_cast<int>(blockIdx.x) * Tuning::kWarps + warp) * Tuning::columns_a_warp(R, P);
+  const int x = band - H * P + lane * P;  // the lane's first column
   // The lane's columns, mapped through the border once.
   int sx[P];
   bool column_constant[P];
