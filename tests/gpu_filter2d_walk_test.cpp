@@ -76,15 +76,15 @@ const PixelFormat kFormats[] = {{ChannelType::U8, 1},  {ChannelType::U8, 3},  {C
                                 {ChannelType::U16, 1}, {ChannelType::U16, 3}, {ChannelType::U16, 4},
                                 {ChannelType::F32, 1}, {ChannelType::F32, 3}, {ChannelType::F32, 4}};
 
-// 1x1; narrower than the mask; one warp's columns and one more (a lane a pixel, 5x5);
-// shorter than a step; a strip and a ragged part of the next; a block's band and one
-// more column, at a pixel a lane (3x3) and at four (8-bit gray).
+// 1x1; narrower than the mask; one warp's columns and one more (5x5); shorter than a
+// step; a strip and a ragged part of the next; a block's band and one more column (3x3);
+// four bands and one more column, two rows.
 std::vector<std::pair<int, int>> sizes() {
-  const int warp = Tuning::columns_a_warp(2, 1) + 1;
-  const int band = Tuning::kWarps * Tuning::columns_a_warp(1, 1) + 1;
-  const int gray_band = Tuning::kWarps * Tuning::columns_a_warp(1, 4) + 1;
-  return {{1, 1},   {2, 3}, {warp, Tuning::kMaxRowsAStep - 1}, {7, Tuning::kStripRows + 3}, {band, 9},
-          {gray_band, 2}};
+  constexpr int P = Tuning::kPixelsALane;
+  const int warp = Tuning::columns_a_warp(2, P) + 1;
+  const int band = Tuning::kWarps * Tuning::columns_a_warp(1, P);
+  return {{1, 1},       {2, 3}, {warp, Tuning::rows_a_step(P) - 1}, {7, Tuning::kStripRows + 3}, {band + 1, 9},
+          {4 * band + 1, 2}};
 }
 
 // A constant of about 0.2, 0.5, 0.9 and 0.4 of the range, in the format's units.

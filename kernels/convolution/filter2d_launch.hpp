@@ -28,6 +28,10 @@ void launch_filter2d_constant(const ImageView& src, const ImageView& dst, const 
 // the current device (common/device_limits.hpp).
 bool filter2d_tiled_fits(PixelFormat format, const FilterSpec& spec);
 
+// Whether the `tiled` variant runs the spec: on the column walk, or on the tile where its
+// masks fit __constant__ and its tile shared memory (both below).
+bool filter2d_tiled_runs(PixelFormat format, const FilterSpec& spec);
+
 // The `tiled` variant: masks up to 5x5 on the column walk, larger ones on the tile
 // (each as below).
 void launch_filter2d_tiled(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,

@@ -101,6 +101,10 @@ bool filter2d_tiled_fits(PixelFormat format, const FilterSpec& spec) {
   });
 }
 
+bool filter2d_tiled_runs(PixelFormat format, const FilterSpec& spec) {
+  return filter2d_walk_fits(spec) || (filter2d_constant_fits(spec) && filter2d_tiled_fits(format, spec));
+}
+
 void launch_filter2d_tiled(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                            const ExecContext& ctx) {
   if (filter2d_walk_fits(spec)) launch_filter2d_walk(src, dst, spec, border, ctx);

@@ -51,7 +51,6 @@ struct Filter2dWalkTuning {
   // Rows loaded together a step: their loads are in flight at once, and the window of
   // converted rows moves once a step. Two where a lane owns several pixels.
   static constexpr int rows_a_step(int pixels) { return pixels == 1 ? 4 : 2; }
-  static constexpr int kMaxRowsAStep = 4;
   // Rows a block walks: each strip reads 2R rows beyond its own.
   static constexpr int kStripRows = 64;
   // Lanes either side that compute only for their neighbours.

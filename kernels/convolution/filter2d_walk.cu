@@ -1,8 +1,8 @@
 // Which specs the column walk runs, and its launch by pixel type.
 #include <algorithm>
-#include <cstdint>
 #include <string>
 
+#include "common/dispatch.cuh"
 #include "convolution/filter2d_launch.hpp"
 #include "convolution/filter2d_tuning.hpp"
 #include "gpufilter/error.hpp"
@@ -21,12 +21,9 @@ void launch_filter2d_walk(const ImageView& src, const ImageView& dst, const Filt
     throw Error(ErrorCode::InvalidArgument, "filter2d_walk: runs masks up to " +
                                                 std::to_string(2 * Filter2dWalkTuning::kMaxRadius + 1) + "x" +
                                                 std::to_string(2 * Filter2dWalkTuning::kMaxRadius + 1));
-  switch (src.format.type) {
-    case ChannelType::U8: return walk::launch_typed<std::uint8_t>(src, dst, spec, border, ctx);
-    case ChannelType::U16: return walk::launch_typed<std::uint16_t>(src, dst, spec, border, ctx);
-    case ChannelType::F32: return walk::launch_typed<float>(src, dst, spec, border, ctx);
-  }
-  throw Error(ErrorCode::UnsupportedFormat, "filter2d_walk: unsupported channel type in " + src.format.name());
+  visit_channel_type(src.format, [&](auto tag) {
+    walk::launch_typed<typename decltype(tag)::type>(src, dst, spec, border, ctx);
+  });
 }
 
 }  // namespace gpufilter::kernels

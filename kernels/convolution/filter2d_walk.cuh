@@ -17,10 +17,9 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <string>
-#include <type_traits>
 
 #include "common/border_runtime.cuh"
+#include "common/dispatch.cuh"
 #include "common/launch.cuh"
 #include "convolution/filter2d_launch.hpp"
 #include "convolution/filter2d_output.cuh"
@@ -112,7 +111,7 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::min_blocks(P))
 #pragma unroll
       for (int s = 0; s < S; ++s) {
         if (y0 + s >= y_end) break;  // the same for the whole warp
-        Accum<C> sums[M][P];
+        Accum<C> sums[P][M];  // each own column's sums, one a mask
 #pragma unroll
         for (int m = 0; m < M; ++m) {
           Accum<C> acc[kTargets];
@@ -149,14 +148,11 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::min_blocks(P))
             for (int c = 0; c < C; ++c) acc[R + own].c[c] += v.c[c];
           }
 #pragma unroll
-          for (int q = 0; q < P; ++q) sums[m][q] = acc[R + q];
+          for (int q = 0; q < P; ++q) sums[q][m] = acc[R + q];
         }
 #pragma unroll
         for (int q = 0; q < P; ++q) {
-          Accum<C> pixel_sums[M];
-#pragma unroll
-          for (int m = 0; m < M; ++m) pixel_sums[m] = sums[m][q];
-          const Pixel<T, C> p = filter2d_pixel<T, C, M>(pixel_sums, window[s + R][q], out);
+          const Pixel<T, C> p = filter2d_pixel<T, C, M>(sums[q], window[s + R][q], out);
           if (stores && x + q < dst.width) dst.at(x + q, y0 + s) = p;
         }
       }
@@ -213,21 +209,14 @@ void launch_typed(const ImageView& src, const ImageView& dst, const FilterSpec& 
   static_assert(Tuning::kMaxRadius == 2, "a radius of each compiled kernel below");
   const int radius = std::max(spec.width(), spec.height()) / 2;
   const int masks = filter2d_mask_count(spec, "filter2d_walk");
-  const auto with_channels = [&](auto channels) {
+  visit_channels(src.format, [&](auto channels) {
     constexpr int C = decltype(channels)::value;
     visit_mask_count(masks, [&](auto k) {
       constexpr int M = decltype(k)::value;
       if (radius <= 1) launch_shape<T, C, 1, M>(src, dst, spec, border, ctx);
       else launch_shape<T, C, 2, M>(src, dst, spec, border, ctx);
     });
-  };
-  switch (src.format.channels) {
-    case 1: return with_channels(std::integral_constant<int, 1>{});
-    case 3: return with_channels(std::integral_constant<int, 3>{});
-    case 4: return with_channels(std::integral_constant<int, 4>{});
-    default: break;
-  }
-  throw Error(ErrorCode::UnsupportedFormat, "filter2d_walk: unsupported channel count in " + src.format.name());
+  });
 }
 
 }  // namespace gpufilter::kernels::walk

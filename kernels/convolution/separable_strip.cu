@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/device_limits.hpp"
+#include "common/dispatch.cuh"
 #include "convolution/separable_strip_launch.hpp"
 #include "convolution/separable_strip_tuning.hpp"
 #include "gpufilter/error.hpp"
@@ -31,12 +32,9 @@ void launch_separable_strip(const ImageView& src, const ImageView& dst, const Fi
     throw Error(ErrorCode::UnsupportedFormat,
                 "separable_strip: runs one rank-1 mask (Linear or Unsharp output) of radius up to " +
                     std::to_string(SeparableStripTuning::kMaxRadius) + " on 1- and 4-channel images");
-  switch (src.format.type) {
-    case ChannelType::U8: return strip::launch_typed<std::uint8_t>(src, dst, spec, border, ctx);
-    case ChannelType::U16: return strip::launch_typed<std::uint16_t>(src, dst, spec, border, ctx);
-    case ChannelType::F32: return strip::launch_typed<float>(src, dst, spec, border, ctx);
-  }
-  throw Error(ErrorCode::UnsupportedFormat, "separable_strip: unsupported channel type in " + src.format.name());
+  visit_channel_type(src.format, [&](auto tag) {
+    strip::launch_typed<typename decltype(tag)::type>(src, dst, spec, border, ctx);
+  });
 }
 
 }  // namespace gpufilter::kernels

@@ -38,9 +38,7 @@ bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) 
     case FilterVariant::Naive: return true;
     case FilterVariant::Constant:
     case FilterVariant::TiledL2: return kernels::filter2d_constant_fits(spec);
-    case FilterVariant::Tiled:  // the column walk up to 5x5 (no shared memory), else the tile
-      return kernels::filter2d_walk_fits(spec) ||
-             (kernels::filter2d_constant_fits(spec) && kernels::filter2d_tiled_fits(format, spec));
+    case FilterVariant::Tiled: return kernels::filter2d_tiled_runs(format, spec);
     case FilterVariant::Separable:
       return one_rank1_mask(spec) && spec.width() <= kernels::SeparableTuning::kMaxTaps &&
              spec.height() <= kernels::SeparableTuning::kMaxTaps;
