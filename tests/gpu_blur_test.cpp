@@ -75,8 +75,8 @@ INSTANTIATE_TEST_SUITE_P(Range, BlurParams,
                            return "case" + std::to_string(param_info.index);
                          });
 
-// The strip kernel behind `separable` (1- and 4-channel images; 3-channel ones take the
-// tiled kernel) walks a band of columns down strips of rows and
+// The strip kernel behind `separable` (1- and 4-channel images and 8-bit RGB; RGB of 16
+// and 32 bits takes the tiled kernel) walks a band of columns down strips of rows and
 // reads the rows near the top and bottom through the border: images wider than a band
 // and taller than a strip, masks between the compiled radii (run in the next one up,
 // their outer taps zero), premultiplied alpha, and the borders that read outside.

@@ -43,6 +43,25 @@ struct SeparableStripTuning {
   static constexpr bool runs(std::size_t pixel_bytes, int radius) {
     return pixel_bytes < 8 || radius >= kWidePixelMinRadius;
   }
+  // 8-bit images of 1 and 3 channels (separable_strip_bytes.cuh): the vertical pass
+  // runs down words of 4 bytes of a row, whatever pixels they belong to, so it loads
+  // whole words as RGBA8 does; the horizontal pass makes runs of byte_run(C) pixels.
+  // Runs of 21 gray or 7 RGB pixels: 21 sums a thread either way, and an odd stride of
+  // floats between the lanes' runs, so they start in different banks.
+  static constexpr int byte_run(int channels) { return channels == 1 ? 21 : 7; }
+  static constexpr int byte_band_width(int channels, int radius) {
+    return byte_run(channels) * threads(radius) / kRows;
+  }
+  // The halo's bytes either side, whole words.
+  static constexpr int byte_halo(int channels, int radius) { return (radius * channels + 3) / 4 * 4; }
+  // Words a row of the band and its halo: one a thread in the vertical pass.
+  static constexpr int byte_words(int channels, int radius) {
+    return (byte_band_width(channels, radius) * channels + 2 * byte_halo(channels, radius)) / 4;
+  }
+  static constexpr std::size_t byte_shared_bytes(int channels, int radius) {
+    return static_cast<std::size_t>(kRows) * byte_words(channels, radius) * 4 * sizeof(float) +
+           static_cast<std::size_t>(kRows + 2 * radius) * (sizeof(long long) + 1);
+  }
   // The radii compiled, each a kernel per format; a mask of another radius runs in the
   // next one up, its outer taps zero.
   static constexpr int kCompiledRadii[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32};

@@ -1,8 +1,9 @@
 // The convolution family's lab variants: the fixed-point separable kernel in every
 // launch shape (superseded by separable_packed), gradient_int's other shapes, box_stack
-// always in two passes, the tiled separable kernel and the 2-D tile on small masks. Each
-// runs the spec the op makes of its parameters; where its kernel cannot run that spec,
-// the library's next simpler variant runs it.
+// always in two passes, the tiled separable kernel, the strip by pixel columns on gray
+// and the 2-D tile on small masks. Each runs the spec the op makes of its parameters;
+// where its kernel cannot run that spec, the library's next simpler variant runs it.
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "convolution/filter2d_launch.hpp"
 #include "convolution/gradient_int_launch.hpp"
 #include "convolution/separable_launch.hpp"
+#include "convolution/separable_strip_launch.hpp"
 #include "convolution/separable_fixed_weights.hpp"
 #include "gpufilter/filter_params.hpp"
 #include "gpufilter/filters.hpp"
@@ -118,6 +120,22 @@ void add_separable_tiled(std::vector<LabVariant>& list, const std::string& op) {
       FilterVariant::Separable));
 }
 
+// The strip with a thread a pixel column, as 1- and 4-channel images of every type run it,
+// on 8-bit gray, where the library runs byte columns (separable_strip_bytes.cuh): the
+// two beside each other in the same bench run.
+bool strip_on_gray_pixels(PixelFormat format, const FilterSpec& spec) {
+  return format.channels == 1 && format.channel_bytes() == 1 && kernels::separable_strip_fits(format, spec);
+}
+
+void add_separable_strip_pixels(std::vector<LabVariant>& list, const std::string& op) {
+  list.push_back(filter_variant(
+      op, "separable_strip_pixels", "8-bit gray on the strip with a thread a pixel column, not 4 bytes",
+      strip_on_gray_pixels,
+      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+         const ExecContext& ctx) { kernels::strip::launch_typed<std::uint8_t>(src, dst, spec, border, ctx); },
+      FilterVariant::Separable));
+}
+
 // The 2-D tile with its halo in shared memory (seed strategy 1), which `tiled` runs
 // above 5x5: here it runs the small masks too, beside the column walk that `tiled`
 // runs them on, in the same bench run.
@@ -142,6 +160,7 @@ std::vector<LabVariant> filter_lab_variants() {
   add_separable_fixed(list, "box", {{"size", std::vector<double>{5, 3}}, {"alpha", "separate"}});
   add_gradient_shapes(list);
   for (const char* op : {"blur", "box", "sharpen", "convolve"}) add_separable_tiled(list, op);
+  for (const char* op : {"blur", "sharpen"}) add_separable_strip_pixels(list, op);
   for (const char* op : {"convolve", "edge", "emboss"}) add_tiled_shared(list, op);
   return list;
 }
