@@ -39,10 +39,14 @@ void launch_separable_strip(const ImageView& src, const ImageView& dst, const Fi
     throw Error(ErrorCode::UnsupportedFormat,
                 "separable_strip: runs one rank-1 mask (Linear or Unsharp output) of radius up to " +
                     std::to_string(SeparableStripTuning::kMaxRadius) + " on 1- and 4-channel images and 8-bit RGB");
-  if (strip_runs_on_bytes(src.format)) {
+  if (strip_runs_on_bytes(src.format))
     strip::launch_bytes(src, dst, spec, border, ctx);
-    return;
-  }
+  else
+    launch_separable_strip_by_pixels(src, dst, spec, border, ctx);
+}
+
+void launch_separable_strip_by_pixels(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
+                                      const Border& border, const ExecContext& ctx) {
   visit_channel_type(src.format, [&](auto tag) {
     strip::launch_typed<typename decltype(tag)::type>(src, dst, spec, border, ctx);
   });

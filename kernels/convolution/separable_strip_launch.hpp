@@ -24,6 +24,12 @@ bool strip_runs_on_bytes(PixelFormat format);
 void launch_separable_strip(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                             const ExecContext& ctx);
 
+// The strip with a thread a pixel column on a 1- or 4-channel image that
+// separable_strip_fits() takes, 8-bit gray included (which launch_separable_strip runs
+// on byte columns).
+void launch_separable_strip_by_pixels(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
+                                      const Border& border, const ExecContext& ctx);
+
 namespace strip {
 // One pixel type's kernels (separable_strip_<type>.cu), for launch_separable_strip.
 template <class T>

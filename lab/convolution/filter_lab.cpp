@@ -3,7 +3,6 @@
 // always in two passes, the tiled separable kernel, the strip by pixel columns on gray
 // and the 2-D tile on small masks. Each runs the spec the op makes of its parameters;
 // where its kernel cannot run that spec, the library's next simpler variant runs it.
-#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -132,7 +131,7 @@ void add_separable_strip_pixels(std::vector<LabVariant>& list, const std::string
       op, "separable_strip_pixels", "8-bit gray on the strip with a thread a pixel column, not 4 bytes",
       strip_on_gray_pixels,
       [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
-         const ExecContext& ctx) { kernels::strip::launch_typed<std::uint8_t>(src, dst, spec, border, ctx); },
+         const ExecContext& ctx) { kernels::launch_separable_strip_by_pixels(src, dst, spec, border, ctx); },
       FilterVariant::Separable));
 }
 
