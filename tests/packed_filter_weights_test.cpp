@@ -159,9 +159,9 @@ TEST(PackedFilter, WhichSpecsItTakes) {
     for (const PixelFormat& format : {kGray8, rgb, rgba}) {
       FilterSpec weighted_separate = weighted;
       weighted_separate.alpha = AlphaMode::Separate;
-      EXPECT_EQ(auto_takes(weighted_separate, format), size <= Tuning::auto_max_size(format.channels, false))
+      EXPECT_EQ(auto_takes(weighted_separate, format), size <= Tuning::auto_max_size(false))
           << size << "x" << size << " Gaussian, " << format.channels << " channels";
-      EXPECT_EQ(auto_takes(box, format), size <= Tuning::auto_max_size(format.channels, true))
+      EXPECT_EQ(auto_takes(box, format), size <= Tuning::auto_max_size(true))
           << size << "x" << size << " box, " << format.channels << " channels";
     }
   }
@@ -172,7 +172,9 @@ TEST(PackedFilter, WhichSpecsItTakes) {
       << "the blur's default (13x13, premultiplied) runs faster on the float strip kernel";
   EXPECT_FALSE(auto_takes(gaussian_spec(GaussianParams{1.0, 3}), rgba)) << "7x7 RGBA Gaussians too";
   EXPECT_TRUE(auto_takes(box_spec(BoxParams{9, 9, AlphaMode::Separate}), kGray8)) << "9x9 gray boxes measured faster";
-  EXPECT_TRUE(auto_takes(gaussian_spec(GaussianParams{1.0, 4}), rgb)) << "9x9 RGB measured faster";
+  EXPECT_FALSE(auto_takes(gaussian_spec(GaussianParams{1.0, 4}), rgb))
+      << "9x9 RGB Gaussians take the float strip's byte columns";
+  EXPECT_TRUE(auto_takes(gaussian_spec(GaussianParams{0.8, 2}), rgb)) << "5x5 RGB Gaussians measured faster";
   EXPECT_EQ(applied_variant(gaussian, kGray8, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
   EXPECT_EQ(applied_variant(gaussian, rgb, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{2.5, 7}), kGray8, FilterVariant::SeparablePacked),

@@ -88,16 +88,14 @@ struct SeparablePackedTuning {
     }
     return radius >= 3 && !box ? StripBounds{12, 24} : StripBounds{8, 16};
   }
-  // The largest mask (width or height) that auto takes it for: boxes and RGB every size it
-  // runs; Gaussians on gray and RGBA to 5x5, past which the float strip kernel
-  // (separable_strip.cuh) was faster on both, and exact where this kernel's rounding
+  // The largest mask (width or height) that auto takes it for: boxes every size it runs;
+  // weighted masks to 5x5, past which the float strip kernel (separable_strip.cuh; on
+  // gray and RGB its byte columns) was faster, and exact where this kernel's rounding
   // differs by a level in more gray samples of a small image than the ops' 1% allowance
   // (docs/gpu-results.md, "The default calls").
   static constexpr int kLargestSize = 2 * kMaxRadius + 1;
   static constexpr int kWeightedAutoMaxSize = 5;
-  static constexpr int auto_max_size(int channels, bool box) {
-    return box || channels == 3 ? kLargestSize : kWeightedAutoMaxSize;
-  }
+  static constexpr int auto_max_size(bool box) { return box ? kLargestSize : kWeightedAutoMaxSize; }
 };
 
 }  // namespace gpufilter::kernels

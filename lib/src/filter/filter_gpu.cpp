@@ -66,7 +66,7 @@ bool auto_takes(FilterVariant variant, PixelFormat format, const FilterSpec& spe
   if (variant == FilterVariant::GradientInt) return kernels::GradientIntTuning::kAutoPicks;
   if (variant == FilterVariant::SeparablePacked) {
     const int size = std::max(spec.width(), spec.height());
-    return size <= kernels::SeparablePackedTuning::auto_max_size(format.channels, kernels::is_box_mask(spec));
+    return size <= kernels::SeparablePackedTuning::auto_max_size(kernels::is_box_mask(spec));
   }
   // Small rank-1 masks: the column walk (`tiled`) where it measured faster.
   if (variant == FilterVariant::Separable)
