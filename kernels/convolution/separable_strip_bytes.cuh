@@ -5,9 +5,12 @@
 // care which pixel a byte belongs to: a thread walks down a word of 4 bytes of the
 // band's rows, loads it whole (as RGBA8 moves) and leaves 4 float sums in shared memory,
 // one a byte. The horizontal pass reads them a channel at a time, the taps C floats
-// apart. Where a word leaves the image (the halo at its left and right edges), or rows
-// are not whole words apart (a sub-view), its bytes are read one by one, each pixel
-// mapped through the border.
+// apart, and leaves its run of pixels in a shared row of bytes, which the threads then
+// store a word each, consecutive threads on consecutive words (a run's own bytes, stored
+// by its thread, would spread each warp store over as many sectors as the run has bytes).
+// Where a word leaves the image (the halo at its left and right edges), or rows are not
+// whole words apart (a sub-view), its bytes are read (and written) one by one, each pixel
+// read mapped through the border.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -67,7 +70,7 @@ template <int C, int R>
 __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     separable_strip_bytes_kernel(PitchedView<std::uint8_t, C> src, PitchedView<std::uint8_t, C> dst, StripTaps<R> taps,
                                  BorderReads border, Pixel<std::uint8_t, C> constant, Filter2dOutput out, bool convex,
-                                 int strip_rows, bool word_rows) {
+                                 int strip_rows, bool src_word_rows, bool dst_word_rows) {
   using T = std::uint8_t;
   constexpr int K = Tuning::kRows;
   constexpr int L = Tuning::byte_run(C);
@@ -80,18 +83,21 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   static_assert(kWords <= Tuning::threads(R), "one vertical pass of the threads covers the band and its halo");
   static_assert(kBand * C % 4 == 0, "bands start on whole words");
   constexpr int kStepRows = K + 2 * R;
+  constexpr int kRowBytes = kBand * C;  // a step's row of output bytes
   // Shared memory (SeparableStripTuning::byte_shared_bytes): the step's sums [K][kRowFloats],
-  // then the row table as in separable_strip_kernel.
+  // its output bytes [K][kRowBytes], then the row table as in separable_strip_kernel.
   extern __shared__ __align__(16) unsigned char shared[];
   float* const sums = reinterpret_cast<float*>(shared);
-  long long* const row_offsets = reinterpret_cast<long long*>(shared + K * kRowFloats * sizeof(float));
+  unsigned char* const staged = shared + K * kRowFloats * sizeof(float);
+  long long* const row_offsets = reinterpret_cast<long long*>(staged + K * kRowBytes);
   bool* const row_constant = reinterpret_cast<bool*>(row_offsets + kStepRows);
+  static_assert(kRowBytes % 8 == 0, "the row table is aligned");
 
   const int tid = static_cast<int>(threadIdx.x);
   const int band_x = static_cast<int>(blockIdx.x) * kBand;
   const bool has_word = tid < kWords;
   const int first_byte = band_x * C - kHalo + 4 * tid;
-  const bool whole = word_rows && first_byte >= 0 && first_byte + 4 <= src.width * C;
+  const bool whole = src_word_rows && first_byte >= 0 && first_byte + 4 <= src.width * C;
   unsigned constant_word = 0;  // the constant's bytes in the word's channel order
 #pragma unroll
   for (int j = 0; j < 4; ++j) constant_word |= static_cast<unsigned>(constant.c[((first_byte + j) % C + C) % C]) << (8 * j);
@@ -155,16 +161,35 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
             }
           }
         }
-        Pixel<T, C>* const row = &dst.at(0, y);
+        // The run's pixels into the step's row of bytes.
+        unsigned char* const run_bytes = staged + row_of_step * kRowBytes + (tid % kRuns) * L * C;
 #pragma unroll
         for (int q = 0; q < L; ++q) {
           const int x = run_x + q;
           if (x >= dst.width) break;
+          Pixel<T, C> px;
           if (plain) {
-            row[x] = to_pixel<T, C, /*kClamp=*/false>(o[q]);
+            px = to_pixel<T, C, /*kClamp=*/false>(o[q]);
           } else {
             const Accum<C> pixel_sums[1] = {o[q]};
-            row[x] = filter2d_pixel<T, C, 1>(pixel_sums, input_value(src.at(x, y), out), out);
+            px = filter2d_pixel<T, C, 1>(pixel_sums, input_value(src.at(x, y), out), out);
+          }
+#pragma unroll
+          for (int ch = 0; ch < C; ++ch) run_bytes[q * C + ch] = px.c[ch];
+        }
+      }
+      __syncthreads();
+      // The step's rows to the image a word a thread, consecutive threads on consecutive
+      // words; bytes one by one at the row's end and where rows are not whole words apart.
+      if (y < y_end) {
+        const unsigned char* const row_bytes = staged + row_of_step * kRowBytes;
+        unsigned char* const out_row = dst.data + static_cast<std::size_t>(y) * dst.pitch + band_x * C;
+        const int bytes = min(kRowBytes, (dst.width - band_x) * C);
+        for (int w = tid % kRuns; w * 4 < bytes; w += kRuns) {
+          if (dst_word_rows && w * 4 + 4 <= bytes) {
+            *reinterpret_cast<unsigned*>(out_row + w * 4) = *reinterpret_cast<const unsigned*>(row_bytes + w * 4);
+          } else {
+            for (int b = w * 4; b < min(bytes, w * 4 + 4); ++b) out_row[b] = row_bytes[b];
           }
         }
       }
@@ -182,12 +207,15 @@ void launch_bytes_radius(const ImageView& src, const ImageView& dst, const Filte
   const int strip_rows = Tuning::kRows * Tuning::kStepsPerStrip;
   const dim3 grid(grid_x(blocks_for(src.width, Tuning::byte_band_width(C, R)), kName),
                   grid_y(blocks_for(src.height, strip_rows)));
-  // Whole words: every row starts on a 4-byte boundary (the source's start and pitch).
-  const bool word_rows = reinterpret_cast<std::uintptr_t>(src.data) % 4 == 0 && src.pitch % 4 == 0;
+  // Whole words: every row starts on a 4-byte boundary (the view's start and pitch).
+  const auto word_rows = [](const ImageView& view) {
+    return reinterpret_cast<std::uintptr_t>(view.data) % 4 == 0 && view.pitch % 4 == 0;
+  };
   kernel<<<grid, Tuning::threads(R), kShared, ctx.stream>>>(
       pitched<std::uint8_t, C>(src), pitched<std::uint8_t, C>(dst), taps_of<R>(spec.separable[0]),
       border_reads(border.mode, src.width, src.height), constant_pixel<std::uint8_t, C>(border),
-      make_filter2d_output<std::uint8_t, C>(spec), spec.convex, strip_rows, word_rows);
+      make_filter2d_output<std::uint8_t, C>(spec), spec.convex, strip_rows, word_rows(src),
+      word_rows(dst));
   check_launch(kName, ctx);
 }
 

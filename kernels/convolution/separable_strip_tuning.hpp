@@ -58,8 +58,11 @@ struct SeparableStripTuning {
   static constexpr int byte_words(int channels, int radius) {
     return (byte_band_width(channels, radius) * channels + 2 * byte_halo(channels, radius)) / 4;
   }
+  // Shared memory a block takes: a step's sums (a float a byte of the band and its halo),
+  // its output bytes (staged, so that a warp stores whole words of a row), then the row table.
   static constexpr std::size_t byte_shared_bytes(int channels, int radius) {
     return static_cast<std::size_t>(kRows) * byte_words(channels, radius) * 4 * sizeof(float) +
+           static_cast<std::size_t>(kRows) * byte_band_width(channels, radius) * channels +
            static_cast<std::size_t>(kRows + 2 * radius) * (sizeof(long long) + 1);
   }
   // The radii compiled, each a kernel per format; a mask of another radius runs in the
