@@ -1,11 +1,13 @@
 // Which kernel Auto takes for the small masks the column walk runs (`tiled`), as
 // Filter2dWalkTuning's measured choices say: general 2-D masks up to 5x5 always; one
 // rank-1 mask up to 5x5 on 16-bit, float and three-channel images, where the walk beat the
-// separable strip; 8-bit gray and RGBA keep separable_packed and the strip.
+// separable strip; 8-bit gray and RGBA keep separable_packed and the strip. And where
+// `separable` runs the strip.
 #include <gtest/gtest.h>
 
 #include "gpufilter/gpufilter.hpp"
 #include "kernels/convolution/filter2d_launch.hpp"
+#include "kernels/convolution/separable_strip_tuning.hpp"
 
 namespace gpufilter::filter_variant_choice_test {
 namespace {
@@ -50,6 +52,22 @@ TEST(AutoVariant, SmallRank1MasksTakeTheWalkWhereItMeasuredFaster) {
   // Beyond 5x5 rank-1 masks stay separable on every format.
   EXPECT_EQ(applied_variant(gaussian_spec(GaussianParams{}), PixelFormat{ChannelType::U16, 1}, FilterVariant::Auto),
             FilterVariant::Separable);
+}
+
+// Where `separable` runs the strip and where it keeps the tiled kernel, by the radii
+// measured (SeparableStripTuning::runs): 8-byte pixels from radius 6, float gray from
+// radius 3, every other format at every radius.
+TEST(SeparableStripChoice, FormatsAndRadiiItRuns) {
+  using Tuning = kernels::SeparableStripTuning;
+  for (int radius = 1; radius <= Tuning::kMaxRadius; ++radius) {
+    EXPECT_TRUE(Tuning::runs(1, 1, radius)) << "u8x1, radius " << radius;
+    EXPECT_TRUE(Tuning::runs(1, 3, radius)) << "u8x3 (byte columns), radius " << radius;
+    EXPECT_TRUE(Tuning::runs(1, 4, radius)) << "u8x4, radius " << radius;
+    EXPECT_TRUE(Tuning::runs(2, 1, radius)) << "u16x1, radius " << radius;
+    EXPECT_EQ(Tuning::runs(4, 1, radius), radius >= 3) << "f32x1, radius " << radius;
+    EXPECT_EQ(Tuning::runs(2, 4, radius), radius >= 6) << "u16x4, radius " << radius;
+    EXPECT_EQ(Tuning::runs(4, 4, radius), radius >= 6) << "f32x4, radius " << radius;
+  }
 }
 
 }  // namespace

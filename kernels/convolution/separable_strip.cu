@@ -22,7 +22,7 @@ bool separable_strip_fits(PixelFormat format, const FilterSpec& spec) {
   if (format.channels != 1 && format.channels != 4 && !bytes) return false;
   const int radius = std::max(spec.width(), spec.height()) / 2;
   const int compiled = Tuning::compiled_radius(radius);
-  if (compiled == 0 || !Tuning::runs(format.pixel_bytes(), radius)) return false;
+  if (compiled == 0 || !Tuning::runs(format.channel_bytes(), format.channels, radius)) return false;
   // A sum is a float a channel (Accum<1> or Accum<4>), or a byte on byte columns.
   const std::size_t shared = bytes ? Tuning::byte_shared_bytes(format.channels, compiled)
                                    : Tuning::shared_bytes(compiled, sizeof(float) * format.channels);

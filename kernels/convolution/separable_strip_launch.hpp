@@ -13,8 +13,9 @@
 namespace gpufilter::kernels {
 
 // One rank-1 mask (Linear or Unsharp output) of radius up to kMaxRadius in x and y on a
-// 1- or 4-channel image (of 8 bytes a pixel or more from kWidePixelMinRadius on) or an
-// 8-bit RGB one, whose step of shared sums fits the shared memory one block may use.
+// 1- or 4-channel image (of 8 bytes a pixel or more from kWidePixelMinRadius on, float
+// gray from kFloatGrayMinRadius) or an 8-bit RGB one, whose step of shared sums fits the
+// shared memory one block may use.
 bool separable_strip_fits(PixelFormat format, const FilterSpec& spec);
 
 // Whether the strip runs this format on byte columns: 8-bit gray and RGB.

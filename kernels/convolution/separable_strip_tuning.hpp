@@ -40,8 +40,14 @@ struct SeparableStripTuning {
   // where the taps are few that traffic shows (f32x4 5x5 ran at half the tiled kernel's
   // speed, 13x13 faster: docs/gpu-results.md, "The default calls").
   static constexpr int kWidePixelMinRadius = 6;
-  static constexpr bool runs(std::size_t pixel_bytes, int radius) {
-    return pixel_bytes < 8 || radius >= kWidePixelMinRadius;
+  // Float gray below this radius stays on the tiled kernel too: the 5x5 blur of an 8K
+  // f32x1 image took 176 us on the strip against 118 on the tiled kernel; at 7x7 (the
+  // sharpen's default) the strip was the faster, 122 against 128 (docs/gpu-results.md).
+  static constexpr int kFloatGrayMinRadius = 3;
+  static constexpr bool runs(std::size_t channel_bytes, int channels, int radius) {
+    const std::size_t pixel_bytes = channel_bytes * static_cast<std::size_t>(channels);
+    if (pixel_bytes >= 8) return radius >= kWidePixelMinRadius;
+    return !(channel_bytes == 4 && channels == 1) || radius >= kFloatGrayMinRadius;
   }
   // 8-bit images of 1 and 3 channels (separable_strip_bytes.cuh): the vertical pass
   // runs down words of 4 bytes of a row, whatever pixels they belong to, so it loads
