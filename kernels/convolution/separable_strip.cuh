@@ -68,6 +68,20 @@ __device__ __forceinline__ Pixel<T, C> plain_pixel(Accum<C> o, const Filter2dOut
   return to_pixel<T, C, /*kClamp=*/false>(o);
 }
 
+// The rows a step of K outputs from y0 reads (y0 - R to y0 + K + R - 1): each row's byte
+// offset after the border mode, and whether it is the constant's, written once a step by
+// the block's first threads, so that the unrolled loads do no border arithmetic.
+template <int R>
+__device__ __forceinline__ void map_step_rows(long long* row_offsets, bool* row_constant, int y0, int height,
+                                              std::size_t pitch, const BorderReads& border) {
+  for (int i = static_cast<int>(threadIdx.x); i < Tuning::kRows + 2 * R; i += Tuning::threads(R)) {
+    const int y = y0 - R + i;
+    const bool inside = y >= 0 && y < height;
+    row_offsets[i] = static_cast<long long>(inside ? y : border_map(y, height, border.y)) * static_cast<long long>(pitch);
+    row_constant[i] = !inside && border.constant;
+  }
+}
+
 template <class T, int C, int R>
 __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     separable_strip_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, StripTaps<R> taps, BorderReads border,
@@ -114,13 +128,7 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     const int y_begin = strip * strip_rows;
     const int y_end = min(src.height, y_begin + strip_rows);
     for (int y0 = y_begin; y0 < y_end; y0 += K) {
-      for (int i = tid; i < kStepRows; i += Tuning::threads(R)) {
-        const int y = y0 - R + i;
-        const bool inside = y >= 0 && y < src.height;
-        row_offsets[i] =
-            static_cast<long long>(inside ? y : border_map(y, src.height, border.y)) * static_cast<long long>(src.pitch);
-        row_constant[i] = !inside && border.constant;
-      }
+      map_step_rows<R>(row_offsets, row_constant, y0, src.height, src.pitch, border);
       __syncthreads();  // the table is written; the last step's horizontal pass has read its sums
       if (has_column) {
         Accum<C> acc[K];

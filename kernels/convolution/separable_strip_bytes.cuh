@@ -112,13 +112,7 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     const int y_begin = strip * strip_rows;
     const int y_end = min(src.height, y_begin + strip_rows);
     for (int y0 = y_begin; y0 < y_end; y0 += K) {
-      for (int i = tid; i < kStepRows; i += Tuning::threads(R)) {
-        const int y = y0 - R + i;
-        const bool inside = y >= 0 && y < src.height;
-        row_offsets[i] =
-            static_cast<long long>(inside ? y : border_map(y, src.height, border.y)) * static_cast<long long>(src.pitch);
-        row_constant[i] = !inside && border.constant;
-      }
+      map_step_rows<R>(row_offsets, row_constant, y0, src.height, src.pitch, border);
       __syncthreads();  // the table is written; the last step's horizontal pass has read its sums
       if (has_word) {
         Accum<4> acc[K];
