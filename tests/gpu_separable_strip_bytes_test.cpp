@@ -17,6 +17,7 @@
 #include "convolution/separable_strip_tuning.hpp"
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
+#include "gpu_padded_views.hpp"
 
 namespace gpufilter::gpu_separable_strip_bytes_test {
 namespace {
@@ -64,14 +65,10 @@ testing::Difference run_vs_reference(int w, int h, PixelFormat format, const Fil
   testing::fill_random(host_src.view(), static_cast<std::uint64_t>(w * 131 + h * 17 + format.channels));
   reference::apply_filter(host_src.view(), expected.view(), spec, border);
   testing::poison_against(actual.view(), expected.view());
-  DeviceImage src_buffer(w + 2 * pad, h + 2 * pad, format), dst_buffer(w + 2 * pad, h + 2 * pad, format);
-  const ImageView src = src_buffer.view().subview(pad, pad, w, h);
-  const ImageView dst = dst_buffer.view().subview(pad, pad, w, h);
-  copy_image_async(host_src.view(), src, nullptr);
-  copy_image_async(actual.view(), dst, nullptr);
-  kernels::launch_separable_strip(src, dst, spec, border, ExecContext{nullptr, true});
-  copy_image_async(dst, actual.view(), nullptr);
-  GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+  const auto launch = [&](const ImageView& src, const ImageView& dst) {
+    kernels::launch_separable_strip(src, dst, spec, border, ExecContext{nullptr, true});
+  };
+  testing::run_on_padded_device_views(host_src.view(), actual.view(), pad, launch);
   return testing::compare(actual.view(), expected.view());
 }
 

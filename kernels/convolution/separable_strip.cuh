@@ -77,7 +77,8 @@ __device__ __forceinline__ void map_step_rows(long long* row_offsets, bool* row_
   for (int i = static_cast<int>(threadIdx.x); i < Tuning::kRows + 2 * R; i += Tuning::threads(R)) {
     const int y = y0 - R + i;
     const bool inside = y >= 0 && y < height;
-    row_offsets[i] = static_cast<long long>(inside ? y : border_map(y, height, border.y)) * static_cast<long long>(pitch);
+    const int row = inside ? y : border_map(y, height, border.y);
+    row_offsets[i] = static_cast<long long>(row) * static_cast<long long>(pitch);
     row_constant[i] = !inside && border.constant;
   }
 }

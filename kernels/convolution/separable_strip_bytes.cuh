@@ -100,7 +100,10 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   const bool whole = src_word_rows && first_byte >= 0 && first_byte + 4 <= src.width * C;
   unsigned constant_word = 0;  // the constant's bytes in the word's channel order
 #pragma unroll
-  for (int j = 0; j < 4; ++j) constant_word |= static_cast<unsigned>(constant.c[((first_byte + j) % C + C) % C]) << (8 * j);
+  for (int j = 0; j < 4; ++j) {
+    const int channel = ((first_byte + j) % C + C) % C;
+    constant_word |= static_cast<unsigned>(constant.c[channel]) << (8 * j);
+  }
   const int row_of_step = tid / kRuns;
   const int run_x = band_x + (tid % kRuns) * L;
   // The run's first tap, C floats a pixel from the row's first byte.
@@ -117,8 +120,10 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
       if (has_word) {
         Accum<4> acc[K];
         if (whole) {
-          vertical_sums<K, R>(acc, src.data, row_offsets, row_constant, constant_word, taps,
-                              [&](const unsigned char* row) { return *reinterpret_cast<const unsigned*>(row + first_byte); });
+          const auto whole_word = [&](const unsigned char* row) {
+            return *reinterpret_cast<const unsigned*>(row + first_byte);
+          };
+          vertical_sums<K, R>(acc, src.data, row_offsets, row_constant, constant_word, taps, whole_word);
         } else {
           const ByteGather<C> gather = byte_gather<C>(first_byte, src.width, border);
           vertical_sums<K, R>(acc, src.data, row_offsets, row_constant, constant_word, taps,
