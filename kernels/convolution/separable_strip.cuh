@@ -68,18 +68,30 @@ __device__ __forceinline__ Pixel<T, C> plain_pixel(Accum<C> o, const Filter2dOut
   return to_pixel<T, C, /*kClamp=*/false>(o);
 }
 
-// The rows a step of K outputs from y0 reads (y0 - R to y0 + K + R - 1): each row's byte
-// offset after the border mode, and whether it is the constant's, written once a step by
-// the block's first threads, so that the unrolled loads do no border arithmetic.
-template <int R>
-__device__ __forceinline__ void map_step_rows(long long* row_offsets, bool* row_constant, int y0, int height,
-                                              std::size_t pitch, const BorderReads& border) {
-  for (int i = static_cast<int>(threadIdx.x); i < Tuning::kRows + 2 * R; i += Tuning::threads(R)) {
-    const int y = y0 - R + i;
-    const bool inside = y >= 0 && y < height;
-    const int row = inside ? y : border_map(y, height, border.y);
-    row_offsets[i] = static_cast<long long>(row) * static_cast<long long>(pitch);
-    row_constant[i] = !inside && border.constant;
+// The block's steps: for each strip of `strip_rows` rows it owns (a stride of gridDim.y
+// strips), each step of K output rows from y0 (y_end: the strip's end, within the image).
+// Before each step the block's first threads write the rows the step reads (y0 - R to
+// y0 + K + R - 1) into the table: each row's byte offset after the border mode, and
+// whether it is the constant's, so that the unrolled loads do no border arithmetic; a
+// barrier follows, after which the last step's horizontal pass has read its sums too.
+template <int R, class Step>
+__device__ __forceinline__ void for_each_step(int height, std::size_t pitch, int strip_rows, const BorderReads& border,
+                                              long long* row_offsets, bool* row_constant, Step&& step) {
+  for (int strip = static_cast<int>(blockIdx.y); static_cast<long long>(strip) * strip_rows < height;
+       strip += static_cast<int>(gridDim.y)) {
+    const int y_begin = strip * strip_rows;
+    const int y_end = min(height, y_begin + strip_rows);
+    for (int y0 = y_begin; y0 < y_end; y0 += Tuning::kRows) {
+      for (int i = static_cast<int>(threadIdx.x); i < Tuning::kRows + 2 * R; i += Tuning::threads(R)) {
+        const int y = y0 - R + i;
+        const bool inside = y >= 0 && y < height;
+        const int row = inside ? y : border_map(y, height, border.y);
+        row_offsets[i] = static_cast<long long>(row) * static_cast<long long>(pitch);
+        row_constant[i] = !inside && border.constant;
+      }
+      __syncthreads();
+      step(y0, y_end);
+    }
   }
 }
 
@@ -124,79 +136,72 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   // channel's range, so the output needs no bias, rule or clamp (plain_pixel).
   const bool plain = convex && out.rule == FilterOutput::Linear && out.bias == 0.0f && !out.keep_alpha;
 
-  for (int strip = static_cast<int>(blockIdx.y); static_cast<long long>(strip) * strip_rows < src.height;
-       strip += static_cast<int>(gridDim.y)) {
-    const int y_begin = strip * strip_rows;
-    const int y_end = min(src.height, y_begin + strip_rows);
-    for (int y0 = y_begin; y0 < y_end; y0 += K) {
-      map_step_rows<R>(row_offsets, row_constant, y0, src.height, src.pitch, border);
-      __syncthreads();  // the table is written; the last step's horizontal pass has read its sums
-      if (has_column) {
-        Accum<C> acc[K];
+  for_each_step<R>(src.height, src.pitch, strip_rows, border, row_offsets, row_constant, [&](int y0, int y_end) {
+    if (has_column) {
+      Accum<C> acc[K];
 #pragma unroll
-        for (int k = 0; k < K; ++k) acc[k] = zero_accum<C>();
+      for (int k = 0; k < K; ++k) acc[k] = zero_accum<C>();
 #pragma unroll
-        for (int i = 0; i < kStepRows; ++i) {
-          // Converted once, used by up to K outputs.
-          const Accum<C> v = load_input<T, C>(column + row_offsets[i], row_constant[i], constant, out);
+      for (int i = 0; i < kStepRows; ++i) {
+        // Converted once, used by up to K outputs.
+        const Accum<C> v = load_input<T, C>(column + row_offsets[i], row_constant[i], constant, out);
 #pragma unroll
-          for (int k = 0; k < K; ++k) {
-            const int j = i - k;  // the tap row i is for output row k
-            if (j >= 0 && j <= 2 * R) accumulate(acc[k], taps.y[j], v);
-          }
+        for (int k = 0; k < K; ++k) {
+          const int j = i - k;  // the tap row i is for output row k
+          if (j >= 0 && j <= 2 * R) accumulate(acc[k], taps.y[j], v);
         }
-        // A column of the constant border: every output row is the constant's times the
-        // sum of the taps (kept out of the loop, where the compiler would copy the loop for it).
-        if (column_constant) {
-          const Accum<C> c = input_value(constant, out);
-#pragma unroll
-          for (int k = 0; k < K; ++k)
-#pragma unroll
-            for (int ch = 0; ch < C; ++ch) acc[k].c[ch] = c.c[ch] * taps.y_sum;
-        }
-#pragma unroll
-        for (int k = 0; k < K; ++k) store_shared(sums + k * kCols + tid, acc[k]);
       }
-      __syncthreads();
-      const int y = y0 + row_of_step;
-      if (y < y_end) {
-        Accum<C> o[L];
+      // A column of the constant border: every output row is the constant's times the
+      // sum of the taps (kept out of the loop, where the compiler would copy the loop for it).
+      if (column_constant) {
+        const Accum<C> c = input_value(constant, out);
 #pragma unroll
-        for (int q = 0; q < L; ++q) o[q] = zero_accum<C>();
+        for (int k = 0; k < K; ++k)
 #pragma unroll
-        for (int i = 0; i < L + 2 * R; ++i) {
-          const Accum<C> v = load_shared(run_sums + i);
+          for (int ch = 0; ch < C; ++ch) acc[k].c[ch] = c.c[ch] * taps.y_sum;
+      }
 #pragma unroll
-          for (int q = 0; q < L; ++q) {
-            const int j = i - q;
-            if (j >= 0 && j <= 2 * R) accumulate(o[q], taps.x[j], v);
-          }
+      for (int k = 0; k < K; ++k) store_shared(sums + k * kCols + tid, acc[k]);
+    }
+    __syncthreads();
+    const int y = y0 + row_of_step;
+    if (y < y_end) {
+      Accum<C> o[L];
+#pragma unroll
+      for (int q = 0; q < L; ++q) o[q] = zero_accum<C>();
+#pragma unroll
+      for (int i = 0; i < L + 2 * R; ++i) {
+        const Accum<C> v = load_shared(run_sums + i);
+#pragma unroll
+        for (int q = 0; q < L; ++q) {
+          const int j = i - q;
+          if (j >= 0 && j <= 2 * R) accumulate(o[q], taps.x[j], v);
         }
-        Pixel<T, C> px[L];
-        if (plain) {
+      }
+      Pixel<T, C> px[L];
+      if (plain) {
 #pragma unroll
-          for (int q = 0; q < L; ++q) px[q] = plain_pixel<T, C>(o[q], out);
-        } else {
+        for (int q = 0; q < L; ++q) px[q] = plain_pixel<T, C>(o[q], out);
+      } else {
 #pragma unroll
-          for (int q = 0; q < L; ++q) {
-            const int ox = min(run_x + q, dst.width - 1);
-            const Accum<C> centre = needs_centre ? input_value(src.at(ox, y), out) : zero_accum<C>();
-            const Accum<C> pixel_sums[1] = {o[q]};
-            px[q] = filter2d_pixel<T, C, 1>(pixel_sums, centre, out);
-          }
+        for (int q = 0; q < L; ++q) {
+          const int ox = min(run_x + q, dst.width - 1);
+          const Accum<C> centre = needs_centre ? input_value(src.at(ox, y), out) : zero_accum<C>();
+          const Accum<C> pixel_sums[1] = {o[q]};
+          px[q] = filter2d_pixel<T, C, 1>(pixel_sums, centre, out);
         }
-        Pixel<T, C>* const row = &dst.at(0, y);
-        if (run_x + L <= dst.width) {
+      }
+      Pixel<T, C>* const row = &dst.at(0, y);
+      if (run_x + L <= dst.width) {
 #pragma unroll
-          for (int q = 0; q < L; ++q) row[run_x + q] = px[q];
-        } else {
+        for (int q = 0; q < L; ++q) row[run_x + q] = px[q];
+      } else {
 #pragma unroll
-          for (int q = 0; q < L; ++q)
-            if (run_x + q < dst.width) row[run_x + q] = px[q];
-        }
+        for (int q = 0; q < L; ++q)
+          if (run_x + q < dst.width) row[run_x + q] = px[q];
       }
     }
-  }
+  });
 }
 
 // Calls f(std::integral_constant<int, R>) where R, the compiled radius that runs a mask,

@@ -110,90 +110,83 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   const float* const run_sums = sums + row_of_step * kRowFloats + kHalo + ((tid % kRuns) * L - R) * C;
   const bool plain = convex && out.rule == FilterOutput::Linear && out.bias == 0.0f;
 
-  for (int strip = static_cast<int>(blockIdx.y); static_cast<long long>(strip) * strip_rows < src.height;
-       strip += static_cast<int>(gridDim.y)) {
-    const int y_begin = strip * strip_rows;
-    const int y_end = min(src.height, y_begin + strip_rows);
-    for (int y0 = y_begin; y0 < y_end; y0 += K) {
-      map_step_rows<R>(row_offsets, row_constant, y0, src.height, src.pitch, border);
-      __syncthreads();  // the table is written; the last step's horizontal pass has read its sums
-      if (has_word) {
-        Accum<4> acc[K];
-        if (whole) {
-          const auto whole_word = [&](const unsigned char* row) {
-            return *reinterpret_cast<const unsigned*>(row + first_byte);
-          };
-          vertical_sums<K, R>(acc, src.data, row_offsets, row_constant, constant_word, taps, whole_word);
+  for_each_step<R>(src.height, src.pitch, strip_rows, border, row_offsets, row_constant, [&](int y0, int y_end) {
+    if (has_word) {
+      Accum<4> acc[K];
+      if (whole) {
+        const auto whole_word = [&](const unsigned char* row) {
+          return *reinterpret_cast<const unsigned*>(row + first_byte);
+        };
+        vertical_sums<K, R>(acc, src.data, row_offsets, row_constant, constant_word, taps, whole_word);
+      } else {
+        const ByteGather<C> gather = byte_gather<C>(first_byte, src.width, border);
+        vertical_sums<K, R>(acc, src.data, row_offsets, row_constant, constant_word, taps,
+                            [&](const unsigned char* row) {
+                              unsigned word = 0;
+#pragma unroll
+                              for (int j = 0; j < 4; ++j) {
+                                const unsigned byte = gather.constant_bytes & (1u << j)
+                                                          ? (constant_word >> (8 * j)) & 0xFFu
+                                                          : row[gather.offset[j]];
+                                word |= byte << (8 * j);
+                              }
+                              return word;
+                            });
+      }
+#pragma unroll
+      for (int k = 0; k < K; ++k) store_shared(reinterpret_cast<Accum<4>*>(sums + k * kRowFloats) + tid, acc[k]);
+    }
+    __syncthreads();
+    const int y = y0 + row_of_step;
+    if (y < y_end) {
+      Accum<C> o[L];
+#pragma unroll
+      for (int q = 0; q < L; ++q) o[q] = zero_accum<C>();
+#pragma unroll
+      for (int i = 0; i < L + 2 * R; ++i) {
+#pragma unroll
+        for (int ch = 0; ch < C; ++ch) {
+          const float v = run_sums[i * C + ch];
+#pragma unroll
+          for (int q = 0; q < L; ++q) {
+            const int tap = i - q;
+            if (tap >= 0 && tap <= 2 * R) o[q].c[ch] = fmaf(taps.x[tap], v, o[q].c[ch]);
+          }
+        }
+      }
+      // The run's pixels into the step's row of bytes.
+      unsigned char* const run_bytes = staged + row_of_step * kRowBytes + (tid % kRuns) * L * C;
+#pragma unroll
+      for (int q = 0; q < L; ++q) {
+        const int x = run_x + q;
+        if (x >= dst.width) break;
+        Pixel<T, C> px;
+        if (plain) {
+          px = to_pixel<T, C, /*kClamp=*/false>(o[q]);
         } else {
-          const ByteGather<C> gather = byte_gather<C>(first_byte, src.width, border);
-          vertical_sums<K, R>(acc, src.data, row_offsets, row_constant, constant_word, taps,
-                              [&](const unsigned char* row) {
-                                unsigned word = 0;
-#pragma unroll
-                                for (int j = 0; j < 4; ++j) {
-                                  const unsigned byte = gather.constant_bytes & (1u << j)
-                                                            ? (constant_word >> (8 * j)) & 0xFFu
-                                                            : row[gather.offset[j]];
-                                  word |= byte << (8 * j);
-                                }
-                                return word;
-                              });
+          const Accum<C> pixel_sums[1] = {o[q]};
+          px = filter2d_pixel<T, C, 1>(pixel_sums, input_value(src.at(x, y), out), out);
         }
 #pragma unroll
-        for (int k = 0; k < K; ++k) store_shared(reinterpret_cast<Accum<4>*>(sums + k * kRowFloats) + tid, acc[k]);
+        for (int ch = 0; ch < C; ++ch) run_bytes[q * C + ch] = px.c[ch];
       }
-      __syncthreads();
-      const int y = y0 + row_of_step;
-      if (y < y_end) {
-        Accum<C> o[L];
-#pragma unroll
-        for (int q = 0; q < L; ++q) o[q] = zero_accum<C>();
-#pragma unroll
-        for (int i = 0; i < L + 2 * R; ++i) {
-#pragma unroll
-          for (int ch = 0; ch < C; ++ch) {
-            const float v = run_sums[i * C + ch];
-#pragma unroll
-            for (int q = 0; q < L; ++q) {
-              const int tap = i - q;
-              if (tap >= 0 && tap <= 2 * R) o[q].c[ch] = fmaf(taps.x[tap], v, o[q].c[ch]);
-            }
-          }
-        }
-        // The run's pixels into the step's row of bytes.
-        unsigned char* const run_bytes = staged + row_of_step * kRowBytes + (tid % kRuns) * L * C;
-#pragma unroll
-        for (int q = 0; q < L; ++q) {
-          const int x = run_x + q;
-          if (x >= dst.width) break;
-          Pixel<T, C> px;
-          if (plain) {
-            px = to_pixel<T, C, /*kClamp=*/false>(o[q]);
-          } else {
-            const Accum<C> pixel_sums[1] = {o[q]};
-            px = filter2d_pixel<T, C, 1>(pixel_sums, input_value(src.at(x, y), out), out);
-          }
-#pragma unroll
-          for (int ch = 0; ch < C; ++ch) run_bytes[q * C + ch] = px.c[ch];
-        }
-      }
-      __syncthreads();
-      // The step's rows to the image a word a thread, consecutive threads on consecutive
-      // words; bytes one by one at the row's end and where rows are not whole words apart.
-      if (y < y_end) {
-        const unsigned char* const row_bytes = staged + row_of_step * kRowBytes;
-        unsigned char* const out_row = dst.data + static_cast<std::size_t>(y) * dst.pitch + band_x * C;
-        const int bytes = min(kRowBytes, (dst.width - band_x) * C);
-        for (int w = tid % kRuns; w * 4 < bytes; w += kRuns) {
-          if (dst_word_rows && w * 4 + 4 <= bytes) {
-            *reinterpret_cast<unsigned*>(out_row + w * 4) = *reinterpret_cast<const unsigned*>(row_bytes + w * 4);
-          } else {
-            for (int b = w * 4; b < min(bytes, w * 4 + 4); ++b) out_row[b] = row_bytes[b];
-          }
+    }
+    __syncthreads();
+    // The step's rows to the image a word a thread, consecutive threads on consecutive
+    // words; bytes one by one at the row's end and where rows are not whole words apart.
+    if (y < y_end) {
+      const unsigned char* const row_bytes = staged + row_of_step * kRowBytes;
+      unsigned char* const out_row = dst.data + static_cast<std::size_t>(y) * dst.pitch + band_x * C;
+      const int bytes = min(kRowBytes, (dst.width - band_x) * C);
+      for (int w = tid % kRuns; w * 4 < bytes; w += kRuns) {
+        if (dst_word_rows && w * 4 + 4 <= bytes) {
+          *reinterpret_cast<unsigned*>(out_row + w * 4) = *reinterpret_cast<const unsigned*>(row_bytes + w * 4);
+        } else {
+          for (int b = w * 4; b < min(bytes, w * 4 + 4); ++b) out_row[b] = row_bytes[b];
         }
       }
     }
-  }
+  });
 }
 
 template <int C, int R>
