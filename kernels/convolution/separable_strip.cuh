@@ -50,6 +50,24 @@ constexpr std::size_t shared_bytes() {
   return Tuning::shared_bytes(R, sizeof(Accum<C>));
 }
 
+// A thread's run of L outputs of the horizontal pass: sums(i) is the i-th of the L + 2R
+// vertical sums it reads (i = 0: the first output's leftmost tap), each loaded once and
+// multiplied into the up to L outputs it reaches.
+template <int L, int R, int C, class Sums>
+__device__ __forceinline__ void horizontal_run(Accum<C> (&o)[L], const StripTaps<R>& taps, Sums sums) {
+#pragma unroll
+  for (int q = 0; q < L; ++q) o[q] = zero_accum<C>();
+#pragma unroll
+  for (int i = 0; i < L + 2 * R; ++i) {
+    const Accum<C> v = sums(i);
+#pragma unroll
+    for (int q = 0; q < L; ++q) {
+      const int j = i - q;  // the tap sum i is for output q
+      if (j >= 0 && j <= 2 * R) accumulate(o[q], taps.x[j], v);
+    }
+  }
+}
+
 // The output of a convex Linear mask without bias: the sums are within the channel's
 // range (premultiplied colours within their filtered alpha's), so only premultiplied
 // alpha divides, once a pixel, and nothing clamps.
@@ -167,17 +185,7 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     const int y = y0 + row_of_step;
     if (y < y_end) {
       Accum<C> o[L];
-#pragma unroll
-      for (int q = 0; q < L; ++q) o[q] = zero_accum<C>();
-#pragma unroll
-      for (int i = 0; i < L + 2 * R; ++i) {
-        const Accum<C> v = load_shared(run_sums + i);
-#pragma unroll
-        for (int q = 0; q < L; ++q) {
-          const int j = i - q;
-          if (j >= 0 && j <= 2 * R) accumulate(o[q], taps.x[j], v);
-        }
-      }
+      horizontal_run(o, taps, [&](int i) { return load_shared(run_sums + i); });
       Pixel<T, C> px[L];
       if (plain) {
 #pragma unroll

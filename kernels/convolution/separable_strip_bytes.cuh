@@ -140,20 +140,12 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     const int y = y0 + row_of_step;
     if (y < y_end) {
       Accum<C> o[L];
+      horizontal_run(o, taps, [&](int i) {
+        Accum<C> v;
 #pragma unroll
-      for (int q = 0; q < L; ++q) o[q] = zero_accum<C>();
-#pragma unroll
-      for (int i = 0; i < L + 2 * R; ++i) {
-#pragma unroll
-        for (int ch = 0; ch < C; ++ch) {
-          const float v = run_sums[i * C + ch];
-#pragma unroll
-          for (int q = 0; q < L; ++q) {
-            const int tap = i - q;
-            if (tap >= 0 && tap <= 2 * R) o[q].c[ch] = fmaf(taps.x[tap], v, o[q].c[ch]);
-          }
-        }
-      }
+        for (int ch = 0; ch < C; ++ch) v.c[ch] = run_sums[i * C + ch];
+        return v;
+      });
       // The run's pixels into the step's row of bytes.
       unsigned char* const run_bytes = staged + row_of_step * kRowBytes + (tid % kRuns) * L * C;
 #pragma unroll
