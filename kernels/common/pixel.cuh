@@ -82,15 +82,19 @@ __device__ __forceinline__ Accum<C> to_accum(const Pixel<T, C>& p) {
   return a;
 }
 
-// An RGBA8 pixel is one 32-bit word: one byte permute per channel places the byte
-// under the magic exponent (0x4B0000bb).
-template <>
-__device__ __forceinline__ Accum<4> to_accum<std::uint8_t, 4>(const Pixel<std::uint8_t, 4>& p) {
-  const unsigned word = reinterpret_cast<const unsigned&>(p);
+// The four bytes of a 32-bit word as floats: one byte permute per byte places it under
+// the magic exponent (0x4B0000bb), and an add takes the exponent off.
+__device__ __forceinline__ Accum<4> word_bytes(unsigned word) {
   Accum<4> a;
 #pragma unroll
   for (int i = 0; i < 4; ++i) a.c[i] = __uint_as_float(__byte_perm(word, kMagicBits, 0x7540u + i)) - kMagic;
   return a;
+}
+
+// An RGBA8 pixel is one 32-bit word.
+template <>
+__device__ __forceinline__ Accum<4> to_accum<std::uint8_t, 4>(const Pixel<std::uint8_t, 4>& p) {
+  return word_bytes(reinterpret_cast<const unsigned&>(p));
 }
 
 template <int C>

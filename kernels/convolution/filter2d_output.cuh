@@ -66,10 +66,7 @@ __device__ __forceinline__ Accum<C> load_input(const unsigned char* address, boo
   if constexpr (std::is_same_v<T, std::uint8_t> && C == 4) {
     unsigned word = *reinterpret_cast<const unsigned*>(address);
     if (constant_row) word = reinterpret_cast<const unsigned&>(constant);
-    Accum<4> v;
-#pragma unroll
-    for (int c = 0; c < 4; ++c) v.c[c] = __uint_as_float(__byte_perm(word, kMagicBits, 0x7540u + c)) - kMagic;
-    return premultiplied(v, out);
+    return premultiplied(word_bytes(word), out);
   } else {
     Pixel<T, C> p = *reinterpret_cast<const Pixel<T, C>*>(address);
     if (constant_row) p = constant;

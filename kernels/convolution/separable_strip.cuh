@@ -50,20 +50,20 @@ constexpr std::size_t shared_bytes() {
   return Tuning::shared_bytes(R, sizeof(Accum<C>));
 }
 
-// A thread's run of L outputs of the horizontal pass: sums(i) is the i-th of the L + 2R
-// vertical sums it reads (i = 0: the first output's leftmost tap), each loaded once and
-// multiplied into the up to L outputs it reaches.
-template <int L, int R, int C, class Sums>
-__device__ __forceinline__ void horizontal_run(Accum<C> (&o)[L], const StripTaps<R>& taps, Sums sums) {
+// N outputs of one pass from N + 2R inputs, in a row or down a column: in(i) is the i-th
+// input (i = 0: the first output's first tap), converted once and multiplied into the up
+// to N outputs it reaches, output n taking taps[i - n].
+template <int N, int R, int C, class Inputs>
+__device__ __forceinline__ void tap_run(Accum<C> (&o)[N], const float (&taps)[2 * R + 1], Inputs in) {
 #pragma unroll
-  for (int q = 0; q < L; ++q) o[q] = zero_accum<C>();
+  for (int n = 0; n < N; ++n) o[n] = zero_accum<C>();
 #pragma unroll
-  for (int i = 0; i < L + 2 * R; ++i) {
-    const Accum<C> v = sums(i);
+  for (int i = 0; i < N + 2 * R; ++i) {
+    const Accum<C> v = in(i);
 #pragma unroll
-    for (int q = 0; q < L; ++q) {
-      const int j = i - q;  // the tap sum i is for output q
-      if (j >= 0 && j <= 2 * R) accumulate(o[q], taps.x[j], v);
+    for (int n = 0; n < N; ++n) {
+      const int j = i - n;  // the tap input i is for output n
+      if (j >= 0 && j <= 2 * R) accumulate(o[n], taps[j], v);
     }
   }
 }
@@ -157,18 +157,9 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   for_each_step<R>(src.height, src.pitch, strip_rows, border, row_offsets, row_constant, [&](int y0, int y_end) {
     if (has_column) {
       Accum<C> acc[K];
-#pragma unroll
-      for (int k = 0; k < K; ++k) acc[k] = zero_accum<C>();
-#pragma unroll
-      for (int i = 0; i < kStepRows; ++i) {
-        // Converted once, used by up to K outputs.
-        const Accum<C> v = load_input<T, C>(column + row_offsets[i], row_constant[i], constant, out);
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-          const int j = i - k;  // the tap row i is for output row k
-          if (j >= 0 && j <= 2 * R) accumulate(acc[k], taps.y[j], v);
-        }
-      }
+      tap_run<K, R>(acc, taps.y, [&](int i) {
+        return load_input<T, C>(column + row_offsets[i], row_constant[i], constant, out);
+      });
       // A column of the constant border: every output row is the constant's times the
       // sum of the taps (kept out of the loop, where the compiler would copy the loop for it).
       if (column_constant) {
@@ -185,7 +176,7 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     const int y = y0 + row_of_step;
     if (y < y_end) {
       Accum<C> o[L];
-      horizontal_run(o, taps, [&](int i) { return load_shared(run_sums + i); });
+      tap_run<L, R>(o, taps.x, [&](int i) { return load_shared(run_sums + i); });
       Pixel<T, C> px[L];
       if (plain) {
 #pragma unroll

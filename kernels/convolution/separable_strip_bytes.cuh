@@ -43,29 +43,6 @@ __device__ __forceinline__ ByteGather<C> byte_gather(int first_byte, int width, 
   return g;
 }
 
-// The K vertical sums of a word column, one a byte: the step's K + 2R rows, each
-// converted once and multiplied into the K outputs it reaches. `load(row)` gives the
-// column's word of a row; rows of the constant border are `constant_word`.
-template <int K, int R, class LoadWord>
-__device__ __forceinline__ void vertical_sums(Accum<4> (&acc)[K], const unsigned char* data,
-                                              const long long* row_offsets, const bool* row_constant,
-                                              unsigned constant_word, const StripTaps<R>& taps, LoadWord load) {
-#pragma unroll
-  for (int k = 0; k < K; ++k) acc[k] = zero_accum<4>();
-#pragma unroll
-  for (int i = 0; i < K + 2 * R; ++i) {
-    const unsigned word = row_constant[i] ? constant_word : load(data + row_offsets[i]);
-    Accum<4> v;
-#pragma unroll
-    for (int j = 0; j < 4; ++j) v.c[j] = __uint_as_float(__byte_perm(word, kMagicBits, 0x7540u + j)) - kMagic;
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const int tap = i - k;
-      if (tap >= 0 && tap <= 2 * R) accumulate(acc[k], taps.y[tap], v);
-    }
-  }
-}
-
 template <int C, int R>
 __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     separable_strip_bytes_kernel(PitchedView<std::uint8_t, C> src, PitchedView<std::uint8_t, C> dst, StripTaps<R> taps,
@@ -112,26 +89,27 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
 
   for_each_step<R>(src.height, src.pitch, strip_rows, border, row_offsets, row_constant, [&](int y0, int y_end) {
     if (has_word) {
+      // The column's K vertical sums, one a byte: load(row) gives its word of a row.
       Accum<4> acc[K];
+      const auto column_sums = [&](auto load) {
+        tap_run<K, R>(acc, taps.y, [&](int i) {
+          return word_bytes(row_constant[i] ? constant_word : load(src.data + row_offsets[i]));
+        });
+      };
       if (whole) {
-        const auto whole_word = [&](const unsigned char* row) {
-          return *reinterpret_cast<const unsigned*>(row + first_byte);
-        };
-        vertical_sums<K, R>(acc, src.data, row_offsets, row_constant, constant_word, taps, whole_word);
+        column_sums([&](const unsigned char* row) { return *reinterpret_cast<const unsigned*>(row + first_byte); });
       } else {
         const ByteGather<C> gather = byte_gather<C>(first_byte, src.width, border);
-        vertical_sums<K, R>(acc, src.data, row_offsets, row_constant, constant_word, taps,
-                            [&](const unsigned char* row) {
-                              unsigned word = 0;
+        column_sums([&](const unsigned char* row) {
+          unsigned word = 0;
 #pragma unroll
-                              for (int j = 0; j < 4; ++j) {
-                                const unsigned byte = gather.constant_bytes & (1u << j)
-                                                          ? (constant_word >> (8 * j)) & 0xFFu
-                                                          : row[gather.offset[j]];
-                                word |= byte << (8 * j);
-                              }
-                              return word;
-                            });
+          for (int j = 0; j < 4; ++j) {
+            const unsigned byte =
+                gather.constant_bytes & (1u << j) ? (constant_word >> (8 * j)) & 0xFFu : row[gather.offset[j]];
+            word |= byte << (8 * j);
+          }
+          return word;
+        });
       }
 #pragma unroll
       for (int k = 0; k < K; ++k) store_shared(reinterpret_cast<Accum<4>*>(sums + k * kRowFloats) + tid, acc[k]);
@@ -140,7 +118,7 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     const int y = y0 + row_of_step;
     if (y < y_end) {
       Accum<C> o[L];
-      horizontal_run(o, taps, [&](int i) {
+      tap_run<L, R>(o, taps.x, [&](int i) {
         Accum<C> v;
 #pragma unroll
         for (int ch = 0; ch < C; ++ch) v.c[ch] = run_sums[i * C + ch];
