@@ -7,7 +7,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -17,7 +16,7 @@
 #include "convolution/filter2d_tuning.hpp"
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
-#include "gpu_padded_views.hpp"
+#include "gpu_kernel_runs.hpp"
 
 namespace gpufilter::gpu_filter2d_walk_test {
 namespace {
@@ -88,17 +87,6 @@ std::vector<std::pair<int, int>> sizes() {
           {4 * band + 1, 2}};
 }
 
-// A constant of about 0.2, 0.5, 0.9 and 0.4 of the range, in the format's units.
-Border border_of(BorderMode mode, PixelFormat format) {
-  const double max = format.type == ChannelType::U8 ? 255.0 : (format.type == ChannelType::U16 ? 65535.0 : 1.0);
-  Border border{mode, {}};
-  const double shares[] = {0.2, 0.5, 0.9, 0.4};
-  for (int c = 0; c < 4; ++c)
-    border.value[static_cast<std::size_t>(c)] =
-        format.type == ChannelType::F32 ? shares[c] : std::round(shares[c] * max);
-  return border;
-}
-
 // The walk on `spec`, whole images or a sub-view (one pixel in from the buffer's
 // corner), against the reference; every fifth RGBA pixel nearly transparent.
 testing::Difference run_vs_reference(int w, int h, PixelFormat format, const FilterSpec& spec, const Border& border,
@@ -121,7 +109,8 @@ testing::Difference run_vs_reference(int w, int h, PixelFormat format, const Fil
 
 void expect_matches(const NamedSpec& named, PixelFormat format, BorderMode mode, int w, int h, bool sub_view) {
   const Tolerance tolerance = find_operation(named.op)->tolerance_for(format, "tiled");
-  const testing::Difference diff = run_vs_reference(w, h, format, named.spec, border_of(mode, format), sub_view);
+  const Border border = testing::border_with_constant(mode, format);
+  const testing::Difference diff = run_vs_reference(w, h, format, named.spec, border, sub_view);
   EXPECT_TRUE(diff.within(tolerance)) << named.name << " " << format.name() << " " << to_string(mode) << " " << w
                                       << "x" << h << (sub_view ? " sub-view" : "") << ": " << diff.describe();
 }

@@ -17,7 +17,7 @@
 #include "convolution/separable_strip_tuning.hpp"
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
-#include "gpu_padded_views.hpp"
+#include "gpu_kernel_runs.hpp"
 
 namespace gpufilter::gpu_separable_strip_bytes_test {
 namespace {
@@ -50,13 +50,6 @@ std::vector<NamedSpec> specs() {
   return list;
 }
 
-// A constant of about 0.2, 0.5 and 0.9 of the range, one a channel.
-Border border_of(BorderMode mode) {
-  Border border{mode, {}};
-  border.value = {51.0, 128.0, 230.0, 102.0};
-  return border;
-}
-
 // `separable` on a whole image or on a sub-view `pad` pixels in from the buffer's corner
 // (rows then start on no word for pad * C % 4 != 0), against the reference.
 testing::Difference run_vs_reference(int w, int h, PixelFormat format, const FilterSpec& spec, const Border& border,
@@ -74,7 +67,8 @@ testing::Difference run_vs_reference(int w, int h, PixelFormat format, const Fil
 
 void expect_matches(const NamedSpec& named, PixelFormat format, BorderMode mode, int w, int h, int pad) {
   const Tolerance tolerance = find_operation(named.op)->tolerance_for(format, "separable");
-  const testing::Difference diff = run_vs_reference(w, h, format, named.spec, border_of(mode), pad);
+  const Border border = testing::border_with_constant(mode, format);
+  const testing::Difference diff = run_vs_reference(w, h, format, named.spec, border, pad);
   EXPECT_TRUE(diff.within(tolerance)) << named.name << " " << format.name() << " " << to_string(mode) << " " << w
                                       << "x" << h << " pad " << pad << ": " << diff.describe();
 }

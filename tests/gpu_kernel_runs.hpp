@@ -1,12 +1,25 @@
 #pragma once
-// For the GPU tests of one kernel: runs it on device copies of host images, as whole
-// images or as sub-views `pad` pixels in from a larger buffer's corner (rows that start
-// off the buffer's alignment), and copies the result back.
+// For the GPU tests of one kernel: a border constant of a different value a channel, and
+// a run on device copies of host images, as whole images or as sub-views `pad` pixels in
+// from a larger buffer's corner (rows that start off the buffer's alignment).
 #include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <cstddef>
 
 #include "gpufilter/gpufilter.hpp"
 
 namespace gpufilter::testing {
+
+// `mode`, with a constant of about 0.2, 0.5, 0.9 and 0.4 of the range, in the format's units.
+inline Border border_with_constant(BorderMode mode, PixelFormat format) {
+  Border border{mode, {}};
+  const double shares[] = {0.2, 0.5, 0.9, 0.4};
+  for (int c = 0; c < 4; ++c)
+    border.value[static_cast<std::size_t>(c)] =
+        format.type == ChannelType::F32 ? shares[c] : std::round(shares[c] * format.max_value());
+  return border;
+}
 
 // Copies host_src and host_dst (poisoned by the caller) to the device, `pad` pixels in,
 // calls launch(src, dst) on the two device views and copies dst back into host_dst.
