@@ -40,9 +40,9 @@ struct SeparableStripTuning {
   // where the taps are few that traffic shows (f32x4 5x5 ran at half the tiled kernel's
   // speed, 13x13 faster: docs/gpu-results.md, "The default calls").
   static constexpr int kWidePixelMinRadius = 6;
-  // Float gray below this radius stays on the tiled kernel too: the 5x5 blur of an 8K
-  // f32x1 image took 176 us on the strip against 118 on the tiled kernel; at 7x7 (the
-  // sharpen's default) the strip was the faster, 122 against 128 (docs/gpu-results.md).
+  // Float gray below this radius stays on the tiled kernel too, which measured faster at
+  // 5x5; from 7x7 (the sharpen's default) the strip was the faster (docs/gpu-results.md,
+  // "Before and after, the same run").
   static constexpr int kFloatGrayMinRadius = 3;
   static constexpr bool runs(std::size_t channel_bytes, int channels, int radius) {
     const std::size_t pixel_bytes = channel_bytes * static_cast<std::size_t>(channels);
