@@ -54,19 +54,32 @@ TEST(AutoVariant, SmallRank1MasksTakeTheWalkWhereItMeasuredFaster) {
             FilterVariant::Separable);
 }
 
-// Where `separable` runs the strip and where it keeps the tiled kernel, by the radii
-// measured (SeparableStripTuning::runs): 8-byte pixels from radius 6, float gray from
-// radius 3, every other format at every radius.
-TEST(SeparableStripChoice, FormatsAndRadiiItRuns) {
+// Pixel columns (RGBA, 8-bit gray, sharpen on float gray; in the lab all gray): pixels
+// of 8 bytes or more from kWidePixelMinRadius on, float gray from kFloatGrayMinRadius on,
+// the rest at every radius.
+TEST(SeparableStripChoice, RadiiPixelColumnsRun) {
   using Tuning = kernels::SeparableStripTuning;
   for (int radius = 1; radius <= Tuning::kMaxRadius; ++radius) {
-    EXPECT_TRUE(Tuning::runs(1, 1, radius)) << "u8x1, radius " << radius;
-    EXPECT_TRUE(Tuning::runs(1, 3, radius)) << "u8x3 (byte columns), radius " << radius;
     EXPECT_TRUE(Tuning::runs(1, 4, radius)) << "u8x4, radius " << radius;
+    EXPECT_TRUE(Tuning::runs(1, 1, radius)) << "u8x1, radius " << radius;
     EXPECT_TRUE(Tuning::runs(2, 1, radius)) << "u16x1, radius " << radius;
     EXPECT_EQ(Tuning::runs(4, 1, radius), radius >= 3) << "f32x1, radius " << radius;
     EXPECT_EQ(Tuning::runs(2, 4, radius), radius >= 6) << "u16x4, radius " << radius;
     EXPECT_EQ(Tuning::runs(4, 4, radius), radius >= 6) << "f32x4, radius " << radius;
+  }
+}
+
+// Element columns: RGB and 16- and 32-bit gray, but not the Unsharp output on float.
+TEST(SeparableStripChoice, FormatsAndOutputsElementColumnsRun) {
+  using Tuning = kernels::SeparableStripTuning;
+  for (bool unsharp : {false, true}) {
+    EXPECT_TRUE(Tuning::elements_run(1, 3, unsharp)) << "u8x3";
+    EXPECT_TRUE(Tuning::elements_run(2, 3, unsharp)) << "u16x3";
+    EXPECT_TRUE(Tuning::elements_run(2, 1, unsharp)) << "u16x1";
+    EXPECT_EQ(Tuning::elements_run(4, 3, unsharp), !unsharp) << "f32x3";
+    EXPECT_EQ(Tuning::elements_run(4, 1, unsharp), !unsharp) << "f32x1";
+    EXPECT_FALSE(Tuning::elements_run(1, 1, unsharp)) << "u8x1: pixel columns";
+    for (std::size_t bytes : {1, 2, 4}) EXPECT_FALSE(Tuning::elements_run(bytes, 4, unsharp)) << "RGBA";
   }
 }
 

@@ -173,7 +173,7 @@ TEST(PackedFilter, WhichSpecsItTakes) {
   EXPECT_FALSE(auto_takes(gaussian_spec(GaussianParams{1.0, 3}), rgba)) << "7x7 RGBA Gaussians too";
   EXPECT_TRUE(auto_takes(box_spec(BoxParams{9, 9, AlphaMode::Separate}), kGray8)) << "9x9 gray boxes measured faster";
   EXPECT_FALSE(auto_takes(gaussian_spec(GaussianParams{1.0, 4}), rgb))
-      << "9x9 RGB Gaussians take the float strip's byte columns";
+      << "9x9 RGB Gaussians take the float strip's element columns";
   EXPECT_TRUE(auto_takes(gaussian_spec(GaussianParams{0.8, 2}), rgb)) << "5x5 RGB Gaussians measured faster";
   EXPECT_EQ(applied_variant(gaussian, kGray8, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);
   EXPECT_EQ(applied_variant(gaussian, rgb, FilterVariant::SeparablePacked), FilterVariant::SeparablePacked);

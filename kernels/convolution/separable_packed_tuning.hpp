@@ -90,7 +90,7 @@ struct SeparablePackedTuning {
   }
   // The largest mask (width or height) that auto takes it for: boxes every size it runs;
   // weighted masks to 5x5, past which the float strip kernel (separable_strip.cuh; on
-  // gray and RGB its byte columns) was faster, and exact where this kernel's rounding
+  // RGB its element columns) was faster, and exact where this kernel's rounding
   // differs by a level in more gray samples of a small image than the ops' 1% allowance
   // (docs/gpu-results.md, "The default calls").
   static constexpr int kLargestSize = 2 * kMaxRadius + 1;

@@ -11,26 +11,43 @@
 
 namespace gpufilter::kernels {
 
-bool separable_strip_fits(PixelFormat format, const FilterSpec& spec) {
-  using Tuning = SeparableStripTuning;
-  if (!spec.is_separable() || spec.masks.size() != 1 || spec.output == FilterOutput::Magnitude) return false;
-  // Three-channel pixels of 16 and 32 bits are not whole words: their loads, shared sums
-  // and stores go a channel at a time, and the tiled kernel (separable_tiled.cu) ran them
-  // faster, twice as fast on f32x3 (docs/gpu-results.md, "The default calls"). 8-bit RGB
-  // runs on byte columns (separable_strip_bytes.cuh), which do not see pixels.
-  const bool bytes = strip_runs_on_bytes(format);
-  if (format.channels != 1 && format.channels != 4 && !bytes) return false;
-  const int radius = std::max(spec.width(), spec.height()) / 2;
-  const int compiled = Tuning::compiled_radius(radius);
-  if (compiled == 0 || !Tuning::runs(format.channel_bytes(), format.channels, radius)) return false;
-  // A sum is a float a channel (Accum<1> or Accum<4>), or a byte on byte columns.
-  const std::size_t shared = bytes ? Tuning::byte_shared_bytes(format.channels, compiled)
-                                   : Tuning::shared_bytes(compiled, sizeof(float) * format.channels);
-  return shared <= max_shared_memory_per_block();
+namespace {
+
+// One rank-1 mask with a Linear or Unsharp output, of a compiled radius (0 where none).
+int strip_radius(const FilterSpec& spec) {
+  if (!spec.is_separable() || spec.masks.size() != 1 || spec.output == FilterOutput::Magnitude) return 0;
+  return SeparableStripTuning::compiled_radius(std::max(spec.width(), spec.height()) / 2);
 }
 
-bool strip_runs_on_bytes(PixelFormat format) {
-  return format.channel_bytes() == 1 && (format.channels == 1 || format.channels == 3);
+}  // namespace
+
+bool separable_strip_fits(PixelFormat format, const FilterSpec& spec) {
+  return strip_runs_on_elements(format, spec) ? separable_strip_elements_fit(format, spec)
+                                              : separable_strip_pixels_fit(format, spec);
+}
+
+bool separable_strip_pixels_fit(PixelFormat format, const FilterSpec& spec) {
+  using Tuning = SeparableStripTuning;
+  if (format.channels != 1 && format.channels != 4) return false;
+  const int compiled = strip_radius(spec);
+  const int radius = std::max(spec.width(), spec.height()) / 2;
+  // The radii where pixel columns lost to the tiled kernel (their stores).
+  if (compiled == 0 || !Tuning::runs(format.channel_bytes(), format.channels, radius)) return false;
+  // A sum is a float a channel (Accum<1> or Accum<4>).
+  return Tuning::shared_bytes(compiled, sizeof(float) * format.channels) <= max_shared_memory_per_block();
+}
+
+bool separable_strip_elements_fit(PixelFormat format, const FilterSpec& spec) {
+  const int compiled = strip_radius(spec);
+  if (compiled == 0 || (format.channels != 1 && format.channels != 3)) return false;
+  // A sum is a float an element; the staged output an element.
+  return SeparableStripTuning::element_shared_bytes(format.channels, compiled, format.channel_bytes()) <=
+         max_shared_memory_per_block();
+}
+
+bool strip_runs_on_elements(PixelFormat format, const FilterSpec& spec) {
+  return SeparableStripTuning::elements_run(format.channel_bytes(), format.channels,
+                                            spec.output == FilterOutput::Unsharp);
 }
 
 void launch_separable_strip(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
@@ -38,9 +55,9 @@ void launch_separable_strip(const ImageView& src, const ImageView& dst, const Fi
   if (!separable_strip_fits(src.format, spec))
     throw Error(ErrorCode::UnsupportedFormat,
                 "separable_strip: runs one rank-1 mask (Linear or Unsharp output) of radius up to " +
-                    std::to_string(SeparableStripTuning::kMaxRadius) + " on 1- and 4-channel images and 8-bit RGB");
-  if (strip_runs_on_bytes(src.format))
-    strip::launch_bytes(src, dst, spec, border, ctx);
+                    std::to_string(SeparableStripTuning::kMaxRadius) + " on 1-, 3- and 4-channel images");
+  if (strip_runs_on_elements(src.format, spec))
+    launch_separable_strip_by_elements(src, dst, spec, border, ctx);
   else
     launch_separable_strip_by_pixels(src, dst, spec, border, ctx);
 }

@@ -1,8 +1,8 @@
 #pragma once
-// The separable strip kernel (separable_strip.cuh): one rank-1 mask on 1- and 4-channel
-// images of any channel type and on 8-bit RGB, radii up to SeparableStripTuning::
-// kMaxRadius, in float with the vertical pass first; 8-bit gray and RGB on byte columns
-// (separable_strip_bytes.cuh).
+// The separable strip kernel (separable_strip.cuh): one rank-1 mask on 1-, 3- and
+// 4-channel images of any channel type, radii up to SeparableStripTuning::kMaxRadius, in
+// float with the vertical pass first; RGB and 16- and 32-bit gray on element columns
+// (separable_strip_elements.cuh).
 // src and dst are validated device views of equal size and format that do not overlap;
 // `border.value` is representable in the pixel type.
 #include "gpufilter/border.hpp"
@@ -12,22 +12,37 @@
 
 namespace gpufilter::kernels {
 
-// One rank-1 mask (Linear or Unsharp output) of radius up to kMaxRadius in x and y on a
-// 1- or 4-channel image (of 8 bytes a pixel or more from kWidePixelMinRadius on, float
-// gray from kFloatGrayMinRadius) or an 8-bit RGB one, whose step of shared sums fits the
-// shared memory one block may use.
+// One rank-1 mask (Linear or Unsharp output) of radius up to kMaxRadius in x and y, on
+// element columns or pixel columns (strip_runs_on_elements), where that kind fits (below).
 bool separable_strip_fits(PixelFormat format, const FilterSpec& spec);
 
-// Whether the strip runs this format on byte columns: 8-bit gray and RGB.
-bool strip_runs_on_bytes(PixelFormat format);
+// Whether the strip runs this spec on this format on element columns, else on pixel
+// columns (SeparableStripTuning::elements_run): RGB and 16- and 32-bit gray, but not
+// sharpen's Unsharp output on float.
+bool strip_runs_on_elements(PixelFormat format, const FilterSpec& spec);
 
 // Throws Error(UnsupportedFormat) where separable_strip_fits() is false.
 void launch_separable_strip(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                             const ExecContext& ctx);
 
-// The strip with a thread a pixel column on a 1- or 4-channel image that
-// separable_strip_fits() takes, 8-bit gray included (which launch_separable_strip runs
-// on byte columns).
+// Whether element columns run this spec on this format: one rank-1 mask (Linear or
+// Unsharp output) of radius up to kMaxRadius on a 1- or 3-channel image, whose step fits
+// the shared memory one block may use.
+bool separable_strip_elements_fit(PixelFormat format, const FilterSpec& spec);
+
+// The strip on element columns, where separable_strip_elements_fit(): and in the lab
+// 8-bit gray (which launch_separable_strip runs on pixel columns).
+void launch_separable_strip_by_elements(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
+                                        const Border& border, const ExecContext& ctx);
+
+// Whether pixel columns run this spec on this format: as above on a 1- or 4-channel
+// image, of 8 bytes a pixel or more from SeparableStripTuning::kWidePixelMinRadius on,
+// float gray from kFloatGrayMinRadius on.
+bool separable_strip_pixels_fit(PixelFormat format, const FilterSpec& spec);
+
+// The strip with a thread a pixel column, where separable_strip_pixels_fit(): RGBA, 8-bit
+// gray and sharpen on float gray, and in the lab the other gray (which
+// launch_separable_strip runs on element columns).
 void launch_separable_strip_by_pixels(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
                                       const Border& border, const ExecContext& ctx);
 
@@ -36,9 +51,10 @@ namespace strip {
 template <class T>
 void launch_typed(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                   const ExecContext& ctx);
-// 8-bit gray and RGB on byte columns (separable_strip_bytes.cu).
-void launch_bytes(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
-                  const ExecContext& ctx);
+// Gray and RGB of type T on element columns (separable_strip_elements_<type>.cu).
+template <class T>
+void launch_elements(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                     const ExecContext& ctx);
 }  // namespace strip
 
 }  // namespace gpufilter::kernels

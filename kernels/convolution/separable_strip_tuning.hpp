@@ -40,35 +40,48 @@ struct SeparableStripTuning {
   // where the taps are few that traffic shows (f32x4 5x5 ran at half the tiled kernel's
   // speed, 13x13 faster: docs/gpu-results.md, "The default calls").
   static constexpr int kWidePixelMinRadius = 6;
-  // Float gray below this radius stays on the tiled kernel too, which measured faster at
-  // 5x5; from 7x7 (the sharpen's default) the strip was the faster (docs/gpu-results.md,
-  // "Before and after, the same run").
+  // Float gray on pixel columns (sharpen's) below this radius stays on the tiled kernel
+  // too, which measured faster at 3x3 and 5x5; from 7x7 (the sharpen's default) the
+  // strip was the faster (docs/gpu-results.md, "Element columns").
   static constexpr int kFloatGrayMinRadius = 3;
   static constexpr bool runs(std::size_t channel_bytes, int channels, int radius) {
     const std::size_t pixel_bytes = channel_bytes * static_cast<std::size_t>(channels);
     if (pixel_bytes >= 8) return radius >= kWidePixelMinRadius;
     return !(channel_bytes == 4 && channels == 1) || radius >= kFloatGrayMinRadius;
   }
-  // 8-bit images of 1 and 3 channels (separable_strip_bytes.cuh): the vertical pass
-  // runs down words of 4 bytes of a row, whatever pixels they belong to, so it loads
-  // whole words as RGBA8 does; the horizontal pass makes runs of byte_run(C) pixels.
-  // Runs of 21 gray or 7 RGB pixels: 21 sums a thread either way, and an odd stride of
-  // floats between the lanes' runs, so they start in different banks.
-  static constexpr int byte_run(int channels) { return channels == 1 ? 21 : 7; }
-  static constexpr int byte_band_width(int channels, int radius) {
-    return byte_run(channels) * threads(radius) / kRows;
+  // The formats and outputs the strip runs on element columns (separable_strip_elements.cuh):
+  // RGB of every type (on pixel columns, their loads, shared sums and stores went a
+  // channel at a time, slower than the tiled kernel) and gray of 16 and 32 bits (1.4x
+  // and 2.2x pixel columns at 3x3); 8-bit gray ran 1-10% faster on pixel columns. Not the
+  // Unsharp output (sharpen) on float, which reads each output's input pixel, a run of
+  // them a thread: 1.4x slower than pixel columns on gray, 10% than the tiled kernel on
+  // RGB (docs/gpu-results.md, "Element columns").
+  static constexpr bool elements_run(std::size_t channel_bytes, int channels, bool unsharp) {
+    const bool format = channels == 3 || (channels == 1 && channel_bytes > 1);
+    return format && !(unsharp && channel_bytes == 4);
   }
-  // The halo's bytes either side, whole words.
-  static constexpr int byte_halo(int channels, int radius) { return (radius * channels + 3) / 4 * 4; }
-  // Words a row of the band and its halo: one a thread in the vertical pass.
-  static constexpr int byte_words(int channels, int radius) {
-    return (byte_band_width(channels, radius) * channels + 2 * byte_halo(channels, radius)) / 4;
+  // Images of 1 and 3 channels on element columns (separable_strip_elements.cuh): the
+  // vertical pass runs down quads of 4 channel values (elements) of a row, whatever
+  // pixels they belong to, so it loads whole words, as RGBA8 does; the horizontal pass
+  // makes runs of element_run(C) pixels. Runs of 21 gray or 7 RGB pixels: 21 sums a
+  // thread either way, and an odd stride of floats between the lanes' runs, so they
+  // start in different banks.
+  static constexpr int element_run(int channels) { return channels == 1 ? 21 : 7; }
+  static constexpr int element_band_width(int channels, int radius) {
+    return element_run(channels) * threads(radius) / kRows;
   }
-  // Shared memory a block takes: a step's sums (a float a byte of the band and its halo),
-  // its output bytes (staged, so that a warp stores whole words of a row), then the row table.
-  static constexpr std::size_t byte_shared_bytes(int channels, int radius) {
-    return static_cast<std::size_t>(kRows) * byte_words(channels, radius) * 4 * sizeof(float) +
-           static_cast<std::size_t>(kRows) * byte_band_width(channels, radius) * channels +
+  // The halo's elements either side, whole quads.
+  static constexpr int element_halo(int channels, int radius) { return (radius * channels + 3) / 4 * 4; }
+  // Quads a row of the band and its halo: one a thread in the vertical pass.
+  static constexpr int element_quads(int channels, int radius) {
+    return (element_band_width(channels, radius) * channels + 2 * element_halo(channels, radius)) / 4;
+  }
+  // Shared memory a block takes: a step's sums (a float an element of the band and its
+  // halo), its output elements (staged, so that a warp stores whole quads of a row), then
+  // the row table.
+  static constexpr std::size_t element_shared_bytes(int channels, int radius, std::size_t element_bytes) {
+    return static_cast<std::size_t>(kRows) * element_quads(channels, radius) * 4 * sizeof(float) +
+           static_cast<std::size_t>(kRows) * element_band_width(channels, radius) * channels * element_bytes +
            static_cast<std::size_t>(kRows + 2 * radius) * (sizeof(long long) + 1);
   }
   // The radii compiled, each a kernel per format; a mask of another radius runs in the

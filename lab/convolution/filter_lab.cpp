@@ -1,6 +1,6 @@
 // The convolution family's lab variants: the fixed-point separable kernel in every
 // launch shape (superseded by separable_packed), gradient_int's other shapes, box_stack
-// always in two passes, the tiled separable kernel, the strip by pixel columns on gray
+// always in two passes, the tiled separable kernel, the strip's other columns on gray
 // and the 2-D tile on small masks. Each runs the spec the op makes of its parameters;
 // where its kernel cannot run that spec, the library's next simpler variant runs it.
 #include <functional>
@@ -119,19 +119,26 @@ void add_separable_tiled(std::vector<LabVariant>& list, const std::string& op) {
       FilterVariant::Separable));
 }
 
-// The strip with a thread a pixel column, as 1- and 4-channel images of every type run it,
-// on 8-bit gray, where the library runs byte columns (separable_strip_bytes.cuh): the
-// two beside each other in the same bench run.
+// Both column kinds of the strip on gray of every type, by name, beside `separable` in
+// the same bench run: pixel columns (as RGBA and 8-bit gray run) and element columns
+// (as RGB and 16- and 32-bit gray run; separable_strip_elements.cuh).
 bool strip_on_gray_pixels(PixelFormat format, const FilterSpec& spec) {
-  return format.channels == 1 && format.channel_bytes() == 1 && kernels::separable_strip_fits(format, spec);
+  return format.channels == 1 && kernels::separable_strip_pixels_fit(format, spec);
+}
+bool strip_on_gray_elements(PixelFormat format, const FilterSpec& spec) {
+  return format.channels == 1 && kernels::separable_strip_elements_fit(format, spec);
 }
 
-void add_separable_strip_pixels(std::vector<LabVariant>& list, const std::string& op) {
+void add_strip_columns(std::vector<LabVariant>& list, const std::string& op) {
   list.push_back(filter_variant(
-      op, "separable_strip_pixels", "8-bit gray on the strip with a thread a pixel column, not 4 bytes",
-      strip_on_gray_pixels,
+      op, "separable_strip_pixels", "gray on the strip with a thread a pixel column", strip_on_gray_pixels,
       [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
          const ExecContext& ctx) { kernels::launch_separable_strip_by_pixels(src, dst, spec, border, ctx); },
+      FilterVariant::Separable));
+  list.push_back(filter_variant(
+      op, "separable_strip_elements", "gray on the strip with a thread 4 elements", strip_on_gray_elements,
+      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+         const ExecContext& ctx) { kernels::launch_separable_strip_by_elements(src, dst, spec, border, ctx); },
       FilterVariant::Separable));
 }
 
@@ -159,7 +166,7 @@ std::vector<LabVariant> filter_lab_variants() {
   add_separable_fixed(list, "box", {{"size", std::vector<double>{5, 3}}, {"alpha", "separate"}});
   add_gradient_shapes(list);
   for (const char* op : {"blur", "box", "sharpen", "convolve"}) add_separable_tiled(list, op);
-  for (const char* op : {"blur", "sharpen"}) add_separable_strip_pixels(list, op);
+  for (const char* op : {"blur", "sharpen"}) add_strip_columns(list, op);
   for (const char* op : {"convolve", "edge", "emboss"}) add_tiled_shared(list, op);
   return list;
 }

@@ -1,13 +1,14 @@
-// The separable strip on byte columns (separable_strip_bytes.cuh), which `separable`
-// runs 8-bit gray and RGB on, beyond the registry matrix: bands whose edges fall inside
-// a pixel, images narrower than a word or than the mask, sub-views whose rows do not
-// start on a word (read byte by byte), every border (the constant a different value a
-// channel), radii between the compiled ones, and the Unsharp rule, against the CPU
-// reference.
+// The separable strip on element columns (separable_strip_elements.cuh), which
+// `separable` runs RGB of every type and 16- and 32-bit gray on (and the lab 8-bit gray),
+// beyond the registry matrix: bands whose edges fall inside a pixel, images narrower
+// than a quad or than the mask, sub-views whose rows do not start on a quad (read element
+// by element), every border (the constant a different value a channel), radii between
+// the compiled ones, and the Unsharp rule, against the CPU reference.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -19,13 +20,18 @@
 #include "gpufilter/testing.hpp"
 #include "gpu_kernel_runs.hpp"
 
-namespace gpufilter::gpu_separable_strip_bytes_test {
+namespace gpufilter::gpu_separable_strip_elements_test {
 namespace {
 
 using Tuning = kernels::SeparableStripTuning;
 
-const PixelFormat kGray{ChannelType::U8, 1};
-const PixelFormat kRgb{ChannelType::U8, 3};
+// The formats element columns run: gray and RGB of every type (8-bit gray in the lab).
+std::vector<PixelFormat> element_formats() {
+  std::vector<PixelFormat> formats;
+  for (ChannelType type : {ChannelType::U8, ChannelType::U16, ChannelType::F32})
+    for (int channels : {1, 3}) formats.push_back(PixelFormat{type, channels});
+  return formats;
+}
 
 struct NamedSpec {
   std::string name;
@@ -50,8 +56,8 @@ std::vector<NamedSpec> specs() {
   return list;
 }
 
-// `separable` on a whole image or on a sub-view `pad` pixels in from the buffer's corner
-// (rows then start on no word for pad * C % 4 != 0), against the reference.
+// Element columns on a whole image or on a sub-view `pad` pixels in from the buffer's
+// corner (rows then start on no quad for pad * C % 4 != 0), against the reference.
 testing::Difference run_vs_reference(int w, int h, PixelFormat format, const FilterSpec& spec, const Border& border,
                                      int pad) {
   HostImage host_src(w, h, format), expected(w, h, format), actual(w, h, format);
@@ -59,7 +65,7 @@ testing::Difference run_vs_reference(int w, int h, PixelFormat format, const Fil
   reference::apply_filter(host_src.view(), expected.view(), spec, border);
   testing::poison_against(actual.view(), expected.view());
   const auto launch = [&](const ImageView& src, const ImageView& dst) {
-    kernels::launch_separable_strip(src, dst, spec, border, ExecContext{nullptr, true});
+    kernels::launch_separable_strip_by_elements(src, dst, spec, border, ExecContext{nullptr, true});
   };
   testing::run_on_padded_device_views(host_src.view(), actual.view(), pad, launch);
   return testing::compare(actual.view(), expected.view());
@@ -74,36 +80,45 @@ void expect_matches(const NamedSpec& named, PixelFormat format, BorderMode mode,
 }
 
 // Widths around one and two bands of the format at the 13x13 kernel's radius, narrower
-// than a word and than the mask; heights shorter than a step and a strip and one more.
+// than a quad and than the mask; heights shorter than a step and a strip and one more.
 std::vector<std::pair<int, int>> sizes(PixelFormat format) {
-  const int band = Tuning::byte_band_width(format.channels, 6);
+  const int band = Tuning::element_band_width(format.channels, 6);
   const int strip = Tuning::kRows * Tuning::kStepsPerStrip;
   return {{1, 1}, {3, 5}, {5, Tuning::kRows - 1}, {band - 1, 3}, {band + 1, strip + 1}, {2 * band + 3, 9}};
 }
 
-TEST(SeparableStripBytes, RunsGrayAndRgb) {
-  for (const PixelFormat& format : {kGray, kRgb}) {
-    EXPECT_TRUE(kernels::strip_runs_on_bytes(format)) << format.name();
+TEST(SeparableStripElements, RunRgbAndWideGray) {
+  const FilterSpec blur = gaussian_spec(GaussianParams{});
+  const FilterSpec sharpen = sharpen_spec(SharpenParams{});
+  for (const PixelFormat& format : element_formats()) {
+    const bool library = format.channels == 3 || format.channel_bytes() > 1;
+    EXPECT_EQ(kernels::strip_runs_on_elements(format, blur), library) << format.name();
+    EXPECT_EQ(kernels::strip_runs_on_elements(format, sharpen), library && format.type != ChannelType::F32)
+        << format.name() << ": sharpen on float reads its input pixels a run a thread";
     for (const NamedSpec& named : specs())
-      EXPECT_TRUE(kernels::separable_strip_fits(format, named.spec)) << named.name << " " << format.name();
+      EXPECT_TRUE(kernels::separable_strip_elements_fit(format, named.spec)) << named.name << " " << format.name();
   }
-  EXPECT_FALSE(kernels::strip_runs_on_bytes(PixelFormat{ChannelType::U8, 4}));
-  EXPECT_FALSE(kernels::strip_runs_on_bytes(PixelFormat{ChannelType::U16, 3}));
+  for (ChannelType type : {ChannelType::U8, ChannelType::U16, ChannelType::F32})
+    EXPECT_FALSE(kernels::strip_runs_on_elements(PixelFormat{type, 4}, blur)) << "RGBA: pixel columns";
+  // Sharpen on float RGB keeps the tiled kernel, on float gray takes pixel columns.
+  EXPECT_FALSE(kernels::separable_strip_fits(PixelFormat{ChannelType::F32, 3}, sharpen));
+  EXPECT_TRUE(kernels::separable_strip_fits(PixelFormat{ChannelType::F32, 1}, sharpen));
+  EXPECT_TRUE(kernels::separable_strip_fits(PixelFormat{ChannelType::F32, 3}, blur));
 }
 
-// Every spec and size in reflect101, whole and as sub-views (rows 1 and 3 bytes off a word).
-TEST(SeparableStripBytes, EverySpecAndSize) {
+// Every spec and size in reflect101, whole and as sub-views (rows 1 and 3 pixels in).
+TEST(SeparableStripElements, EverySpecAndSize) {
   for (const NamedSpec& named : specs())
-    for (const PixelFormat& format : {kGray, kRgb})
+    for (const PixelFormat& format : element_formats())
       for (const auto& [w, h] : sizes(format))
         for (int pad : {0, 1, 3}) expect_matches(named, format, BorderMode::Reflect101, w, h, pad);
 }
 
 // Every border mode at every size, whole images and one sub-view.
-TEST(SeparableStripBytes, EveryBorder) {
+TEST(SeparableStripElements, EveryBorder) {
   for (const NamedSpec& named : specs()) {
     if (named.name != "gaussian_13x13" && named.name != "sharpen_7x7") continue;
-    for (const PixelFormat& format : {kGray, kRgb})
+    for (const PixelFormat& format : element_formats())
       for (BorderMode mode : all_border_modes())
         for (const auto& [w, h] : sizes(format))
           for (int pad : {0, 1}) expect_matches(named, format, mode, w, h, pad);
@@ -111,4 +126,4 @@ TEST(SeparableStripBytes, EveryBorder) {
 }
 
 }  // namespace
-}  // namespace gpufilter::gpu_separable_strip_bytes_test
+}  // namespace gpufilter::gpu_separable_strip_elements_test
