@@ -19,6 +19,15 @@ int strip_radius(const FilterSpec& spec) {
   return SeparableStripTuning::compiled_radius(std::max(spec.width(), spec.height()) / 2);
 }
 
+// A 1- or 4-channel image whose step of sums (a float a channel: Accum<1> or Accum<4>)
+// fits the shared memory one block may use, at a compiled radius.
+bool pixel_sums_fit(PixelFormat format, const FilterSpec& spec) {
+  const int compiled = strip_radius(spec);
+  if (compiled == 0 || (format.channels != 1 && format.channels != 4)) return false;
+  return SeparableStripTuning::shared_bytes(compiled, sizeof(float) * format.channels) <=
+         max_shared_memory_per_block();
+}
+
 }  // namespace
 
 bool separable_strip_fits(PixelFormat format, const FilterSpec& spec) {
@@ -27,14 +36,17 @@ bool separable_strip_fits(PixelFormat format, const FilterSpec& spec) {
 }
 
 bool separable_strip_pixels_fit(PixelFormat format, const FilterSpec& spec) {
-  using Tuning = SeparableStripTuning;
-  if (format.channels != 1 && format.channels != 4) return false;
-  const int compiled = strip_radius(spec);
   const int radius = std::max(spec.width(), spec.height()) / 2;
   // The radii where pixel columns lost to the tiled kernel (their stores).
-  if (compiled == 0 || !Tuning::runs(format.channel_bytes(), format.channels, radius)) return false;
-  // A sum is a float a channel (Accum<1> or Accum<4>).
-  return Tuning::shared_bytes(compiled, sizeof(float) * format.channels) <= max_shared_memory_per_block();
+  return SeparableStripTuning::runs(format.channel_bytes(), format.channels, radius) && pixel_sums_fit(format, spec);
+}
+
+bool separable_strip_staged_fit(PixelFormat format, const FilterSpec& spec) {
+  const int compiled = strip_radius(spec);
+  if (compiled == 0 || format.channels != 4) return false;
+  return SeparableStripTuning::shared_bytes(compiled, sizeof(float) * 4) +
+             SeparableStripTuning::staged_bytes(compiled, format.pixel_bytes()) <=
+         max_shared_memory_per_block();
 }
 
 bool separable_strip_elements_fit(PixelFormat format, const FilterSpec& spec) {
@@ -66,6 +78,16 @@ void launch_separable_strip_by_pixels(const ImageView& src, const ImageView& dst
                                       const Border& border, const ExecContext& ctx) {
   visit_channel_type(src.format, [&](auto tag) {
     strip::launch_typed<typename decltype(tag)::type>(src, dst, spec, border, ctx);
+  });
+}
+
+void launch_separable_strip_staged(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
+                                   const Border& border, const ExecContext& ctx) {
+  if (!separable_strip_staged_fit(src.format, spec))
+    throw Error(ErrorCode::UnsupportedFormat, "separable_strip_staged: runs one rank-1 mask of radius up to " +
+                                                  std::to_string(SeparableStripTuning::kMaxRadius) + " on RGBA");
+  visit_channel_type(src.format, [&](auto tag) {
+    strip::launch_typed_staged<typename decltype(tag)::type>(src, dst, spec, border, ctx);
   });
 }
 

@@ -45,9 +45,9 @@ constexpr int columns() {
   return Tuning::band_width(R) + 2 * R;
 }
 
-template <class T, int C, int R>
+template <class T, int C, int R, bool kStaged>
 constexpr std::size_t shared_bytes() {
-  return Tuning::shared_bytes(R, sizeof(Accum<C>));
+  return Tuning::shared_bytes(R, sizeof(Accum<C>)) + (kStaged ? Tuning::staged_bytes(R, sizeof(Pixel<T, C>)) : 0);
 }
 
 // N outputs of one pass from N + 2R inputs, in a row or down a column: in(i) is the i-th
@@ -113,7 +113,13 @@ __device__ __forceinline__ void for_each_step(int height, std::size_t pitch, int
   }
 }
 
-template <class T, int C, int R>
+// kStaged: the horizontal pass leaves its pixels in shared memory (a step's rows of the
+// band, after the sums) and the threads store each row a pixel a thread, consecutive
+// threads on consecutive pixels, instead of each storing its own run (a warp store then
+// spans L pixels a lane). Written over the sums instead, the pixels had to wait in
+// registers for every run to read its sums: 92-304 bytes of spill on RGBA (ptxas -v,
+// sm_90). The lab's `separable_strip_staged`, on RGBA.
+template <class T, int C, int R, bool kStaged = false>
 __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     separable_strip_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, StripTaps<R> taps, BorderReads border,
                            Pixel<T, C> constant, Filter2dOutput out, bool convex, int strip_rows) {
@@ -132,7 +138,13 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   // other threads may still be in the last step's horizontal pass, which does not read it.
   extern __shared__ __align__(16) unsigned char shared[];
   Accum<C>* const sums = reinterpret_cast<Accum<C>*>(shared);
-  long long* const row_offsets = reinterpret_cast<long long*>(shared + K * kCols * sizeof(Accum<C>));
+  // kStaged: the step's output pixels, [K][kBand], between the sums and the table.
+  [[maybe_unused]] Pixel<T, C>* const staged =
+      reinterpret_cast<Pixel<T, C>*>(shared + K * kCols * sizeof(Accum<C>));
+  constexpr std::size_t kStagedBytes = kStaged ? Tuning::staged_bytes(R, sizeof(Pixel<T, C>)) : 0;
+  static_assert(kStagedBytes % sizeof(long long) == 0, "the row table is aligned");
+  long long* const row_offsets =
+      reinterpret_cast<long long*>(shared + K * kCols * sizeof(Accum<C>) + kStagedBytes);
   bool* const row_constant = reinterpret_cast<bool*>(row_offsets + kStepRows);
   static_assert(K * kCols * sizeof(Accum<C>) % sizeof(long long) == 0, "the row table is aligned");
 
@@ -174,6 +186,7 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     }
     __syncthreads();
     const int y = y0 + row_of_step;
+    [[maybe_unused]] Pixel<T, C>* const staged_row = staged + row_of_step * kBand;
     if (y < y_end) {
       Accum<C> o[L];
       tap_run<L, R>(o, taps.x, [&](int i) { return load_shared(run_sums + i); });
@@ -190,14 +203,29 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
           px[q] = filter2d_pixel<T, C, 1>(pixel_sums, centre, out);
         }
       }
-      Pixel<T, C>* const row = &dst.at(0, y);
-      if (run_x + L <= dst.width) {
+      if constexpr (kStaged) {
 #pragma unroll
-        for (int q = 0; q < L; ++q) row[run_x + q] = px[q];
+        for (int q = 0; q < L; ++q) staged_row[(tid % kRuns) * L + q] = px[q];
       } else {
+        Pixel<T, C>* const row = &dst.at(0, y);
+        if (run_x + L <= dst.width) {
 #pragma unroll
-        for (int q = 0; q < L; ++q)
-          if (run_x + q < dst.width) row[run_x + q] = px[q];
+          for (int q = 0; q < L; ++q) row[run_x + q] = px[q];
+        } else {
+#pragma unroll
+          for (int q = 0; q < L; ++q)
+            if (run_x + q < dst.width) row[run_x + q] = px[q];
+        }
+      }
+    }
+    if constexpr (kStaged) {
+      // A row's kRuns runs are one warp, so each warp store covers consecutive pixels.
+      // (The next step writes the staged rows after for_each_step's barrier.)
+      __syncthreads();
+      if (y < y_end) {
+        Pixel<T, C>* const row = &dst.at(band_x, y);
+        const int pixels = min(kBand, dst.width - band_x);
+        for (int p = tid % kRuns; p < pixels; p += kRuns) row[p] = staged_row[p];
       }
     }
   });
@@ -236,12 +264,12 @@ StripTaps<R> taps_of(const SeparableMask& mask) {
   return taps;
 }
 
-template <class T, int C, int R>
+template <class T, int C, int R, bool kStaged = false>
 void launch_radius(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                    const ExecContext& ctx) {
-  constexpr const char* kName = "separable_strip_kernel";
-  const auto kernel = separable_strip_kernel<T, C, R>;
-  constexpr std::size_t kShared = shared_bytes<T, C, R>();
+  constexpr const char* kName = kStaged ? "separable_strip_staged_kernel" : "separable_strip_kernel";
+  const auto kernel = separable_strip_kernel<T, C, R, kStaged>;
+  constexpr std::size_t kShared = shared_bytes<T, C, R, kStaged>();
   allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
   // A strip of kStepsPerStrip steps; taller where the grid's rows run out (the kernel
   // walks the strips with a stride of gridDim.y either way).
@@ -267,6 +295,18 @@ void launch_typed(const ImageView& src, const ImageView& dst, const FilterSpec& 
       default: break;
     }
     throw Error(ErrorCode::UnsupportedFormat, "separable_strip: unsupported channel count in " + src.format.name());
+  });
+}
+
+// RGBA of type T with the staged stores (the lab's `separable_strip_staged`).
+template <class T>
+void launch_typed_staged(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                         const ExecContext& ctx) {
+  if (src.format.channels != 4)
+    throw Error(ErrorCode::UnsupportedFormat, "separable_strip_staged: runs RGBA, not " + src.format.name());
+  const int radius = std::max(spec.width(), spec.height()) / 2;
+  visit_compiled_radius(radius, [&](auto r) {
+    launch_radius<T, 4, decltype(r)::value, /*kStaged=*/true>(src, dst, spec, border, ctx);
   });
 }
 

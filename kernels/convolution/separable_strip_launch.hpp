@@ -46,12 +46,22 @@ bool separable_strip_pixels_fit(PixelFormat format, const FilterSpec& spec);
 void launch_separable_strip_by_pixels(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
                                       const Border& border, const ExecContext& ctx);
 
+// The lab's pixel columns with staged stores (separable_strip.cuh, kStaged) on RGBA of
+// every type, at every compiled radius where the step's sums fit.
+bool separable_strip_staged_fit(PixelFormat format, const FilterSpec& spec);
+void launch_separable_strip_staged(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
+                                   const Border& border, const ExecContext& ctx);
+
 namespace strip {
 // One pixel type's kernels (separable_strip_<type>.cu), for launch_separable_strip.
 template <class T>
 void launch_typed(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                   const ExecContext& ctx);
 // Gray and RGB of type T on element columns (separable_strip_elements_<type>.cu).
+// RGBA of type T, staged stores (separable_strip_staged.cu).
+template <class T>
+void launch_typed_staged(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                         const ExecContext& ctx);
 template <class T>
 void launch_elements(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                      const ExecContext& ctx);

@@ -32,6 +32,10 @@ struct SeparableStripTuning {
     return static_cast<std::size_t>(kRows) * (band_width(radius) + 2 * radius) * accum_bytes +
            static_cast<std::size_t>(kRows + 2 * radius) * (sizeof(long long) + 1);
   }
+  // The lab's staged stores (separable_strip.cuh, kStaged): a step's output pixels.
+  static constexpr std::size_t staged_bytes(int radius, std::size_t pixel_bytes) {
+    return static_cast<std::size_t>(kRows) * band_width(radius) * pixel_bytes;
+  }
   // Steps a block walks down before the next block takes over (no warm-up rows to
   // amortise: a step reads its own halo rows).
   static constexpr int kStepsPerStrip = 4;

@@ -121,7 +121,8 @@ void add_separable_tiled(std::vector<LabVariant>& list, const std::string& op) {
 
 // Both column kinds of the strip on gray of every type, by name, beside `separable` in
 // the same bench run: pixel columns (as RGBA and 8-bit gray run) and element columns
-// (as RGB and 16- and 32-bit gray run; separable_strip_elements.cuh).
+// (as RGB and 16- and 32-bit gray run; separable_strip_elements.cuh); and RGBA with staged
+// stores.
 bool strip_on_gray_pixels(PixelFormat format, const FilterSpec& spec) {
   return format.channels == 1 && kernels::separable_strip_pixels_fit(format, spec);
 }
@@ -139,6 +140,15 @@ void add_strip_columns(std::vector<LabVariant>& list, const std::string& op) {
       op, "separable_strip_elements", "gray on the strip with a thread 4 elements", strip_on_gray_elements,
       [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
          const ExecContext& ctx) { kernels::launch_separable_strip_by_elements(src, dst, spec, border, ctx); },
+      FilterVariant::Separable));
+  // RGBA's pixel columns with the output staged in shared memory and stored a pixel a
+  // thread, at every radius (separable_strip.cuh, kStaged): whether the stores' spread is
+  // what keeps 8- and 16-byte pixels below radius 6 on the tiled kernel.
+  list.push_back(filter_variant(
+      op, "separable_strip_staged", "RGBA on the strip, each row's output stored a pixel a thread",
+      kernels::separable_strip_staged_fit,
+      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+         const ExecContext& ctx) { kernels::launch_separable_strip_staged(src, dst, spec, border, ctx); },
       FilterVariant::Separable));
 }
 
