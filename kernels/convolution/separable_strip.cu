@@ -19,12 +19,14 @@ int strip_radius(const FilterSpec& spec) {
   return SeparableStripTuning::compiled_radius(std::max(spec.width(), spec.height()) / 2);
 }
 
-// A 1- or 4-channel image whose step of sums (a float a channel: Accum<1> or Accum<4>)
-// fits the shared memory one block may use, at a compiled radius.
-bool pixel_sums_fit(PixelFormat format, const FilterSpec& spec) {
+// A 1- or 4-channel image whose step of sums (a float a channel: Accum<1> or Accum<4>),
+// and of staged output pixels where `staged`, fits the shared memory one block may use,
+// at a compiled radius (strip::shared_bytes).
+bool pixel_columns_fit(PixelFormat format, const FilterSpec& spec, bool staged) {
   const int compiled = strip_radius(spec);
   if (compiled == 0 || (format.channels != 1 && format.channels != 4)) return false;
-  return SeparableStripTuning::shared_bytes(compiled, sizeof(float) * format.channels) <=
+  const std::size_t staged_bytes = staged ? SeparableStripTuning::staged_bytes(compiled, format.pixel_bytes()) : 0;
+  return SeparableStripTuning::shared_bytes(compiled, sizeof(float) * format.channels) + staged_bytes <=
          max_shared_memory_per_block();
 }
 
@@ -38,15 +40,12 @@ bool separable_strip_fits(PixelFormat format, const FilterSpec& spec) {
 bool separable_strip_pixels_fit(PixelFormat format, const FilterSpec& spec) {
   const int radius = std::max(spec.width(), spec.height()) / 2;
   // The radii where pixel columns lost to the tiled kernel (their stores).
-  return SeparableStripTuning::runs(format.channel_bytes(), format.channels, radius) && pixel_sums_fit(format, spec);
+  return SeparableStripTuning::runs(format.channel_bytes(), format.channels, radius) &&
+         pixel_columns_fit(format, spec, /*staged=*/false);
 }
 
 bool separable_strip_staged_fit(PixelFormat format, const FilterSpec& spec) {
-  const int compiled = strip_radius(spec);
-  if (compiled == 0 || format.channels != 4) return false;
-  return SeparableStripTuning::shared_bytes(compiled, sizeof(float) * 4) +
-             SeparableStripTuning::staged_bytes(compiled, format.pixel_bytes()) <=
-         max_shared_memory_per_block();
+  return format.channels == 4 && pixel_columns_fit(format, spec, /*staged=*/true);
 }
 
 bool separable_strip_elements_fit(PixelFormat format, const FilterSpec& spec) {

@@ -264,6 +264,15 @@ StripTaps<R> taps_of(const SeparableMask& mask) {
   return taps;
 }
 
+// A block's strip: kStepsPerStrip steps of rows (the kernels walk the strips with a
+// stride of gridDim.y, so where the grid's rows run out a block takes more than one).
+constexpr int kStripRows = Tuning::kRows * Tuning::kStepsPerStrip;
+
+// A block for each band of `band` output columns and each strip of rows.
+inline dim3 strip_grid(const ImageView& src, int band, const char* kernel_name) {
+  return dim3(grid_x(blocks_for(src.width, band), kernel_name), grid_y(blocks_for(src.height, kStripRows)));
+}
+
 template <class T, int C, int R, bool kStaged = false>
 void launch_radius(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                    const ExecContext& ctx) {
@@ -271,15 +280,10 @@ void launch_radius(const ImageView& src, const ImageView& dst, const FilterSpec&
   const auto kernel = separable_strip_kernel<T, C, R, kStaged>;
   constexpr std::size_t kShared = shared_bytes<T, C, R, kStaged>();
   allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
-  // A strip of kStepsPerStrip steps; taller where the grid's rows run out (the kernel
-  // walks the strips with a stride of gridDim.y either way).
-  const int strip_rows = Tuning::kRows * Tuning::kStepsPerStrip;
-  const dim3 grid(grid_x(blocks_for(src.width, Tuning::band_width(R)), kName),
-                  grid_y(blocks_for(src.height, strip_rows)));
-  kernel<<<grid, Tuning::threads(R), kShared, ctx.stream>>>(
+  kernel<<<strip_grid(src, Tuning::band_width(R), kName), Tuning::threads(R), kShared, ctx.stream>>>(
       pitched<T, C>(src), pitched<T, C>(dst), taps_of<R>(spec.separable[0]),
       border_reads(border.mode, src.width, src.height), constant_pixel<T, C>(border), make_filter2d_output<T, C>(spec),
-      spec.convex, strip_rows);
+      spec.convex, kStripRows);
   check_launch(kName, ctx);
 }
 

@@ -202,18 +202,15 @@ void launch_elements_radius(const ImageView& src, const ImageView& dst, const Fi
   const auto kernel = separable_strip_elements_kernel<T, C, R>;
   constexpr std::size_t kShared = Tuning::element_shared_bytes(C, R, sizeof(T));
   allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
-  const int strip_rows = Tuning::kRows * Tuning::kStepsPerStrip;
-  const dim3 grid(grid_x(blocks_for(src.width, Tuning::element_band_width(C, R)), kName),
-                  grid_y(blocks_for(src.height, strip_rows)));
   // Whole quads: every row starts on a boundary of 4 elements (the view's start and pitch).
   const auto quad_rows = [](const ImageView& view) {
     constexpr std::size_t kQuadBytes = 4 * sizeof(T);
     return reinterpret_cast<std::uintptr_t>(view.data) % kQuadBytes == 0 && view.pitch % kQuadBytes == 0;
   };
-  kernel<<<grid, Tuning::threads(R), kShared, ctx.stream>>>(
+  kernel<<<strip_grid(src, Tuning::element_band_width(C, R), kName), Tuning::threads(R), kShared, ctx.stream>>>(
       pitched<T, C>(src), pitched<T, C>(dst), taps_of<R>(spec.separable[0]),
       border_reads(border.mode, src.width, src.height), constant_pixel<T, C>(border),
-      make_filter2d_output<T, C>(spec), spec.convex, strip_rows, quad_rows(src), quad_rows(dst));
+      make_filter2d_output<T, C>(spec), spec.convex, kStripRows, quad_rows(src), quad_rows(dst));
   check_launch(kName, ctx);
 }
 

@@ -57,11 +57,11 @@ namespace strip {
 template <class T>
 void launch_typed(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                   const ExecContext& ctx);
-// Gray and RGB of type T on element columns (separable_strip_elements_<type>.cu).
 // RGBA of type T, staged stores (separable_strip_staged.cu).
 template <class T>
 void launch_typed_staged(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                          const ExecContext& ctx);
+// Gray and RGB of type T on element columns (separable_strip_elements_<type>.cu).
 template <class T>
 void launch_elements(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                      const ExecContext& ctx);

@@ -25,12 +25,17 @@ struct SeparableStripTuning {
   // threads, which the shared sums of the 13x13 RGBA kernel allow too.
   static constexpr int min_blocks(int radius) { return 1024 / threads(radius); }
   static constexpr int band_width(int radius) { return kRun * threads(radius) / kRows; }
+  // A step's row table, at the end of both column kinds' shared memory: a 64-bit offset
+  // and a constant flag for each of its K + 2R rows.
+  static constexpr std::size_t row_table_bytes(int radius) {
+    return static_cast<std::size_t>(kRows + 2 * radius) * (sizeof(long long) + 1);
+  }
   // Shared memory a block takes: a step's vertical sums (K rows of the band and its
   // halo, `accum_bytes` a pixel: 16 for four channels, 4 a channel otherwise), then the
-  // step's row table (a 64-bit offset and a constant flag for each of its K + 2R rows).
+  // row table.
   static constexpr std::size_t shared_bytes(int radius, std::size_t accum_bytes) {
     return static_cast<std::size_t>(kRows) * (band_width(radius) + 2 * radius) * accum_bytes +
-           static_cast<std::size_t>(kRows + 2 * radius) * (sizeof(long long) + 1);
+           row_table_bytes(radius);
   }
   // The lab's staged stores (separable_strip.cuh, kStaged): a step's output pixels.
   static constexpr std::size_t staged_bytes(int radius, std::size_t pixel_bytes) {
@@ -86,7 +91,7 @@ struct SeparableStripTuning {
   static constexpr std::size_t element_shared_bytes(int channels, int radius, std::size_t element_bytes) {
     return static_cast<std::size_t>(kRows) * element_quads(channels, radius) * 4 * sizeof(float) +
            static_cast<std::size_t>(kRows) * element_band_width(channels, radius) * channels * element_bytes +
-           static_cast<std::size_t>(kRows + 2 * radius) * (sizeof(long long) + 1);
+           row_table_bytes(radius);
   }
   // The radii compiled, each a kernel per format; a mask of another radius runs in the
   // next one up, its outer taps zero.
