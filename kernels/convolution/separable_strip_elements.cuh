@@ -13,11 +13,10 @@
 // elements are read (and written) one by one, each pixel read mapped through the border.
 #include <cuda_runtime.h>
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 
 #include "convolution/separable_strip.cuh"
 
