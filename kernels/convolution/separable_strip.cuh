@@ -116,9 +116,9 @@ __device__ __forceinline__ void for_each_step(int height, std::size_t pitch, int
 // kStaged: the horizontal pass leaves its pixels in shared memory (a step's rows of the
 // band, after the sums) and the threads store each row a pixel a thread, consecutive
 // threads on consecutive pixels, instead of each storing its own run (a warp store then
-// spans L pixels a lane). Written over the sums instead, the pixels had to wait in
-// registers for every run to read its sums: 92-304 bytes of spill on RGBA (ptxas -v,
-// sm_90). The lab's `separable_strip_staged`, on RGBA.
+// spans L pixels a lane). Not written over the sums: there the pixels would wait in
+// registers for every run to read its sums, and spilled (docs/techniques/convolution.md,
+// "RGBA's stores"). The lab's `separable_strip_staged`, on RGBA.
 template <class T, int C, int R, bool kStaged = false>
 __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     separable_strip_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, StripTaps<R> taps, BorderReads border,

@@ -60,11 +60,11 @@ struct SeparableStripTuning {
   }
   // The formats and outputs the strip runs on element columns (separable_strip_elements.cuh):
   // RGB of every type (on pixel columns, their loads, shared sums and stores went a
-  // channel at a time, slower than the tiled kernel) and gray of 16 and 32 bits (1.4x
-  // and 2.2x pixel columns at 3x3); 8-bit gray ran 1-10% faster on pixel columns. Not the
-  // Unsharp output (sharpen) on float, which reads each output's input pixel, a run of
-  // them a thread: 1.4x slower than pixel columns on gray, 10% than the tiled kernel on
-  // RGB (docs/gpu-results.md, "Element columns").
+  // channel at a time, slower than the tiled kernel) and gray of 16 and 32 bits, where
+  // a quad moves more than a pixel column's one value; 8-bit gray measured faster on
+  // pixel columns. Not the Unsharp output (sharpen) on float, which reads each output's
+  // input pixel, a run of them a thread, and measured slower there than the kernels it
+  // ran on before (docs/gpu-results.md, "Element columns").
   static constexpr bool elements_run(std::size_t channel_bytes, int channels, bool unsharp) {
     const bool format = channels == 3 || (channels == 1 && channel_bytes > 1);
     return format && !(unsharp && channel_bytes == 4);
