@@ -129,6 +129,24 @@ __device__ __forceinline__ Pixel<T, C> filter2d_pixel(const Accum<C> (&sums)[K],
   return to_pixel<T, C, /*kClamp=*/true>(o);
 }
 
+// The output of a convex Linear mask without bias: the sums are within the channel's
+// range (premultiplied colours within their filtered alpha's), so only premultiplied
+// alpha divides, once a pixel, and nothing clamps.
+template <class T, int C>
+__device__ __forceinline__ Pixel<T, C> plain_pixel(Accum<C> o, const Filter2dOutput& out) {
+  if constexpr (C == 4) {
+    if (out.premultiply) {
+      unpremultiply(o, out);
+      // Integer colours capped at M, which rounding could pass.
+      if constexpr (!std::is_same_v<T, float>) {
+#pragma unroll
+        for (int c = 0; c < 3; ++c) o.c[c] = fminf(o.c[c], out.max_value);
+      }
+    }
+  }
+  return to_pixel<T, C, /*kClamp=*/false>(o);
+}
+
 // ---- host side ----
 
 // Refuses mask counts the kernels have no rule for; returns K.

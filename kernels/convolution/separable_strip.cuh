@@ -68,24 +68,6 @@ __device__ __forceinline__ void tap_run(Accum<C> (&o)[N], const float (&taps)[2 
   }
 }
 
-// The output of a convex Linear mask without bias: the sums are within the channel's
-// range (premultiplied colours within their filtered alpha's), so only premultiplied
-// alpha divides, once a pixel, and nothing clamps.
-template <class T, int C>
-__device__ __forceinline__ Pixel<T, C> plain_pixel(Accum<C> o, const Filter2dOutput& out) {
-  if constexpr (C == 4) {
-    if (out.premultiply) {
-      unpremultiply(o, out);
-      // Integer colours capped at M, which rounding could pass.
-      if constexpr (!std::is_same_v<T, float>) {
-#pragma unroll
-        for (int c = 0; c < 3; ++c) o.c[c] = fminf(o.c[c], out.max_value);
-      }
-    }
-  }
-  return to_pixel<T, C, /*kClamp=*/false>(o);
-}
-
 // The block's steps: for each strip of `strip_rows` rows it owns (a stride of gridDim.y
 // strips), each step of K output rows from y0 (y_end: the strip's end, within the image).
 // Before each step the block's first threads write the rows the step reads (y0 - R to

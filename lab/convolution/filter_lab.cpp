@@ -119,7 +119,7 @@ void add_separable_tiled(std::vector<LabVariant>& list, const std::string& op) {
       FilterVariant::Separable));
 }
 
-// Both column kinds of the strip on gray of every type, by name, beside `separable` in
+// The strip on every format, and both column kinds of it on gray of every type, by name, beside `separable` in
 // the same bench run: pixel columns (as RGBA and 8-bit gray run) and element columns
 // (as RGB and 16- and 32-bit gray run; separable_strip_elements.cuh); and RGBA with staged
 // stores.
@@ -131,6 +131,14 @@ bool strip_on_gray_elements(PixelFormat format, const FilterSpec& spec) {
 }
 
 void add_strip_columns(std::vector<LabVariant>& list, const std::string& op) {
+  // The strip in float as `separable` ran it on 8-bit images before the tensor-core kernel
+  // (separable_mma.cuh), and still runs it on 16- and 32-bit ones.
+  list.push_back(filter_variant(
+      op, "separable_strip", "rank-1 masks on the float strip, every format (8-bit's before the tensor cores)",
+      kernels::separable_strip_fits,
+      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+         const ExecContext& ctx) { kernels::launch_separable_strip(src, dst, spec, border, ctx); },
+      FilterVariant::Separable));
   list.push_back(filter_variant(
       op, "separable_strip_pixels", "gray on the strip with a thread a pixel column", strip_on_gray_pixels,
       [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,

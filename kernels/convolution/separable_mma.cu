@@ -1,0 +1,78 @@
+// Which specs the tensor-core separable kernel runs, and its launch.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "common/device_limits.hpp"
+#include "common/launch.cuh"
+#include "common/occupancy_cache.hpp"
+#include "convolution/separable_mma.cuh"
+#include "convolution/separable_mma_launch.hpp"
+#include "gpufilter/error.hpp"
+
+namespace gpufilter::kernels {
+
+namespace {
+
+using mma::Tuning;
+
+mma::MmaTaps taps_of(const SeparableMask& mask) {
+  mma::MmaTaps taps{};
+  const int rx = static_cast<int>(mask.x.size()) / 2, ry = static_cast<int>(mask.y.size()) / 2;
+  for (std::size_t i = 0; i < mask.x.size(); ++i) taps.x[mma::kHalo - rx + static_cast<int>(i)] = mask.x[i];
+  for (std::size_t j = 0; j < mask.y.size(); ++j) taps.y[mma::kHalo - ry + static_cast<int>(j)] = mask.y[j];
+  return taps;
+}
+
+template <int C, bool kPremultiplied>
+void launch_channels(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                     const ExecContext& ctx) {
+  constexpr const char* kName = "separable_mma_kernel";
+  const auto kernel = mma::separable_mma_kernel<C, kPremultiplied>;
+  constexpr std::size_t kShared = Tuning::shared_bytes(C, kPremultiplied, Tuning::kKSteps);
+  allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
+  const dim3 grid(grid_x(blocks_for(src.width, Tuning::kBand), kName),
+                  grid_y(blocks_for(src.height, Tuning::kStepRows * Tuning::kStepsPerStrip)));
+  using P = std::uint8_t;
+  kernel<<<grid, Tuning::kThreads, kShared, ctx.stream>>>(
+      pitched<P, C>(src), pitched<P, C>(dst), taps_of(spec.separable[0]),
+      border_reads(border.mode, src.width, src.height), constant_pixel<P, C>(border), make_filter2d_output<P, C>(spec),
+      spec.convex);
+  check_launch(kName, ctx);
+}
+
+}  // namespace
+
+bool separable_mma_fits(PixelFormat format, const FilterSpec& spec) {
+  const int channels = format.channels;
+  if (format.type != ChannelType::U8 || (channels != 1 && channels != 3 && channels != 4)) return false;
+  if (!spec.is_separable() || spec.masks.size() != 1 || spec.output == FilterOutput::Magnitude) return false;
+  if (std::max(spec.width(), spec.height()) / 2 > Tuning::kMaxRadius) return false;
+  double abs_sum = 0.0;
+  for (float t : spec.separable[0].y) abs_sum += std::fabs(t);
+  if (abs_sum > Tuning::kMaxAbsTapSum) return false;
+  const bool premultiplied = channels == 4 && spec.alpha == AlphaMode::Premultiply;
+  return Tuning::shared_bytes(channels, premultiplied, Tuning::kKSteps) <= max_shared_memory_per_block();
+}
+
+bool separable_mma_runs(PixelFormat format, const FilterSpec& spec) {
+  return separable_mma_fits(format, spec) && cached_compute_major() >= 8;
+}
+
+void launch_separable_mma(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                          const ExecContext& ctx) {
+  if (!separable_mma_runs(src.format, spec))
+    throw Error(ErrorCode::UnsupportedFormat,
+                "separable_mma: runs one rank-1 mask (Linear or Unsharp output) of radius up to " +
+                    std::to_string(Tuning::kMaxRadius) + " on 8-bit gray, RGB and RGBA, on GPUs from sm_80 on");
+  switch (src.format.channels) {
+    case 1: return launch_channels<1, false>(src, dst, spec, border, ctx);
+    case 3: return launch_channels<3, false>(src, dst, spec, border, ctx);
+    default: break;
+  }
+  if (spec.alpha == AlphaMode::Premultiply) return launch_channels<4, true>(src, dst, spec, border, ctx);
+  launch_channels<4, false>(src, dst, spec, border, ctx);
+}
+
+}  // namespace gpufilter::kernels

@@ -1,0 +1,133 @@
+// The tensor-core separable kernel (separable_mma.cuh), which `separable` (and so `auto`
+// past the integer kernels' sizes) runs 8-bit gray, RGB and RGBA on: every alpha mode,
+// bands and steps cut by the image's edges, images narrower than a quad of pixels or than
+// the mask, sub-views whose rows start on no word, every border (the constant a different
+// value a channel), radii up to the largest compiled, a bias, and the Unsharp rule,
+// against the CPU reference within the filters' tolerance.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "convolution/separable_mma_launch.hpp"
+#include "convolution/separable_mma_tuning.hpp"
+#include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
+#include "gpu_kernel_runs.hpp"
+
+namespace gpufilter::gpu_separable_mma_test {
+namespace {
+
+using Tuning = kernels::SeparableMmaTuning;
+
+std::vector<PixelFormat> formats() {
+  return {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U8, 4}};
+}
+
+struct NamedSpec {
+  std::string name;
+  FilterSpec spec;
+  const char* op;  // whose tolerance the spec is judged by
+};
+
+FilterSpec with_alpha(FilterSpec spec, AlphaMode alpha) {
+  spec.alpha = alpha;
+  return spec;
+}
+
+std::vector<NamedSpec> specs() {
+  std::vector<NamedSpec> list;
+  const FilterSpec blur = gaussian_spec(GaussianParams{});  // the default: sigma 2, 13x13
+  list.push_back({"gaussian_13x13", blur, "blur"});
+  list.push_back({"gaussian_13x13_separate", with_alpha(blur, AlphaMode::Separate), "blur"});
+  list.push_back({"gaussian_13x13_keep", with_alpha(blur, AlphaMode::Keep), "blur"});
+  list.push_back({"gaussian_3x3", gaussian_spec(GaussianParams{0.6, 1}), "blur"});
+  GaussianParams oblong{1.0, 3};
+  oblong.sigma_y = 2.3;  // 7 wide, 15 tall
+  oblong.radius_y = 7;
+  list.push_back({"gaussian_7x15", gaussian_spec(oblong), "blur"});
+  list.push_back({"gaussian_17x17", gaussian_spec(GaussianParams{2.7, Tuning::kMaxRadius}), "blur"});
+  list.push_back({"box_5x5", box_spec(BoxParams{5, 5, AlphaMode::Premultiply}), "box"});
+  FilterSpec biased = blur;  // not convex: the general output rule
+  biased.bias = 0.1;
+  biased.convex = false;
+  list.push_back({"gaussian_13x13_bias", biased, "blur"});
+  SharpenParams unsharp;
+  unsharp.amount = 1.5;
+  unsharp.threshold = 0.02;
+  list.push_back({"sharpen_7x7", sharpen_spec(unsharp), "sharpen"});
+  list.push_back({"sharpen_default", sharpen_spec(SharpenParams{}), "sharpen"});
+  return list;
+}
+
+testing::Difference run_vs_reference(int w, int h, PixelFormat format, const FilterSpec& spec, const Border& border,
+                                     int pad) {
+  HostImage host_src(w, h, format), expected(w, h, format), actual(w, h, format);
+  testing::fill_random(host_src.view(), static_cast<std::uint64_t>(w * 131 + h * 17 + format.channels));
+  reference::apply_filter(host_src.view(), expected.view(), spec, border);
+  testing::poison_against(actual.view(), expected.view());
+  const auto launch = [&](const ImageView& src, const ImageView& dst) {
+    kernels::launch_separable_mma(src, dst, spec, border, ExecContext{nullptr, true});
+  };
+  testing::run_on_padded_device_views(host_src.view(), actual.view(), pad, launch);
+  return testing::compare(actual.view(), expected.view());
+}
+
+void expect_matches(const NamedSpec& named, PixelFormat format, BorderMode mode, int w, int h, int pad) {
+  const Tolerance tolerance = find_operation(named.op)->tolerance_for(format, "separable");
+  const Border border = testing::border_with_constant(mode, format);
+  const testing::Difference diff = run_vs_reference(w, h, format, named.spec, border, pad);
+  EXPECT_TRUE(diff.within(tolerance)) << named.name << " " << format.name() << " " << to_string(mode) << " " << w
+                                      << "x" << h << " pad " << pad << ": " << diff.describe();
+}
+
+// Widths around one and two bands, narrower than a quad and than the mask; heights
+// shorter than a step and a strip and one more.
+std::vector<std::pair<int, int>> sizes() {
+  const int band = Tuning::kBand;
+  const int strip = Tuning::kStepRows * Tuning::kStepsPerStrip;
+  return {{1, 1}, {3, 5}, {5, Tuning::kStepRows - 1}, {band - 1, 3}, {band + 1, strip + 1}, {2 * band + 3, 19}};
+}
+
+TEST(SeparableMma, RunsEightBitRankOneMasks) {
+  for (const PixelFormat& format : formats()) {
+    for (const NamedSpec& named : specs())
+      EXPECT_TRUE(kernels::separable_mma_runs(format, named.spec)) << named.name << " " << format.name();
+    // Wider than the compiled radius, or not 8-bit: the strip's.
+    EXPECT_FALSE(kernels::separable_mma_fits(format, gaussian_spec(GaussianParams{3.0, Tuning::kMaxRadius + 1})));
+  }
+  EXPECT_FALSE(kernels::separable_mma_fits(PixelFormat{ChannelType::U16, 4}, gaussian_spec(GaussianParams{})));
+  EXPECT_FALSE(kernels::separable_mma_fits(PixelFormat{ChannelType::F32, 1}, gaussian_spec(GaussianParams{})));
+}
+
+// Every spec and size in reflect101, whole and as sub-views (rows 1 and 3 pixels in).
+TEST(SeparableMma, EverySpecAndSize) {
+  for (const NamedSpec& named : specs())
+    for (const PixelFormat& format : formats())
+      for (const auto& [w, h] : sizes())
+        for (int pad : {0, 1, 3}) expect_matches(named, format, BorderMode::Reflect101, w, h, pad);
+}
+
+// Every border mode at every size, whole images and one sub-view.
+TEST(SeparableMma, EveryBorder) {
+  for (const NamedSpec& named : specs()) {
+    if (named.name != "gaussian_13x13" && named.name != "sharpen_7x7") continue;
+    for (const PixelFormat& format : formats())
+      for (BorderMode mode : all_border_modes())
+        for (const auto& [w, h] : sizes())
+          for (int pad : {0, 1}) expect_matches(named, format, mode, w, h, pad);
+  }
+}
+
+// A larger image of random pixels: at most the tolerance's share of samples differ.
+TEST(SeparableMma, LargeImageWithinTheExactContract) {
+  for (const PixelFormat& format : formats())
+    for (const NamedSpec& named : specs())
+      if (named.name == "gaussian_13x13" || named.name == "gaussian_3x3")
+        expect_matches(named, format, BorderMode::Reflect101, 1000, 333, 0);
+}
+
+}  // namespace
+}  // namespace gpufilter::gpu_separable_mma_test
