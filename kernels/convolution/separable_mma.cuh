@@ -116,7 +116,7 @@ __device__ __forceinline__ void store_halves(__half* at, __half h0, __half h1, _
 }
 
 template <int C, bool kPremultiplied>
-__global__ void __launch_bounds__(Tuning::kThreads)
+__global__ void __launch_bounds__(Tuning::kThreads, Tuning::min_blocks(C))
     separable_mma_kernel(PitchedView<std::uint8_t, C> src, PitchedView<std::uint8_t, C> dst,
                          const __grid_constant__ MmaTaps taps, BorderReads border, Pixel<std::uint8_t, C> constant,
                          Filter2dOutput out, bool convex) {
@@ -144,29 +144,45 @@ __global__ void __launch_bounds__(Tuning::kThreads)
   const int g = lane >> 2;  // a fragment's row (A, accumulators) or column (B)
   const int q = lane & 3;   // its pair of columns (A, accumulators) or rows (B)
 
-  // The y taps as the vertical pass's A operand: A[i][k] = y[k - i], output row i, input
-  // row k of the tile. Register r of k-step s: row g + 8(r & 1), k = 16s + 2q + 8(r >> 1).
-  unsigned a_hi[S][4], a_lo[S][4];
+  // The taps as each lane's operand fragments, 8 uint4 a lane in shared memory after
+  // the sums (kept in registers they cost the loops spills): fragment f of lane l at
+  // fragments[f * 32 + l], written by warp 0; the first step's barrier publishes them.
+  //   f = s (0, 1), 2 + s: the y taps as the vertical pass's A operand, high and low halves:
+  //     A[i][k] = y[k - i], output row i, input row k of the tile; register r of k-step s
+  //     holds row g + 8(r & 1), k = 16s + 2q + 8(r >> 1) and k + 1.
+  //   f = 4 + 2j + s: the x taps as the horizontal pass's B operand for n-tile j (output
+  //     columns 8j to 8j + 7 of the warp's 16), high then low halves: B[k][n] = x[k - 8j - n],
+  //     input column k of the warp's window; register r holds column g, k = 16s + 2q + 8r and k + 1.
+  uint4* const fragments = reinterpret_cast<uint4*>(sums + 2 * C * M * kStride);
+  if (warp == 0) {
 #pragma unroll
-  for (int s = 0; s < S; ++s)
+    for (int s = 0; s < S; ++s) {
+      unsigned hi[4], lo[4];
 #pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      const int i = g + 8 * (r & 1), k = 16 * s + 2 * q + 8 * (r >> 1);
-      split_pair(tap_or_zero(taps.y, k - i), tap_or_zero(taps.y, k + 1 - i), a_hi[s][r], a_lo[s][r]);
-    }
-  // The x taps as the horizontal pass's B operand for n-tile j (output columns 8j to
-  // 8j + 7 of the warp's 16): B[k][n] = x[k - 8j - n], input column k of the warp's
-  // window. Register r of k-step s: column g, k = 16s + 2q + 8r.
-  unsigned b_hi[2][S][2], b_lo[2][S][2];
-#pragma unroll
-  for (int j = 0; j < 2; ++j)
-#pragma unroll
-    for (int s = 0; s < S; ++s)
-#pragma unroll
-      for (int r = 0; r < 2; ++r) {
-        const int t = 16 * s + 2 * q + 8 * r - 8 * j - g;
-        split_pair(tap_or_zero(taps.x, t), tap_or_zero(taps.x, t + 1), b_hi[j][s][r], b_lo[j][s][r]);
+      for (int r = 0; r < 4; ++r) {
+        const int i = g + 8 * (r & 1), k = 16 * s + 2 * q + 8 * (r >> 1);
+        split_pair(tap_or_zero(taps.y, k - i), tap_or_zero(taps.y, k + 1 - i), hi[r], lo[r]);
       }
+      fragments[s * 32 + lane] = make_uint4(hi[0], hi[1], hi[2], hi[3]);
+      fragments[(2 + s) * 32 + lane] = make_uint4(lo[0], lo[1], lo[2], lo[3]);
+    }
+#pragma unroll
+    for (int j = 0; j < 2; ++j)
+#pragma unroll
+      for (int s = 0; s < S; ++s) {
+        unsigned hi[2], lo[2];
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+          const int t = 16 * s + 2 * q + 8 * r - 8 * j - g;
+          split_pair(tap_or_zero(taps.x, t), tap_or_zero(taps.x, t + 1), hi[r], lo[r]);
+        }
+        fragments[(4 + 2 * j + s) * 32 + lane] = make_uint4(hi[0], hi[1], lo[0], lo[1]);
+      }
+  }
+  const auto fragment = [&](int f, unsigned(&r)[4]) {
+    const uint4 v = fragments[f * 32 + lane];
+    r[0] = v.x, r[1] = v.y, r[2] = v.z, r[3] = v.w;
+  };
 
   const int band_x = static_cast<int>(blockIdx.x) * Tuning::kBand;
   const bool needs_centre = out.rule == FilterOutput::Unsharp || out.keep_alpha;
@@ -177,62 +193,95 @@ __global__ void __launch_bounds__(Tuning::kThreads)
   constexpr float kColourScale = 256.0f / 255.0f;
   constexpr int kStripRows = M * Tuning::kStepsPerStrip;
 
-  for (int strip = static_cast<int>(blockIdx.y); static_cast<long long>(strip) * kStripRows < src.height;
-       strip += static_cast<int>(gridDim.y)) {
-    const int y_end = min(src.height, strip * kStripRows + kStripRows);
-    for (int y0 = strip * kStripRows; y0 < y_end; y0 += M) {
-      // 1. The tile, a quad of pixels a thread at a time. (The last step's vertical pass
-      // has passed the barrier below, so nothing reads these planes meanwhile.)
-      for (int u = static_cast<int>(threadIdx.x); u < kRows * kQuads; u += Tuning::kThreads) {
-        const int r = u / kQuads, quad = u - r * kQuads;
-        unsigned words[C];
-        load_quad<C>(src, y0 - H + r, band_x - H + 4 * quad, border, constant, words);
-        __half* const at = input + r * kStride + 4 * quad;
-        if constexpr (kPremultiplied) {
-          __half hi[3][4], lo[3][4];
+  // The block's steps: strips of kStripRows rows (a stride of gridDim.y strips), M rows a
+  // step. The next step's tile is read into registers while this step computes (its
+  // global reads in flight behind the products) and written to shared memory after.
+  const auto strip_end = [&](int y0) { return min(src.height, (y0 / kStripRows + 1) * kStripRows); };
+  const auto next_step = [&](int y0) {
+    return y0 + M < strip_end(y0) ? y0 + M : (y0 / kStripRows + static_cast<int>(gridDim.y)) * kStripRows;
+  };
+  constexpr int kTileQuads = kRows * kQuads;
+  constexpr int kLoads = (kTileQuads + Tuning::kThreads - 1) / Tuning::kThreads;  // a thread's quads a step
+  unsigned fetched[kLoads][C];
+  const auto fetch = [&](int y0) {
 #pragma unroll
-          for (int px = 0; px < 4; ++px) {
-            const unsigned a = quad_byte<C>(words, 4 * px + 3);
+    for (int i = 0; i < kLoads; ++i) {
+      const int u = static_cast<int>(threadIdx.x) + i * Tuning::kThreads;
+      const int r = u / kQuads, quad = u - r * kQuads;
+      if (u < kTileQuads) load_quad<C>(src, y0 - H + r, band_x - H + 4 * quad, border, constant, fetched[i]);
+    }
+  };
+  // 1. The tile, each quad of pixels as halves into the planes.
+  const auto put = [&]() {
 #pragma unroll
-            for (int ch = 0; ch < 3; ++ch)
-              split_half(static_cast<float>(quad_byte<C>(words, 4 * px + ch) * a) * (1.0f / 256.0f), hi[ch][px],
-                         lo[ch][px]);
-          }
+    for (int i = 0; i < kLoads; ++i) {
+      const int u = static_cast<int>(threadIdx.x) + i * Tuning::kThreads;
+      if (u >= kTileQuads) continue;
+      const int r = u / kQuads, quad = u - r * kQuads;
+      const unsigned(&words)[C] = fetched[i];
+      __half* const at = input + r * kStride + 4 * quad;
+      if constexpr (kPremultiplied) {
+        __half hi[3][4], lo[3][4];
 #pragma unroll
-          for (int ch = 0; ch < 3; ++ch) {
-            store_halves(at + ch * kRows * kStride, hi[ch][0], hi[ch][1], hi[ch][2], hi[ch][3]);
-            store_halves(at + (4 + ch) * kRows * kStride, lo[ch][0], lo[ch][1], lo[ch][2], lo[ch][3]);
-          }
-          store_halves(at + 3 * kRows * kStride, __ushort2half_rn(quad_byte<C>(words, 3)),
-                       __ushort2half_rn(quad_byte<C>(words, 7)), __ushort2half_rn(quad_byte<C>(words, 11)),
-                       __ushort2half_rn(quad_byte<C>(words, 15)));
-        } else {
+        for (int px = 0; px < 4; ++px) {
+          const unsigned a = quad_byte<C>(words, 4 * px + 3);
 #pragma unroll
-          for (int ch = 0; ch < C; ++ch)
-            store_halves(at + ch * kRows * kStride, __ushort2half_rn(quad_byte<C>(words, ch)),
-                         __ushort2half_rn(quad_byte<C>(words, C + ch)),
-                         __ushort2half_rn(quad_byte<C>(words, 2 * C + ch)),
-                         __ushort2half_rn(quad_byte<C>(words, 3 * C + ch)));
+          for (int ch = 0; ch < 3; ++ch)
+            split_half(static_cast<float>(quad_byte<C>(words, 4 * px + ch) * a) * (1.0f / 256.0f), hi[ch][px],
+                       lo[ch][px]);
         }
+#pragma unroll
+        for (int ch = 0; ch < 3; ++ch) {
+          store_halves(at + ch * kRows * kStride, hi[ch][0], hi[ch][1], hi[ch][2], hi[ch][3]);
+          store_halves(at + (4 + ch) * kRows * kStride, lo[ch][0], lo[ch][1], lo[ch][2], lo[ch][3]);
+        }
+        store_halves(at + 3 * kRows * kStride, __ushort2half_rn(quad_byte<C>(words, 3)),
+                     __ushort2half_rn(quad_byte<C>(words, 7)), __ushort2half_rn(quad_byte<C>(words, 11)),
+                     __ushort2half_rn(quad_byte<C>(words, 15)));
+      } else {
+#pragma unroll
+        for (int ch = 0; ch < C; ++ch)
+          store_halves(at + ch * kRows * kStride, __ushort2half_rn(quad_byte<C>(words, ch)),
+                       __ushort2half_rn(quad_byte<C>(words, C + ch)), __ushort2half_rn(quad_byte<C>(words, 2 * C + ch)),
+                       __ushort2half_rn(quad_byte<C>(words, 3 * C + ch)));
       }
+    }
+  };
+
+  int y0 = static_cast<int>(blockIdx.y) * kStripRows;
+  if (y0 < src.height) fetch(y0);
+  for (; y0 < src.height; y0 = next_step(y0)) {
+    {
+      const int y_end = strip_end(y0);
+      put();
       __syncthreads();
+      if (next_step(y0) < src.height) fetch(next_step(y0));
       // 2. Vertical: a warp a (block of 8 columns, channel); lane l gives the address of
       // the tile's row l (ldmatrix.x4: matrix l / 8, its row l % 8).
       for (int t = warp; t < kGroups * C; t += Tuning::kWarps) {
         const int ch = t / kGroups, n8 = t - ch * kGroups;
-        float d[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        unsigned b[4];
+        // Two chains of products (the high terms, the low ones), so that each waits on
+        // half as many before it.
+        float d[4] = {0.0f, 0.0f, 0.0f, 0.0f}, d_low[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        unsigned a_hi[S][4], a_lo[S][4], b[4];
+#pragma unroll
+        for (int k_step = 0; k_step < S; ++k_step) {
+          fragment(k_step, a_hi[k_step]);
+          fragment(2 + k_step, a_lo[k_step]);
+        }
         tc::load_matrices_x4_transposed(b, tc::shared_address(input + (ch * kRows + lane) * kStride + 8 * n8));
         tc::mma_16x8x16(d, a_hi[0], b[0], b[1]);
-        tc::mma_16x8x16(d, a_lo[0], b[0], b[1]);
+        tc::mma_16x8x16(d_low, a_lo[0], b[0], b[1]);
         tc::mma_16x8x16(d, a_hi[1], b[2], b[3]);
-        tc::mma_16x8x16(d, a_lo[1], b[2], b[3]);
+        tc::mma_16x8x16(d_low, a_lo[1], b[2], b[3]);
         if (kPremultiplied && ch < 3) {
           tc::load_matrices_x4_transposed(
               b, tc::shared_address(input + ((4 + ch) * kRows + lane) * kStride + 8 * n8));
-          tc::mma_16x8x16(d, a_hi[0], b[0], b[1]);
-          tc::mma_16x8x16(d, a_hi[1], b[2], b[3]);
+          tc::mma_16x8x16(d_low, a_hi[0], b[0], b[1]);
+          tc::mma_16x8x16(d_low, a_hi[1], b[2], b[3]);
         }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) d[e] += d_low[e];
         __half* const hi_plane = sums + 2 * ch * M * kStride;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
@@ -246,14 +295,21 @@ __global__ void __launch_bounds__(Tuning::kThreads)
       }
       __syncthreads();
       // 3. Horizontal: warp w's output columns 16w to 16w + 15 of the band, every channel.
-      float o[C][2][4];
+      // Gray: the low terms in a chain of their own (RGB and RGBA have a chain a channel).
+      constexpr int kChains = C == 1 ? 2 : 1;
+      float o[C][2][4], o_low[C][2][4];
       const int a_row = (lane & 7) + 8 * ((lane >> 3) & 1), a_col = 16 * warp + 8 * (lane >> 4);
+      unsigned x_taps[2][S][4];  // [j][s]: high halves in registers 0 and 1, low in 2 and 3
+#pragma unroll
+      for (int j = 0; j < 2; ++j)
+#pragma unroll
+        for (int k_step = 0; k_step < S; ++k_step) fragment(4 + 2 * j + k_step, x_taps[j][k_step]);
 #pragma unroll
       for (int ch = 0; ch < C; ++ch) {
 #pragma unroll
         for (int j = 0; j < 2; ++j)
 #pragma unroll
-          for (int e = 0; e < 4; ++e) o[ch][j][e] = 0.0f;
+          for (int e = 0; e < 4; ++e) o[ch][j][e] = o_low[ch][j][e] = 0.0f;
         const __half* const hi_plane = sums + 2 * ch * M * kStride;
 #pragma unroll
         for (int s = 0; s < S; ++s) {
@@ -262,11 +318,18 @@ __global__ void __launch_bounds__(Tuning::kThreads)
           tc::load_matrices_x4(al, tc::shared_address(hi_plane + (M + a_row) * kStride + a_col + 16 * s));
 #pragma unroll
           for (int j = 0; j < 2; ++j) {
-            tc::mma_16x8x16(o[ch][j], ah, b_hi[j][s][0], b_hi[j][s][1]);
-            tc::mma_16x8x16(o[ch][j], ah, b_lo[j][s][0], b_lo[j][s][1]);
-            tc::mma_16x8x16(o[ch][j], al, b_hi[j][s][0], b_hi[j][s][1]);
+            float(&low)[4] = kChains == 2 ? o_low[ch][j] : o[ch][j];
+            const unsigned(&b)[4] = x_taps[j][s];
+            tc::mma_16x8x16(o[ch][j], ah, b[0], b[1]);
+            tc::mma_16x8x16(low, ah, b[2], b[3]);
+            tc::mma_16x8x16(low, al, b[0], b[1]);
           }
         }
+        if constexpr (kChains == 2)
+#pragma unroll
+          for (int j = 0; j < 2; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) o[ch][j][e] += o_low[ch][j][e];
       }
       // The outputs: accumulator e of n-tile j is row g + 8(e >> 1), column 8j + 2q + (e & 1).
 #pragma unroll
@@ -301,6 +364,8 @@ __global__ void __launch_bounds__(Tuning::kThreads)
           }
           dst.at(x, y) = px;
         }
+      // The next step's tile goes where the centres were read.
+      if (needs_centre) __syncthreads();
     }
   }
 #else

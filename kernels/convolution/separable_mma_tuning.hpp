@@ -18,7 +18,7 @@ struct SeparableMmaTuning {
   static constexpr int kStepsPerStrip = 4;
   // k-steps of 16 a product takes (S): each pass reads 16 outputs' inputs plus a halo of
   // 8(S - 1) either side, the largest radius S compiles. Only S = 2 (radius 8, 17x17) is
-  // built: its weights stay in registers.
+  // built.
   static constexpr int kKSteps = 2;
   static constexpr int halo(int k_steps) { return 8 * (k_steps - 1); }
   static constexpr int kMaxRadius = 8 * (kKSteps - 1);
@@ -33,13 +33,20 @@ struct SeparableMmaTuning {
   static constexpr int input_planes(int channels, bool premultiplied) {
     return channels + (premultiplied ? 3 : 0);
   }
+  // The taps as the lanes' operand fragments: 8 x 16 bytes a lane.
+  static constexpr std::size_t kFragmentBytes = 8 * 16 * 32;
   // Shared memory a block takes: the input planes, then the vertical pass's sums as a
-  // high and a low half a channel (a half alone would round them to 11 bits).
+  // high and a low half a channel (a half alone would round them to 11 bits), then the
+  // taps' fragments.
   static constexpr std::size_t shared_bytes(int channels, bool premultiplied, int k_steps) {
     return static_cast<std::size_t>(2) * row_stride(k_steps) *
-           (static_cast<std::size_t>(input_planes(channels, premultiplied)) * tile_rows(k_steps) +
-            static_cast<std::size_t>(2 * channels) * kStepRows);
+               (static_cast<std::size_t>(input_planes(channels, premultiplied)) * tile_rows(k_steps) +
+                static_cast<std::size_t>(2 * channels) * kStepRows) +
+           kFragmentBytes;
   }
+  // Blocks an SM the kernels are compiled for (__launch_bounds__): what the shared
+  // memory of RGBA (2) and RGB (3) allows; gray's would allow more, its registers hold 4.
+  static constexpr int min_blocks(int channels) { return channels == 1 ? 4 : (channels == 3 ? 3 : 2); }
   // A sum of the vertical factor's |taps| above this could overflow a half's range
   // (65504) from 8-bit inputs.
   static constexpr double kMaxAbsTapSum = 128.0;
