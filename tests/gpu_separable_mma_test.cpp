@@ -1,5 +1,5 @@
-// The tensor-core separable kernel (separable_mma.cuh), which `separable` (and so `auto`
-// past the integer kernels' sizes) runs 8-bit gray, RGB and RGBA on: every alpha mode,
+// The lab's tensor-core separable kernel (lab/convolution/separable_mma.cuh) on 8-bit
+// gray, RGB and RGBA beyond the registry matrix that the lab tests run: every alpha mode,
 // bands and steps cut by the image's edges, images narrower than a quad of pixels or than
 // the mask, sub-views whose rows start on no word, every border (the constant a different
 // value a channel), radii up to the largest compiled, a bias, and the Unsharp rule,
@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "convolution/separable_mma_launch.hpp"
-#include "convolution/separable_mma_tuning.hpp"
+#include "lab/convolution/separable_mma_launch.hpp"
+#include "lab/convolution/separable_mma_tuning.hpp"
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
 #include "gpu_kernel_runs.hpp"
@@ -20,7 +20,7 @@
 namespace gpufilter::gpu_separable_mma_test {
 namespace {
 
-using Tuning = kernels::SeparableMmaTuning;
+using Tuning = lab::SeparableMmaTuning;
 
 std::vector<PixelFormat> formats() {
   return {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U8, 4}};
@@ -69,7 +69,7 @@ testing::Difference run_vs_reference(int w, int h, PixelFormat format, const Fil
   reference::apply_filter(host_src.view(), expected.view(), spec, border);
   testing::poison_against(actual.view(), expected.view());
   const auto launch = [&](const ImageView& src, const ImageView& dst) {
-    kernels::launch_separable_mma(src, dst, spec, border, ExecContext{nullptr, true});
+    lab::launch_separable_mma(src, dst, spec, border, ExecContext{nullptr, true});
   };
   testing::run_on_padded_device_views(host_src.view(), actual.view(), pad, launch);
   return testing::compare(actual.view(), expected.view());
@@ -94,12 +94,12 @@ std::vector<std::pair<int, int>> sizes() {
 TEST(SeparableMma, RunsEightBitRankOneMasks) {
   for (const PixelFormat& format : formats()) {
     for (const NamedSpec& named : specs())
-      EXPECT_TRUE(kernels::separable_mma_runs(format, named.spec)) << named.name << " " << format.name();
+      EXPECT_TRUE(lab::separable_mma_runs(format, named.spec)) << named.name << " " << format.name();
     // Wider than the compiled radius, or not 8-bit: the strip's.
-    EXPECT_FALSE(kernels::separable_mma_fits(format, gaussian_spec(GaussianParams{3.0, Tuning::kMaxRadius + 1})));
+    EXPECT_FALSE(lab::separable_mma_fits(format, gaussian_spec(GaussianParams{3.0, Tuning::kMaxRadius + 1})));
   }
-  EXPECT_FALSE(kernels::separable_mma_fits(PixelFormat{ChannelType::U16, 4}, gaussian_spec(GaussianParams{})));
-  EXPECT_FALSE(kernels::separable_mma_fits(PixelFormat{ChannelType::F32, 1}, gaussian_spec(GaussianParams{})));
+  EXPECT_FALSE(lab::separable_mma_fits(PixelFormat{ChannelType::U16, 4}, gaussian_spec(GaussianParams{})));
+  EXPECT_FALSE(lab::separable_mma_fits(PixelFormat{ChannelType::F32, 1}, gaussian_spec(GaussianParams{})));
 }
 
 // Every spec and size in reflect101, whole and as sub-views (rows 1 and 3 pixels in).

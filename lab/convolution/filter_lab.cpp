@@ -1,7 +1,7 @@
 // The convolution family's lab variants: the fixed-point separable kernel in every
 // launch shape (superseded by separable_packed), gradient_int's other shapes, box_stack
-// always in two passes, the tiled separable kernel, the strip's other columns on gray
-// and the 2-D tile on small masks. Each runs the spec the op makes of its parameters;
+// always in two passes, the tiled separable kernel, the strip's other columns on gray,
+// 8-bit rank-1 masks on the tensor cores and the 2-D tile on small masks. Each runs the spec the op makes of its parameters;
 // where its kernel cannot run that spec, the library's next simpler variant runs it.
 #include <functional>
 #include <string>
@@ -18,6 +18,7 @@
 #include "lab/common/lab_checks.hpp"
 #include "lab/convolution/fixed_shapes_launch.hpp"
 #include "lab/convolution/separable_fixed_tuning.hpp"
+#include "lab/convolution/separable_mma_launch.hpp"
 #include "lab/lab_families.hpp"
 
 namespace gpufilter::lab {
@@ -119,7 +120,7 @@ void add_separable_tiled(std::vector<LabVariant>& list, const std::string& op) {
       FilterVariant::Separable));
 }
 
-// The strip on every format, and both column kinds of it on gray of every type, by name, beside `separable` in
+// Both column kinds of the strip on gray of every type, by name, beside `separable` in
 // the same bench run: pixel columns (as RGBA and 8-bit gray run) and element columns
 // (as RGB and 16- and 32-bit gray run; separable_strip_elements.cuh); and RGBA with staged
 // stores.
@@ -131,14 +132,6 @@ bool strip_on_gray_elements(PixelFormat format, const FilterSpec& spec) {
 }
 
 void add_strip_columns(std::vector<LabVariant>& list, const std::string& op) {
-  // The strip in float as `separable` ran it on 8-bit images before the tensor-core kernel
-  // (separable_mma.cuh), and still runs it on 16- and 32-bit ones.
-  list.push_back(filter_variant(
-      op, "separable_strip", "rank-1 masks on the float strip, every format (8-bit's before the tensor cores)",
-      kernels::separable_strip_fits,
-      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
-         const ExecContext& ctx) { kernels::launch_separable_strip(src, dst, spec, border, ctx); },
-      FilterVariant::Separable));
   list.push_back(filter_variant(
       op, "separable_strip_pixels", "gray on the strip with a thread a pixel column", strip_on_gray_pixels,
       [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
@@ -157,6 +150,18 @@ void add_strip_columns(std::vector<LabVariant>& list, const std::string& op) {
       kernels::separable_strip_staged_fit,
       [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
          const ExecContext& ctx) { kernels::launch_separable_strip_staged(src, dst, spec, border, ctx); },
+      FilterVariant::Separable));
+}
+
+// 8-bit rank-1 masks with both passes on the tensor cores (separable_mma.cuh): measured
+// slower than the float strip that `separable` runs (docs/techniques/convolution.md,
+// "8-bit masks on tensor cores"), kept to time beside it.
+void add_separable_mma(std::vector<LabVariant>& list, const std::string& op) {
+  list.push_back(filter_variant(
+      op, "separable_mma", "8-bit rank-1 masks, both passes as half-precision products on the tensor cores",
+      separable_mma_runs,
+      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+         const ExecContext& ctx) { launch_separable_mma(src, dst, spec, border, ctx); },
       FilterVariant::Separable));
 }
 
@@ -185,6 +190,7 @@ std::vector<LabVariant> filter_lab_variants() {
   add_gradient_shapes(list);
   for (const char* op : {"blur", "box", "sharpen", "convolve"}) add_separable_tiled(list, op);
   for (const char* op : {"blur", "sharpen"}) add_strip_columns(list, op);
+  for (const char* op : {"blur", "box", "sharpen"}) add_separable_mma(list, op);
   for (const char* op : {"convolve", "edge", "emboss"}) add_tiled_shared(list, op);
   return list;
 }

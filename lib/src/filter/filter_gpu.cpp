@@ -19,7 +19,6 @@
 #include "kernels/convolution/gradient_int_tuning.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
 #include "kernels/convolution/separable_launch.hpp"
-#include "kernels/convolution/separable_mma_launch.hpp"
 #include "kernels/convolution/separable_packed_launch.hpp"
 #include "kernels/convolution/separable_packed_tuning.hpp"
 #include "kernels/convolution/separable_packed_weights.hpp"
@@ -150,9 +149,7 @@ void ops::apply_valid_filter(const ImageView& src, const ImageView& dst, const F
     case FilterVariant::GradientInt: kernels::launch_gradient_int(src, dst, spec, representable, ctx); return;
     case FilterVariant::SeparablePacked: kernels::launch_separable_packed(src, dst, spec, representable, ctx); return;
     case FilterVariant::Separable:
-      if (kernels::separable_mma_runs(src.format, spec))
-        kernels::launch_separable_mma(src, dst, spec, representable, ctx);
-      else if (kernels::separable_strip_fits(src.format, spec))
+      if (kernels::separable_strip_fits(src.format, spec))
         kernels::launch_separable_strip(src, dst, spec, representable, ctx);
       else if (kernels::separable_tiled_fits(src.format, spec))
         kernels::launch_separable_tiled(src, dst, spec, representable, ctx);

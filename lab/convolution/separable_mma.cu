@@ -7,15 +7,16 @@
 #include "common/device_limits.hpp"
 #include "common/launch.cuh"
 #include "common/occupancy_cache.hpp"
-#include "convolution/separable_mma.cuh"
-#include "convolution/separable_mma_launch.hpp"
 #include "gpufilter/error.hpp"
+#include "lab/convolution/separable_mma.cuh"
+#include "lab/convolution/separable_mma_launch.hpp"
 
-namespace gpufilter::kernels {
+namespace gpufilter::lab {
 
 namespace {
 
 using mma::Tuning;
+using namespace kernels;  // the library's launch helpers and output rule
 
 mma::MmaTaps taps_of(const SeparableMask& mask) {
   mma::MmaTaps taps{};
@@ -75,4 +76,4 @@ void launch_separable_mma(const ImageView& src, const ImageView& dst, const Filt
   launch_channels<4, false>(src, dst, spec, border, ctx);
 }
 
-}  // namespace gpufilter::kernels
+}  // namespace gpufilter::lab

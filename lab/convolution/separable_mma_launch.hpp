@@ -9,7 +9,7 @@
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/stream.hpp"
 
-namespace gpufilter::kernels {
+namespace gpufilter::lab {
 
 // Whether the kernel runs this spec on this format (on any GPU that has the tensor cores).
 bool separable_mma_fits(PixelFormat format, const FilterSpec& spec);
@@ -21,4 +21,4 @@ bool separable_mma_runs(PixelFormat format, const FilterSpec& spec);
 void launch_separable_mma(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                           const ExecContext& ctx);
 
-}  // namespace gpufilter::kernels
+}  // namespace gpufilter::lab

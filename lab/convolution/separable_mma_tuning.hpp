@@ -5,7 +5,7 @@
 // the step's tile with the mask's banded (Toeplitz) matrix, 16 x 16 x 8 at a time.
 #include <cstddef>
 
-namespace gpufilter::kernels {
+namespace gpufilter::lab {
 
 struct SeparableMmaTuning {
   static constexpr int kWarps = 8;
@@ -14,8 +14,10 @@ struct SeparableMmaTuning {
   static constexpr int kStepRows = 16;
   // Output columns a block: 16 a warp in the horizontal pass.
   static constexpr int kBand = 16 * kWarps;
-  // Steps a block walks down before the next block takes over.
-  static constexpr int kStepsPerStrip = 4;
+  // Steps a block walks down before the next block takes over: the first reads its 16 + 2H
+  // rows, each later one 16 (a ring of rows), so a strip reads (16(n + 1) + 2H) / 16n times
+  // the rows it writes.
+  static constexpr int kStepsPerStrip = 8;
   // k-steps of 16 a product takes (S): each pass reads 16 outputs' inputs plus a halo of
   // 8(S - 1) either side, the largest radius S compiles. Only S = 2 (radius 8, 17x17) is
   // built.
@@ -33,8 +35,8 @@ struct SeparableMmaTuning {
   static constexpr int input_planes(int channels, bool premultiplied) {
     return channels + (premultiplied ? 3 : 0);
   }
-  // The taps as the lanes' operand fragments: 8 x 16 bytes a lane.
-  static constexpr std::size_t kFragmentBytes = 8 * 16 * 32;
+  // The taps as the lanes' operand fragments: 12 x 16 bytes a lane.
+  static constexpr std::size_t kFragmentBytes = 12 * 16 * 32;
   // Shared memory a block takes: the input planes, then the vertical pass's sums as a
   // high and a low half a channel (a half alone would round them to 11 bits), then the
   // taps' fragments.
@@ -45,11 +47,11 @@ struct SeparableMmaTuning {
            kFragmentBytes;
   }
   // Blocks an SM the kernels are compiled for (__launch_bounds__): what the shared
-  // memory of RGBA (2) and RGB (3) allows; gray's would allow more, its registers hold 4.
-  static constexpr int min_blocks(int channels) { return channels == 1 ? 4 : (channels == 3 ? 3 : 2); }
-  // A sum of the vertical factor's |taps| above this could overflow a half's range
-  // (65504) from 8-bit inputs.
-  static constexpr double kMaxAbsTapSum = 128.0;
+  // memory of RGBA (2) and RGB (3) allows; gray's would allow more, its registers hold 3.
+  static constexpr int min_blocks(int channels) { return channels == 4 ? 2 : 3; }
+  // The vertical sums go to halves as an integer of at most 512 and a fraction
+  // (separable_mma.cuh, split_sums): from 8-bit values, taps whose magnitudes sum to 2 at most.
+  static constexpr double kMaxAbsTapSum = 2.0;
 };
 
-}  // namespace gpufilter::kernels
+}  // namespace gpufilter::lab

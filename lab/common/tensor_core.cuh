@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace gpufilter::kernels::tc {
+namespace gpufilter::lab::tc {
 
 // A shared-memory pointer as the 32-bit address ldmatrix takes.
 __device__ __forceinline__ unsigned shared_address(const void* p) {
@@ -49,4 +49,4 @@ __device__ __forceinline__ void load_matrices_x4_transposed(unsigned (&r)[4], un
 #endif
 }
 
-}  // namespace gpufilter::kernels::tc
+}  // namespace gpufilter::lab::tc
