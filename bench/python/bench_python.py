@@ -156,10 +156,22 @@ def back_to_back_us(run, calls=20):
     return start.elapsed_time(end) * 1000.0 / calls
 
 
+def number_default(param):
+    """A parameter's default as the op takes it: the registry's value, or where that depends
+    on other parameters (blur's sigma, which --geometry may give instead) the number its
+    help shows, the value taken without them; None where that is not a number."""
+    if param.default is not None:
+        return param.default
+    try:
+        return float(param.default_text)
+    except ValueError:
+        return None
+
+
 def blur_cases(runs):
     """The 8K u8x4 blur at its defaults by gpufilter and its peers, on the same pixels."""
     blur = next(op for op in gpufilter._registry.OPS if op.name == "blur")
-    defaults = {param.name: param.default for param in blur.params}
+    defaults = {param.name: number_default(param) for param in blur.params}
     sigma = float(defaults["sigma"])
     radius = int(defaults["radius"] or 0) or int(-(-3 * sigma // 1))
     image = torch.randint(0, 256, (HEIGHT, WIDTH, 4), dtype=torch.uint8, device="cuda")

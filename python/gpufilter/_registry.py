@@ -45,6 +45,9 @@ class Param:
         self.choices = tuple(data["choices"])
         self.metavar = data["metavar"]
         self.default = data["default"]
+        # What the help shows for it: where the default depends on other parameters (blur's
+        # sigma, which --geometry may give instead), the value taken without them ("2").
+        self.default_text = data.get("default_text", "")
         if self.kind == "flag":
             self.default = False
         elif isinstance(self.default, list):

@@ -71,3 +71,11 @@ def test_registry_json_is_complete():
     assert gpufilter.operation("stats")["output"] == "data"
     with pytest.raises(ValueError, match="unknown op"):
         gpufilter.operation("no_such_op")
+
+
+def test_defaults_that_depend_on_other_parameters_show_their_value():
+    # blur's sigma has no fixed default (--geometry may give it instead); the value taken
+    # without either is what its help shows, and what the Python bench reads.
+    sigma = next(p for p in _registry.OPS if p.name == "blur").params[0]
+    assert sigma.name == "sigma" and sigma.default is None
+    assert float(sigma.default_text) == 2.0
