@@ -23,11 +23,7 @@ namespace {
 
 using Tuning = kernels::Filter2dWalkTuning;
 
-struct NamedSpec {
-  std::string name;
-  FilterSpec spec;
-  const char* op;  // whose tolerance the spec is judged by
-};
+using testing::NamedSpec;
 
 FilterSpec mask_spec(const std::string& text, AlphaMode alpha, double bias = 0.0) {
   ConvolveParams params;

@@ -1,13 +1,19 @@
 #pragma once
 // For the GPU tests of one kernel: a border constant of a different value a channel, and
 // a run on device copies of host images, as whole images or as sub-views `pad` pixels in
-// from a larger buffer's corner (rows that start off the buffer's alignment).
+// from a larger buffer's corner (rows that start off the buffer's alignment); for a filter
+// kernel, that run on random pixels against the reference.
+#include <gtest/gtest.h>
+
 #include <cuda_runtime_api.h>
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <string>
 
 #include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
 
 namespace gpufilter::testing {
 
@@ -35,6 +41,33 @@ void run_on_padded_device_views(const ImageView& host_src, const ImageView& host
   launch(src, dst);
   copy_image_async(dst, host_dst, nullptr);
   GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+// A filter spec under test, named, with the op whose tolerance judges it.
+struct NamedSpec {
+  std::string name;
+  FilterSpec spec;
+  const char* op;
+};
+
+// launch(src, dst, spec, border) on a w x h image of random pixels, whole or as a sub-view
+// `pad` pixels in, expected within the tolerance the op gives `variant` against the
+// reference; `mode`'s constant differs by channel (border_with_constant).
+template <class Launch>
+void expect_kernel_matches_reference(const NamedSpec& named, const char* variant, PixelFormat format, BorderMode mode,
+                                     int w, int h, int pad, Launch&& launch) {
+  const Tolerance tolerance = find_operation(named.op)->tolerance_for(format, variant);
+  const Border border = border_with_constant(mode, format);
+  HostImage host_src(w, h, format), expected(w, h, format), actual(w, h, format);
+  fill_random(host_src.view(), static_cast<std::uint64_t>(w * 131 + h * 17 + format.channels));
+  reference::apply_filter(host_src.view(), expected.view(), named.spec, border);
+  poison_against(actual.view(), expected.view());
+  run_on_padded_device_views(host_src.view(), actual.view(), pad, [&](const ImageView& src, const ImageView& dst) {
+    launch(src, dst, named.spec, border);
+  });
+  const Difference diff = compare(actual.view(), expected.view());
+  EXPECT_TRUE(diff.within(tolerance)) << named.name << " " << format.name() << " " << to_string(mode) << " " << w
+                                      << "x" << h << " pad " << pad << ": " << diff.describe();
 }
 
 }  // namespace gpufilter::testing

@@ -26,11 +26,7 @@ std::vector<PixelFormat> formats() {
   return {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::U8, 4}};
 }
 
-struct NamedSpec {
-  std::string name;
-  FilterSpec spec;
-  const char* op;  // whose tolerance the spec is judged by
-};
+using testing::NamedSpec;
 
 FilterSpec with_alpha(FilterSpec spec, AlphaMode alpha) {
   spec.alpha = alpha;
@@ -62,25 +58,12 @@ std::vector<NamedSpec> specs() {
   return list;
 }
 
-testing::Difference run_vs_reference(int w, int h, PixelFormat format, const FilterSpec& spec, const Border& border,
-                                     int pad) {
-  HostImage host_src(w, h, format), expected(w, h, format), actual(w, h, format);
-  testing::fill_random(host_src.view(), static_cast<std::uint64_t>(w * 131 + h * 17 + format.channels));
-  reference::apply_filter(host_src.view(), expected.view(), spec, border);
-  testing::poison_against(actual.view(), expected.view());
-  const auto launch = [&](const ImageView& src, const ImageView& dst) {
-    lab::launch_separable_mma(src, dst, spec, border, ExecContext{nullptr, true});
-  };
-  testing::run_on_padded_device_views(host_src.view(), actual.view(), pad, launch);
-  return testing::compare(actual.view(), expected.view());
-}
-
 void expect_matches(const NamedSpec& named, PixelFormat format, BorderMode mode, int w, int h, int pad) {
-  const Tolerance tolerance = find_operation(named.op)->tolerance_for(format, "separable");
-  const Border border = testing::border_with_constant(mode, format);
-  const testing::Difference diff = run_vs_reference(w, h, format, named.spec, border, pad);
-  EXPECT_TRUE(diff.within(tolerance)) << named.name << " " << format.name() << " " << to_string(mode) << " " << w
-                                      << "x" << h << " pad " << pad << ": " << diff.describe();
+  testing::expect_kernel_matches_reference(
+      named, "separable", format, mode, w, h, pad,
+      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border) {
+        lab::launch_separable_mma(src, dst, spec, border, ExecContext{nullptr, true});
+      });
 }
 
 // Widths around one and two bands, narrower than a quad and than the mask; heights

@@ -33,11 +33,7 @@ std::vector<PixelFormat> element_formats() {
   return formats;
 }
 
-struct NamedSpec {
-  std::string name;
-  FilterSpec spec;
-  const char* op;  // whose tolerance the spec is judged by
-};
+using testing::NamedSpec;
 
 std::vector<NamedSpec> specs() {
   std::vector<NamedSpec> list;
@@ -56,27 +52,14 @@ std::vector<NamedSpec> specs() {
   return list;
 }
 
-// Element columns on a whole image or on a sub-view `pad` pixels in from the buffer's
-// corner (rows then start on no quad for pad * C % 4 != 0), against the reference.
-testing::Difference run_vs_reference(int w, int h, PixelFormat format, const FilterSpec& spec, const Border& border,
-                                     int pad) {
-  HostImage host_src(w, h, format), expected(w, h, format), actual(w, h, format);
-  testing::fill_random(host_src.view(), static_cast<std::uint64_t>(w * 131 + h * 17 + format.channels));
-  reference::apply_filter(host_src.view(), expected.view(), spec, border);
-  testing::poison_against(actual.view(), expected.view());
-  const auto launch = [&](const ImageView& src, const ImageView& dst) {
-    kernels::launch_separable_strip_by_elements(src, dst, spec, border, ExecContext{nullptr, true});
-  };
-  testing::run_on_padded_device_views(host_src.view(), actual.view(), pad, launch);
-  return testing::compare(actual.view(), expected.view());
-}
-
+// Element columns against the reference, whole or as a sub-view `pad` pixels in (rows then
+// start on no quad for pad * C % 4 != 0).
 void expect_matches(const NamedSpec& named, PixelFormat format, BorderMode mode, int w, int h, int pad) {
-  const Tolerance tolerance = find_operation(named.op)->tolerance_for(format, "separable");
-  const Border border = testing::border_with_constant(mode, format);
-  const testing::Difference diff = run_vs_reference(w, h, format, named.spec, border, pad);
-  EXPECT_TRUE(diff.within(tolerance)) << named.name << " " << format.name() << " " << to_string(mode) << " " << w
-                                      << "x" << h << " pad " << pad << ": " << diff.describe();
+  testing::expect_kernel_matches_reference(
+      named, "separable", format, mode, w, h, pad,
+      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border) {
+        kernels::launch_separable_strip_by_elements(src, dst, spec, border, ExecContext{nullptr, true});
+      });
 }
 
 // Widths around one and two bands of the format at the 13x13 kernel's radius, narrower
