@@ -1,17 +1,17 @@
 #pragma once
-// The tensor-core separable kernel: one rank-1 mask on 8-bit gray, RGB and RGBA, both
-// passes as half-precision matrix products with float sums (docs/techniques/
+// The tensor-core separable kernel (the lab's): one rank-1 mask on 8-bit gray, RGB and
+// RGBA, both passes as half-precision matrix products with float sums (docs/techniques/
 // convolution.md, "8-bit masks on tensor cores: separable_mma"). A block owns a band of
 // kBand output columns and walks down it 16 rows a step:
-//   1. load: the step's tile (16 + 2H rows of the band and its H halo columns either
-//      side, H = SeparableMmaTuning::halo) into shared memory as a plane of halves a
-//      channel, each pixel read once, through the border (premultiplied RGBA: the
-//      colours times their alpha, split into a high and a low half);
+//   1. load: the rows the step adds to a ring of 16 + 2H rows (H = SeparableMmaTuning::
+//      halo) of the band and its H halo columns either side, through the border, into
+//      shared memory as a plane of halves a channel (premultiplied RGBA: the colours
+//      times their alpha, as a high and a low plane);
 //   2. vertical: a warp a block of 8 columns and a channel: the 16 output rows are the
-//      product of the mask's 16 x 16S banded matrix of y taps (in registers) with the
-//      16S x 8 input block (ldmatrix, transposed), kept as a high and a low half;
+//      product of the mask's 16 x 16S banded matrix of y taps with the 16S x 8 input block
+//      (ldmatrix, transposed), kept as an integer and a scaled fraction, halves both;
 //   3. horizontal: a warp 16 output columns: the product of the sums' 16 x 16S block with
-//      the 16S x 8 banded matrices of x taps (in registers), then the output rule.
+//      the 16S x 8 banded matrices of x taps, then the output rule.
 // Halves hold 11 bits: each weight is split into a high and a low half and each sum into
 // two halves again, so the products keep about 22 bits, what the exact contract needs
 // of the float reference (a lone half missed by a level in 2.6% of samples).
