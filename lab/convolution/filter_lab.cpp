@@ -1,8 +1,9 @@
 // The convolution family's lab variants: the fixed-point separable kernel in every
 // launch shape (superseded by separable_packed), gradient_int's other shapes, box_stack
 // always in two passes, the tiled separable kernel, the strip's other columns on gray,
-// 8-bit rank-1 masks on the tensor cores and the 2-D tile on small masks. Each runs the spec the op makes of its parameters;
-// where its kernel cannot run that spec, the library's next simpler variant runs it.
+// 8-bit rank-1 masks on the tensor cores and the 2-D tile on small masks. Each runs the
+// spec the op makes of its parameters; where its kernel cannot run that spec, the
+// library's next simpler variant runs it.
 #include <functional>
 #include <string>
 #include <utility>

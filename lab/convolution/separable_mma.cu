@@ -18,14 +18,6 @@ namespace {
 using mma::Tuning;
 using namespace kernels;  // the library's launch helpers and output rule
 
-mma::MmaTaps taps_of(const SeparableMask& mask) {
-  mma::MmaTaps taps{};
-  const int rx = static_cast<int>(mask.x.size()) / 2, ry = static_cast<int>(mask.y.size()) / 2;
-  for (std::size_t i = 0; i < mask.x.size(); ++i) taps.x[mma::kHalo - rx + static_cast<int>(i)] = mask.x[i];
-  for (std::size_t j = 0; j < mask.y.size(); ++j) taps.y[mma::kHalo - ry + static_cast<int>(j)] = mask.y[j];
-  return taps;
-}
-
 template <int C, bool kPremultiplied>
 void launch_channels(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                      const ExecContext& ctx) {
@@ -37,7 +29,7 @@ void launch_channels(const ImageView& src, const ImageView& dst, const FilterSpe
                   grid_y(blocks_for(src.height, Tuning::kStepRows * Tuning::kStepsPerStrip)));
   using P = std::uint8_t;
   kernel<<<grid, Tuning::kThreads, kShared, ctx.stream>>>(
-      pitched<P, C>(src), pitched<P, C>(dst), taps_of(spec.separable[0]),
+      pitched<P, C>(src), pitched<P, C>(dst), strip::taps_of<mma::kHalo>(spec.separable[0]),
       border_reads(border.mode, src.width, src.height), constant_pixel<P, C>(border), make_filter2d_output<P, C>(spec),
       spec.convex);
   check_launch(kName, ctx);

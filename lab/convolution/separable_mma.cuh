@@ -23,6 +23,7 @@
 #include "common/border_runtime.cuh"
 #include "common/pixel.cuh"
 #include "convolution/filter2d_output.cuh"
+#include "convolution/separable_strip.cuh"
 #include "lab/common/tensor_core.cuh"
 #include "lab/convolution/separable_mma_tuning.hpp"
 
@@ -32,11 +33,9 @@ using namespace kernels;  // the library's pixels, borders and output rule
 using Tuning = SeparableMmaTuning;
 constexpr int kHalo = Tuning::halo(Tuning::kKSteps);
 
-// The mask's two factors, centred in 2H + 1 taps (a smaller mask's outer taps are 0).
-struct MmaTaps {
-  float x[2 * kHalo + 1];
-  float y[2 * kHalo + 1];
-};
+// The mask's two factors centred in 2H + 1 taps, as the strip kernel takes them
+// (strip::taps_of; its y_sum is not used here).
+using MmaTaps = strip::StripTaps<kHalo>;
 
 __device__ __forceinline__ float tap_or_zero(const float (&taps)[2 * kHalo + 1], int t) {
   return t >= 0 && t <= 2 * kHalo ? taps[t] : 0.0f;
@@ -126,17 +125,17 @@ __device__ __forceinline__ unsigned mul_halves(unsigned a, unsigned b) {
   return d;
 }
 
-// Byte i0 of words[i0 / 4] and byte i1 of words[i1 / 4] as a pair of exact halves (i0's low).
-template <int C>
-__device__ __forceinline__ unsigned bytes_to_halves(const unsigned (&words)[C], int i0, int i1) {
-  const unsigned pair = __byte_perm(words[i0 >> 2], words[i1 >> 2], (i0 & 3) | (((i1 & 3) + 4) << 8));
+// Byte i0 of w0 and byte i1 of w1 (0 to 3) as a pair of exact halves (w0's low).
+__device__ __forceinline__ unsigned bytes_to_halves(unsigned w0, int i0, unsigned w1, int i1) {
+  const unsigned pair = __byte_perm(w0, w1, i0 | ((i1 + 4) << 8));
   return sub_halves((pair & 0x00ff00ffu) | kHalfBits1024, kHalfBits1024);
 }
 
-// Byte k of two words as a pair of exact halves.
-__device__ __forceinline__ unsigned byte_k_to_halves(unsigned w0, unsigned w1, int k) {
-  const unsigned pair = __byte_perm(w0, w1, k | ((k + 4) << 8));
-  return sub_halves((pair & 0x00ff00ffu) | kHalfBits1024, kHalfBits1024);
+// Bytes i0 and i1 of four pixels' C words (byte i: channel i % C of pixel i / C) as a pair
+// of exact halves.
+template <int C>
+__device__ __forceinline__ unsigned quad_bytes_to_halves(const unsigned (&words)[C], int i0, int i1) {
+  return bytes_to_halves(words[i0 >> 2], i0 & 3, words[i1 >> 2], i1 & 3);
 }
 
 // Two sums as the pair of halves of their nearest integers (high), and the pair of
@@ -172,13 +171,16 @@ __device__ __forceinline__ void store_pixel_pair(unsigned char* at, const float 
     for (int ch = 0; ch < C; ++ch) bits[e][ch] = __float_as_uint(f[ch] + kMagic);  // the add rounds
   }
   if constexpr (C == 4) {
-    const unsigned p0 = __byte_perm(__byte_perm(bits[0][0], bits[0][1], 0x0040), __byte_perm(bits[0][2], bits[0][3], 0x0040), 0x5410);
-    const unsigned p1 = __byte_perm(__byte_perm(bits[1][0], bits[1][1], 0x0040), __byte_perm(bits[1][2], bits[1][3], 0x0040), 0x5410);
+    unsigned word[2];  // a pixel's four low bytes
+#pragma unroll
+    for (int e = 0; e < 2; ++e)
+      word[e] = __byte_perm(__byte_perm(bits[e][0], bits[e][1], 0x0040), __byte_perm(bits[e][2], bits[e][3], 0x0040),
+                            0x5410);
     if ((reinterpret_cast<std::uintptr_t>(at) & 7) == 0) {
-      *reinterpret_cast<uint2*>(at) = make_uint2(p0, p1);
+      *reinterpret_cast<uint2*>(at) = make_uint2(word[0], word[1]);
     } else {
-      reinterpret_cast<unsigned*>(at)[0] = p0;
-      reinterpret_cast<unsigned*>(at)[1] = p1;
+      reinterpret_cast<unsigned*>(at)[0] = word[0];
+      reinterpret_cast<unsigned*>(at)[1] = word[1];
     }
   } else if constexpr (C == 1) {
     const unsigned short pair = static_cast<unsigned short>(__byte_perm(bits[0][0], bits[1][0], 0x0040));
@@ -228,9 +230,10 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::min_blocks(C))
   const int g = lane >> 2;  // a fragment's row (A, accumulators) or column (B)
   const int q = lane & 3;   // its pair of columns (A, accumulators) or rows (B)
 
-  // The taps as each lane's operand fragments, kFragments uint4 a lane in shared memory
-  // after the sums (kept in registers they cost the loops spills): fragment f of lane l
-  // at fragments[f * 32 + l], written by warp 0; the first step's barrier publishes them.
+  // The taps as each lane's operand fragments, 12 uint4 a lane in shared memory after the
+  // sums (SeparableMmaTuning::kFragmentBytes; kept in registers they cost the loops
+  // spills): fragment f of lane l at fragments[f * 32 + l], written by warp 0; the first
+  // step's barrier publishes them.
   //   f = s (0, 1), 2 + s: the y taps as the vertical pass's A operand, high and low halves:
   //     A[i][k] = y[k - i], output row i, input row k of the tile; register r of k-step s
   //     holds row g + 8(r & 1), k = 16s + 2q + 8(r >> 1) and k + 1.
@@ -323,16 +326,16 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::min_blocks(C))
 #pragma unroll
           for (int px = 0; px < 4; ++px)
             v[px] = __byte_perm(w[px], 0u, 0x4440 + ch) * __byte_perm(w[px], 0u, 0x4443);
-          store(ch, byte_k_to_halves(v[0], v[1], 1), byte_k_to_halves(v[2], v[3], 1));
+          store(ch, bytes_to_halves(v[0], 1, v[1], 1), bytes_to_halves(v[2], 1, v[3], 1));
           constexpr unsigned kOver256 = 0x1c001c00u;  // 1/256, 1/256
-          store(4 + ch, mul_halves(byte_k_to_halves(v[0], v[1], 0), kOver256),
-                mul_halves(byte_k_to_halves(v[2], v[3], 0), kOver256));
+          store(4 + ch, mul_halves(bytes_to_halves(v[0], 0, v[1], 0), kOver256),
+                mul_halves(bytes_to_halves(v[2], 0, v[3], 0), kOver256));
         }
-        store(3, bytes_to_halves<C>(w, 3, 7), bytes_to_halves<C>(w, 11, 15));
+        store(3, quad_bytes_to_halves<C>(w, 3, 7), quad_bytes_to_halves<C>(w, 11, 15));
       } else {
 #pragma unroll
         for (int ch = 0; ch < C; ++ch)
-          store(ch, bytes_to_halves<C>(w, ch, C + ch), bytes_to_halves<C>(w, 2 * C + ch, 3 * C + ch));
+          store(ch, quad_bytes_to_halves<C>(w, ch, C + ch), quad_bytes_to_halves<C>(w, 2 * C + ch, 3 * C + ch));
       }
     }
   };
@@ -458,37 +461,37 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::min_blocks(C))
       }
     } else {
 #pragma unroll
-    for (int j = 0; j < 2; ++j)
+      for (int j = 0; j < 2; ++j)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int row = g + 8 * (e >> 1), col = 16 * warp + 8 * j + 2 * q + (e & 1);
-        const int y = y0 + row, x = band_x + col;
-        if (y >= y_end || x >= dst.width) continue;
-        Accum<C> sum;
+        for (int e = 0; e < 4; ++e) {
+          const int row = g + 8 * (e >> 1), col = 16 * warp + 8 * j + 2 * q + (e & 1);
+          const int y = y0 + row, x = band_x + col;
+          if (y >= y_end || x >= dst.width) continue;
+          Accum<C> sum;
 #pragma unroll
-        for (int ch = 0; ch < C; ++ch) sum.c[ch] = o[ch][j][e];
-        if constexpr (kPremultiplied)
+          for (int ch = 0; ch < C; ++ch) sum.c[ch] = o[ch][j][e];
+          if constexpr (kPremultiplied)
 #pragma unroll
-          for (int ch = 0; ch < 3; ++ch) sum.c[ch] *= kColourScale;
-        Pixel<std::uint8_t, C> px;
-        if (plain) {
-          px = plain_pixel<std::uint8_t, C>(sum, out);
-        } else {
-          Accum<C> centre = zero_accum<C>();
-          if (needs_centre) {
-            const __half* const at = input + ring_row(y) * kStride + col + H;
+            for (int ch = 0; ch < 3; ++ch) sum.c[ch] *= kColourScale;
+          Pixel<std::uint8_t, C> px;
+          if (plain) {
+            px = plain_pixel<std::uint8_t, C>(sum, out);
+          } else {
+            Accum<C> centre = zero_accum<C>();
+            if (needs_centre) {
+              const __half* const at = input + ring_row(y) * kStride + col + H;
 #pragma unroll
-            for (int ch = 0; ch < C; ++ch) centre.c[ch] = __half2float(at[ch * kPlane]);
-            if constexpr (kPremultiplied)
+              for (int ch = 0; ch < C; ++ch) centre.c[ch] = __half2float(at[ch * kPlane]);
+              if constexpr (kPremultiplied)
 #pragma unroll
-              for (int ch = 0; ch < 3; ++ch)
-                centre.c[ch] = (centre.c[ch] + __half2float(at[(4 + ch) * kPlane])) * kColourScale;
+                for (int ch = 0; ch < 3; ++ch)
+                  centre.c[ch] = (centre.c[ch] + __half2float(at[(4 + ch) * kPlane])) * kColourScale;
+            }
+            const Accum<C> pixel_sums[1] = {sum};
+            px = filter2d_pixel<std::uint8_t, C, 1>(pixel_sums, centre, out);
           }
-          const Accum<C> pixel_sums[1] = {sum};
-          px = filter2d_pixel<std::uint8_t, C, 1>(pixel_sums, centre, out);
+          dst.at(x, y) = px;
         }
-        dst.at(x, y) = px;
-      }
     }
     // The next step's rows go where the centres were read.
     if (needs_centre) __syncthreads();
