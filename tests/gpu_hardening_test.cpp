@@ -91,7 +91,7 @@ TEST(BlurMaskSlots, EventsStayBoundedAcrossManyStreams) {
 
 // gridDim.y holds at most 65535 blocks; every kernel must cover taller images.
 TEST(TallImages, EveryKernelCoversMoreRowsThanTheGridHolds) {
-  const int width = 1, height = 2200000;  // 68750 tiles of 32 rows, 137500 blocks of 16
+  const int width = 1, height = 2200000;  // 68750 tiles and strips of 32 rows, 137500 blocks of 16
   for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::F32, 1}}) {
     HostImage host_src(width, height, format), expected(width, height, format), actual(width, height, format);
     testing::fill_random(host_src.view(), 21u);
@@ -117,6 +117,16 @@ TEST(TallImages, EveryKernelCoversMoreRowsThanTheGridHolds) {
       const testing::Difference diff = testing::compare(actual.view(), expected.view());
       EXPECT_TRUE(diff.within(blur_tolerance(format)))
           << format.name() << " blur " << static_cast<int>(variant) << ": " << diff.describe();
+    }
+    reference::median_filter(host_src.view(), expected.view(), MedianParams{1}, Border{});
+    for (MedianVariant variant : {MedianVariant::Tiled, MedianVariant::Walk}) {
+      testing::poison_against(actual.view(), expected.view());
+      copy_image_async(actual.view(), dst.view(), nullptr);
+      median_filter(src.view(), dst.view(), MedianParams{1}, Border{}, variant, ExecContext{nullptr, true});
+      copy_image_async(dst.view(), actual.view(), nullptr);
+      GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
+      const testing::Difference diff = testing::compare(actual.view(), expected.view());
+      EXPECT_EQ(diff.max_abs, 0.0) << format.name() << " median " << to_string(variant) << ": " << diff.describe();
     }
   }
 }

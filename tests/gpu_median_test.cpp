@@ -1,8 +1,9 @@
 // The median filter's kernels against the CPU reference, exactly: every variant, radius
 // (the conformance suite runs the registry's 5x5 alone), format and border; sizes around
-// the tiled kernel's 32x32 tile and its rows per thread; inputs of three values (windows
-// full of ties); sources and destinations that are sub-views starting at odd columns,
-// inside a guard band that must come back untouched.
+// the tiled kernel's 32x32 tile and its rows per thread, and around the walk's warps and
+// strips; inputs of three values (windows full of ties); sources and destinations that
+// are sub-views starting at odd columns, inside a guard band that must come back
+// untouched.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -23,7 +24,7 @@ struct Size {
 };
 constexpr int kMargin = 6;  // columns and rows around the views: the guard band
 const ExecContext kChecked{nullptr, true};
-const MedianVariant kVariants[] = {MedianVariant::Naive, MedianVariant::Tiled, MedianVariant::Auto};
+const MedianVariant kVariants[] = {MedianVariant::Naive, MedianVariant::Tiled, MedianVariant::Walk, MedianVariant::Auto};
 
 // Random values; with `levels` > 0 only that many of them, so windows hold many ties.
 void fill(const ImageView& view, std::uint64_t seed, int levels) {
@@ -104,8 +105,18 @@ TEST(GpuMedian, SizesAroundTheTile) {
           expect_exact(format, Size{width, height}, radius, BorderMode::Reflect101, MedianVariant::Tiled);
 }
 
+// The walk's 3x3: widths around a warp (32 columns) and a block (128), heights around its
+// strip (32 rows), on every format and border.
+TEST(GpuMedian, WalkSizesAroundItsStrips) {
+  for (const PixelFormat& format : all_pixel_formats())
+    for (BorderMode mode : all_border_modes())
+      for (int width : {1, 2, 31, 32, 33, 127, 129})
+        for (int height : {1, 2, 3, 31, 32, 33, 34, 65})
+          expect_exact(format, Size{width, height}, 1, mode, MedianVariant::Walk);
+}
+
 TEST(GpuMedian, WindowsFullOfTies) {
-  for (MedianVariant variant : {MedianVariant::Naive, MedianVariant::Tiled})
+  for (MedianVariant variant : {MedianVariant::Naive, MedianVariant::Tiled, MedianVariant::Walk})
     for (int radius = 1; radius <= MedianParams::kMaxRadius; ++radius)
       for (const PixelFormat& format : all_pixel_formats())
         expect_exact(format, Size{45, 37}, radius, BorderMode::Constant, variant, 3);
@@ -117,6 +128,8 @@ TEST(GpuMedian, ManyTiles) {
     for (const PixelFormat format : {PixelFormat{ChannelType::U8, 4}, PixelFormat{ChannelType::U16, 4},
                                      PixelFormat{ChannelType::U8, 3}, PixelFormat{ChannelType::F32, 1}})
       expect_exact(format, Size{1031, 517}, radius, BorderMode::Wrap, MedianVariant::Tiled);
+  for (const PixelFormat& format : all_pixel_formats())
+    expect_exact(format, Size{1031, 517}, 1, BorderMode::Wrap, MedianVariant::Walk);
 }
 
 TEST(GpuMedian, RefusesWhatItCannotRun) {

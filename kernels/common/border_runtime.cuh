@@ -5,6 +5,8 @@
 // load as border.cuh's load_bordered<B>.
 #include <cuda_runtime.h>
 
+#include <cstddef>
+
 #include "common/border_map.hpp"
 #include "common/pixel.cuh"
 
@@ -19,6 +21,15 @@ struct BorderReads {
 
 inline BorderReads border_reads(BorderMode mode, int width, int height) {
   return BorderReads{border_axis(mode, width), border_axis(mode, height), mode == BorderMode::Constant};
+}
+
+// The border's constant as a pixel of the view's type (border.value is already
+// representable in it).
+template <class T, int C>
+Pixel<T, C> constant_pixel(const Border& border) {
+  Pixel<T, C> p{};
+  for (int c = 0; c < C; ++c) p.c[c] = static_cast<T>(border.value[static_cast<std::size_t>(c)]);
+  return p;
 }
 
 // Reads (x, y) of `view`, which may lie outside it, under `mode` (a switch over the modes).

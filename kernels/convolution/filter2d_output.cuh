@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/border.cuh"
+#include "common/border_runtime.cuh"
 #include "common/pixel.cuh"
 #include "gpufilter/error.hpp"
 #include "gpufilter/filter_spec.hpp"
@@ -184,13 +185,6 @@ Filter2dOutput make_filter2d_output(const FilterSpec& spec) {
   out.inv_max = 1.0f / max_value;
   out.min_alpha = static_cast<float>(kMinUnpremultiplyAlpha * max_value);
   return out;
-}
-
-template <class T, int C>
-Pixel<T, C> constant_pixel(const Border& border) {
-  Pixel<T, C> p{};
-  for (int c = 0; c < C; ++c) p.c[c] = static_cast<T>(border.value[static_cast<std::size_t>(c)]);
-  return p;
 }
 
 // Calls f(std::integral_constant<int, K>) for K = 1 or 2.

@@ -25,6 +25,7 @@
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
 #include "common/pixel.cuh"
+#include "rank/median_lanes.cuh"
 #include "rank/median_launch.hpp"
 #include "rank/median_select.hpp"
 
@@ -84,79 +85,6 @@ __global__ void __launch_bounds__(Tuning::kNaiveBlockX * Tuning::kNaiveBlockY)
     dst.at(x, y) = out;
   }
 }
-
-// ---- tiled: how pixels split into the values the networks order -----------------------
-
-// Every channel alone, as a 32-bit scalar.
-template <class T, int C>
-struct MedianLanes {
-  using Value = std::conditional_t<std::is_same_v<T, float>, float, unsigned>;
-  using Ops = ScalarOps;
-  using Stored = Pixel<T, C>;  // a tile element
-  static constexpr int kValues = C;
-
-  __device__ static Stored stored(const Pixel<T, C>& p) { return p; }
-  // `s` lies in shared memory, so a runtime `v` indexes it there.
-  __device__ static Value value(const Stored& s, int v) { return s.c[v]; }
-  // Writes all values of the pixel at `pixel` (global memory), as one access.
-  __device__ static void store(Pixel<T, C>* pixel, const Value (&values)[kValues]) {
-    Pixel<T, C> p;
-#pragma unroll
-    for (int v = 0; v < kValues; ++v) p.c[v] = static_cast<T>(values[v]);
-    *pixel = p;
-  }
-  // Writes value v alone into the pixel at `pixel` (global memory).
-  __device__ static void store_value(Pixel<T, C>* pixel, int v, Value value) {
-    reinterpret_cast<T*>(pixel)[v] = static_cast<T>(value);
-  }
-};
-
-// RGBA8: channels (0, 1) and (2, 3) widened to 16-bit lanes of two words as the tile is
-// filled (two byte permutes a pixel, once), so the networks order two channels at once.
-template <>
-struct MedianLanes<std::uint8_t, 4> {
-  using Value = unsigned;
-  using Ops = PairOps;
-  struct alignas(8) Stored {
-    unsigned w[2];
-  };
-  static constexpr int kValues = 2;
-
-  __device__ static Stored stored(const Pixel<std::uint8_t, 4>& p) {
-    const unsigned word = reinterpret_cast<const unsigned&>(p);
-    return Stored{{__byte_perm(word, 0u, 0x4140u), __byte_perm(word, 0u, 0x4342u)}};
-  }
-  __device__ static Value value(const Stored& s, int v) { return s.w[v]; }
-  __device__ static void store(Pixel<std::uint8_t, 4>* pixel, const Value (&values)[kValues]) {
-    *reinterpret_cast<unsigned*>(pixel) = __byte_perm(values[0], values[1], 0x6420u);
-  }
-  __device__ static void store_value(Pixel<std::uint8_t, 4>* pixel, int v, Value value) {
-    reinterpret_cast<std::uint16_t*>(pixel)[v] = static_cast<std::uint16_t>(__byte_perm(value, 0u, 0x0020u));
-  }
-};
-
-// RGBA16: the pixel's two words already hold two 16-bit lanes each.
-template <>
-struct MedianLanes<std::uint16_t, 4> {
-  using Value = unsigned;
-  using Ops = PairOps;
-  struct alignas(8) Stored {
-    unsigned w[2];
-  };
-  static constexpr int kValues = 2;
-
-  __device__ static Stored stored(const Pixel<std::uint16_t, 4>& p) {
-    const uint2 words = reinterpret_cast<const uint2&>(p);
-    return Stored{{words.x, words.y}};
-  }
-  __device__ static Value value(const Stored& s, int v) { return s.w[v]; }
-  __device__ static void store(Pixel<std::uint16_t, 4>* pixel, const Value (&values)[kValues]) {
-    *reinterpret_cast<uint2*>(pixel) = make_uint2(values[0], values[1]);
-  }
-  __device__ static void store_value(Pixel<std::uint16_t, 4>* pixel, int v, Value value) {
-    reinterpret_cast<unsigned*>(pixel)[v] = value;
-  }
-};
 
 // ---- tiled ---------------------------------------------------------------------------
 
@@ -292,13 +220,6 @@ __global__ void __launch_bounds__(Tuning::kTileW* Tuning::kTileH / Tuning::rows_
 }
 
 // ---- launchers -----------------------------------------------------------------------
-
-template <class T, int C>
-Pixel<T, C> constant_pixel(const Border& border) {
-  Pixel<T, C> p;
-  for (int c = 0; c < C; ++c) p.c[c] = static_cast<T>(border.value[static_cast<std::size_t>(c)]);
-  return p;
-}
 
 // Calls f(std::integral_constant<int, R>{}) for a radius in [1, kMaxRadius].
 template <class F>

@@ -24,4 +24,9 @@ void launch_median_naive(const ImageView& src, const ImageView& dst, int radius,
 void launch_median_tiled(const ImageView& src, const ImageView& dst, int radius, const Border& border,
                          const ExecContext& ctx);
 
+// The 3x3 median (radius 1 only) with no shared memory: a lane per column walks a strip of
+// rows, its neighbours' pixels by shuffles, each window row sorted once as it arrives.
+void launch_median_walk_3x3(const ImageView& src, const ImageView& dst, const Border& border,
+                            const ExecContext& ctx);
+
 }  // namespace gpufilter::kernels

@@ -35,15 +35,18 @@ struct MedianParams {
 
 /// The kernels of the median filter; each runs every radius, format and border.
 enum class MedianVariant {
-  Auto,   ///< tiled
+  Auto,   ///< walk for 3x3 windows, tiled for the larger ones
   Naive,  ///< one thread per pixel: its window read from global memory with a border
           ///< branch at every tap, the median found by a selection sort
   Tiled,  ///< a shared-memory tile with its halo (border handled only by edge blocks);
           ///< selection networks in registers shared by neighbouring outputs; 8- and
           ///< 16-bit RGBA ordered as 16-bit pairs, two channels per instruction
+  Walk,   ///< 3x3: no shared memory; a lane per column walks down a strip of rows, its
+          ///< neighbours' pixels by warp shuffles, each window row sorted once for the
+          ///< three outputs that hold it. Larger windows run Tiled.
 };
 
-/// The variant's name: "auto", "naive" or "tiled"; "unknown" for another value.
+/// The variant's name: "auto", "naive", "tiled" or "walk"; "unknown" for another value.
 const char* to_string(MedianVariant variant);
 /// The variant of that name; throws Error(InvalidArgument) naming the choices on an
 /// unknown name.

@@ -20,6 +20,7 @@ constexpr NamedMedian kMedianVariants[] = {
     {MedianVariant::Auto, "auto"},
     {MedianVariant::Naive, "naive"},
     {MedianVariant::Tiled, "tiled"},
+    {MedianVariant::Walk, "walk"},
 };
 
 }  // namespace
