@@ -1,7 +1,8 @@
 #pragma once
 // How the median kernels split a pixel into the values their selection networks order
 // (rank/median_select.hpp): MedianLanes<T, C> gives the values a pixel holds, the form a
-// tile keeps it in, and how the medians go back into a pixel.
+// tile or a register keeps it in (Stored), how it is read, and how the medians go back
+// into a pixel.
 #include <cstdint>
 #include <type_traits>
 
@@ -19,6 +20,8 @@ struct MedianLanes {
   static constexpr int kValues = C;
 
   __device__ static Stored stored(const Pixel<T, C>& p) { return p; }
+  // The pixel at `pixel` (global memory), read as one access.
+  __device__ static Stored load(const Pixel<T, C>* pixel) { return *pixel; }
   // `s` lies in shared memory, so a runtime `v` indexes it there.
   __device__ static Value value(const Stored& s, int v) { return s.c[v]; }
   // Writes all values of the pixel at `pixel` (global memory), as one access.
@@ -45,9 +48,15 @@ struct MedianLanes<std::uint8_t, 4> {
   };
   static constexpr int kValues = 2;
 
-  __device__ static Stored stored(const Pixel<std::uint8_t, 4>& p) {
-    const unsigned word = reinterpret_cast<const unsigned&>(p);
+  __device__ static Stored widened(unsigned word) {
     return Stored{{__byte_perm(word, 0u, 0x4140u), __byte_perm(word, 0u, 0x4342u)}};
+  }
+  __device__ static Stored stored(const Pixel<std::uint8_t, 4>& p) {
+    return widened(reinterpret_cast<const unsigned&>(p));
+  }
+  // Read as a word: a pixel loaded by bytes would be put back together byte by byte.
+  __device__ static Stored load(const Pixel<std::uint8_t, 4>* pixel) {
+    return widened(*reinterpret_cast<const unsigned*>(pixel));
   }
   __device__ static Value value(const Stored& s, int v) { return s.w[v]; }
   __device__ static void store(Pixel<std::uint8_t, 4>* pixel, const Value (&values)[kValues]) {
@@ -70,6 +79,10 @@ struct MedianLanes<std::uint16_t, 4> {
 
   __device__ static Stored stored(const Pixel<std::uint16_t, 4>& p) {
     const uint2 words = reinterpret_cast<const uint2&>(p);
+    return Stored{{words.x, words.y}};
+  }
+  __device__ static Stored load(const Pixel<std::uint16_t, 4>* pixel) {
+    const uint2 words = *reinterpret_cast<const uint2*>(pixel);
     return Stored{{words.x, words.y}};
   }
   __device__ static Value value(const Stored& s, int v) { return s.w[v]; }

@@ -44,10 +44,10 @@ using Tuning = MedianWalkTuning;
 constexpr unsigned kFullWarp = 0xffffffffu;
 
 // A row's pixel as the lane reads it: its own column and, for lanes 0 and 31, the column
-// beyond the warp's edge.
-template <class T, int C>
+// beyond the warp's edge, each in the form the networks take its values from.
+template <class Lanes>
 struct LanePixels {
-  Pixel<T, C> own, edge;
+  typename Lanes::Stored own, edge;
 };
 
 // One window row at a lane's column (left, own, right), sorted per value.
@@ -65,34 +65,38 @@ struct RowPair {
   Value lesser_middle[Lanes::kValues], greater_middle[Lanes::kValues];
 };
 
-// Where a lane reads: byte offsets of its two columns in a row, and whether each lies
-// outside the image (under Constant, such a read takes the constant pixel).
+// Where a lane reads: its two columns' first pixels (rows follow at the pitch), and
+// whether each column lies outside the image (under Constant, its reads take the
+// constant pixel).
 template <class T, int C>
 struct LaneColumns {
-  std::size_t own_offset, edge_offset;
+  const unsigned char *own, *edge;
   bool own_outside, edge_outside;
 };
 
 template <class T, int C>
-__device__ __forceinline__ LaneColumns<T, C> lane_columns(int x, int lane, int width, const BorderAxis& axis) {
+__device__ __forceinline__ LaneColumns<T, C> lane_columns(const PitchedView<T, C>& src, int x, int lane,
+                                                          const BorderAxis& axis) {
   const int edge = lane == 0 ? x - 1 : x + 1;  // read by lanes 0 and 31 only
-  const int own_mapped = x < width ? x : border_map(x, width, axis);
-  const int edge_mapped = edge >= 0 && edge < width ? edge : border_map(edge, width, axis);
-  return LaneColumns<T, C>{static_cast<std::size_t>(own_mapped) * sizeof(Pixel<T, C>),
-                           static_cast<std::size_t>(edge_mapped) * sizeof(Pixel<T, C>), x >= width,
-                           edge < 0 || edge >= width};
+  const int own_mapped = x < src.width ? x : border_map(x, src.width, axis);
+  const int edge_mapped = edge >= 0 && edge < src.width ? edge : border_map(edge, src.width, axis);
+  return LaneColumns<T, C>{src.data + static_cast<std::size_t>(own_mapped) * sizeof(Pixel<T, C>),
+                           src.data + static_cast<std::size_t>(edge_mapped) * sizeof(Pixel<T, C>), x >= src.width,
+                           edge < 0 || edge >= src.width};
 }
 
-template <class T, int C, bool kConstant>
-__device__ __forceinline__ LanePixels<T, C> read_row(const PitchedView<T, C>& src, int y, const LaneColumns<T, C>& cols,
-                                                     bool reads_edge, const BorderReads& border,
-                                                     const Pixel<T, C>& constant) {
+// Reads image row y, whose offset from the image's first row is `offset` when y lies
+// inside (rows outside are mapped here: uniform over the warp, and rare).
+template <class Lanes, class T, int C, bool kConstant>
+__device__ __forceinline__ LanePixels<Lanes> read_row(const PitchedView<T, C>& src, int y, long long offset,
+                                                      const LaneColumns<T, C>& cols, bool reads_edge,
+                                                      const BorderReads& border,
+                                                      const typename Lanes::Stored& constant) {
   const bool row_inside = y >= 0 && y < src.height;
-  const int mapped = row_inside ? y : border_map(y, src.height, border.y);
-  const unsigned char* row = src.data + static_cast<std::size_t>(mapped) * src.pitch;
-  LanePixels<T, C> p;
-  p.own = *reinterpret_cast<const Pixel<T, C>*>(row + cols.own_offset);
-  if (reads_edge) p.edge = *reinterpret_cast<const Pixel<T, C>*>(row + cols.edge_offset);
+  if (!row_inside) offset = static_cast<long long>(border_map(y, src.height, border.y)) * src.pitch;
+  LanePixels<Lanes> p;
+  p.own = Lanes::load(reinterpret_cast<const Pixel<T, C>*>(cols.own + offset));
+  if (reads_edge) p.edge = Lanes::load(reinterpret_cast<const Pixel<T, C>*>(cols.edge + offset));
   if constexpr (kConstant) {
     if (!row_inside || cols.own_outside) p.own = constant;
     if (!row_inside || cols.edge_outside) p.edge = constant;
@@ -102,15 +106,14 @@ __device__ __forceinline__ LanePixels<T, C> read_row(const PitchedView<T, C>& sr
 
 // The row's three pixels at the lane's column, each value sorted: the neighbours' values
 // by shuffles, the warp's edge lanes taking their own edge read instead.
-template <class Lanes, class T, int C>
-__device__ __forceinline__ SortedRow<Lanes> sort_row(const LanePixels<T, C>& p, int lane) {
+template <class Lanes>
+__device__ __forceinline__ SortedRow<Lanes> sort_row(const LanePixels<Lanes>& p, int lane) {
   using Ops = typename Lanes::Ops;
   using Value = typename Lanes::Value;
-  const typename Lanes::Stored own = Lanes::stored(p.own), edge = Lanes::stored(p.edge);
   SortedRow<Lanes> row;
 #pragma unroll
   for (int v = 0; v < Lanes::kValues; ++v) {
-    const Value centre = Lanes::value(own, v), outside = Lanes::value(edge, v);
+    const Value centre = Lanes::value(p.own, v), outside = Lanes::value(p.edge, v);
     const Value from_left = __shfl_up_sync(kFullWarp, centre, 1);
     const Value from_right = __shfl_down_sync(kFullWarp, centre, 1);
     Value a = lane == 0 ? outside : from_left, b = centre, c = lane == 31 ? outside : from_right;
@@ -150,19 +153,25 @@ __global__ void __launch_bounds__(Tuning::kWarps * 32)
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (x - lane >= src.width) return;  // the whole warp is right of the image
-  const LaneColumns<T, C> cols = lane_columns<T, C>(x, lane, src.width, border.x);
+  const LaneColumns<T, C> cols = lane_columns(src, x, lane, border.x);
   const bool reads_edge = lane == 0 || lane == 31;
+  const typename Lanes::Stored constant_values = Lanes::stored(constant);
+  const long long pitch = static_cast<long long>(src.pitch);
 
   // gridDim.y is at most 65535: a block takes every gridDim.y-th strip.
   for (int strip = static_cast<int>(blockIdx.y); strip < strips; strip += static_cast<int>(gridDim.y)) {
     const int y0 = strip * Tuning::kStripRows;  // the strip's first output row; it reads from y0 - 1
-    LanePixels<T, C> ahead[kAhead];
+    // Input row r of the strip is image row y0 - 1 + r; rows are read kAhead before they
+    // are sorted, into ring slot r % kAhead. The inner loop's slots are constants, so the
+    // ring stays in registers.
+    LanePixels<Lanes> ahead[kAhead];
+    long long offset = (y0 - 1) * pitch;  // of the next row to read, were it inside
 #pragma unroll
-    for (int k = 0; k < kAhead; ++k)
-      ahead[k] = read_row<T, C, kConstant>(src, y0 - 1 + k, cols, reads_edge, border, constant);
-
-    // Rows r = 0, 1, ... of the strip's input (image row y0 - 1 + r) sit in ring slot
-    // r % kAhead: the inner loop's slots are constants, so the ring stays in registers.
+    for (int k = 0; k < kAhead; ++k, offset += pitch)
+      ahead[k] = read_row<Lanes, T, C, kConstant>(src, y0 - 1 + k, offset, cols, reads_edge, border, constant_values);
+    unsigned char* out = dst.data + static_cast<std::size_t>(y0) * dst.pitch + static_cast<std::size_t>(x) *
+                                                                                  sizeof(Pixel<T, C>);
+    const bool writes = x < dst.width;
     const int rows = min(kRowsRead, dst.height - y0 + 2);  // uniform over the block
     SortedRow<Lanes> previous;
     RowPair<Lanes> pair;
@@ -174,17 +183,20 @@ __global__ void __launch_bounds__(Tuning::kWarps * 32)
         if (r >= rows) break;
         const SortedRow<Lanes> row = sort_row<Lanes>(ahead[k], lane);
         if (r + kAhead < rows)
-          ahead[k] = read_row<T, C, kConstant>(src, y0 - 1 + r + kAhead, cols, reads_edge, border, constant);
+          ahead[k] = read_row<Lanes, T, C, kConstant>(src, y0 - 1 + r + kAhead, offset, cols, reads_edge, border,
+                                                      constant_values);
+        offset += pitch;
         if (r >= 2) {  // row r closes the window of output row y0 + r - 2
-          Value out[Lanes::kValues];
+          Value values[Lanes::kValues];
 #pragma unroll
           for (int v = 0; v < Lanes::kValues; ++v) {
             const Value largest_low = Ops::hi(pair.largest_low[v], row.low[v]);
             const Value smallest_high = Ops::lo(pair.smallest_high[v], row.high[v]);
             const Value middle = Ops::hi(pair.lesser_middle[v], Ops::lo(pair.greater_middle[v], row.middle[v]));
-            out[v] = median3<Ops>(largest_low, middle, smallest_high);
+            values[v] = median3<Ops>(largest_low, middle, smallest_high);
           }
-          if (x < dst.width) Lanes::store(&dst.at(x, y0 + r - 2), out);
+          if (writes) Lanes::store(reinterpret_cast<Pixel<T, C>*>(out), values);
+          out += dst.pitch;
         }
         if (r >= 1) pair = pair_of<Lanes>(previous, row);
         previous = row;
