@@ -54,9 +54,9 @@ TEST(AutoVariant, SmallRank1MasksTakeTheWalkWhereItMeasuredFaster) {
             FilterVariant::Separable);
 }
 
-// Pixel columns (RGBA, 8-bit gray, sharpen on float gray; in the lab all gray): pixels
-// of 8 bytes or more from kWidePixelMinRadius on, float gray from kFloatGrayMinRadius on,
-// the rest at every radius.
+// Pixel columns (RGBA, 8-bit gray, sharpen on float gray; in the lab all gray): float
+// gray from kFloatGrayMinRadius on, the rest at every radius; RGBA of 16 and 32 bits with
+// staged stores.
 TEST(SeparableStripChoice, RadiiPixelColumnsRun) {
   using Tuning = kernels::SeparableStripTuning;
   for (int radius = 1; radius <= Tuning::kMaxRadius; ++radius) {
@@ -64,9 +64,13 @@ TEST(SeparableStripChoice, RadiiPixelColumnsRun) {
     EXPECT_TRUE(Tuning::runs(1, 1, radius)) << "u8x1, radius " << radius;
     EXPECT_TRUE(Tuning::runs(2, 1, radius)) << "u16x1, radius " << radius;
     EXPECT_EQ(Tuning::runs(4, 1, radius), radius >= 3) << "f32x1, radius " << radius;
-    EXPECT_EQ(Tuning::runs(2, 4, radius), radius >= 6) << "u16x4, radius " << radius;
-    EXPECT_EQ(Tuning::runs(4, 4, radius), radius >= 6) << "f32x4, radius " << radius;
+    EXPECT_TRUE(Tuning::runs(2, 4, radius)) << "u16x4, radius " << radius;
+    EXPECT_TRUE(Tuning::runs(4, 4, radius)) << "f32x4, radius " << radius;
   }
+  EXPECT_FALSE(Tuning::stages_stores(1, 4)) << "u8x4 stores its runs";
+  EXPECT_TRUE(Tuning::stages_stores(2, 4)) << "u16x4";
+  EXPECT_TRUE(Tuning::stages_stores(4, 4)) << "f32x4";
+  EXPECT_FALSE(Tuning::stages_stores(4, 1)) << "gray";
 }
 
 // Element columns: RGB and 16- and 32-bit gray, but not the Unsharp output on float.

@@ -39,9 +39,9 @@ bool separable_strip_fits(PixelFormat format, const FilterSpec& spec) {
 
 bool separable_strip_pixels_fit(PixelFormat format, const FilterSpec& spec) {
   const int radius = std::max(spec.width(), spec.height()) / 2;
-  // The radii where pixel columns lost to the tiled kernel (their stores).
+  // The radii where pixel columns lost to the tiled kernel.
   return SeparableStripTuning::runs(format.channel_bytes(), format.channels, radius) &&
-         pixel_columns_fit(format, spec, /*staged=*/false);
+         pixel_columns_fit(format, spec, SeparableStripTuning::stages_stores(format.channel_bytes(), format.channels));
 }
 
 bool separable_strip_staged_fit(PixelFormat format, const FilterSpec& spec) {

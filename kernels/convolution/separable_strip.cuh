@@ -100,7 +100,8 @@ __device__ __forceinline__ void for_each_step(int height, std::size_t pitch, int
 // threads on consecutive pixels, instead of each storing its own run (a warp store then
 // spans L pixels a lane). Not written over the sums: there the pixels would wait in
 // registers for every run to read its sums, and spilled (docs/techniques/convolution.md,
-// "RGBA's stores"). The lab's `separable_strip_staged`, on RGBA.
+// "RGBA's stores"). RGBA of 16 and 32 bits (SeparableStripTuning::stages_stores), and
+// the lab's `separable_strip_staged` on every RGBA.
 template <class T, int C, int R, bool kStaged = false>
 __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     separable_strip_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, StripTaps<R> taps, BorderReads border,
@@ -275,9 +276,10 @@ void launch_typed(const ImageView& src, const ImageView& dst, const FilterSpec& 
   const int radius = std::max(spec.width(), spec.height()) / 2;
   visit_compiled_radius(radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
+    constexpr bool kStagedRgba = Tuning::stages_stores(sizeof(T), 4);
     switch (src.format.channels) {
       case 1: return launch_radius<T, 1, R>(src, dst, spec, border, ctx);
-      case 4: return launch_radius<T, 4, R>(src, dst, spec, border, ctx);
+      case 4: return launch_radius<T, 4, R, kStagedRgba>(src, dst, spec, border, ctx);
       default: break;
     }
     throw Error(ErrorCode::UnsupportedFormat, "separable_strip: unsupported channel count in " + src.format.name());

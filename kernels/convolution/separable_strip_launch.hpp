@@ -36,8 +36,8 @@ void launch_separable_strip_by_elements(const ImageView& src, const ImageView& d
                                         const Border& border, const ExecContext& ctx);
 
 // Whether pixel columns run this spec on this format: as above on a 1- or 4-channel
-// image, of 8 bytes a pixel or more from SeparableStripTuning::kWidePixelMinRadius on,
-// float gray from kFloatGrayMinRadius on.
+// image, float gray from SeparableStripTuning::kFloatGrayMinRadius on; RGBA of 16 and 32
+// bits with staged stores (SeparableStripTuning::stages_stores).
 bool separable_strip_pixels_fit(PixelFormat format, const FilterSpec& spec);
 
 // The strip with a thread a pixel column, where separable_strip_pixels_fit(): RGBA, 8-bit
@@ -46,8 +46,9 @@ bool separable_strip_pixels_fit(PixelFormat format, const FilterSpec& spec);
 void launch_separable_strip_by_pixels(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
                                       const Border& border, const ExecContext& ctx);
 
-// The lab's pixel columns with staged stores (separable_strip.cuh, kStaged) on RGBA of
-// every type, at every compiled radius where the step's sums fit.
+// Pixel columns with staged stores (separable_strip.cuh, kStaged) on RGBA of every type,
+// at every compiled radius where the step's sums fit: the lab's `separable_strip_staged`
+// (which the library's strip is on RGBA of 16 and 32 bits).
 bool separable_strip_staged_fit(PixelFormat format, const FilterSpec& spec);
 void launch_separable_strip_staged(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
                                    const Border& border, const ExecContext& ctx);

@@ -37,25 +37,26 @@ struct SeparableStripTuning {
     return static_cast<std::size_t>(kRows) * (band_width(radius) + 2 * radius) * accum_bytes +
            row_table_bytes(radius);
   }
-  // The lab's staged stores (separable_strip.cuh, kStaged): a step's output pixels.
+  // Staged stores (separable_strip.cuh, kStaged): a step's output pixels.
   static constexpr std::size_t staged_bytes(int radius, std::size_t pixel_bytes) {
     return static_cast<std::size_t>(kRows) * band_width(radius) * pixel_bytes;
   }
   // Steps a block walks down before the next block takes over (no warm-up rows to
   // amortise: a step reads its own halo rows).
   static constexpr int kStepsPerStrip = 4;
-  // Pixels of 8 bytes or more (u16x4, f32x4) below this radius stay on the tiled kernel:
-  // a thread stores its run of 7 pixels, so a warp's store spans 7 pixels a lane, and
-  // where the taps are few that traffic shows (f32x4 5x5 ran at half the tiled kernel's
-  // speed, 13x13 faster: docs/gpu-results.md, "The default calls").
-  static constexpr int kWidePixelMinRadius = 6;
-  // Float gray on pixel columns (sharpen's) below this radius stays on the tiled kernel
-  // too, which measured faster at 3x3 and 5x5; from 7x7 (the sharpen's default) the
-  // strip was the faster (docs/gpu-results.md, "Element columns").
+  // RGBA of 8 bytes a pixel or more (u16x4, f32x4) stores its outputs staged (kStaged):
+  // a thread's own run of 7 pixels would make a warp's store span 7 pixels a lane, which
+  // kept these formats on the tiled kernel below 13x13 and slowed them above; staged,
+  // they were faster at every radius measured (docs/gpu-results.md, "Staged stores for
+  // wide RGBA"). RGBA8 stores its runs: staged measured no faster there.
+  static constexpr bool stages_stores(std::size_t channel_bytes, int channels) {
+    return channels == 4 && channel_bytes >= 2;
+  }
+  // Float gray on pixel columns (sharpen's) below this radius stays on the tiled kernel,
+  // which measured faster at 3x3 and 5x5; from 7x7 (the sharpen's default) the strip was
+  // the faster (docs/gpu-results.md, "Element columns").
   static constexpr int kFloatGrayMinRadius = 3;
   static constexpr bool runs(std::size_t channel_bytes, int channels, int radius) {
-    const std::size_t pixel_bytes = channel_bytes * static_cast<std::size_t>(channels);
-    if (pixel_bytes >= 8) return radius >= kWidePixelMinRadius;
     return !(channel_bytes == 4 && channels == 1) || radius >= kFloatGrayMinRadius;
   }
   // The formats and outputs the strip runs on element columns (separable_strip_elements.cuh):
