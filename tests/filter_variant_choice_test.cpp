@@ -1,13 +1,14 @@
 // Which kernel Auto takes for the small masks the column walk runs (`tiled`), as
 // Filter2dWalkTuning's measured choices say: general 2-D masks up to 5x5 always; one
 // rank-1 mask up to 5x5 on 16-bit, float and three-channel images, where the walk beat the
-// separable strip; 8-bit gray and RGBA keep separable_packed and the strip. And where
-// `separable` runs the strip.
+// separable strip; 8-bit gray and RGBA keep separable_packed and the strip. Where
+// `separable` runs the strip, and where the median's Auto takes its walk.
 #include <gtest/gtest.h>
 
 #include "gpufilter/gpufilter.hpp"
 #include "kernels/convolution/filter2d_launch.hpp"
 #include "kernels/convolution/separable_strip_tuning.hpp"
+#include "kernels/rank/median_launch.hpp"
 
 namespace gpufilter::filter_variant_choice_test {
 namespace {
@@ -85,6 +86,12 @@ TEST(SeparableStripChoice, FormatsAndOutputsElementColumnsRun) {
     EXPECT_FALSE(Tuning::elements_run(1, 1, unsharp)) << "u8x1: pixel columns";
     for (std::size_t bytes : {1, 2, 4}) EXPECT_FALSE(Tuning::elements_run(bytes, 4, unsharp)) << "RGBA";
   }
+}
+
+// The median's walk on 16- and 32-bit channels, the tiled kernel on 8-bit ones.
+TEST(MedianAuto, TakesTheWalkOnWideChannels) {
+  for (const PixelFormat& format : all_pixel_formats())
+    EXPECT_EQ(kernels::median_walk_is_auto(format), format.type != ChannelType::U8) << format.name();
 }
 
 }  // namespace

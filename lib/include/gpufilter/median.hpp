@@ -35,7 +35,7 @@ struct MedianParams {
 
 /// The kernels of the median filter; each runs every radius, format and border.
 enum class MedianVariant {
-  Auto,   ///< walk for 3x3 windows, tiled for the larger ones
+  Auto,   ///< walk for 3x3 windows on 16- and 32-bit channels, tiled otherwise
   Naive,  ///< one thread per pixel: its window read from global memory with a border
           ///< branch at every tap, the median found by a selection sort
   Tiled,  ///< a shared-memory tile with its halo (border handled only by edge blocks);

@@ -23,9 +23,11 @@ struct OperationRegistration {
 
 #define GPUFILTER_REGISTER_OPERATION_JOIN2(a, b) a##b
 #define GPUFILTER_REGISTER_OPERATION_JOIN(a, b) GPUFILTER_REGISTER_OPERATION_JOIN2(a, b)
+// Names made with __COUNTER__, not __LINE__: the unity build compiles several of these
+// files as one, where two registrations may sit on the same line of their files.
 #define GPUFILTER_REGISTER_OPERATION(factory)                                                    \
   static const ::gpufilter::ops::OperationRegistration GPUFILTER_REGISTER_OPERATION_JOIN( \
-      gpufilter_registration_, __LINE__)(factory)
+      gpufilter_registration_, __COUNTER__)(factory)
 
 // An op's GPU side, bound apart from the op: the file that launches its kernels sets
 // the op's run_gpu, run_gpu_data and applied_variant, for one op by name or for each op
@@ -44,10 +46,10 @@ struct GpuBinding {
 
 #define GPUFILTER_BIND_GPU(op, binder)                                                                   \
   static const ::gpufilter::ops::GpuBinding GPUFILTER_REGISTER_OPERATION_JOIN(gpufilter_gpu_binding_, \
-                                                                              __LINE__)(op, binder)
+                                                                              __COUNTER__)(op, binder)
 #define GPUFILTER_BIND_GPU_FAMILY(binder)                                                                \
   static const ::gpufilter::ops::GpuBinding GPUFILTER_REGISTER_OPERATION_JOIN(gpufilter_gpu_binding_, \
-                                                                              __LINE__)(binder)
+                                                                              __COUNTER__)(binder)
 
 // A family's GPU runs by op name (the point ops', the conversions'): the op of a row takes
 // its run, with the variant its name names.

@@ -23,7 +23,8 @@ void median_filter(const ImageView& src, const ImageView& dst, const MedianParam
   const Border representable = ops::representable_border(border, src.format);
   if (variant == MedianVariant::Naive) {
     kernels::launch_median_naive(src, dst, params.radius, representable, ctx);
-  } else if (params.radius == 1 && (variant == MedianVariant::Walk || variant == MedianVariant::Auto)) {
+  } else if (params.radius == 1 && (variant == MedianVariant::Walk ||
+                                     (variant == MedianVariant::Auto && kernels::median_walk_is_auto(src.format)))) {
     kernels::launch_median_walk_3x3(src, dst, representable, ctx);
   } else {  // Tiled, and Walk and Auto on windows larger than 3x3
     kernels::launch_median_tiled(src, dst, params.radius, representable, ctx);
