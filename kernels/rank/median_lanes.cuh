@@ -37,17 +37,21 @@ struct MedianLanes {
   }
 };
 
-// RGBA8: channels (0, 1) and (2, 3) widened to 16-bit lanes of two words as the tile is
-// filled (two byte permutes a pixel, once), so the networks order two channels at once.
-template <>
-struct MedianLanes<std::uint8_t, 4> {
+// RGBA as two words of two 16-bit lanes each, so the networks order two channels at once.
+struct PairedLanes {
   using Value = unsigned;
   using Ops = PairOps;
   struct alignas(8) Stored {
     unsigned w[2];
   };
   static constexpr int kValues = 2;
+  __device__ static Value value(const Stored& s, int v) { return s.w[v]; }
+};
 
+// RGBA8: channels (0, 1) and (2, 3) widened to 16-bit lanes of two words as the tile is
+// filled (two byte permutes a pixel, once).
+template <>
+struct MedianLanes<std::uint8_t, 4> : PairedLanes {
   __device__ static Stored widened(unsigned word) {
     return Stored{{__byte_perm(word, 0u, 0x4140u), __byte_perm(word, 0u, 0x4342u)}};
   }
@@ -58,7 +62,6 @@ struct MedianLanes<std::uint8_t, 4> {
   __device__ static Stored load(const Pixel<std::uint8_t, 4>* pixel) {
     return widened(*reinterpret_cast<const unsigned*>(pixel));
   }
-  __device__ static Value value(const Stored& s, int v) { return s.w[v]; }
   __device__ static void store(Pixel<std::uint8_t, 4>* pixel, const Value (&values)[kValues]) {
     *reinterpret_cast<unsigned*>(pixel) = __byte_perm(values[0], values[1], 0x6420u);
   }
@@ -69,14 +72,7 @@ struct MedianLanes<std::uint8_t, 4> {
 
 // RGBA16: the pixel's two words already hold two 16-bit lanes each.
 template <>
-struct MedianLanes<std::uint16_t, 4> {
-  using Value = unsigned;
-  using Ops = PairOps;
-  struct alignas(8) Stored {
-    unsigned w[2];
-  };
-  static constexpr int kValues = 2;
-
+struct MedianLanes<std::uint16_t, 4> : PairedLanes {
   __device__ static Stored stored(const Pixel<std::uint16_t, 4>& p) {
     const uint2 words = reinterpret_cast<const uint2&>(p);
     return Stored{{words.x, words.y}};
@@ -85,7 +81,6 @@ struct MedianLanes<std::uint16_t, 4> {
     const uint2 words = *reinterpret_cast<const uint2*>(pixel);
     return Stored{{words.x, words.y}};
   }
-  __device__ static Value value(const Stored& s, int v) { return s.w[v]; }
   __device__ static void store(Pixel<std::uint16_t, 4>* pixel, const Value (&values)[kValues]) {
     *reinterpret_cast<uint2*>(pixel) = make_uint2(values[0], values[1]);
   }
