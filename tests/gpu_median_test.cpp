@@ -57,9 +57,17 @@ std::string name_of(PixelFormat format, Size size, int radius, BorderMode mode, 
          std::to_string(size.height) + " radius " + std::to_string(radius) + " " + to_string(mode);
 }
 
-// The GPU's whole destination buffer (the view at (1, 3) and the guard band around it)
-// against the reference's; the source is the view at (3, 2) of a larger image.
-void expect_exact(PixelFormat format, Size size, int radius, BorderMode mode, MedianVariant variant, int levels = 0) {
+// Where the views start in their larger images: by default at odd columns, so no row of
+// an 8- or 16-bit view starts on a whole word.
+struct Columns {
+  int src = 3, dst = 1;
+};
+
+// The GPU's whole destination buffer (the view at (columns.dst, 3) and the guard band
+// around it) against the reference's; the source is the view at (columns.src, 2) of a
+// larger image.
+void expect_exact(PixelFormat format, Size size, int radius, BorderMode mode, MedianVariant variant, int levels = 0,
+                  Columns columns = {}) {
   const Size outer{size.width + kMargin, size.height + kMargin};
   const Border border = test_border(mode, format);
   HostImage host_src(outer.width, outer.height, format);
@@ -69,16 +77,17 @@ void expect_exact(PixelFormat format, Size size, int radius, BorderMode mode, Me
   testing::fill_random(expected.view(), 9u);
   std::memcpy(initial.view().data, expected.view().data,
               expected.view().pitch * static_cast<std::size_t>(outer.height));
-  const ImageView expected_part = expected.view().subview(1, 3, size.width, size.height);
-  reference::median_filter(host_src.view().subview(3, 2, size.width, size.height), expected_part, MedianParams{radius},
-                           border);
-  testing::poison_against(initial.view().subview(1, 3, size.width, size.height), expected_part);
+  const ImageView expected_part = expected.view().subview(columns.dst, 3, size.width, size.height);
+  reference::median_filter(host_src.view().subview(columns.src, 2, size.width, size.height), expected_part,
+                           MedianParams{radius}, border);
+  testing::poison_against(initial.view().subview(columns.dst, 3, size.width, size.height), expected_part);
 
   DeviceImage src(outer.width, outer.height, format), dst(outer.width, outer.height, format);
   copy_image_async(host_src.view(), src.view(), nullptr);
   copy_image_async(initial.view(), dst.view(), nullptr);
-  median_filter(src.view().subview(3, 2, size.width, size.height), dst.view().subview(1, 3, size.width, size.height),
-                MedianParams{radius}, border, variant, kChecked);
+  median_filter(src.view().subview(columns.src, 2, size.width, size.height),
+                dst.view().subview(columns.dst, 3, size.width, size.height), MedianParams{radius}, border, variant,
+                kChecked);
   copy_image_async(dst.view(), actual.view(), nullptr);
   GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
   const testing::Difference diff = testing::compare(actual.view(), expected.view());
@@ -113,6 +122,23 @@ TEST(GpuMedian, WalkSizesAroundItsStrips) {
       for (int width : {1, 2, 31, 32, 33, 127, 129})
         for (int height : {1, 2, 3, 31, 32, 33, 34, 65})
           expect_exact(format, Size{width, height}, 1, mode, MedianVariant::Walk);
+}
+
+// 8- and 16-bit gray walk a word a lane (4 or 2 pixels) where both views' rows start on
+// whole words: widths around a word and a warp of words (128 or 64 pixels), the word's
+// pixels partly outside the image at the right edge, every border, ties; a destination
+// whose rows do not start on words takes the pixel walk.
+TEST(GpuMedian, WalkGrayWordsWhereRowsStartOnWords) {
+  const Columns on_words{4, 4};
+  for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U16, 1}})
+    for (BorderMode mode : all_border_modes()) {
+      for (int width : {1, 2, 3, 4, 5, 6, 7, 63, 64, 65, 66, 127, 128, 129, 130, 131, 255, 257})
+        for (int height : {1, 2, 33, 34})
+          expect_exact(format, Size{width, height}, 1, mode, MedianVariant::Walk, 0, on_words);
+      expect_exact(format, Size{1031, 517}, 1, mode, MedianVariant::Walk, 0, on_words);
+      expect_exact(format, Size{131, 67}, 1, mode, MedianVariant::Walk, 3, on_words);
+      expect_exact(format, Size{131, 67}, 1, mode, MedianVariant::Walk, 0, Columns{4, 1});
+    }
 }
 
 TEST(GpuMedian, WindowsFullOfTies) {

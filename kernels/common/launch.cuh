@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "common/pixel.cuh"
@@ -35,6 +36,13 @@ constexpr long long kMaxGridY = 65535;
 inline unsigned grid_y(long long blocks) {
   return static_cast<unsigned>(blocks < 1 ? 1 : (blocks < kMaxGridY ? blocks : kMaxGridY));
 }
+
+// Whether every row starts on a multiple of `bytes`: 4, so the kernels may load whole
+// words; 8, so a thread's two words go in one vector access.
+inline bool rows_aligned(const void* p, std::size_t pitch, std::size_t bytes) {
+  return reinterpret_cast<std::uintptr_t>(p) % bytes == 0 && pitch % bytes == 0;
+}
+inline bool word_aligned(const void* p, std::size_t pitch) { return rows_aligned(p, pitch, 4); }
 
 template <class T, int C>
 PitchedView<T, C> pitched(const ImageView& view) {

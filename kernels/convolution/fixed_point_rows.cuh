@@ -31,13 +31,6 @@ struct ByteImage {
   unsigned constant;
 };
 
-// Whether every row starts on a multiple of `bytes`: 4, so the kernels may load whole
-// words; 8, so a thread's two words go in one vector access.
-inline bool rows_aligned(const void* p, std::size_t pitch, std::size_t bytes) {
-  return reinterpret_cast<std::uintptr_t>(p) % bytes == 0 && pitch % bytes == 0;
-}
-inline bool word_aligned(const void* p, std::size_t pitch) { return rows_aligned(p, pitch, 4); }
-
 // A thread's W adjacent words at `first`: two words in one 8-byte access where `vector`
 // (first aligned to 8 bytes), else word by word. A warp whose lanes each take two words
 // with 32-bit accesses touches every 32-byte sector twice, half of it each time

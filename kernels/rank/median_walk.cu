@@ -1,20 +1,12 @@
-// The 3x3 median as a walk down columns, with no shared memory: each lane owns one column
-// of the image and walks a strip of rows down it, one pixel a row, so a warp reads 32
-// neighbouring pixels a row (one coalesced access) and writes 32. A lane's left and right
-// neighbours come from the lanes beside it by shuffles; lanes 0 and 31 load the one
-// column outside the warp themselves. Each window row is sorted once, as it arrives, for
-// the three outputs that hold it; each pair of neighbouring rows' largest minimum,
-// smallest maximum and ordered medians are taken once, for the two outputs that hold
-// both (Paeth's method, as median3x3_column in rank/median_select.hpp, but rolling down
-// the strip instead of over a tile in shared memory). Rows are loaded a few ahead of the
-// one being ordered, so each lane keeps loads in flight while it works.
-//
-// Against the tiled kernel: no tile to fill and no barriers, every lane busy (the tiled
-// kernel's threads idle while the block loads), and about 18 min/max operations a value
-// an output, with no shared-memory reads. The border: each lane maps its column once;
-// each row is mapped as it is read (uniform over the warp); under Constant a read
-// outside takes the constant pixel (an instantiation of its own, so the other modes pay
-// nothing for it).
+// The 3x3 median's walk (rank/median_walk.cuh) over its two kinds of columns:
+//  - pixel columns, a pixel a lane, any format: its values as MedianLanes splits them;
+//  - gray words, a 32-bit word a lane on 8- and 16-bit gray (4 or 2 pixels), where rows
+//    start on whole words: the word's pixels ordered as pairs of 16-bit lanes, so one
+//    min/max orders two pixels, and the neighbours' pixels shifted in from the words
+//    beside it (funnel shifts), not loaded again.
+// The border: each lane works out its columns once; each row is mapped as it is read
+// (uniform over the warp); under Constant a read outside takes the constant (an
+// instantiation of its own, so the other modes pay nothing for it).
 #include <cstddef>
 #include <cstdint>
 
@@ -24,206 +16,260 @@
 #include "common/pixel.cuh"
 #include "rank/median_lanes.cuh"
 #include "rank/median_launch.hpp"
-#include "rank/median_select.hpp"
+#include "rank/median_walk.cuh"
 
 namespace gpufilter::kernels {
 namespace {
 
-struct MedianWalkTuning {
-  static constexpr int kWarps = 4;       // warps a block, side by side: 128 columns
-  static constexpr int kStripRows = 32;  // output rows a lane walks (2 more are read)
-  // Rows read ahead of the one being ordered: about 16 bytes a lane in flight, at least
-  // 2 rows, at most 4 (more holds more registers than it hides latency).
-  template <class P>
-  static constexpr int rows_ahead() {
-    constexpr int rows = static_cast<int>(16 / sizeof(P));
-    return rows < 2 ? 2 : (rows > 4 ? 4 : rows);
-  }
-};
-using Tuning = MedianWalkTuning;
-constexpr unsigned kFullWarp = 0xffffffffu;
+using median_walk::kFullWarp;
+using median_walk::SortedRow;
+using median_walk::sort_into;
 
-// A row's pixel as the lane reads it: its own column and, for lanes 0 and 31, the column
-// beyond the warp's edge, each in the form the networks take its values from.
-template <class Lanes>
-struct LanePixels {
-  typename Lanes::Stored own, edge;
-};
-
-// One window row at a lane's column (left, own, right), sorted per value.
-template <class Lanes>
-struct SortedRow {
-  using Value = typename Lanes::Value;
-  Value low[Lanes::kValues], middle[Lanes::kValues], high[Lanes::kValues];
-};
-
-// What two neighbouring sorted rows give both outputs whose windows hold them.
-template <class Lanes>
-struct RowPair {
-  using Value = typename Lanes::Value;
-  Value largest_low[Lanes::kValues], smallest_high[Lanes::kValues];
-  Value lesser_middle[Lanes::kValues], greater_middle[Lanes::kValues];
-};
-
-// Where a lane reads: its two columns' first pixels (rows follow at the pitch), and
-// whether each column lies outside the image (under Constant, its reads take the
-// constant pixel).
-template <class T, int C>
-struct LaneColumns {
-  const unsigned char *own, *edge;
-  bool own_outside, edge_outside;
-};
-
-template <class T, int C>
-__device__ __forceinline__ LaneColumns<T, C> lane_columns(const PitchedView<T, C>& src, int x, int lane,
-                                                          const BorderAxis& axis) {
-  const int edge = lane == 0 ? x - 1 : x + 1;  // read by lanes 0 and 31 only
-  const int own_mapped = x < src.width ? x : border_map(x, src.width, axis);
-  const int edge_mapped = edge >= 0 && edge < src.width ? edge : border_map(edge, src.width, axis);
-  return LaneColumns<T, C>{src.data + static_cast<std::size_t>(own_mapped) * sizeof(Pixel<T, C>),
-                           src.data + static_cast<std::size_t>(edge_mapped) * sizeof(Pixel<T, C>), x >= src.width,
-                           edge < 0 || edge >= src.width};
+// The row offset `offset` of image row y where y lies inside; rows outside are mapped.
+__device__ __forceinline__ long long row_offset(int y, long long offset, int height, long long pitch,
+                                                const BorderAxis& axis) {
+  return y >= 0 && y < height ? offset : static_cast<long long>(border_map(y, height, axis)) * pitch;
 }
 
-// Reads image row y, whose offset from the image's first row is `offset` when y lies
-// inside (rows outside are mapped here: uniform over the warp, and rare).
-template <class Lanes, class T, int C, bool kConstant>
-__device__ __forceinline__ LanePixels<Lanes> read_row(const PitchedView<T, C>& src, int y, long long offset,
-                                                      const LaneColumns<T, C>& cols, bool reads_edge,
-                                                      const BorderReads& border,
-                                                      const typename Lanes::Stored& constant) {
-  const bool row_inside = y >= 0 && y < src.height;
-  if (!row_inside) offset = static_cast<long long>(border_map(y, src.height, border.y)) * src.pitch;
-  LanePixels<Lanes> p;
-  p.own = Lanes::load(reinterpret_cast<const Pixel<T, C>*>(cols.own + offset));
-  if (reads_edge) p.edge = Lanes::load(reinterpret_cast<const Pixel<T, C>*>(cols.edge + offset));
-  if constexpr (kConstant) {
-    if (!row_inside || cols.own_outside) p.own = constant;
-    if (!row_inside || cols.edge_outside) p.edge = constant;
-  }
-  return p;
-}
-
-// The row's three pixels at the lane's column, each value sorted: the neighbours' values
-// by shuffles, the warp's edge lanes taking their own edge read instead.
-template <class Lanes>
-__device__ __forceinline__ SortedRow<Lanes> sort_row(const LanePixels<Lanes>& p, int lane) {
-  using Ops = typename Lanes::Ops;
-  using Value = typename Lanes::Value;
-  SortedRow<Lanes> row;
-#pragma unroll
-  for (int v = 0; v < Lanes::kValues; ++v) {
-    const Value centre = Lanes::value(p.own, v), outside = Lanes::value(p.edge, v);
-    const Value from_left = __shfl_up_sync(kFullWarp, centre, 1);
-    const Value from_right = __shfl_down_sync(kFullWarp, centre, 1);
-    Value a = lane == 0 ? outside : from_left, b = centre, c = lane == 31 ? outside : from_right;
-    order<Ops>(a, b);
-    order<Ops>(b, c);
-    order<Ops>(a, b);
-    row.low[v] = a;
-    row.middle[v] = b;
-    row.high[v] = c;
-  }
-  return row;
-}
-
-template <class Lanes>
-__device__ __forceinline__ RowPair<Lanes> pair_of(const SortedRow<Lanes>& upper, const SortedRow<Lanes>& lower) {
-  using Ops = typename Lanes::Ops;
-  RowPair<Lanes> pair;
-#pragma unroll
-  for (int v = 0; v < Lanes::kValues; ++v) {
-    pair.largest_low[v] = Ops::hi(upper.low[v], lower.low[v]);
-    pair.smallest_high[v] = Ops::lo(upper.high[v], lower.high[v]);
-    pair.lesser_middle[v] = Ops::lo(upper.middle[v], lower.middle[v]);
-    pair.greater_middle[v] = Ops::hi(upper.middle[v], lower.middle[v]);
-  }
-  return pair;
-}
+// ---- pixel columns ---------------------------------------------------------------------
 
 template <class T, int C, bool kConstant>
-__global__ void __launch_bounds__(Tuning::kWarps * 32)
-    median_walk_3x3_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, BorderReads border, Pixel<T, C> constant,
-                           int strips) {
+struct PixelColumns {
   using Lanes = MedianLanes<T, C>;
-  using Ops = typename Lanes::Ops;
-  using Value = typename Lanes::Value;
-  constexpr int kAhead = Tuning::rows_ahead<Pixel<T, C>>();
-  constexpr int kRowsRead = Tuning::kStripRows + 2;
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (x - lane >= src.width) return;  // the whole warp is right of the image
-  const LaneColumns<T, C> cols = lane_columns(src, x, lane, border.x);
-  const bool reads_edge = lane == 0 || lane == 31;
-  const typename Lanes::Stored constant_values = Lanes::stored(constant);
-  const long long pitch = static_cast<long long>(src.pitch);
+  using Stored = typename Lanes::Stored;
+  static constexpr int kRowsAhead = median_walk::Tuning::rows_ahead(static_cast<int>(sizeof(Pixel<T, C>)));
 
-  // gridDim.y is at most 65535: a block takes every gridDim.y-th strip.
-  for (int strip = static_cast<int>(blockIdx.y); strip < strips; strip += static_cast<int>(gridDim.y)) {
-    const int y0 = strip * Tuning::kStripRows;  // the strip's first output row; it reads from y0 - 1
-    // Input row r of the strip is image row y0 - 1 + r; rows are read kAhead before they
-    // are sorted, into ring slot r % kAhead. The inner loop's slots are constants, so the
-    // ring stays in registers.
-    LanePixels<Lanes> ahead[kAhead];
-    long long offset = (y0 - 1) * pitch;  // of the next row to read, were it inside
+  // A row at the lane's column and, for lanes 0 and 31, at the column beyond the warp.
+  struct Read {
+    Stored own, edge;
+  };
+  struct LaneState {
+    const unsigned char *own, *edge;  // the columns' first pixels (rows follow at the pitch)
+    unsigned char* out;
+    bool own_outside, edge_outside, reads_edge, writes;
+  };
+
+  PitchedView<T, C> src, dst;
+  BorderReads border;
+  Pixel<T, C> constant;
+
+  __device__ int groups() const { return src.width; }
+
+  __device__ LaneState lane(int x, int lane) const {
+    const int edge = lane == 0 ? x - 1 : x + 1;  // read by lanes 0 and 31 only
+    const int own_mapped = x < src.width ? x : border_map(x, src.width, border.x);
+    const int edge_mapped = edge >= 0 && edge < src.width ? edge : border_map(edge, src.width, border.x);
+    return LaneState{src.data + static_cast<std::size_t>(own_mapped) * sizeof(Pixel<T, C>),
+                     src.data + static_cast<std::size_t>(edge_mapped) * sizeof(Pixel<T, C>),
+                     dst.data + static_cast<std::size_t>(x) * sizeof(Pixel<T, C>),
+                     x >= src.width,
+                     edge < 0 || edge >= src.width,
+                     lane == 0 || lane == 31,
+                     x < dst.width};
+  }
+
+  __device__ Read read(const LaneState& at, int y, long long offset) const {
+    const bool row_inside = y >= 0 && y < src.height;
+    offset = row_offset(y, offset, src.height, static_cast<long long>(src.pitch), border.y);
+    Read p;
+    p.own = Lanes::load(reinterpret_cast<const Pixel<T, C>*>(at.own + offset));
+    if (at.reads_edge) p.edge = Lanes::load(reinterpret_cast<const Pixel<T, C>*>(at.edge + offset));
+    if constexpr (kConstant) {
+      if (!row_inside || at.own_outside) p.own = Lanes::stored(constant);
+      if (!row_inside || at.edge_outside) p.edge = Lanes::stored(constant);
+    }
+    return p;
+  }
+
+  // The neighbours' values by shuffles; the warp's edge lanes take their own edge read.
+  __device__ SortedRow<Lanes> sort(const Read& p, int lane) const {
+    using Value = typename Lanes::Value;
+    SortedRow<Lanes> row;
 #pragma unroll
-    for (int k = 0; k < kAhead; ++k, offset += pitch)
-      ahead[k] = read_row<Lanes, T, C, kConstant>(src, y0 - 1 + k, offset, cols, reads_edge, border, constant_values);
-    unsigned char* out = dst.data + static_cast<std::size_t>(y0) * dst.pitch + static_cast<std::size_t>(x) *
-                                                                                  sizeof(Pixel<T, C>);
-    const bool writes = x < dst.width;
-    const int rows = min(kRowsRead, dst.height - y0 + 2);  // uniform over the block
-    SortedRow<Lanes> previous;
-    RowPair<Lanes> pair;
-#pragma unroll 1
-    for (int base = 0; base < rows; base += kAhead) {
+    for (int v = 0; v < Lanes::kValues; ++v) {
+      const Value centre = Lanes::value(p.own, v), outside = Lanes::value(p.edge, v);
+      const Value from_left = __shfl_up_sync(kFullWarp, centre, 1);
+      const Value from_right = __shfl_down_sync(kFullWarp, centre, 1);
+      sort_into(row, v, lane == 0 ? outside : from_left, centre, lane == 31 ? outside : from_right);
+    }
+    return row;
+  }
+
+  __device__ void store(const LaneState& at, long long offset,
+                        const typename Lanes::Value (&values)[Lanes::kValues]) const {
+    if (at.writes) Lanes::store(reinterpret_cast<Pixel<T, C>*>(at.out + offset), values);
+  }
+};
+
+// ---- gray words ------------------------------------------------------------------------
+
+// A word of 8-bit gray is 4 pixels, ordered as two words of two 16-bit lanes; a word of
+// 16-bit gray is 2 pixels, one such word.
+template <class T>
+struct GrayWordLanes {
+  using Value = unsigned;
+  using Ops = PairOps;
+  static constexpr int kPixels = 4 / static_cast<int>(sizeof(T));
+  static constexpr int kValues = kPixels / 2;
+};
+
+template <class T, bool kConstant>
+struct GrayWordColumns {
+  using Lanes = GrayWordLanes<T>;
+  static constexpr int kPixels = Lanes::kPixels;
+  static constexpr int kBits = 8 * static_cast<int>(sizeof(T));
+  static constexpr int kRowsAhead = median_walk::Tuning::rows_ahead(4);
+
+  // A row's pixels of the lane's group as a word and, for lanes 0 and 31, the pixel beyond
+  // the warp (in the low bits).
+  struct Read {
+    unsigned word, edge;
+  };
+  // Groups that lie wholly inside the image load and store a word; the others (at its
+  // right edge and beyond) read each pixel through the border and write those inside.
+  struct LaneState {
+    const unsigned char* own;  // the group's first pixel (rows follow at the pitch)
+    unsigned char* out;
+    int index[kPixels];   // where the group's pixels read, mapped, when not whole
+    int edge_index;       // the pixel beyond the warp's edge, mapped
+    unsigned outside;     // bit j: pixel j of the group lies outside the image; bit kPixels: the edge pixel
+    int inside;           // pixels of the group inside the image (0 to kPixels)
+    bool whole, reads_edge;
+  };
+
+  PitchedView<T, 1> src, dst;
+  BorderReads border;
+  T constant;
+
+  __device__ int groups() const { return (src.width + kPixels - 1) / kPixels; }
+
+  __device__ static int mapped(int x, int width, const BorderAxis& axis) {
+    return x >= 0 && x < width ? x : border_map(x, width, axis);
+  }
+
+  __device__ LaneState lane(int group, int lane) const {
+    const int x0 = group * kPixels;
+    LaneState at{};
+    at.own = src.data + static_cast<std::size_t>(x0) * sizeof(T);
+    at.out = dst.data + static_cast<std::size_t>(x0) * sizeof(T);
 #pragma unroll
-      for (int k = 0; k < kAhead; ++k) {
-        const int r = base + k;
-        if (r >= rows) break;
-        const SortedRow<Lanes> row = sort_row<Lanes>(ahead[k], lane);
-        if (r + kAhead < rows)
-          ahead[k] = read_row<Lanes, T, C, kConstant>(src, y0 - 1 + r + kAhead, offset, cols, reads_edge, border,
-                                                      constant_values);
-        offset += pitch;
-        if (r >= 2) {  // row r closes the window of output row y0 + r - 2
-          Value values[Lanes::kValues];
+    for (int j = 0; j < kPixels; ++j) {
+      at.index[j] = mapped(x0 + j, src.width, border.x);
+      if (x0 + j >= src.width) at.outside |= 1u << j;
+    }
+    const int edge = lane == 0 ? x0 - 1 : x0 + kPixels;  // read by lanes 0 and 31 only
+    at.edge_index = mapped(edge, src.width, border.x);
+    if (edge < 0 || edge >= src.width) at.outside |= 1u << kPixels;
+    at.inside = min(max(src.width - x0, 0), kPixels);
+    at.whole = at.inside == kPixels;
+    at.reads_edge = lane == 0 || lane == 31;
+    return at;
+  }
+
+  __device__ T pixel(const unsigned char* row, int index, bool constant_here) const {
+    return kConstant && constant_here ? constant : reinterpret_cast<const T*>(row)[index];
+  }
+
+  __device__ Read read(const LaneState& at, int y, long long offset) const {
+    const bool row_inside = y >= 0 && y < src.height;
+    offset = row_offset(y, offset, src.height, static_cast<long long>(src.pitch), border.y);
+    const unsigned char* row = src.data + offset;
+    Read p{0u, 0u};
+    if (at.whole) {
+      p.word = *reinterpret_cast<const unsigned*>(at.own + offset);
+    } else {
 #pragma unroll
-          for (int v = 0; v < Lanes::kValues; ++v) {
-            const Value largest_low = Ops::hi(pair.largest_low[v], row.low[v]);
-            const Value smallest_high = Ops::lo(pair.smallest_high[v], row.high[v]);
-            const Value middle = Ops::hi(pair.lesser_middle[v], Ops::lo(pair.greater_middle[v], row.middle[v]));
-            values[v] = median3<Ops>(largest_low, middle, smallest_high);
-          }
-          if (writes) Lanes::store(reinterpret_cast<Pixel<T, C>*>(out), values);
-          out += dst.pitch;
-        }
-        if (r >= 1) pair = pair_of<Lanes>(previous, row);
-        previous = row;
+      for (int j = 0; j < kPixels; ++j)
+        p.word |= static_cast<unsigned>(pixel(row, at.index[j], (at.outside >> j) & 1u)) << (j * kBits);
+    }
+    if (at.reads_edge) p.edge = pixel(row, at.edge_index, (at.outside >> kPixels) & 1u);
+    if constexpr (kConstant) {
+      if (!row_inside) {
+        p.word = 0u;
+#pragma unroll
+        for (int j = 0; j < kPixels; ++j) p.word |= static_cast<unsigned>(constant) << (j * kBits);
+        p.edge = constant;
       }
     }
+    return p;
   }
+
+  // The words beside the lane's by shuffles (the warp's edge lanes make theirs from their
+  // edge pixel); each pixel's left and right neighbours then come in by funnel shifts.
+  __device__ SortedRow<Lanes> sort(const Read& p, int lane) const {
+    unsigned before = __shfl_up_sync(kFullWarp, p.word, 1);  // its last pixel is the left neighbour
+    unsigned after = __shfl_down_sync(kFullWarp, p.word, 1);  // its first pixel is the right neighbour
+    if (lane == 0) before = p.edge << (32 - kBits);
+    if (lane == 31) after = p.edge;
+    const unsigned shifted_right = __funnelshift_l(before, p.word, kBits);  // (left, p0, p1, p2)
+    const unsigned shifted_left = __funnelshift_r(p.word, after, kBits);    // (p1, p2, p3, right)
+    SortedRow<Lanes> row;
+    if constexpr (kPixels == 4) {
+      // Pairs of 16-bit lanes: pixels (0, 1) and (2, 3), each beside its left and right pair.
+      const unsigned middle_pair = __byte_perm(shifted_right, 0u, 0x4342u);  // (p1, p2)
+      sort_into(row, 0, __byte_perm(shifted_right, 0u, 0x4140u), __byte_perm(p.word, 0u, 0x4140u), middle_pair);
+      sort_into(row, 1, middle_pair, __byte_perm(p.word, 0u, 0x4342u), __byte_perm(shifted_left, 0u, 0x4342u));
+    } else {
+      sort_into(row, 0, shifted_right, p.word, shifted_left);  // (left, p0), (p0, p1), (p1, right)
+    }
+    return row;
+  }
+
+  __device__ void store(const LaneState& at, long long offset, const unsigned (&values)[Lanes::kValues]) const {
+    unsigned word;
+    if constexpr (kPixels == 4) {
+      word = __byte_perm(values[0], values[1], 0x6420u);
+    } else {
+      word = values[0];
+    }
+    if (at.whole) {
+      *reinterpret_cast<unsigned*>(at.out + offset) = word;
+    } else {
+      for (int j = 0; j < at.inside; ++j)
+        reinterpret_cast<T*>(at.out + offset)[j] = static_cast<T>(word >> (j * kBits));
+    }
+  }
+};
+
+template <class Columns>
+void launch_walk(const Columns& columns, long long groups, const ImageView& src, const ImageView& dst,
+                 const ExecContext& ctx) {
+  constexpr int kThreads = median_walk::Tuning::kWarps * 32;
+  const int strips = static_cast<int>(blocks_for(src.height, median_walk::Tuning::kStripRows));
+  const dim3 grid(grid_x(blocks_for(groups, kThreads), "median_walk_3x3_kernel"), grid_y(strips));
+  median_walk::median_walk_3x3_kernel<Columns><<<grid, kThreads, 0, ctx.stream>>>(
+      columns, src.height, static_cast<long long>(src.pitch), static_cast<long long>(dst.pitch), strips);
 }
 
 }  // namespace
 
 void launch_median_walk_3x3(const ImageView& src, const ImageView& dst, const Border& border,
                             const ExecContext& ctx) {
+  const BorderReads reads = border_reads(border.mode, src.width, src.height);
   visit_format(src.format, [&](auto tag, auto channels) {
     using T = typename decltype(tag)::type;
     constexpr int C = decltype(channels)::value;
-    const int strips = static_cast<int>(blocks_for(src.height, Tuning::kStripRows));
-    const dim3 block(Tuning::kWarps * 32);
-    const dim3 grid(grid_x(blocks_for(src.width, Tuning::kWarps * 32), "median_walk_3x3_kernel"), grid_y(strips));
-    const BorderReads reads = border_reads(border.mode, src.width, src.height);
     const Pixel<T, C> constant = constant_pixel<T, C>(border);
-    if (reads.constant) {
-      median_walk_3x3_kernel<T, C, true>
-          <<<grid, block, 0, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), reads, constant, strips);
-    } else {
-      median_walk_3x3_kernel<T, C, false>
-          <<<grid, block, 0, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), reads, constant, strips);
+    if constexpr (C == 1 && sizeof(T) <= 2) {
+      // Gray words where every row of both views starts on a whole word.
+      if (word_aligned(src.data, src.pitch) && word_aligned(dst.data, dst.pitch)) {
+        constexpr int kPixels = GrayWordLanes<T>::kPixels;
+        const long long groups = blocks_for(src.width, kPixels);
+        if (reads.constant)
+          launch_walk(GrayWordColumns<T, true>{pitched<T, 1>(src), pitched<T, 1>(dst), reads, constant.c[0]}, groups,
+                      src, dst, ctx);
+        else
+          launch_walk(GrayWordColumns<T, false>{pitched<T, 1>(src), pitched<T, 1>(dst), reads, constant.c[0]},
+                      groups, src, dst, ctx);
+        return;
+      }
     }
+    if (reads.constant)
+      launch_walk(PixelColumns<T, C, true>{pitched<T, C>(src), pitched<T, C>(dst), reads, constant}, src.width, src,
+                  dst, ctx);
+    else
+      launch_walk(PixelColumns<T, C, false>{pitched<T, C>(src), pitched<T, C>(dst), reads, constant}, src.width, src,
+                  dst, ctx);
   });
   check_launch("median_walk_3x3_kernel", ctx);
 }
