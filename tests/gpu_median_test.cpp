@@ -24,7 +24,8 @@ struct Size {
 };
 constexpr int kMargin = 6;  // columns and rows around the views: the guard band
 const ExecContext kChecked{nullptr, true};
-const MedianVariant kVariants[] = {MedianVariant::Naive, MedianVariant::Tiled, MedianVariant::Walk, MedianVariant::Auto};
+const MedianVariant kVariants[] = {MedianVariant::Naive, MedianVariant::Tiled, MedianVariant::Walk,
+                                   MedianVariant::Auto};
 
 // Random values; with `levels` > 0 only that many of them, so windows hold many ties.
 void fill(const ImageView& view, std::uint64_t seed, int levels) {

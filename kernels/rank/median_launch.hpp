@@ -24,13 +24,15 @@ void launch_median_naive(const ImageView& src, const ImageView& dst, int radius,
 void launch_median_tiled(const ImageView& src, const ImageView& dst, int radius, const Border& border,
                          const ExecContext& ctx);
 
-// Whether Auto takes the walk for a 3x3 window on this format: on 16- and 32-bit channels,
-// where it measured faster than the tiled kernel; on 8-bit channels the tiled kernel's
-// fewer instructions a pixel won (docs/gpu-results.md, "Median").
-inline bool median_walk_is_auto(PixelFormat format) { return format.channel_bytes() >= 2; }
+// Whether Auto takes the walk for a 3x3 window on this format: on 16- and 32-bit channels
+// and on 8-bit gray (a word of 4 pixels a lane), where it measured faster than the tiled
+// kernel; on 8-bit RGB and RGBA the tiled kernel's fewer instructions a pixel won
+// (docs/gpu-results.md, "Median").
+inline bool median_walk_is_auto(PixelFormat format) { return format.channel_bytes() >= 2 || format.channels == 1; }
 
-// The 3x3 median (radius 1 only) with no shared memory: a lane per column walks a strip of
-// rows, its neighbours' pixels by shuffles, each window row sorted once as it arrives.
+// The 3x3 median (radius 1 only) with no shared memory: a lane per column (on 8- and
+// 16-bit gray whose rows start on words, a word of pixels a lane) walks a strip of rows,
+// its neighbours' pixels by shuffles, each window row sorted once as it arrives.
 void launch_median_walk_3x3(const ImageView& src, const ImageView& dst, const Border& border,
                             const ExecContext& ctx);
 
