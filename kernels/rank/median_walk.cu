@@ -25,7 +25,13 @@ using median_walk::kFullWarp;
 using median_walk::SortedRow;
 using median_walk::sort_into;
 
-// The row offset `offset` of image row y where y lies inside; rows outside are mapped.
+// The coordinate that coordinate i of an axis of n reads: i inside, mapped outside.
+__device__ __forceinline__ int read_at(int i, int n, const BorderAxis& axis) {
+  return i >= 0 && i < n ? i : border_map(i, n, axis);
+}
+
+// Image row y's byte offset: `offset` (the one running from row to row) where y lies
+// inside, the mapped row's outside.
 __device__ __forceinline__ long long row_offset(int y, long long offset, int height, long long pitch,
                                                 const BorderAxis& axis) {
   return y >= 0 && y < height ? offset : static_cast<long long>(border_map(y, height, axis)) * pitch;
@@ -57,8 +63,8 @@ struct PixelColumns {
 
   __device__ LaneState lane(int x, int lane) const {
     const int edge = lane == 0 ? x - 1 : x + 1;  // read by lanes 0 and 31 only
-    const int own_mapped = x < src.width ? x : border_map(x, src.width, border.x);
-    const int edge_mapped = edge >= 0 && edge < src.width ? edge : border_map(edge, src.width, border.x);
+    const int own_mapped = read_at(x, src.width, border.x);
+    const int edge_mapped = read_at(edge, src.width, border.x);
     return LaneState{src.data + static_cast<std::size_t>(own_mapped) * sizeof(Pixel<T, C>),
                      src.data + static_cast<std::size_t>(edge_mapped) * sizeof(Pixel<T, C>),
                      dst.data + static_cast<std::size_t>(x) * sizeof(Pixel<T, C>),
@@ -143,10 +149,6 @@ struct GrayWordColumns {
 
   __device__ int groups() const { return (src.width + kPixels - 1) / kPixels; }
 
-  __device__ static int mapped(int x, int width, const BorderAxis& axis) {
-    return x >= 0 && x < width ? x : border_map(x, width, axis);
-  }
-
   __device__ LaneState lane(int group, int lane) const {
     const int x0 = group * kPixels;
     LaneState at{};
@@ -154,11 +156,11 @@ struct GrayWordColumns {
     at.out = dst.data + static_cast<std::size_t>(x0) * sizeof(T);
 #pragma unroll
     for (int j = 0; j < kPixels; ++j) {
-      at.index[j] = mapped(x0 + j, src.width, border.x);
+      at.index[j] = read_at(x0 + j, src.width, border.x);
       if (x0 + j >= src.width) at.outside |= 1u << j;
     }
     const int edge = lane == 0 ? x0 - 1 : x0 + kPixels;  // read by lanes 0 and 31 only
-    at.edge_index = mapped(edge, src.width, border.x);
+    at.edge_index = read_at(edge, src.width, border.x);
     if (edge < 0 || edge >= src.width) at.outside |= 1u << kPixels;
     at.inside = min(max(src.width - x0, 0), kPixels);
     at.whole = at.inside == kPixels;
