@@ -86,7 +86,12 @@ void launch_separable_strip_staged(const ImageView& src, const ImageView& dst, c
     throw Error(ErrorCode::UnsupportedFormat, "separable_strip_staged: runs one rank-1 mask of radius up to " +
                                                   std::to_string(SeparableStripTuning::kMaxRadius) + " on RGBA");
   visit_channel_type(src.format, [&](auto tag) {
-    strip::launch_typed_staged<typename decltype(tag)::type>(src, dst, spec, border, ctx);
+    using T = typename decltype(tag)::type;
+    // The library's own strip is the same staged kernel on RGBA of 16 and 32 bits.
+    if constexpr (SeparableStripTuning::stages_stores(sizeof(T), 4))
+      strip::launch_typed<T>(src, dst, spec, border, ctx);
+    else
+      strip::launch_typed_staged<T>(src, dst, spec, border, ctx);
   });
 }
 

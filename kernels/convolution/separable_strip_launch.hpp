@@ -58,7 +58,8 @@ namespace strip {
 template <class T>
 void launch_typed(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                   const ExecContext& ctx);
-// RGBA of type T, staged stores (separable_strip_staged.cu).
+// RGBA8 with staged stores (separable_strip_staged.cu); launch_typed stages them on the
+// wider types.
 template <class T>
 void launch_typed_staged(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                          const ExecContext& ctx);
