@@ -97,35 +97,33 @@ TEST(TallImages, EveryKernelCoversMoreRowsThanTheGridHolds) {
     testing::fill_random(host_src.view(), 21u);
     DeviceImage src(width, height, format), dst(width, height, format);
     copy_image_async(host_src.view(), src.view(), nullptr);
-    for (CopyVariant variant : {CopyVariant::Scalar, CopyVariant::Vectorized}) {
-      testing::poison_against(actual.view(), host_src.view());
+    // Runs `launch` into dst, poisoned against `want` first, and compares what it wrote.
+    const auto written_against = [&](const ImageView& want, auto launch) {
+      testing::poison_against(actual.view(), want);
       copy_image_async(actual.view(), dst.view(), nullptr);
-      copy(src.view(), dst.view(), variant, ExecContext{nullptr, true});
+      launch();
       copy_image_async(dst.view(), actual.view(), nullptr);
       GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
-      const testing::Difference diff = testing::compare(actual.view(), host_src.view());
+      return testing::compare(actual.view(), want);
+    };
+    const ExecContext checked{nullptr, true};
+    for (CopyVariant variant : {CopyVariant::Scalar, CopyVariant::Vectorized}) {
+      const testing::Difference diff =
+          written_against(host_src.view(), [&] { copy(src.view(), dst.view(), variant, checked); });
       EXPECT_EQ(diff.max_abs, 0.0) << format.name() << " copy " << static_cast<int>(variant) << ": " << diff.describe();
     }
     const GaussianParams params{1.0, 2};
     reference::gaussian_blur(host_src.view(), expected.view(), params, Border{});
     for (FilterVariant variant : {FilterVariant::Naive, FilterVariant::Separable}) {
-      testing::poison_against(actual.view(), expected.view());
-      copy_image_async(actual.view(), dst.view(), nullptr);
-      gaussian_blur(src.view(), dst.view(), params, Border{}, variant, ExecContext{nullptr, true});
-      copy_image_async(dst.view(), actual.view(), nullptr);
-      GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
-      const testing::Difference diff = testing::compare(actual.view(), expected.view());
+      const testing::Difference diff = written_against(
+          expected.view(), [&] { gaussian_blur(src.view(), dst.view(), params, Border{}, variant, checked); });
       EXPECT_TRUE(diff.within(blur_tolerance(format)))
           << format.name() << " blur " << static_cast<int>(variant) << ": " << diff.describe();
     }
     reference::median_filter(host_src.view(), expected.view(), MedianParams{1}, Border{});
     for (MedianVariant variant : {MedianVariant::Tiled, MedianVariant::Walk}) {
-      testing::poison_against(actual.view(), expected.view());
-      copy_image_async(actual.view(), dst.view(), nullptr);
-      median_filter(src.view(), dst.view(), MedianParams{1}, Border{}, variant, ExecContext{nullptr, true});
-      copy_image_async(dst.view(), actual.view(), nullptr);
-      GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
-      const testing::Difference diff = testing::compare(actual.view(), expected.view());
+      const testing::Difference diff = written_against(
+          expected.view(), [&] { median_filter(src.view(), dst.view(), MedianParams{1}, Border{}, variant, checked); });
       EXPECT_EQ(diff.max_abs, 0.0) << format.name() << " median " << to_string(variant) << ": " << diff.describe();
     }
   }
