@@ -24,8 +24,6 @@ struct Size {
 };
 constexpr int kMargin = 6;  // columns and rows around the views: the guard band
 const ExecContext kChecked{nullptr, true};
-const MedianVariant kVariants[] = {MedianVariant::Naive, MedianVariant::Tiled, MedianVariant::Walk,
-                                   MedianVariant::Auto};
 
 // Random values; with `levels` > 0 only that many of them, so windows hold many ties.
 void fill(const ImageView& view, std::uint64_t seed, int levels) {
@@ -96,7 +94,7 @@ void expect_exact(PixelFormat format, Size size, int radius, BorderMode mode, Me
 }
 
 TEST(GpuMedian, EveryVariantRadiusFormatAndBorder) {
-  for (MedianVariant variant : kVariants)
+  for (MedianVariant variant : all_median_variants())
     for (int radius = 1; radius <= MedianParams::kMaxRadius; ++radius)
       for (const PixelFormat& format : all_pixel_formats())
         for (BorderMode mode : all_border_modes())
