@@ -123,20 +123,24 @@ TEST(GpuMedian, WalkSizesAroundItsStrips) {
           expect_exact(format, Size{width, height}, 1, mode, MedianVariant::Walk);
 }
 
-// 8- and 16-bit gray walk a word a lane (4 or 2 pixels) where both views' rows start on
-// whole words: widths around a word and a warp of words (128 or 64 pixels), the word's
-// pixels partly outside the image at the right edge, every border, ties; a destination
-// whose rows do not start on words takes the pixel walk.
-TEST(GpuMedian, WalkGrayWordsWhereRowsStartOnWords) {
+// 8- and 16-bit gray walk a word a lane (4 or 2 pixels), RGBA8 a pair of pixels, where
+// both views' rows start on those whole words: widths around a group and a warp of groups
+// (128, 64 or 64 pixels), the group's pixels partly outside the image at the right edge;
+// heights around the strips that lie wholly inside the image (from 65 rows, the second
+// strip); every border, ties; a view whose rows do not start on those words takes the
+// pixel walk.
+TEST(GpuMedian, WalkWiderGroupsWhereRowsStartOnTheirWords) {
   const Columns on_words{4, 4};
-  for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U16, 1}})
+  for (const PixelFormat format :
+       {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U16, 1}, PixelFormat{ChannelType::U8, 4}})
     for (BorderMode mode : all_border_modes()) {
       for (int width : {1, 2, 3, 4, 5, 6, 7, 63, 64, 65, 66, 127, 128, 129, 130, 131, 255, 257})
-        for (int height : {1, 2, 33, 34})
+        for (int height : {1, 2, 33, 34, 64, 65, 66, 97})
           expect_exact(format, Size{width, height}, 1, mode, MedianVariant::Walk, 0, on_words);
       expect_exact(format, Size{1031, 517}, 1, mode, MedianVariant::Walk, 0, on_words);
       expect_exact(format, Size{131, 67}, 1, mode, MedianVariant::Walk, 3, on_words);
       expect_exact(format, Size{131, 67}, 1, mode, MedianVariant::Walk, 0, Columns{4, 1});
+      expect_exact(format, Size{131, 67}, 1, mode, MedianVariant::Walk, 0, Columns{2, 4});
     }
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/alignment.hpp"
 #include "common/pixel.cuh"
 #include "gpufilter/error.hpp"
 #include "gpufilter/image_view.hpp"
@@ -36,13 +37,6 @@ constexpr long long kMaxGridY = 65535;
 inline unsigned grid_y(long long blocks) {
   return static_cast<unsigned>(blocks < 1 ? 1 : (blocks < kMaxGridY ? blocks : kMaxGridY));
 }
-
-// Whether every row starts on a multiple of `bytes`: 4, so the kernels may load whole
-// words; 8, so a thread's two words go in one vector access.
-inline bool rows_aligned(const void* p, std::size_t pitch, std::size_t bytes) {
-  return reinterpret_cast<std::uintptr_t>(p) % bytes == 0 && pitch % bytes == 0;
-}
-inline bool word_aligned(const void* p, std::size_t pitch) { return rows_aligned(p, pitch, 4); }
 
 template <class T, int C>
 PitchedView<T, C> pitched(const ImageView& view) {

@@ -62,8 +62,10 @@ struct MedianLanes<std::uint8_t, 4> : PairedLanes {
   __device__ static Stored load(const Pixel<std::uint8_t, 4>* pixel) {
     return widened(*reinterpret_cast<const unsigned*>(pixel));
   }
+  // The pixel as a word again, from its (R, G) and (B, A) lanes.
+  __device__ static unsigned narrowed(unsigned rg, unsigned ba) { return __byte_perm(rg, ba, 0x6420u); }
   __device__ static void store(Pixel<std::uint8_t, 4>* pixel, const Value (&values)[kValues]) {
-    *reinterpret_cast<unsigned*>(pixel) = __byte_perm(values[0], values[1], 0x6420u);
+    *reinterpret_cast<unsigned*>(pixel) = narrowed(values[0], values[1]);
   }
   __device__ static void store_value(Pixel<std::uint8_t, 4>* pixel, int v, Value value) {
     reinterpret_cast<std::uint16_t*>(pixel)[v] = static_cast<std::uint16_t>(__byte_perm(value, 0u, 0x0020u));

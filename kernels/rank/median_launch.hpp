@@ -3,6 +3,9 @@
 // validated device views of equal size and format that do not overlap, radius is in
 // [1, kMedianMaxRadius], and `border.value` is already representable in the pixel type.
 // Each launcher enqueues on ctx.stream and returns without waiting.
+#include <cstddef>
+
+#include "../common/alignment.hpp"  // relative: the library includes this header too
 #include "gpufilter/border.hpp"
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/stream.hpp"
@@ -24,15 +27,28 @@ void launch_median_naive(const ImageView& src, const ImageView& dst, int radius,
 void launch_median_tiled(const ImageView& src, const ImageView& dst, int radius, const Border& border,
                          const ExecContext& ctx);
 
-// Whether Auto takes the walk for a 3x3 window on this format: on 16- and 32-bit channels
-// and on 8-bit gray (a word of 4 pixels a lane), where it measured faster than the tiled
-// kernel; on 8-bit RGB and RGBA the tiled kernel's fewer instructions a pixel won
-// (docs/gpu-results.md, "Median").
-inline bool median_walk_is_auto(PixelFormat format) { return format.channel_bytes() >= 2 || format.channels == 1; }
+// The walk's wider groups and the row alignment they need: a word of gray pixels (4 bytes)
+// on 8- and 16-bit gray, a pair of pixels (8 bytes) on RGBA8; 0 where a format has none
+// (a pixel a lane).
+inline std::size_t median_walk_group_bytes(PixelFormat format) {
+  if (format.channels == 1 && format.channel_bytes() <= 2) return 4;
+  if (format.channels == 4 && format.channel_bytes() == 1) return 8;
+  return 0;
+}
 
-// The 3x3 median (radius 1 only) with no shared memory: a lane per column (on 8- and
-// 16-bit gray whose rows start on words, a word of pixels a lane) walks a strip of rows,
-// its neighbours' pixels by shuffles, each window row sorted once as it arrives.
+// Whether Auto takes the walk for a 3x3 window on these views: on 16- and 32-bit channels
+// (a pixel a lane), and on 8-bit gray and RGBA whose rows start where its wider groups need;
+// elsewhere on 8-bit channels (RGB, and views starting off those words) the tiled kernel
+// measured faster (docs/gpu-results.md, "Median").
+inline bool median_walk_is_auto(const ImageView& src, const ImageView& dst) {
+  if (src.format.channel_bytes() >= 2) return true;
+  const std::size_t group = median_walk_group_bytes(src.format);
+  return group != 0 && rows_aligned(src, dst, group);
+}
+
+// The 3x3 median (radius 1 only) with no shared memory: a lane per column group (a pixel,
+// or the wider group of median_walk_group_bytes where the rows allow) walks a strip of
+// rows, its neighbours' pixels by shuffles, each window row sorted once as it arrives.
 void launch_median_walk_3x3(const ImageView& src, const ImageView& dst, const Border& border,
                             const ExecContext& ctx);
 

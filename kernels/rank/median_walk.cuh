@@ -16,8 +16,13 @@
 //   Lanes          the values a group's row splits into (Value, Ops, kValues)
 //   Read           a row of the group as loaded, kRowsAhead of them in flight
 //   LaneState      what a lane works out once: its addresses and where it meets the border
-//   lane(group, lane), read(state, y, offset), sort(read, lane) -> SortedRow<Lanes>,
-//   store(state, offset, values), and the views' width in groups (groups).
+//   lane(group, lane), read<kRowInside>(state, y, offset) (kRowInside: row y is known to
+//   lie inside the image, so the read skips the row's border test), sort(read, lane) ->
+//   SortedRow<Lanes>, store(state, offset, values), and the views' width in groups (groups).
+//   kInsideStrips  whether strips wholly inside the image take a loop of their own, with
+//                  no row tests and every row closing an output (the strip's first two
+//                  rows are read before it); it holds more registers, so a kind takes it
+//                  where it measured faster (docs/gpu-results.md, "Median").
 #include <cuda_runtime.h>
 
 #include "rank/median_select.hpp"
@@ -79,58 +84,119 @@ __device__ __forceinline__ RowPair<Lanes> pair_of(const SortedRow<Lanes>& upper,
   return pair;
 }
 
+// The output whose window row `row` closes (with the pair of rows above it), stored.
+template <class Columns>
+__device__ __forceinline__ void store_output(const Columns& columns, const typename Columns::LaneState& state,
+                                             long long out_offset, const RowPair<typename Columns::Lanes>& pair,
+                                             const SortedRow<typename Columns::Lanes>& row) {
+  using Lanes = typename Columns::Lanes;
+  using Ops = typename Lanes::Ops;
+  typename Lanes::Value values[Lanes::kValues];
+#pragma unroll
+  for (int v = 0; v < Lanes::kValues; ++v) {
+    const auto largest_low = Ops::hi(pair.largest_low[v], row.low[v]);
+    const auto smallest_high = Ops::lo(pair.smallest_high[v], row.high[v]);
+    const auto middle = Ops::hi(pair.lesser_middle[v], Ops::lo(pair.greater_middle[v], row.middle[v]));
+    values[v] = median3<Ops>(largest_low, middle, smallest_high);
+  }
+  columns.store(state, out_offset, values);
+}
+
+// A strip whose rows y0 - 1 to y0 + kStripRows all lie inside the image. Input row r is
+// image row y0 - 1 + r, read kAhead rows before it is sorted into ring slot r % kAhead;
+// rows 0 and 1 go first, then each step of the loop takes kAhead rows, each closing an
+// output. The slots are constants after unrolling, so the ring stays in registers.
+template <class Columns>
+__device__ __forceinline__ void walk_inside_strip(const Columns& columns, const typename Columns::LaneState& state,
+                                                  int lane, int y0, long long src_pitch, long long dst_pitch) {
+  using Lanes = typename Columns::Lanes;
+  constexpr int kAhead = Columns::kRowsAhead;
+  static_assert(Tuning::kStripRows % kAhead == 0, "a loop step takes kAhead rows");
+  typename Columns::Read ahead[kAhead];
+  long long offset = (y0 - 1) * src_pitch;  // of the next row to read
+#pragma unroll
+  for (int k = 0; k < kAhead; ++k, offset += src_pitch) ahead[k] = columns.template read<true>(state, y0 - 1 + k, offset);
+  SortedRow<Lanes> previous = columns.sort(ahead[0], lane);
+  ahead[0] = columns.template read<true>(state, y0 - 1 + kAhead, offset);
+  offset += src_pitch;
+  const SortedRow<Lanes> second = columns.sort(ahead[1], lane);
+  ahead[1] = columns.template read<true>(state, y0 + kAhead, offset);
+  offset += src_pitch;
+  RowPair<Lanes> pair = pair_of<Lanes>(previous, second);
+  previous = second;
+  long long out_offset = y0 * dst_pitch;
+#pragma unroll 1
+  for (int out = 0; out < Tuning::kStripRows; out += kAhead) {
+    const bool reads_on = out + kAhead < Tuning::kStripRows;  // the last step's rows are all read
+#pragma unroll
+    for (int k = 0; k < kAhead; ++k) {
+      constexpr int kFirst = 2;
+      const int slot = (kFirst + k) % kAhead;
+      const SortedRow<Lanes> row = columns.sort(ahead[slot], lane);
+      if (reads_on) ahead[slot] = columns.template read<true>(state, 0, offset);
+      offset += src_pitch;
+      store_output(columns, state, out_offset, pair, row);
+      out_offset += dst_pitch;
+      pair = pair_of<Lanes>(previous, row);
+      previous = row;
+    }
+  }
+}
+
+// Any strip: rows may lie outside the image (read through the border), and the strip may
+// be cut short by the image's last row.
+template <class Columns>
+__device__ __forceinline__ void walk_any_strip(const Columns& columns, const typename Columns::LaneState& state,
+                                               int lane, int y0, int height, long long src_pitch,
+                                               long long dst_pitch) {
+  using Lanes = typename Columns::Lanes;
+  constexpr int kAhead = Columns::kRowsAhead;
+  constexpr int kRowsRead = Tuning::kStripRows + 2;
+  typename Columns::Read ahead[kAhead];
+  long long offset = (y0 - 1) * src_pitch;  // of the next row to read, were it inside
+#pragma unroll
+  for (int k = 0; k < kAhead; ++k, offset += src_pitch)
+    ahead[k] = columns.template read<false>(state, y0 - 1 + k, offset);
+  long long out_offset = y0 * dst_pitch;
+  const int rows = min(kRowsRead, height - y0 + 2);  // uniform over the block
+  SortedRow<Lanes> previous;
+  RowPair<Lanes> pair;
+#pragma unroll 1
+  for (int base = 0; base < rows; base += kAhead) {
+#pragma unroll
+    for (int k = 0; k < kAhead; ++k) {
+      const int r = base + k;
+      if (r >= rows) break;
+      const SortedRow<Lanes> row = columns.sort(ahead[k], lane);
+      if (r + kAhead < rows) ahead[k] = columns.template read<false>(state, y0 - 1 + r + kAhead, offset);
+      offset += src_pitch;
+      if (r >= 2) {  // row r closes the window of output row y0 + r - 2
+        store_output(columns, state, out_offset, pair, row);
+        out_offset += dst_pitch;
+      }
+      if (r >= 1) pair = pair_of<Lanes>(previous, row);
+      previous = row;
+    }
+  }
+}
+
 template <class Columns>
 __global__ void __launch_bounds__(Tuning::kWarps * 32)
     median_walk_3x3_kernel(Columns columns, int height, long long src_pitch, long long dst_pitch, int strips) {
-  using Lanes = typename Columns::Lanes;
-  using Ops = typename Lanes::Ops;
-  using Value = typename Lanes::Value;
-  constexpr int kAhead = Columns::kRowsAhead;
-  constexpr int kRowsRead = Tuning::kStripRows + 2;
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int group = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (group - lane >= columns.groups()) return;  // the whole warp is right of the image
   const typename Columns::LaneState state = columns.lane(group, lane);
-
   // gridDim.y is at most 65535: a block takes every gridDim.y-th strip.
   for (int strip = static_cast<int>(blockIdx.y); strip < strips; strip += static_cast<int>(gridDim.y)) {
     const int y0 = strip * Tuning::kStripRows;  // the strip's first output row; it reads from y0 - 1
-    // Input row r of the strip is image row y0 - 1 + r; rows are read kAhead before they
-    // are sorted, into ring slot r % kAhead. The inner loop's slots are constants, so the
-    // ring stays in registers. Offsets run on from row to row instead of a multiply each.
-    typename Columns::Read ahead[kAhead];
-    long long offset = (y0 - 1) * src_pitch;  // of the next row to read, were it inside
-#pragma unroll
-    for (int k = 0; k < kAhead; ++k, offset += src_pitch) ahead[k] = columns.read(state, y0 - 1 + k, offset);
-    long long out_offset = y0 * dst_pitch;
-    const int rows = min(kRowsRead, height - y0 + 2);  // uniform over the block
-    SortedRow<Lanes> previous;
-    RowPair<Lanes> pair;
-#pragma unroll 1
-    for (int base = 0; base < rows; base += kAhead) {
-#pragma unroll
-      for (int k = 0; k < kAhead; ++k) {
-        const int r = base + k;
-        if (r >= rows) break;
-        const SortedRow<Lanes> row = columns.sort(ahead[k], lane);
-        if (r + kAhead < rows) ahead[k] = columns.read(state, y0 - 1 + r + kAhead, offset);
-        offset += src_pitch;
-        if (r >= 2) {  // row r closes the window of output row y0 + r - 2
-          Value values[Lanes::kValues];
-#pragma unroll
-          for (int v = 0; v < Lanes::kValues; ++v) {
-            const Value largest_low = Ops::hi(pair.largest_low[v], row.low[v]);
-            const Value smallest_high = Ops::lo(pair.smallest_high[v], row.high[v]);
-            const Value middle = Ops::hi(pair.lesser_middle[v], Ops::lo(pair.greater_middle[v], row.middle[v]));
-            values[v] = median3<Ops>(largest_low, middle, smallest_high);
-          }
-          columns.store(state, out_offset, values);
-          out_offset += dst_pitch;
-        }
-        if (r >= 1) pair = pair_of<Lanes>(previous, row);
-        previous = row;
+    if constexpr (Columns::kInsideStrips) {
+      if (y0 >= 1 && y0 + Tuning::kStripRows < height) {
+        walk_inside_strip(columns, state, lane, y0, src_pitch, dst_pitch);
+        continue;
       }
     }
+    walk_any_strip(columns, state, lane, y0, height, src_pitch, dst_pitch);
   }
 }
 

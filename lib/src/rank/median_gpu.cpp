@@ -24,7 +24,7 @@ void median_filter(const ImageView& src, const ImageView& dst, const MedianParam
   if (variant == MedianVariant::Naive) {
     kernels::launch_median_naive(src, dst, params.radius, representable, ctx);
   } else if (params.radius == 1 && (variant == MedianVariant::Walk ||
-                                     (variant == MedianVariant::Auto && kernels::median_walk_is_auto(src.format)))) {
+                                     (variant == MedianVariant::Auto && kernels::median_walk_is_auto(src, dst)))) {
     kernels::launch_median_walk_3x3(src, dst, representable, ctx);
   } else {  // Tiled, and Walk and Auto on windows larger than 3x3
     kernels::launch_median_tiled(src, dst, params.radius, representable, ctx);

@@ -1,0 +1,126 @@
+#pragma once
+// The median walk's RGBA8 pairs (rank/median_walk.cuh): two RGBA8 pixels a lane, where
+// rows start on 8-byte words, so a lane loads and stores them as one 8-byte access. Each
+// pixel is widened into two words of two 16-bit lanes (MedianLanes<uint8_t, 4>), so one
+// min/max orders two channels. The pixels beside the pair come by shuffles of the pixels
+// as loaded (a word each), not of their widened halves: two shuffles for two pixels.
+#include <cstddef>
+#include <cstdint>
+
+#include "common/launch.cuh"
+#include "common/pixel.cuh"
+#include "rank/median_lanes.cuh"
+#include "rank/median_select.hpp"
+#include "rank/median_walk.cuh"
+#include "rank/median_walk_border.cuh"
+
+namespace gpufilter::kernels::median_walk {
+
+// A pair's values: pixel 0's (R, G) and (B, A), then pixel 1's.
+struct Rgba8PairLanes {
+  using Value = unsigned;
+  using Ops = PairOps;
+  static constexpr int kValues = 4;
+};
+
+template <bool kConstant>
+struct Rgba8PairColumns {
+  using Lanes = Rgba8PairLanes;
+  using Widened = MedianLanes<std::uint8_t, 4>;
+  static constexpr int kPixels = 2;
+  static constexpr bool kInsideStrips = true;
+  static constexpr int kRowsAhead = Tuning::rows_ahead(8);
+
+  // A row's pair as loaded (a word a pixel) and, for lanes 0 and 31, the pixel beyond the
+  // warp.
+  struct Read {
+    unsigned first, second, edge;
+  };
+  // Pairs wholly inside the image load and store 8 bytes; the others (at its right edge
+  // and beyond) read each pixel through the border and write the one inside, if any.
+  struct LaneState {
+    const unsigned char* own;  // the pair's first pixel (rows follow at the pitch)
+    unsigned char* out;
+    int index[kPixels];  // where the pair's pixels read, mapped, when not whole
+    int edge_index;      // the pixel beyond the warp's edge, mapped
+    unsigned outside;    // bit j: pixel j of the pair lies outside the image; bit kPixels: the edge pixel
+    bool whole, first_inside, reads_edge;
+  };
+
+  PitchedView<std::uint8_t, 4> src, dst;
+  BorderReads border;
+  unsigned constant;  // the constant pixel, as a word
+
+  __device__ int groups() const { return (src.width + kPixels - 1) / kPixels; }
+
+  __device__ LaneState lane(int group, int lane) const {
+    const int x0 = group * kPixels;
+    LaneState at{};
+    at.own = src.data + static_cast<std::size_t>(x0) * 4;
+    at.out = dst.data + static_cast<std::size_t>(x0) * 4;
+#pragma unroll
+    for (int j = 0; j < kPixels; ++j) {
+      at.index[j] = read_at(x0 + j, src.width, border.x);
+      if (x0 + j >= src.width) at.outside |= 1u << j;
+    }
+    const int edge = lane == 0 ? x0 - 1 : x0 + kPixels;  // read by lanes 0 and 31 only
+    at.edge_index = read_at(edge, src.width, border.x);
+    if (edge < 0 || edge >= src.width) at.outside |= 1u << kPixels;
+    at.whole = x0 + kPixels <= src.width;
+    at.first_inside = x0 < src.width;
+    at.reads_edge = lane == 0 || lane == 31;
+    return at;
+  }
+
+  __device__ unsigned pixel(const unsigned char* row, int index, bool constant_here) const {
+    return kConstant && constant_here ? constant : reinterpret_cast<const unsigned*>(row)[index];
+  }
+
+  template <bool kRowInside>
+  __device__ Read read(const LaneState& at, int y, long long offset) const {
+    const RowAt row_at_y = row_at<kRowInside>(y, offset, src.height, static_cast<long long>(src.pitch), border.y);
+    const unsigned char* row = src.data + row_at_y.offset;
+    Read p{0u, 0u, 0u};
+    if (at.whole) {
+      const uint2 pair = *reinterpret_cast<const uint2*>(at.own + row_at_y.offset);
+      p.first = pair.x;
+      p.second = pair.y;
+    } else {
+      p.first = pixel(row, at.index[0], at.outside & 1u);
+      p.second = pixel(row, at.index[1], (at.outside >> 1) & 1u);
+    }
+    if (at.reads_edge) p.edge = pixel(row, at.edge_index, (at.outside >> kPixels) & 1u);
+    if constexpr (kConstant) {
+      if (!row_at_y.inside) p.first = p.second = p.edge = constant;
+    }
+    return p;
+  }
+
+  // The pixel left of the pair is the left lane's second, the one right of it the right
+  // lane's first; the warp's edge lanes take their edge pixel instead.
+  __device__ SortedRow<Lanes> sort(const Read& p, int lane) const {
+    unsigned left = __shfl_up_sync(kFullWarp, p.second, 1);
+    unsigned right = __shfl_down_sync(kFullWarp, p.first, 1);
+    if (lane == 0) left = p.edge;
+    if (lane == 31) right = p.edge;
+    const auto l = Widened::widened(left), a = Widened::widened(p.first), b = Widened::widened(p.second),
+               r = Widened::widened(right);
+    SortedRow<Lanes> row;
+    sort_into(row, 0, l.w[0], a.w[0], b.w[0]);
+    sort_into(row, 1, l.w[1], a.w[1], b.w[1]);
+    sort_into(row, 2, a.w[0], b.w[0], r.w[0]);
+    sort_into(row, 3, a.w[1], b.w[1], r.w[1]);
+    return row;
+  }
+
+  __device__ void store(const LaneState& at, long long offset, const unsigned (&values)[Lanes::kValues]) const {
+    const unsigned first = Widened::narrowed(values[0], values[1]);
+    const unsigned second = Widened::narrowed(values[2], values[3]);
+    if (at.whole)
+      *reinterpret_cast<uint2*>(at.out + offset) = make_uint2(first, second);
+    else if (at.first_inside)
+      *reinterpret_cast<unsigned*>(at.out + offset) = first;
+  }
+};
+
+}  // namespace gpufilter::kernels::median_walk
