@@ -102,8 +102,9 @@ TEST(GpuMedian, EveryVariantRadiusFormatAndBorder) {
             expect_exact(format, size, radius, mode, variant);
 }
 
-// Widths around a tile (32 columns), heights around a thread's rows (8 for 3x3, pairs of
-// 2 in runs of 4 for the larger windows) and a tile (32 rows).
+// Widths around a tile (32 columns) and a thread's 2x2 block (the larger windows: odd
+// widths and heights leave a block's right column or lower row outside), heights around
+// a thread's rows (8 for 3x3, 2 for the larger windows) and a tile (32 rows).
 TEST(GpuMedian, SizesAroundTheTile) {
   for (int radius = 1; radius <= MedianParams::kMaxRadius; ++radius)
     for (const PixelFormat format : {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U8, 4},

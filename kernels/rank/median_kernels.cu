@@ -8,12 +8,12 @@
 //
 // tiled: a block loads its 32x32 output tile plus a halo of `radius` pixels into shared
 // memory once (edge blocks map coordinates through the border, the others read
-// straight), then each thread takes one column of the tile and 4 or 8 rows of it, so a
-// warp's shared reads and global writes cover 32 neighbouring pixels. The medians come
-// from selection networks in registers (rank/median_select.hpp), shared by the thread's
-// outputs: 3x3 windows sort each window row once for the three outputs that hold it;
-// 5x5 and 7x7 windows are taken in pairs of outputs that share all rows but one, whose
-// shared rows feed one forgetful selection that both continue. 8- and 16-bit RGBA pixels
+// straight). For 3x3 each thread takes one column of the tile and 8 rows of it, so a
+// warp's shared reads and global writes cover 32 neighbouring pixels; for 5x5 and 7x7 a
+// 2x2 block of outputs. The medians come from selection networks in registers
+// (rank/median_select.hpp), shared by the thread's outputs: 3x3 windows sort each window
+// row once for the three outputs that hold it; the 2x2 block's windows share a square,
+// which feeds one forgetful selection that all four continue. 8- and 16-bit RGBA pixels
 // are ordered as two words of two 16-bit lanes (one instruction for two channels on
 // sm_90); other pixels channel by channel, as 32-bit scalars.
 #include <cstdint>
@@ -37,10 +37,15 @@ struct MedianTuning {
   // tiled: 32x32 outputs a block, one column of them a lane.
   static constexpr int kTileW = 32;
   static constexpr int kTileH = 32;
-  // Rows a thread computes: 3x3 windows share sorted rows among the thread's outputs,
-  // 8 rows cost 1.25 row sorts an output (4 rows: 1.5); larger windows go in pairs of
-  // outputs, two pairs a thread. Threads a block: 32 x (kTileH / rows).
-  static constexpr int rows_per_thread(int radius) { return radius == 1 ? 8 : 4; }
+  // Outputs a thread computes: 3x3 windows share sorted rows among a column of the
+  // thread's outputs, 8 rows cost 1.25 row sorts an output (4 rows: 1.5); larger windows
+  // go in 2x2 blocks of outputs, whose windows share the values of a (2R)x(2R) square,
+  // and each pair of them another 2R values of a row or column.
+  static constexpr int rows_per_thread(int radius) { return radius == 1 ? 8 : 2; }
+  static constexpr int columns_per_thread(int radius) { return radius == 1 ? 1 : 2; }
+  static constexpr int threads(int radius) {
+    return kTileW * kTileH / (rows_per_thread(radius) * columns_per_thread(radius));
+  }
   // naive: 32x8 threads, one pixel each.
   static constexpr int kNaiveBlockX = 32;
   static constexpr int kNaiveBlockY = 8;
@@ -145,60 +150,70 @@ __device__ __forceinline__ void median_column_3x3(const typename Lanes::Stored (
   }
 }
 
-// 5x5 and 7x7: kRows outputs down column tx from tile row `first`, in pairs. A pair's
-// windows share 2R rows; those feed one selection, which a copy continues with the
-// upper output's own row and the original with the lower one's. The values of a pixel
-// go one at a time (not unrolled: a 7x7 pair is about 1000 operations, and unrolling
-// four channels would quadruple the code), each written alone.
-template <class Lanes, int R, int kRows, class T, int C, int kInH, int kInW>
-__device__ __forceinline__ void median_column_pairs(const typename Lanes::Stored (&tile)[kInH][kInW], int tx, int first,
-                                                    PitchedView<T, C> dst, int x, int y_first) {
+// 5x5 and 7x7: the 2x2 block of outputs whose upper left window is tile rows top ..
+// top + 2R and columns left .. left + 2R. The four windows share a (2R)x(2R) square of
+// values, fed once into a forgetful selection; copies of it continue: the upper pair's
+// with their own row (2R values, the columns both hold), the lower pair's with theirs,
+// then each output with its own column (2R + 1 values). Feeding the first (S*S + 3) / 2
+// values costs nothing (they are only kept), so what the outputs share is fed first. The
+// values of a pixel go one at a time (not unrolled: a 7x7 block is about 1700
+// operations, and unrolling four channels would quadruple the code), each written alone.
+template <class Lanes, int R, class T, int C, int kInH, int kInW>
+__device__ __forceinline__ void median_block_2x2(const typename Lanes::Stored (&tile)[kInH][kInW], int left, int top,
+                                                 PitchedView<T, C> dst, int x, int y) {
   using Value = typename Lanes::Value;
   using Ops = typename Lanes::Ops;
+  using Selection = ForgetfulMedian<Ops, Value, (2 * R + 1) * (2 * R + 1)>;
   constexpr int kSide = 2 * R + 1;
-  constexpr int kShared = 2 * R * kSide;
+  constexpr int kInner = 2 * R;  // the shared square's side
+  constexpr int kShared = kInner * kInner;
+  const bool right_inside = x + 1 < dst.width, lower_inside = y + 1 < dst.height;
 #pragma unroll 1
-  for (int pair = 0; pair < kRows / 2; ++pair) {
-    const int top = first + 2 * pair;  // the upper output's window: tile rows top .. top + 2R
-    const int y = y_first + 2 * pair;
-    if (y >= dst.height) break;
-    const bool lower_inside = y + 1 < dst.height;
-#pragma unroll 1
-    for (int v = 0; v < Lanes::kValues; ++v) {
-      Value shared_rows[kShared], upper_row[kSide], lower_row[kSide];
+  for (int v = 0; v < Lanes::kValues; ++v) {
+    Value shared_square[kShared];
 #pragma unroll
-      for (int k = 0; k < 2 * R; ++k)
+    for (int k = 0; k < kInner; ++k)
 #pragma unroll
-        for (int i = 0; i < kSide; ++i) shared_rows[k * kSide + i] = Lanes::value(tile[top + 1 + k][tx + i], v);
+      for (int i = 0; i < kInner; ++i) shared_square[k * kInner + i] = Lanes::value(tile[top + 1 + k][left + 1 + i], v);
+    Selection lower;
+    lower.template feed<0>(shared_square);
+    // A row of the pair's own (tile row `row`, the shared columns), then its outputs.
+    const auto finish_pair = [&](Selection pair, int row, int pair_top, int out_y) {
+      Value own_row[kInner];
 #pragma unroll
-      for (int i = 0; i < kSide; ++i) {
-        upper_row[i] = Lanes::value(tile[top][tx + i], v);
-        lower_row[i] = Lanes::value(tile[top + kSide][tx + i], v);
+      for (int i = 0; i < kInner; ++i) own_row[i] = Lanes::value(tile[row][left + 1 + i], v);
+      pair.template feed<kShared>(own_row);
+      Value left_column[kSide], right_column[kSide];
+#pragma unroll
+      for (int k = 0; k < kSide; ++k) {
+        left_column[k] = Lanes::value(tile[pair_top + k][left], v);
+        right_column[k] = Lanes::value(tile[pair_top + k][left + kSide], v);
       }
-      ForgetfulMedian<Ops, Value, kSide * kSide> lower;
-      lower.template feed<0>(shared_rows);
-      ForgetfulMedian<Ops, Value, kSide * kSide> upper = lower;
-      upper.template feed<kShared>(upper_row);
-      Lanes::store_value(&dst.at(x, y), v, upper.median());
-      if (lower_inside) {
-        lower.template feed<kShared>(lower_row);
-        Lanes::store_value(&dst.at(x, y + 1), v, lower.median());
+      Selection left_output = pair;
+      left_output.template feed<kShared + kInner>(left_column);
+      Lanes::store_value(&dst.at(x, out_y), v, left_output.median());
+      if (right_inside) {
+        pair.template feed<kShared + kInner>(right_column);
+        Lanes::store_value(&dst.at(x + 1, out_y), v, pair.median());
       }
-    }
+    };
+    finish_pair(lower, top, top, y);  // the upper pair: its own row is the square's upper neighbour
+    if (lower_inside) finish_pair(lower, top + kSide, top + 1, y + 1);
   }
 }
 
 template <class T, int C, int R>
-__global__ void __launch_bounds__(Tuning::kTileW* Tuning::kTileH / Tuning::rows_per_thread(R))
+__global__ void __launch_bounds__(Tuning::threads(R))
     median_tiled_kernel(PitchedView<T, C> src, PitchedView<T, C> dst, BorderMode mode, Pixel<T, C> constant,
                         int tile_rows) {
   using Lanes = MedianLanes<T, C>;
   constexpr int kRows = Tuning::rows_per_thread(R);
-  constexpr int kThreads = Tuning::kTileW * Tuning::kTileH / kRows;
+  constexpr int kColumns = Tuning::columns_per_thread(R);
+  constexpr int kThreads = Tuning::threads(R);
   constexpr int kInW = Tuning::kTileW + 2 * R;
   constexpr int kInH = Tuning::kTileH + 2 * R;
   __shared__ typename Lanes::Stored tile[kInH][kInW];
-  const int tx = static_cast<int>(threadIdx.x);
+  const int tx = static_cast<int>(threadIdx.x) * kColumns;  // the thread's first output column in the tile
   const int first = static_cast<int>(threadIdx.y) * kRows;  // the thread's first output row in the tile
   const int x = static_cast<int>(blockIdx.x) * Tuning::kTileW + tx;
 
@@ -212,7 +227,7 @@ __global__ void __launch_bounds__(Tuning::kTileW* Tuning::kTileH / Tuning::rows_
       if constexpr (R == 1) {
         median_column_3x3<Lanes, kRows>(tile, tx, first, dst, x, y_first);
       } else {
-        median_column_pairs<Lanes, R, kRows>(tile, tx, first, dst, x, y_first);
+        if (y_first < dst.height) median_block_2x2<Lanes, R>(tile, tx, first, dst, x, y_first);
       }
     }
     __syncthreads();  // the next row of tiles reuses the shared buffer
@@ -261,7 +276,7 @@ void launch_median_tiled(const ImageView& src, const ImageView& dst, int radius,
     const int tile_rows = static_cast<int>(blocks_for(src.height, Tuning::kTileH));
     visit_radius(radius, "median_tiled_kernel", [&](auto r) {
       constexpr int R = decltype(r)::value;
-      const dim3 block(Tuning::kTileW, Tuning::kTileH / Tuning::rows_per_thread(R));
+      const dim3 block(Tuning::kTileW / Tuning::columns_per_thread(R), Tuning::kTileH / Tuning::rows_per_thread(R));
       const dim3 grid(grid_x(blocks_for(src.width, Tuning::kTileW), "median_tiled_kernel"), grid_y(tile_rows));
       median_tiled_kernel<T, C, R><<<grid, block, 0, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst),
                                                                    border.mode, constant_pixel<T, C>(border),

@@ -128,8 +128,8 @@ GPUFILTER_HD void median3x3_column(const V (&rows)[kOutputs + 2][3], V (&out)[kO
 // together, and both are dropped as the next value arrives: at most (kCount + 3) / 2
 // values are held, and each value after those costs one pass (about 3s operations) that
 // moves the least kept value to the front and the greatest to the back. A copy made part
-// way serves windows that share their first values: two outputs whose windows share all
-// rows but one feed the shared rows once.
+// way serves windows that share their first values: a 2x2 block of outputs feeds the
+// square its four windows share once, then a row for each pair and a column for each.
 template <class Ops, class V, int kCount>
 class ForgetfulMedian {
   static_assert(kCount % 2 == 1 && kCount >= 3, "the median of an odd count of values");
