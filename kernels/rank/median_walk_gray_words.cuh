@@ -35,17 +35,7 @@ struct GrayWordColumns {
   struct Read {
     unsigned word, edge;
   };
-  // Groups that lie wholly inside the image load and store a word; the others (at its
-  // right edge and beyond) read each pixel through the border and write those inside.
-  struct LaneState {
-    const unsigned char* own;  // the group's first pixel (rows follow at the pitch)
-    unsigned char* out;
-    int index[kPixels];   // where the group's pixels read, mapped, when not whole
-    int edge_index;       // the pixel beyond the warp's edge, mapped
-    unsigned outside;     // bit j: pixel j of the group lies outside the image; bit kPixels: the edge pixel
-    int inside;           // pixels of the group inside the image (0 to kPixels)
-    bool whole, reads_edge;
-  };
+  using LaneState = GroupLane<kPixels>;
 
   PitchedView<T, 1> src, dst;
   BorderReads border;
@@ -54,26 +44,11 @@ struct GrayWordColumns {
   __device__ int groups() const { return (src.width + kPixels - 1) / kPixels; }
 
   __device__ LaneState lane(int group, int lane) const {
-    const int x0 = group * kPixels;
-    LaneState at{};
-    at.own = src.data + static_cast<std::size_t>(x0) * sizeof(T);
-    at.out = dst.data + static_cast<std::size_t>(x0) * sizeof(T);
-#pragma unroll
-    for (int j = 0; j < kPixels; ++j) {
-      at.index[j] = read_at(x0 + j, src.width, border.x);
-      if (x0 + j >= src.width) at.outside |= 1u << j;
-    }
-    const int edge = lane == 0 ? x0 - 1 : x0 + kPixels;  // read by lanes 0 and 31 only
-    at.edge_index = read_at(edge, src.width, border.x);
-    if (edge < 0 || edge >= src.width) at.outside |= 1u << kPixels;
-    at.inside = min(max(src.width - x0, 0), kPixels);
-    at.whole = at.inside == kPixels;
-    at.reads_edge = lane == 0 || lane == 31;
-    return at;
+    return group_lane<kPixels>(group, lane, src.data, dst.data, src.width, sizeof(T), border.x);
   }
 
   __device__ T pixel(const unsigned char* row, int index, bool constant_here) const {
-    return kConstant && constant_here ? constant : reinterpret_cast<const T*>(row)[index];
+    return group_pixel<kConstant>(row, index, constant_here, constant);
   }
 
   template <bool kRowInside>

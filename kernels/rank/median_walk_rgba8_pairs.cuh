@@ -36,16 +36,7 @@ struct Rgba8PairColumns {
   struct Read {
     unsigned first, second, edge;
   };
-  // Pairs wholly inside the image load and store 8 bytes; the others (at its right edge
-  // and beyond) read each pixel through the border and write the one inside, if any.
-  struct LaneState {
-    const unsigned char* own;  // the pair's first pixel (rows follow at the pitch)
-    unsigned char* out;
-    int index[kPixels];  // where the pair's pixels read, mapped, when not whole
-    int edge_index;      // the pixel beyond the warp's edge, mapped
-    unsigned outside;    // bit j: pixel j of the pair lies outside the image; bit kPixels: the edge pixel
-    bool whole, first_inside, reads_edge;
-  };
+  using LaneState = GroupLane<kPixels>;
 
   PitchedView<std::uint8_t, 4> src, dst;
   BorderReads border;
@@ -54,26 +45,11 @@ struct Rgba8PairColumns {
   __device__ int groups() const { return (src.width + kPixels - 1) / kPixels; }
 
   __device__ LaneState lane(int group, int lane) const {
-    const int x0 = group * kPixels;
-    LaneState at{};
-    at.own = src.data + static_cast<std::size_t>(x0) * 4;
-    at.out = dst.data + static_cast<std::size_t>(x0) * 4;
-#pragma unroll
-    for (int j = 0; j < kPixels; ++j) {
-      at.index[j] = read_at(x0 + j, src.width, border.x);
-      if (x0 + j >= src.width) at.outside |= 1u << j;
-    }
-    const int edge = lane == 0 ? x0 - 1 : x0 + kPixels;  // read by lanes 0 and 31 only
-    at.edge_index = read_at(edge, src.width, border.x);
-    if (edge < 0 || edge >= src.width) at.outside |= 1u << kPixels;
-    at.whole = x0 + kPixels <= src.width;
-    at.first_inside = x0 < src.width;
-    at.reads_edge = lane == 0 || lane == 31;
-    return at;
+    return group_lane<kPixels>(group, lane, src.data, dst.data, src.width, 4, border.x);
   }
 
   __device__ unsigned pixel(const unsigned char* row, int index, bool constant_here) const {
-    return kConstant && constant_here ? constant : reinterpret_cast<const unsigned*>(row)[index];
+    return group_pixel<kConstant>(row, index, constant_here, constant);
   }
 
   template <bool kRowInside>
@@ -118,7 +94,7 @@ struct Rgba8PairColumns {
     const unsigned second = Widened::narrowed(values[2], values[3]);
     if (at.whole)
       *reinterpret_cast<uint2*>(at.out + offset) = make_uint2(first, second);
-    else if (at.first_inside)
+    else if (at.inside > 0)
       *reinterpret_cast<unsigned*>(at.out + offset) = first;
   }
 };
