@@ -115,7 +115,8 @@ __device__ __forceinline__ void walk_inside_strip(const Columns& columns, const 
   typename Columns::Read ahead[kAhead];
   long long offset = (y0 - 1) * src_pitch;  // of the next row to read
 #pragma unroll
-  for (int k = 0; k < kAhead; ++k, offset += src_pitch) ahead[k] = columns.template read<true>(state, y0 - 1 + k, offset);
+  for (int k = 0; k < kAhead; ++k, offset += src_pitch)
+    ahead[k] = columns.template read<true>(state, y0 - 1 + k, offset);
   SortedRow<Lanes> previous = columns.sort(ahead[0], lane);
   ahead[0] = columns.template read<true>(state, y0 - 1 + kAhead, offset);
   offset += src_pitch;
