@@ -35,17 +35,19 @@ struct MedianParams {
 
 /// The kernels of the median filter; each runs every radius, format and border.
 enum class MedianVariant {
-  Auto,   ///< walk for 3x3 windows on 16- and 32-bit channels and 8-bit gray, tiled
-          ///< otherwise
+  Auto,   ///< walk for 3x3 windows on 16- and 32-bit channels, and on 8-bit gray and
+          ///< RGBA whose rows start on the words walk loads; tiled otherwise
   Naive,  ///< one thread per pixel: its window read from global memory with a border
           ///< branch at every tap, the median found by a selection sort
   Tiled,  ///< a shared-memory tile with its halo (border handled only by edge blocks);
-          ///< selection networks in registers shared by neighbouring outputs; 8- and
-          ///< 16-bit RGBA ordered as 16-bit pairs, two channels per instruction
+          ///< selection networks in registers shared by neighbouring outputs (5x5 and
+          ///< 7x7: a 2x2 block of them); 8- and 16-bit RGBA ordered as 16-bit pairs, two
+          ///< channels per instruction
   Walk,   ///< 3x3: no shared memory; a lane per column walks down a strip of rows, its
           ///< neighbours' pixels by warp shuffles, each window row sorted once for the
           ///< three outputs that hold it; 8- and 16-bit gray whose rows start on 4-byte
-          ///< words take a word of pixels a lane. Larger windows run Tiled.
+          ///< words take a word of pixels a lane, RGBA8 on 8-byte words a pair of
+          ///< pixels. Larger windows run Tiled.
 };
 
 /// The variant's name: "auto", "naive", "tiled" or "walk"; "unknown" for another value.
