@@ -4,7 +4,6 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <cstdint>
 #include <string>
 
 #include "common/alignment.hpp"

@@ -175,8 +175,8 @@ __device__ __forceinline__ void median_block_2x2(const typename Lanes::Stored (&
     for (int k = 0; k < kInner; ++k)
 #pragma unroll
       for (int i = 0; i < kInner; ++i) shared_square[k * kInner + i] = Lanes::value(tile[top + 1 + k][left + 1 + i], v);
-    Selection lower;
-    lower.template feed<0>(shared_square);
+    Selection square;  // the four windows' shared values, fed
+    square.template feed<0>(shared_square);
     // A row of the pair's own (tile row `row`, the shared columns), then its outputs.
     const auto finish_pair = [&](Selection pair, int row, int pair_top, int out_y) {
       Value own_row[kInner];
@@ -197,8 +197,8 @@ __device__ __forceinline__ void median_block_2x2(const typename Lanes::Stored (&
         Lanes::store_value(&dst.at(x + 1, out_y), v, pair.median());
       }
     };
-    finish_pair(lower, top, top, y);  // the upper pair: its own row is the square's upper neighbour
-    if (lower_inside) finish_pair(lower, top + kSide, top + 1, y + 1);
+    finish_pair(square, top, top, y);  // the upper pair: its own row is the square's upper neighbour
+    if (lower_inside) finish_pair(square, top + kSide, top + 1, y + 1);
   }
 }
 

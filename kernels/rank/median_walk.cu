@@ -27,11 +27,12 @@ namespace {
 template <class Columns>
 void launch_walk(const Columns& columns, const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
   constexpr int kThreads = median_walk::Tuning::kWarps * 32;
-  const long long groups = blocks_for(src.width, Columns::kPixels);
+  const long long groups = blocks_for(src.width, Columns::kPixels);  // lanes with a group of pixels
   const int strips = static_cast<int>(blocks_for(src.height, median_walk::Tuning::kStripRows));
   const dim3 grid(grid_x(blocks_for(groups, kThreads), "median_walk_3x3_kernel"), grid_y(strips));
   median_walk::median_walk_3x3_kernel<Columns><<<grid, kThreads, 0, ctx.stream>>>(
-      columns, src.height, static_cast<long long>(src.pitch), static_cast<long long>(dst.pitch), strips);
+      columns, static_cast<int>(groups), src.height, static_cast<long long>(src.pitch),
+      static_cast<long long>(dst.pitch), strips);
 }
 
 // The column kind's two instantiations: with the constant border and without.

@@ -18,7 +18,7 @@
 //   LaneState      what a lane works out once: its addresses and where it meets the border
 //   lane(group, lane), read<kRowInside>(state, y, offset) (kRowInside: row y is known to
 //   lie inside the image, so the read skips the row's border test), sort(read, lane) ->
-//   SortedRow<Lanes>, store(state, offset, values), and the views' width in groups (groups).
+//   SortedRow<Lanes>, and store(state, offset, values).
 //   kInsideStrips  whether strips wholly inside the image take a loop of their own, with
 //                  no row tests and every row closing an output (the strip's first two
 //                  rows are read before it); it holds more registers, so a kind takes it
@@ -183,10 +183,11 @@ __device__ __forceinline__ void walk_any_strip(const Columns& columns, const typ
 
 template <class Columns>
 __global__ void __launch_bounds__(Tuning::kWarps * 32)
-    median_walk_3x3_kernel(Columns columns, int height, long long src_pitch, long long dst_pitch, int strips) {
+    median_walk_3x3_kernel(Columns columns, int groups, int height, long long src_pitch, long long dst_pitch,
+                           int strips) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int group = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (group - lane >= columns.groups()) return;  // the whole warp is right of the image
+  if (group - lane >= groups) return;  // the whole warp is right of the image
   const typename Columns::LaneState state = columns.lane(group, lane);
   // gridDim.y is at most 65535: a block takes every gridDim.y-th strip.
   for (int strip = static_cast<int>(blockIdx.y); strip < strips; strip += static_cast<int>(gridDim.y)) {

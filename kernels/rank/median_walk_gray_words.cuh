@@ -41,8 +41,6 @@ struct GrayWordColumns {
   BorderReads border;
   T constant;
 
-  __device__ int groups() const { return (src.width + kPixels - 1) / kPixels; }
-
   __device__ LaneState lane(int group, int lane) const {
     return group_lane<kPixels>(group, lane, src.data, dst.data, src.width, sizeof(T), border.x);
   }

@@ -33,8 +33,6 @@ struct PixelColumns {
   BorderReads border;
   Pixel<T, C> constant;
 
-  __device__ int groups() const { return src.width; }
-
   __device__ LaneState lane(int x, int lane) const {
     const int edge = lane == 0 ? x - 1 : x + 1;  // read by lanes 0 and 31 only
     const int own_mapped = read_at(x, src.width, border.x);

@@ -42,8 +42,6 @@ struct Rgba8PairColumns {
   BorderReads border;
   unsigned constant;  // the constant pixel, as a word
 
-  __device__ int groups() const { return (src.width + kPixels - 1) / kPixels; }
-
   __device__ LaneState lane(int group, int lane) const {
     return group_lane<kPixels>(group, lane, src.data, dst.data, src.width, 4, border.x);
   }
