@@ -124,7 +124,8 @@ TEST(GpuMedian, WalkSizesAroundItsStrips) {
           expect_exact(format, Size{width, height}, 1, mode, MedianVariant::Walk);
 }
 
-// 8- and 16-bit gray walk a word a lane (4 or 2 pixels), RGBA8 a pair of pixels, where
+// 8- and 16-bit gray walk a word a lane (4 or 2 pixels), 8-bit RGB a word of 4 channel
+// values (a pixel and a third), RGBA8 a pair of pixels, where
 // both views' rows start on those whole words: widths around a group and a warp of groups
 // (128, 64 or 64 pixels), the group's pixels partly outside the image at the right edge;
 // heights around the strips that lie wholly inside the image (from 65 rows, the second
@@ -133,7 +134,8 @@ TEST(GpuMedian, WalkSizesAroundItsStrips) {
 TEST(GpuMedian, WalkWiderGroupsWhereRowsStartOnTheirWords) {
   const Columns on_words{4, 4};
   for (const PixelFormat format :
-       {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U16, 1}, PixelFormat{ChannelType::U8, 4}})
+       {PixelFormat{ChannelType::U8, 1}, PixelFormat{ChannelType::U16, 1}, PixelFormat{ChannelType::U8, 3},
+        PixelFormat{ChannelType::U8, 4}})
     for (BorderMode mode : all_border_modes()) {
       for (int width : {1, 2, 3, 4, 5, 6, 7, 63, 64, 65, 66, 127, 128, 129, 130, 131, 255, 257})
         for (int height : {1, 2, 33, 34, 64, 65, 66, 97})

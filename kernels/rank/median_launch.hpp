@@ -32,14 +32,15 @@ void launch_median_tiled(const ImageView& src, const ImageView& dst, int radius,
 // (a pixel a lane).
 inline std::size_t median_walk_group_bytes(PixelFormat format) {
   if (format.channels == 1 && format.channel_bytes() <= 2) return 4;
+  if (format.channels == 3 && format.channel_bytes() == 1) return 4;
   if (format.channels == 4 && format.channel_bytes() == 1) return 8;
   return 0;
 }
 
 // Whether Auto takes the walk for a 3x3 window on these views: on 16- and 32-bit channels
-// (a pixel a lane), and on 8-bit gray and RGBA whose rows start where its wider groups need;
-// elsewhere on 8-bit channels (RGB, and views starting off those words) the tiled kernel
-// measured faster (docs/gpu-results.md, "Median").
+// (a pixel a lane), and on 8-bit gray, RGB and RGBA whose rows start on the words its wider
+// groups load; 8-bit views starting off those words keep the tiled kernel, which measured
+// faster than the walk's pixel columns there (docs/gpu-results.md, "Median").
 inline bool median_walk_is_auto(const ImageView& src, const ImageView& dst) {
   if (src.format.channel_bytes() >= 2) return true;
   const std::size_t group = median_walk_group_bytes(src.format);

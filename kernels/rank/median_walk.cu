@@ -1,7 +1,7 @@
 // The 3x3 median's walk (rank/median_walk.cuh) over its kinds of columns:
 //  - pixel columns, a pixel a lane, any format (rank/median_walk_pixel_columns.cuh);
-//  - gray words, a 32-bit word a lane on 8- and 16-bit gray (4 or 2 pixels), where rows
-//    start on whole words (rank/median_walk_gray_words.cuh);
+//  - words, a 32-bit word of channel values a lane on 8- and 16-bit gray (4 or 2 pixels)
+//    and 8-bit RGB, where rows start on whole words (rank/median_walk_words.cuh);
 //  - RGBA8 pairs, two pixels a lane, where rows start on 8-byte words
 //    (rank/median_walk_rgba8_pairs.cuh).
 // The border: each lane works out its columns once; each row of a strip at the image's
@@ -17,9 +17,9 @@
 #include "common/pixel.cuh"
 #include "rank/median_launch.hpp"
 #include "rank/median_walk.cuh"
-#include "rank/median_walk_gray_words.cuh"
 #include "rank/median_walk_pixel_columns.cuh"
 #include "rank/median_walk_rgba8_pairs.cuh"
+#include "rank/median_walk_words.cuh"
 
 namespace gpufilter::kernels {
 namespace {
@@ -27,7 +27,8 @@ namespace {
 template <class Columns>
 void launch_walk(const Columns& columns, const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
   constexpr int kThreads = median_walk::Tuning::kWarps * 32;
-  const long long groups = blocks_for(src.width, Columns::kPixels);  // lanes with a group of pixels
+  const long long elements = static_cast<long long>(src.width) * Columns::kPixelElements;
+  const long long groups = blocks_for(elements, Columns::kGroupElements);  // lanes with a group of elements
   const int strips = static_cast<int>(blocks_for(src.height, median_walk::Tuning::kStripRows));
   const dim3 grid(grid_x(blocks_for(groups, kThreads), "median_walk_3x3_kernel"), grid_y(strips));
   median_walk::median_walk_3x3_kernel<Columns><<<grid, kThreads, 0, ctx.stream>>>(
@@ -50,10 +51,10 @@ struct PixelColumnsOf {
   template <bool kConstant>
   using type = median_walk::PixelColumns<T, C, kConstant>;
 };
-template <class T>
-struct GrayWordsOf {
+template <class T, int C>
+struct WordsOf {
   template <bool kConstant>
-  using type = median_walk::GrayWordColumns<T, kConstant>;
+  using type = median_walk::WordColumns<T, C, kConstant>;
 };
 
 }  // namespace
@@ -68,10 +69,10 @@ void launch_median_walk_3x3(const ImageView& src, const ImageView& dst, const Bo
     // Wider groups where every row of both views starts on their access's alignment.
     const std::size_t group_bytes = median_walk_group_bytes(src.format);
     const bool wider_groups = group_bytes != 0 && rows_aligned(src, dst, group_bytes);
-    if constexpr (C == 1 && sizeof(T) <= 2) {
+    if constexpr ((C == 1 && sizeof(T) <= 2) || (C == 3 && sizeof(T) == 1)) {
       if (wider_groups) {
-        launch_with_border<GrayWordsOf<T>::template type>(reads, src, dst, ctx, pitched<T, 1>(src),
-                                                           pitched<T, 1>(dst), reads, constant.c[0]);
+        launch_with_border<WordsOf<T, C>::template type>(reads, src, dst, ctx, pitched<T, C>(src),
+                                                          pitched<T, C>(dst), reads, constant);
         return;
       }
     }

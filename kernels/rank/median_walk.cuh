@@ -12,17 +12,22 @@
 // an output. Rows are read a few ahead of the one being ordered, so each lane keeps loads
 // in flight while it works.
 //
-// A column kind (Columns) gives the driver:
+// A column kind (Columns) gives the driver (and the launcher, kGroupElements and
+// kPixelElements: a lane's group and a pixel, in the elements the kind splits rows into):
 //   Lanes          the values a group's row splits into (Value, Ops, kValues)
 //   Read           a row of the group as loaded, kRowsAhead of them in flight
 //   LaneState      what a lane works out once: its addresses and where it meets the border
-//   lane(group, lane), read<kRowInside>(state, y, offset) (kRowInside: row y is known to
-//   lie inside the image, so the read skips the row's border test), sort(read, lane) ->
-//   SortedRow<Lanes>, and store(state, offset, values).
+//   lane(group, lane), read<kRowInside, kWhole>(state, y, offset) (kRowInside: row y is
+//   known to lie inside the image, so the read skips the row's border test; kWhole: so is
+//   every lane's group), sort(read, lane) -> SortedRow<Lanes>, and store<kWhole>(state,
+//   offset, values).
 //   kInsideStrips  whether strips wholly inside the image take a loop of their own, with
 //                  no row tests and every row closing an output (the strip's first two
 //                  rows are read before it); it holds more registers, so a kind takes it
-//                  where it measured faster (docs/gpu-results.md, "Median").
+//                  where it measured faster (docs/gpu-results.md, "Median"); such kinds'
+//                  LaneState says whether the lane's group is `whole`.
+//   kWholeWarps    whether inside strips of warps whose every group is whole skip the
+//                  per-read and per-store test (walk_inside_strip<true>): where measured faster.
 #include <cuda_runtime.h>
 
 #include "rank/median_select.hpp"
@@ -85,7 +90,7 @@ __device__ __forceinline__ RowPair<Lanes> pair_of(const SortedRow<Lanes>& upper,
 }
 
 // The output whose window row `row` closes (with the pair of rows above it), stored.
-template <class Columns>
+template <bool kWhole, class Columns>
 __device__ __forceinline__ void store_output(const Columns& columns, const typename Columns::LaneState& state,
                                              long long out_offset, const RowPair<typename Columns::Lanes>& pair,
                                              const SortedRow<typename Columns::Lanes>& row) {
@@ -99,14 +104,16 @@ __device__ __forceinline__ void store_output(const Columns& columns, const typen
     const auto middle = Ops::hi(pair.lesser_middle[v], Ops::lo(pair.greater_middle[v], row.middle[v]));
     values[v] = median3<Ops>(largest_low, middle, smallest_high);
   }
-  columns.store(state, out_offset, values);
+  columns.template store<kWhole>(state, out_offset, values);
 }
 
 // A strip whose rows y0 - 1 to y0 + kStripRows all lie inside the image. Input row r is
 // image row y0 - 1 + r, read kAhead rows before it is sorted into ring slot r % kAhead;
 // rows 0 and 1 go first, then each step of the loop takes kAhead rows, each closing an
 // output. The slots are constants after unrolling, so the ring stays in registers.
-template <class Columns>
+// kWhole: every lane's group lies wholly inside the image (all warps but the last of a
+// row), so reads and stores skip the test.
+template <bool kWhole, class Columns>
 __device__ __forceinline__ void walk_inside_strip(const Columns& columns, const typename Columns::LaneState& state,
                                                   int lane, int y0, long long src_pitch, long long dst_pitch) {
   using Lanes = typename Columns::Lanes;
@@ -116,12 +123,12 @@ __device__ __forceinline__ void walk_inside_strip(const Columns& columns, const 
   long long offset = (y0 - 1) * src_pitch;  // of the next row to read
 #pragma unroll
   for (int k = 0; k < kAhead; ++k, offset += src_pitch)
-    ahead[k] = columns.template read<true>(state, y0 - 1 + k, offset);
+    ahead[k] = columns.template read<true, kWhole>(state, y0 - 1 + k, offset);
   SortedRow<Lanes> previous = columns.sort(ahead[0], lane);
-  ahead[0] = columns.template read<true>(state, y0 - 1 + kAhead, offset);
+  ahead[0] = columns.template read<true, kWhole>(state, y0 - 1 + kAhead, offset);
   offset += src_pitch;
   const SortedRow<Lanes> second = columns.sort(ahead[1], lane);
-  ahead[1] = columns.template read<true>(state, y0 + kAhead, offset);
+  ahead[1] = columns.template read<true, kWhole>(state, y0 + kAhead, offset);
   offset += src_pitch;
   RowPair<Lanes> pair = pair_of<Lanes>(previous, second);
   previous = second;
@@ -134,9 +141,9 @@ __device__ __forceinline__ void walk_inside_strip(const Columns& columns, const 
       constexpr int kFirst = 2;
       const int slot = (kFirst + k) % kAhead;
       const SortedRow<Lanes> row = columns.sort(ahead[slot], lane);
-      if (reads_on) ahead[slot] = columns.template read<true>(state, 0, offset);
+      if (reads_on) ahead[slot] = columns.template read<true, kWhole>(state, 0, offset);
       offset += src_pitch;
-      store_output(columns, state, out_offset, pair, row);
+      store_output<kWhole>(columns, state, out_offset, pair, row);
       out_offset += dst_pitch;
       pair = pair_of<Lanes>(previous, row);
       previous = row;
@@ -172,7 +179,7 @@ __device__ __forceinline__ void walk_any_strip(const Columns& columns, const typ
       if (r + kAhead < rows) ahead[k] = columns.template read<false>(state, y0 - 1 + r + kAhead, offset);
       offset += src_pitch;
       if (r >= 2) {  // row r closes the window of output row y0 + r - 2
-        store_output(columns, state, out_offset, pair, row);
+        store_output<false>(columns, state, out_offset, pair, row);
         out_offset += dst_pitch;
       }
       if (r >= 1) pair = pair_of<Lanes>(previous, row);
@@ -189,12 +196,17 @@ __global__ void __launch_bounds__(Tuning::kWarps * 32)
   const int group = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (group - lane >= groups) return;  // the whole warp is right of the image
   const typename Columns::LaneState state = columns.lane(group, lane);
+  bool whole_warp = false;  // uniform over the warp
+  if constexpr (Columns::kWholeWarps) whole_warp = __all_sync(kFullWarp, state.whole);
   // gridDim.y is at most 65535: a block takes every gridDim.y-th strip.
   for (int strip = static_cast<int>(blockIdx.y); strip < strips; strip += static_cast<int>(gridDim.y)) {
     const int y0 = strip * Tuning::kStripRows;  // the strip's first output row; it reads from y0 - 1
     if constexpr (Columns::kInsideStrips) {
       if (y0 >= 1 && y0 + Tuning::kStripRows < height) {
-        walk_inside_strip(columns, state, lane, y0, src_pitch, dst_pitch);
+        if (whole_warp)
+          walk_inside_strip<true>(columns, state, lane, y0, src_pitch, dst_pitch);
+        else
+          walk_inside_strip<false>(columns, state, lane, y0, src_pitch, dst_pitch);
         continue;
       }
     }

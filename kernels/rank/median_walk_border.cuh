@@ -32,45 +32,62 @@ __device__ __forceinline__ RowAt row_at(int y, long long offset, int height, lon
   }
 }
 
-// A lane's group of kPixels neighbouring pixels (gray words, RGBA8 pairs) and the pixel
-// beyond the warp's edge that lanes 0 and 31 read, worked out once a lane. Groups wholly
-// inside the image load and store whole; the others (at its right edge and beyond) read
-// each pixel through the border and write those inside.
-template <int kPixels>
+// A lane's group of kElements neighbouring elements of a row (gray words: pixels of gray;
+// on 8-bit RGB, channel values, C a pixel; RGBA8 pairs: whole pixels) and the C elements
+// beyond the warp's edge that lanes 0 and 31 read (the pixel beside the group), worked
+// out once a lane. Groups wholly inside the image load and store whole; the others (at
+// its right edge and beyond) read each element through the border and write those inside.
+template <int kElements, int C>
 struct GroupLane {
-  const unsigned char* own;  // the group's first pixel (rows follow at the pitch)
+  const unsigned char* own;  // the group's first element (rows follow at the pitch)
   unsigned char* out;
-  int index[kPixels];  // where the group's pixels read, mapped, when not whole
-  int edge_index;      // the pixel beyond the warp's edge, mapped
-  unsigned outside;    // bit j: pixel j of the group lies outside the image; bit kPixels: the edge pixel
-  int inside;          // pixels of the group inside the image (0 to kPixels)
+  int index[kElements];  // where the group's elements read, mapped, when not whole
+  int edge_index[C];     // the elements beyond the warp's edge, mapped
+  unsigned outside;      // bit j: element j lies outside the image; bits kElements + k: edge element k
+  int inside;            // elements of the group inside the image (0 to kElements)
+  int first_channel;     // the channel of the group's first element
+  int edge_channel;      // the channel of the first edge element
   bool whole, reads_edge;
 };
 
-// Group `group` of views `width` pixels wide, `pixel_bytes` a pixel.
-template <int kPixels>
-__device__ __forceinline__ GroupLane<kPixels> group_lane(int group, int lane, const unsigned char* src,
-                                                         unsigned char* dst, int width, std::size_t pixel_bytes,
-                                                         const BorderAxis& axis) {
-  const int x0 = group * kPixels;
-  GroupLane<kPixels> at{};
-  at.own = src + static_cast<std::size_t>(x0) * pixel_bytes;
-  at.out = dst + static_cast<std::size_t>(x0) * pixel_bytes;
+// Element e of a row of `width` pixels of C elements, mapped through the border (e is at
+// least -C: at most one pixel left of the row).
+template <int C>
+__device__ __forceinline__ int element_at(int e, int width, const BorderAxis& axis) {
+  const int pixel = (e + C) / C - 1;
+  return read_at(pixel, width, axis) * C + (e - pixel * C);
+}
+
+// Group `group` of views `width` pixels wide, C elements of `element_bytes` a pixel.
+template <int kElements, int C>
+__device__ __forceinline__ GroupLane<kElements, C> group_lane(int group, int lane, const unsigned char* src,
+                                                              unsigned char* dst, int width,
+                                                              std::size_t element_bytes, const BorderAxis& axis) {
+  const int e0 = group * kElements;
+  const int elements = width * C;
+  GroupLane<kElements, C> at{};
+  at.own = src + static_cast<std::size_t>(e0) * element_bytes;
+  at.out = dst + static_cast<std::size_t>(e0) * element_bytes;
 #pragma unroll
-  for (int j = 0; j < kPixels; ++j) {
-    at.index[j] = read_at(x0 + j, width, axis);
-    if (x0 + j >= width) at.outside |= 1u << j;
+  for (int j = 0; j < kElements; ++j) {
+    at.index[j] = element_at<C>(e0 + j, width, axis);
+    if (e0 + j >= elements) at.outside |= 1u << j;
   }
-  const int edge = lane == 0 ? x0 - 1 : x0 + kPixels;  // read by lanes 0 and 31 only
-  at.edge_index = read_at(edge, width, axis);
-  if (edge < 0 || edge >= width) at.outside |= 1u << kPixels;
-  at.inside = min(max(width - x0, 0), kPixels);
-  at.whole = at.inside == kPixels;
+  const int edge = lane == 0 ? e0 - C : e0 + kElements;  // read by lanes 0 and 31 only
+#pragma unroll
+  for (int k = 0; k < C; ++k) {
+    at.edge_index[k] = element_at<C>(edge + k, width, axis);
+    if (edge + k < 0 || edge + k >= elements) at.outside |= 1u << (kElements + k);
+  }
+  at.inside = min(max(elements - e0, 0), kElements);
+  at.first_channel = e0 % C;
+  at.edge_channel = (edge + C) % C;  // edge is at least -C
+  at.whole = at.inside == kElements;
   at.reads_edge = lane == 0 || lane == 31;
   return at;
 }
 
-// Pixel `index` of a row, of type P, or the constant where the border gives it.
+// Element `index` of a row, of type P, or the constant where the border gives it.
 template <bool kConstant, class P>
 __device__ __forceinline__ P group_pixel(const unsigned char* row, int index, bool constant_here, P constant) {
   return kConstant && constant_here ? constant : reinterpret_cast<const P*>(row)[index];

@@ -15,8 +15,10 @@ template <class T, int C, bool kConstant>
 struct PixelColumns {
   using Lanes = MedianLanes<T, C>;
   using Stored = typename Lanes::Stored;
-  static constexpr int kPixels = 1;
+  static constexpr int kGroupElements = 1;  // a pixel a lane
+  static constexpr int kPixelElements = 1;
   static constexpr bool kInsideStrips = false;
+  static constexpr bool kWholeWarps = false;
   static constexpr int kRowsAhead = Tuning::rows_ahead(static_cast<int>(sizeof(Pixel<T, C>)));
 
   // A row at the lane's column and, for lanes 0 and 31, at the column beyond the warp.
@@ -46,7 +48,7 @@ struct PixelColumns {
                      x < dst.width};
   }
 
-  template <bool kRowInside>
+  template <bool kRowInside, bool kWhole = false>
   __device__ Read read(const LaneState& at, int y, long long offset) const {
     const RowAt row = row_at<kRowInside>(y, offset, src.height, static_cast<long long>(src.pitch), border.y);
     Read p;
@@ -73,6 +75,7 @@ struct PixelColumns {
     return row;
   }
 
+  template <bool kWhole = false>
   __device__ void store(const LaneState& at, long long offset,
                         const typename Lanes::Value (&values)[Lanes::kValues]) const {
     if (at.writes) Lanes::store(reinterpret_cast<Pixel<T, C>*>(at.out + offset), values);

@@ -28,7 +28,10 @@ struct Rgba8PairColumns {
   using Lanes = Rgba8PairLanes;
   using Widened = MedianLanes<std::uint8_t, 4>;
   static constexpr int kPixels = 2;
+  static constexpr int kGroupElements = kPixels;  // a pixel an element
+  static constexpr int kPixelElements = 1;
   static constexpr bool kInsideStrips = true;
+  static constexpr bool kWholeWarps = true;
   static constexpr int kRowsAhead = Tuning::rows_ahead(8);
 
   // A row's pair as loaded (a word a pixel) and, for lanes 0 and 31, the pixel beyond the
@@ -36,26 +39,26 @@ struct Rgba8PairColumns {
   struct Read {
     unsigned first, second, edge;
   };
-  using LaneState = GroupLane<kPixels>;
+  using LaneState = GroupLane<kPixels, 1>;  // a pixel an element
 
   PitchedView<std::uint8_t, 4> src, dst;
   BorderReads border;
   unsigned constant;  // the constant pixel, as a word
 
   __device__ LaneState lane(int group, int lane) const {
-    return group_lane<kPixels>(group, lane, src.data, dst.data, src.width, 4, border.x);
+    return group_lane<kPixels, 1>(group, lane, src.data, dst.data, src.width, 4, border.x);
   }
 
   __device__ unsigned pixel(const unsigned char* row, int index, bool constant_here) const {
     return group_pixel<kConstant>(row, index, constant_here, constant);
   }
 
-  template <bool kRowInside>
+  template <bool kRowInside, bool kWhole = false>
   __device__ Read read(const LaneState& at, int y, long long offset) const {
     const RowAt row_at_y = row_at<kRowInside>(y, offset, src.height, static_cast<long long>(src.pitch), border.y);
     const unsigned char* row = src.data + row_at_y.offset;
     Read p{0u, 0u, 0u};
-    if (at.whole) {
+    if (kWhole || at.whole) {
       const uint2 pair = *reinterpret_cast<const uint2*>(at.own + row_at_y.offset);
       p.first = pair.x;
       p.second = pair.y;
@@ -63,7 +66,7 @@ struct Rgba8PairColumns {
       p.first = pixel(row, at.index[0], at.outside & 1u);
       p.second = pixel(row, at.index[1], (at.outside >> 1) & 1u);
     }
-    if (at.reads_edge) p.edge = pixel(row, at.edge_index, (at.outside >> kPixels) & 1u);
+    if (at.reads_edge) p.edge = pixel(row, at.edge_index[0], (at.outside >> kPixels) & 1u);
     if constexpr (kConstant) {
       if (!row_at_y.inside) p.first = p.second = p.edge = constant;
     }
@@ -87,10 +90,11 @@ struct Rgba8PairColumns {
     return row;
   }
 
+  template <bool kWhole = false>
   __device__ void store(const LaneState& at, long long offset, const unsigned (&values)[Lanes::kValues]) const {
     const unsigned first = Widened::narrowed(values[0], values[1]);
     const unsigned second = Widened::narrowed(values[2], values[3]);
-    if (at.whole)
+    if (kWhole || at.whole)
       *reinterpret_cast<uint2*>(at.out + offset) = make_uint2(first, second);
     else if (at.inside > 0)
       *reinterpret_cast<unsigned*>(at.out + offset) = first;
