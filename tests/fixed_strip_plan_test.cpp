@@ -45,5 +45,33 @@ TEST(FixedStripPlan, FixedLength) {
   EXPECT_EQ(fixed_strips(1, 32).strips, 1);
 }
 
+// Strips of whole steps (the separable strip kernel): within 1 to max_steps steps, covering
+// the image, and no emptier last wave than any other step count allows (within 1%).
+TEST(StepStripPlan, WholeStepsThatFillTheLastWave) {
+  const auto filled = [](long long columns, int strips, long long resident) {
+    const long long blocks = columns * strips;
+    return static_cast<double>(blocks) / static_cast<double>(ceil_div(blocks, resident) * resident);
+  };
+  for (long long columns : {1LL, 12LL, 35LL, 1000LL})
+    for (int height : {1, 7, 8, 9, 33, 1080, 4320})
+      for (long long resident : {0LL, 1LL, 528LL, 1056LL}) {
+        const StripPlan plan = step_strip_plan(columns, height, resident, 8, 4);
+        EXPECT_EQ(plan.rows % 8, 0);
+        EXPECT_GE(plan.rows, 8);
+        EXPECT_LE(plan.rows, 32);
+        EXPECT_EQ(plan.strips, ceil_div(height, plan.rows));
+        const long long slots = resident < 1 ? 1 : resident;
+        for (int steps = 1; steps <= 4; ++steps)
+          EXPECT_GE(filled(columns, plan.strips, slots) + 0.01,
+                    filled(columns, static_cast<int>(ceil_div(ceil_div(height, 8), steps)), slots))
+              << columns << " columns, height " << height << ", " << resident << " resident, " << steps << " steps";
+      }
+  // 8K gray on element columns: 12 bands, 528 resident blocks; strips of 4 steps would make
+  // 1620 blocks (3.07 waves), of one step 6480 (12.3 waves).
+  EXPECT_EQ(step_strip_plan(12, 4320, 528, 8, 4).rows, 8);
+  // 8K RGBA: 35 bands fill their waves as well with 4 steps (4725 blocks, 8.95 waves).
+  EXPECT_EQ(step_strip_plan(35, 4320, 528, 8, 4).rows, 32);
+}
+
 }  // namespace
 }  // namespace gpufilter::kernels::fixed_strip_plan_test

@@ -35,9 +35,9 @@ using Tuning = Filter2dWalkTuning;
 template <int R, int M>
 struct WalkTaps {
   float w[M][2 * R + 1][2 * R + 1];  // [mask][row][column]
-  // A rank-1 mask's factors (kRank1 kernels): w[0][j][i] = y[j] * x[i].
-  float x[2 * R + 1];
-  float y[2 * R + 1];
+  // Rank-1 masks' factors (kRank1 kernels): w[m][j][i] = y[m][j] * x[m][i].
+  float x[M][2 * R + 1];
+  float y[M][2 * R + 1];
 };
 
 // The value `v` of the lane `d` lanes to the right (left where d < 0).
@@ -124,9 +124,9 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::min_blocks(P))
             if constexpr (kRank1) {
               Accum<C> column_sum = zero_accum<C>();
 #pragma unroll
-              for (int j = 0; j < 2 * R + 1; ++j) accumulate(column_sum, taps.y[j], window[s + j][q]);
+              for (int j = 0; j < 2 * R + 1; ++j) accumulate(column_sum, taps.y[m][j], window[s + j][q]);
 #pragma unroll
-              for (int i = 0; i < 2 * R + 1; ++i) accumulate(acc[q + 2 * R - i], taps.x[i], column_sum);
+              for (int i = 0; i < 2 * R + 1; ++i) accumulate(acc[q + 2 * R - i], taps.x[m][i], column_sum);
             } else {
 #pragma unroll
               for (int i = 0; i < 2 * R + 1; ++i)
@@ -175,10 +175,12 @@ WalkTaps<R, M> taps_of(const FilterSpec& spec) {
         taps.w[m][R - ry + j][R - rx + i] = mask.weights[static_cast<std::size_t>(j) * mask.width + i];
   }
   if (spec.is_separable()) {
-    const SeparableMask& factors = spec.separable[0];
-    const int rx = static_cast<int>(factors.x.size()) / 2, ry = static_cast<int>(factors.y.size()) / 2;
-    for (std::size_t i = 0; i < factors.x.size(); ++i) taps.x[R - rx + static_cast<int>(i)] = factors.x[i];
-    for (std::size_t j = 0; j < factors.y.size(); ++j) taps.y[R - ry + static_cast<int>(j)] = factors.y[j];
+    for (int m = 0; m < M; ++m) {
+      const SeparableMask& factors = spec.separable[static_cast<std::size_t>(m)];
+      const int rx = static_cast<int>(factors.x.size()) / 2, ry = static_cast<int>(factors.y.size()) / 2;
+      for (std::size_t i = 0; i < factors.x.size(); ++i) taps.x[m][R - rx + static_cast<int>(i)] = factors.x[i];
+      for (std::size_t j = 0; j < factors.y.size(); ++j) taps.y[m][R - ry + static_cast<int>(j)] = factors.y[j];
+    }
   }
   return taps;
 }
@@ -191,10 +193,10 @@ void launch_shape(const ImageView& src, const ImageView& dst, const FilterSpec& 
   const long long band = static_cast<long long>(Tuning::kWarps) * Tuning::columns_a_warp(R, P);
   const dim3 grid(grid_x(blocks_for(src.width, static_cast<int>(band)), kName),
                   grid_y(blocks_for(src.height, Tuning::kStripRows)));
-  // One rank-1 mask: (2R + 1) * 2 products a channel instead of (2R + 1)^2.
+  // Rank-1 masks (blur, box, sharpen; the Sobel, Scharr and Prewitt pairs of edge):
+  // (2R + 1) * 2 products a channel and mask instead of (2R + 1)^2.
   auto kernel = filter2d_walk_kernel<T, C, R, M, P, false>;
-  if constexpr (M == 1)
-    if (spec.is_separable()) kernel = filter2d_walk_kernel<T, C, R, M, P, true>;
+  if (spec.is_separable()) kernel = filter2d_walk_kernel<T, C, R, M, P, true>;
   kernel<<<grid, Tuning::kThreads, 0, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), taps_of<R, M>(spec),
                                                    border_reads(border.mode, src.width, src.height),
                                                    constant_pixel<T, C>(border), make_filter2d_output<T, C>(spec),

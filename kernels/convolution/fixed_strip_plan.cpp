@@ -30,4 +30,25 @@ StripPlan fixed_strip_plan(long long columns, int height, long long resident, in
   return fixed_strips(height, static_cast<int>(ceil_div(height, strips)));
 }
 
+StripPlan step_strip_plan(long long columns, int height, long long resident, int step_rows, int max_steps) {
+  columns = std::max(1LL, columns);
+  resident = std::max(1LL, resident);
+  step_rows = std::max(1, step_rows);
+  const long long steps = ceil_div(std::max(1, height), step_rows);
+  // The share of the waves' block slots the grid fills, for strips of s steps.
+  const auto filled = [&](int s) {
+    const long long blocks = columns * ceil_div(steps, s);
+    return static_cast<double>(blocks) / static_cast<double>(ceil_div(blocks, resident) * resident);
+  };
+  double best = 0.0;
+  for (int s = 1; s <= max_steps; ++s) best = std::max(best, filled(s));
+  int chosen = 1;
+  for (int s = std::max(1, max_steps); s >= 1; --s)
+    if (filled(s) >= best - 0.01) {
+      chosen = s;
+      break;
+    }
+  return fixed_strips(height, chosen * step_rows);
+}
+
 }  // namespace gpufilter::kernels

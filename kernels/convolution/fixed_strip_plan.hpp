@@ -1,7 +1,7 @@
 #pragma once
-// How the register-window kernels (separable_fixed.cu, gradient_int.cu) and the
-// decimated blur's interpolation cut an image's rows into strips, one strip per thread
-// block row. Plain C++: the CPU tests check it.
+// How the register-window kernels (separable_fixed.cu, gradient_int.cu), the separable
+// strip kernel (separable_strip.cuh) and the decimated blur's interpolation cut an image's
+// rows into strips, one strip per thread block row. Plain C++: the CPU tests check it.
 //
 // Every block of such a kernel does the same work (its strip's rows), so the kernel
 // lasts as many "waves" as it takes the GPU's resident blocks to cover the grid: a grid
@@ -29,5 +29,12 @@ StripPlan fixed_strip_plan(long long columns, int height, long long resident, in
 
 // Strips of `rows` rows each, whatever the occupancy.
 StripPlan fixed_strips(int height, int rows);
+
+// For kernels that walk a strip in whole steps of `step_rows` rows, each step loading its
+// own halo rows (so a strip of one step costs no more loads than a longer one): strips of
+// 1 to max_steps steps, the count whose grid leaves the least of its last wave empty,
+// the longest of those within 1% of it. An 8K gray image on the separable strip kernel
+// is 12 block columns: strips of 4 steps make 3.07 waves, of one step 12.3.
+StripPlan step_strip_plan(long long columns, int height, long long resident, int step_rows, int max_steps);
 
 }  // namespace gpufilter::kernels

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <vector>
 
+#include "common/approx_sqrt.cuh"
 #include "common/launch.cuh"
 #include "convolution/fixed_point_rows.cuh"
 #include "convolution/fixed_shape_launch.cuh"
@@ -36,12 +37,6 @@ struct GradientTaps {
 // An integer |v| < 2^22 as a float, exactly: 1.5 * 2^23 + v has v in its low mantissa bits.
 __device__ __forceinline__ float small_int_to_float(int v) {
   return __int_as_float(0x4B400000 + v) - 12582912.0f;
-}
-
-__device__ __forceinline__ float sqrt_approx(float v) {
-  float r;
-  asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
-  return r;
 }
 
 // Registers live through a row: three rows of differences and smoothings (and centre

@@ -206,10 +206,12 @@ void launch_elements_radius(const ImageView& src, const ImageView& dst, const Fi
     constexpr std::size_t kQuadBytes = 4 * sizeof(T);
     return reinterpret_cast<std::uintptr_t>(view.data) % kQuadBytes == 0 && view.pitch % kQuadBytes == 0;
   };
-  kernel<<<strip_grid(src, Tuning::element_band_width(C, R), kName), Tuning::threads(R), kShared, ctx.stream>>>(
+  const StripGrid grid = strip_grid(src, Tuning::element_band_width(C, R), reinterpret_cast<const void*>(kernel),
+                                    Tuning::threads(R), kShared, kName);
+  kernel<<<grid.grid, Tuning::threads(R), kShared, ctx.stream>>>(
       pitched<T, C>(src), pitched<T, C>(dst), taps_of<R>(spec.separable[0]),
       border_reads(border.mode, src.width, src.height), constant_pixel<T, C>(border),
-      make_filter2d_output<T, C>(spec), spec.convex, kStripRows, quad_rows(src), quad_rows(dst));
+      make_filter2d_output<T, C>(spec), spec.convex, grid.strip_rows, quad_rows(src), quad_rows(dst));
   check_launch(kName, ctx);
 }
 

@@ -41,9 +41,10 @@ struct SeparableStripTuning {
   static constexpr std::size_t staged_bytes(int radius, std::size_t pixel_bytes) {
     return static_cast<std::size_t>(kRows) * band_width(radius) * pixel_bytes;
   }
-  // Steps a block walks down before the next block takes over (no warm-up rows to
+  // Steps a block walks down before the next block takes over, at most: fewer where
+  // shorter strips fill the grid's last wave better (step_strip_plan; no warm-up rows to
   // amortise: a step reads its own halo rows).
-  static constexpr int kStepsPerStrip = 4;
+  static constexpr int kMaxStepsPerStrip = 4;
   // RGBA of 8 bytes a pixel or more (u16x4, f32x4) stores its outputs staged (kStaged):
   // a thread's own run of 7 pixels would make a warp's store span 7 pixels a lane, which
   // kept these formats on the tiled kernel below 13x13 and slowed them above; staged,
