@@ -1,7 +1,7 @@
 #pragma once
 // Where the median walk's column kinds (rank/median_walk_*.cuh) read at the image's
 // border: a column once per lane, a row as it is read; and the lane set-up of the kinds
-// that take a group of pixels a lane (gray words, RGBA8 pairs).
+// that take a group of elements a lane (words of gray or RGB, RGBA8 pairs).
 #include <cstddef>
 
 #include "common/border_runtime.cuh"
@@ -32,7 +32,7 @@ __device__ __forceinline__ RowAt row_at(int y, long long offset, int height, lon
   }
 }
 
-// A lane's group of kElements neighbouring elements of a row (gray words: pixels of gray;
+// A lane's group of kElements neighbouring elements of a row (words: pixels of gray;
 // on 8-bit RGB, channel values, C a pixel; RGBA8 pairs: whole pixels) and the C elements
 // beyond the warp's edge that lanes 0 and 31 read (the pixel beside the group), worked
 // out once a lane. Groups wholly inside the image load and store whole; the others (at

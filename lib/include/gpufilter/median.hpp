@@ -35,8 +35,8 @@ struct MedianParams {
 
 /// The kernels of the median filter; each runs every radius, format and border.
 enum class MedianVariant {
-  Auto,   ///< walk for 3x3 windows on 16- and 32-bit channels, and on 8-bit gray and
-          ///< RGBA whose rows start on the words walk loads; tiled otherwise
+  Auto,   ///< walk for 3x3 windows on 16- and 32-bit channels, and on 8-bit images
+          ///< whose rows start on the words walk loads; tiled otherwise
   Naive,  ///< one thread per pixel: its window read from global memory with a border
           ///< branch at every tap, the median found by a selection sort
   Tiled,  ///< a shared-memory tile with its halo (border handled only by edge blocks);
@@ -45,9 +45,9 @@ enum class MedianVariant {
           ///< channels per instruction
   Walk,   ///< 3x3: no shared memory; a lane per column walks down a strip of rows, its
           ///< neighbours' pixels by warp shuffles, each window row sorted once for the
-          ///< three outputs that hold it; 8- and 16-bit gray whose rows start on 4-byte
-          ///< words take a word of pixels a lane, RGBA8 on 8-byte words a pair of
-          ///< pixels. Larger windows run Tiled.
+          ///< three outputs that hold it; 8- and 16-bit gray and 8-bit RGB whose rows
+          ///< start on 4-byte words take a word of channel values a lane, RGBA8 on 8-byte
+          ///< words a pair of pixels. Larger windows run Tiled.
 };
 
 /// The variant's name: "auto", "naive", "tiled" or "walk"; "unknown" for another value.
