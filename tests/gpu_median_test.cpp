@@ -127,7 +127,8 @@ TEST(GpuMedian, WalkSizesAroundItsStrips) {
 // 8- and 16-bit gray walk a word a lane (4 or 2 pixels), 8-bit RGB a word of 4 channel
 // values (a pixel and a third), RGBA8 a pair of pixels, where
 // both views' rows start on those whole words: widths around a group and a warp of groups
-// (128, 64 or 64 pixels), the group's pixels partly outside the image at the right edge;
+// (128 pixels of 8-bit gray, 64 of 16-bit gray and of RGBA8; 128/3 of RGB, so 128 is three
+// warps), the group's pixels partly outside the image at the right edge;
 // heights around the strips that lie wholly inside the image (from 65 rows, the second
 // strip); every border, ties; a view whose rows do not start on those words takes the
 // pixel walk.

@@ -27,14 +27,18 @@ void launch_median_naive(const ImageView& src, const ImageView& dst, int radius,
 void launch_median_tiled(const ImageView& src, const ImageView& dst, int radius, const Border& border,
                          const ExecContext& ctx);
 
-// The walk's wider groups and the row alignment they need: a word of gray pixels (4 bytes)
-// on 8- and 16-bit gray, a pair of pixels (8 bytes) on RGBA8; 0 where a format has none
-// (a pixel a lane).
-inline std::size_t median_walk_group_bytes(PixelFormat format) {
-  if (format.channels == 1 && format.channel_bytes() <= 2) return 4;
-  if (format.channels == 3 && format.channel_bytes() == 1) return 4;
-  if (format.channels == 4 && format.channel_bytes() == 1) return 8;
+// The walk's wider groups and the row alignment they need, for channels of `channel_bytes`
+// bytes: a word of channel values (4 bytes) on 8- and 16-bit gray and 8-bit RGB, a pair of
+// pixels (8 bytes) on RGBA8; 0 where a format has none (a pixel a lane). The launcher picks
+// its column kind by it at compile time.
+constexpr std::size_t median_walk_group_bytes(std::size_t channel_bytes, int channels) {
+  if (channels == 1 && channel_bytes <= 2) return 4;
+  if (channels == 3 && channel_bytes == 1) return 4;
+  if (channels == 4 && channel_bytes == 1) return 8;
   return 0;
+}
+inline std::size_t median_walk_group_bytes(PixelFormat format) {
+  return median_walk_group_bytes(format.channel_bytes(), format.channels);
 }
 
 // Whether Auto takes the walk for a 3x3 window on these views: on 16- and 32-bit channels

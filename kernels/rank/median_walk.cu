@@ -67,16 +67,15 @@ void launch_median_walk_3x3(const ImageView& src, const ImageView& dst, const Bo
     constexpr int C = decltype(channels)::value;
     const Pixel<T, C> constant = constant_pixel<T, C>(border);
     // Wider groups where every row of both views starts on their access's alignment.
-    const std::size_t group_bytes = median_walk_group_bytes(src.format);
-    const bool wider_groups = group_bytes != 0 && rows_aligned(src, dst, group_bytes);
-    if constexpr ((C == 1 && sizeof(T) <= 2) || (C == 3 && sizeof(T) == 1)) {
+    constexpr std::size_t kGroupBytes = median_walk_group_bytes(sizeof(T), C);
+    const bool wider_groups = kGroupBytes != 0 && rows_aligned(src, dst, kGroupBytes);
+    if constexpr (kGroupBytes == 4) {
       if (wider_groups) {
         launch_with_border<WordsOf<T, C>::template type>(reads, src, dst, ctx, pitched<T, C>(src),
                                                           pitched<T, C>(dst), reads, constant);
         return;
       }
-    }
-    if constexpr (C == 4 && sizeof(T) == 1) {
+    } else if constexpr (kGroupBytes == 8) {
       if (wider_groups) {
         launch_with_border<median_walk::Rgba8PairColumns>(reads, src, dst, ctx, pitched<T, 4>(src),
                                                           pitched<T, 4>(dst), reads,

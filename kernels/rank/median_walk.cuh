@@ -1,16 +1,16 @@
 #pragma once
 // The 3x3 median as a walk down columns, with no shared memory (rank/median_walk.cu has
-// the two kinds of columns it walks). Each lane owns a column group of the image (one
-// pixel, or a word of gray pixels) and walks a strip of rows down it, so a warp reads a
-// row's neighbouring groups in one coalesced access and writes them in one. A lane's left
-// and right neighbours come from the lanes beside it by shuffles; lanes 0 and 31 load the
-// one pixel outside the warp themselves. Each window row is sorted once, as it arrives,
-// for the three outputs that hold it; each pair of neighbouring rows' largest minimum,
-// smallest maximum and ordered middles are taken once, for the two outputs that hold
-// both (Paeth's method, as median3x3_column in rank/median_select.hpp, but rolling down
-// the strip instead of over a tile in shared memory): about 18 min/max operations a value
-// an output. Rows are read a few ahead of the one being ordered, so each lane keeps loads
-// in flight while it works.
+// the kinds of columns it walks). Each lane owns a column group of the image (one pixel,
+// a word of channel values or a pair of RGBA8 pixels) and walks a strip of rows down it,
+// so a warp reads a row's neighbouring groups in one coalesced access and writes them in
+// one. A lane's left and right neighbours come from the lanes beside it by shuffles;
+// lanes 0 and 31 load the one pixel outside the warp themselves. Each window row is
+// sorted once, as it arrives, for the three outputs that hold it; each pair of
+// neighbouring rows' largest minimum, smallest maximum and ordered middles are taken once,
+// for the two outputs that hold both (Paeth's method, as median3x3_column in
+// rank/median_select.hpp, but rolling down the strip instead of over a tile in shared
+// memory): about 18 min/max operations a value an output. Rows are read a few ahead of
+// the one being ordered, so each lane keeps loads in flight while it works.
 //
 // A column kind (Columns) gives the driver (and the launcher, kGroupElements and
 // kPixelElements: a lane's group and a pixel, in the elements the kind splits rows into):

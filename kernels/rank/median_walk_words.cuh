@@ -7,9 +7,11 @@
 // the pixels beside, are shifted in from the words beside it (funnel shifts by a pixel),
 // not loaded again.
 #include <cstddef>
+#include <cstdint>
 
 #include "common/launch.cuh"
 #include "common/pixel.cuh"
+#include "rank/median_lanes.cuh"
 #include "rank/median_select.hpp"
 #include "rank/median_walk.cuh"
 #include "rank/median_walk_border.cuh"
@@ -29,6 +31,8 @@ struct WordLanes {
 template <class T, int C, bool kConstant>
 struct WordColumns {
   using Lanes = WordLanes<T>;
+  // A word of bytes as two words of 16-bit lanes and back (as an RGBA8 pixel's).
+  using Bytes = MedianLanes<std::uint8_t, 4>;
   static constexpr int kElements = Lanes::kElements;
   static constexpr int kGroupElements = kElements;
   static constexpr int kPixelElements = C;
@@ -56,13 +60,11 @@ struct WordColumns {
     return group_lane<kElements, C>(group, lane, src.data, dst.data, src.width, sizeof(T), border.x);
   }
 
-  // The constant's value for element j of a group whose first element is `first_channel`.
-  __device__ unsigned constant_at(int first_channel, int j) const {
-    return static_cast<unsigned>(constant.c[(first_channel + j) % C]);
-  }
-
-  __device__ unsigned element(const unsigned char* row, int index, bool constant_here, unsigned constant_value) const {
-    return kConstant && constant_here ? constant_value : static_cast<unsigned>(reinterpret_cast<const T*>(row)[index]);
+  // Element `index` of a row, or the constant's value for element j of a group whose first
+  // element is `first_channel`, where the border gives it.
+  __device__ unsigned element(const unsigned char* row, int index, bool constant_here, int first_channel,
+                              int j) const {
+    return group_pixel<kConstant>(row, index, constant_here, constant.c[(first_channel + j) % C]);
   }
 
   template <bool kRowInside, bool kWhole = false>
@@ -77,14 +79,14 @@ struct WordColumns {
     } else {
 #pragma unroll
       for (int j = 0; j < kElements; ++j)
-        p.word |= element(row, at.index[j], row_constant || ((at.outside >> j) & 1u), constant_at(at.first_channel, j))
+        p.word |= element(row, at.index[j], row_constant || ((at.outside >> j) & 1u), at.first_channel, j)
                   << (j * kBits);
     }
     if (at.reads_edge) {
 #pragma unroll
       for (int k = 0; k < C; ++k)
         p.edge |= element(row, at.edge_index[k], row_constant || ((at.outside >> (kElements + k)) & 1u),
-                          constant_at(at.edge_channel, k))
+                          at.edge_channel, k)
                   << (k * kBits);
     }
     return p;
@@ -101,18 +103,18 @@ struct WordColumns {
     const unsigned left = __funnelshift_l(before, p.word, kShift);  // each element's left neighbour
     const unsigned right = __funnelshift_r(p.word, after, kShift);  // each element's right neighbour
     SortedRow<Lanes> row;
-    if constexpr (kElements == 4 && C == 1) {
-      // Pairs of 16-bit lanes: pixels (0, 1) and (2, 3); the left one's right neighbours
-      // are the right one's left neighbours, (p1, p2).
-      const unsigned middle_pair = __byte_perm(left, 0u, 0x4342u);
-      sort_into(row, 0, __byte_perm(left, 0u, 0x4140u), __byte_perm(p.word, 0u, 0x4140u), middle_pair);
-      sort_into(row, 1, middle_pair, __byte_perm(p.word, 0u, 0x4342u), __byte_perm(right, 0u, 0x4342u));
-    } else if constexpr (kElements == 4) {
+    if constexpr (kElements == 4) {
       // Pairs of 16-bit lanes: elements (0, 1) and (2, 3), each beside its neighbours'.
-      sort_into(row, 0, __byte_perm(left, 0u, 0x4140u), __byte_perm(p.word, 0u, 0x4140u),
-                __byte_perm(right, 0u, 0x4140u));
-      sort_into(row, 1, __byte_perm(left, 0u, 0x4342u), __byte_perm(p.word, 0u, 0x4342u),
-                __byte_perm(right, 0u, 0x4342u));
+      const auto l = Bytes::widened(left), w = Bytes::widened(p.word);
+      if constexpr (C == 1) {
+        // Gray: the first pair's right neighbours are the second pair's left ones, (p1, p2).
+        sort_into(row, 0, l.w[0], w.w[0], l.w[1]);
+        sort_into(row, 1, l.w[1], w.w[1], Bytes::widened(right).w[1]);
+      } else {
+        const auto r = Bytes::widened(right);
+        sort_into(row, 0, l.w[0], w.w[0], r.w[0]);
+        sort_into(row, 1, l.w[1], w.w[1], r.w[1]);
+      }
     } else {
       sort_into(row, 0, left, p.word, right);  // 16-bit: (left, p0), (p0, p1), (p1, right)
     }
@@ -123,7 +125,7 @@ struct WordColumns {
   __device__ void store(const LaneState& at, long long offset, const unsigned (&values)[Lanes::kValues]) const {
     unsigned word;
     if constexpr (kElements == 4) {
-      word = __byte_perm(values[0], values[1], 0x6420u);
+      word = Bytes::narrowed(values[0], values[1]);
     } else {
       word = values[0];
     }
