@@ -28,10 +28,6 @@ inline constexpr int kGroup = ConversionTuning::kVecPixels;  // 16 pixels per th
 inline constexpr int kThreadsX = ConversionTuning::kVecThreadsX, kThreadsY = ConversionTuning::kVecThreadsY;
 static_assert(kGroup == 16, "a group of 16 pixels is a whole number of 16-byte chunks for 1..4 channels");
 
-inline bool aligned16(const void* data, std::size_t pitch) {
-  return reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && pitch % 16 == 0;
-}
-
 // The 16 pixels of `in` mapped into `out` (bytes at constant positions: registers only).
 template <int Cin, int Cout, PixelMap kMap>
 __device__ __forceinline__ void map_group(const ByteWords<4 * Cin>& in, ByteWords<4 * Cout>& out,
@@ -178,7 +174,7 @@ void launch_layout(const ImageView& image, const PlaneSet& planes, const ExecCon
 
 template <bool kToPlanar, bool kWarp>
 bool run_layout_vec16(const ImageView& image, const PlaneSet& planes, int channels, const ExecContext& ctx) {
-  if (image.format.type != ChannelType::U8 || !aligned16(image.data, image.pitch) || planes.pitch % 16 != 0)
+  if (image.format.type != ChannelType::U8 || !rows_aligned(image.data, image.pitch, 16) || planes.pitch % 16 != 0)
     return false;
   for (int c = 0; c < channels; ++c)
     if (reinterpret_cast<std::uintptr_t>(planes.planes[c]) % 16 != 0) return false;
@@ -196,8 +192,7 @@ bool run_layout_vec16(const ImageView& image, const PlaneSet& planes, int channe
 template <bool kWarp>
 bool convert_vec16(const ImageView& src, const ImageView& dst, const PixelMapping& m, const ExecContext& ctx) {
   using namespace vec16_detail;
-  if (src.format.type != ChannelType::U8 || dst.format.type != ChannelType::U8 || !aligned16(src.data, src.pitch) ||
-      !aligned16(dst.data, dst.pitch))
+  if (src.format.type != ChannelType::U8 || dst.format.type != ChannelType::U8 || !rows_aligned(src, dst, 16))
     return false;
   const int cin = src.format.channels, cout = dst.format.channels;
   switch (m.map) {

@@ -202,10 +202,7 @@ void launch_elements_radius(const ImageView& src, const ImageView& dst, const Fi
   constexpr std::size_t kShared = Tuning::element_shared_bytes(C, R, sizeof(T));
   allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
   // Whole quads: every row starts on a boundary of 4 elements (the view's start and pitch).
-  const auto quad_rows = [](const ImageView& view) {
-    constexpr std::size_t kQuadBytes = 4 * sizeof(T);
-    return reinterpret_cast<std::uintptr_t>(view.data) % kQuadBytes == 0 && view.pitch % kQuadBytes == 0;
-  };
+  const auto quad_rows = [](const ImageView& view) { return rows_aligned(view.data, view.pitch, 4 * sizeof(T)); };
   const StripGrid grid = strip_grid(src, Tuning::element_band_width(C, R), reinterpret_cast<const void*>(kernel),
                                     Tuning::threads(R), kShared, kName);
   kernel<<<grid.grid, Tuning::threads(R), kShared, ctx.stream>>>(

@@ -278,10 +278,8 @@ void launch_double(const ImageView& src, const ImageView& dst, const ExecContext
   while (blocks_for(blocks_for(src.height, strip_rows), W) > kMaxGridY) strip_rows *= 2;
   const dim3 grid(grid_x(blocks_x, "resize_double_linear_kernel"),
                   static_cast<unsigned>(blocks_for(blocks_for(src.height, strip_rows), W)));
-  const auto aligned = [](const ImageView& v, int bytes) {
-    return reinterpret_cast<std::uintptr_t>(v.data) % bytes == 0 && v.pitch % bytes == 0;
-  };
-  const bool src_words = aligned(src, Group<C>::kLoadAlign), dst_words = aligned(dst, Group<C>::kStoreAlign);
+  const bool src_words = rows_aligned(src.data, src.pitch, Group<C>::kLoadAlign);
+  const bool dst_words = rows_aligned(dst.data, dst.pitch, Group<C>::kStoreAlign);
   resize_double_linear_kernel<C><<<grid, dim3(32, W), 0, ctx.stream>>>(
       static_cast<const unsigned char*>(src.data), src.pitch, static_cast<unsigned char*>(dst.data), dst.pitch,
       src.width, src.height, static_cast<int>(groups), strip_rows, src_words, dst_words);

@@ -73,13 +73,11 @@ void launch_half(const ImageView& src, const ImageView& dst, const ExecContext& 
                                                                     dst.pitch, dst.width, dst.height);
 }
 
-bool aligned16(const ImageView& v) { return reinterpret_cast<std::uintptr_t>(v.data) % 16 == 0 && v.pitch % 16 == 0; }
-
 }  // namespace
 
 bool launch_resize_half_area(const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
   if (src.format.type != ChannelType::U8 || dst.format != src.format || src.width != 2 * dst.width ||
-      src.height != 2 * dst.height || !aligned16(src) || !aligned16(dst))
+      src.height != 2 * dst.height || !rows_aligned(src, dst, 16))
     return false;
   switch (src.format.channels) {
     case 1: launch_half<1>(src, dst, ctx); break;

@@ -170,10 +170,7 @@ __global__ void __launch_bounds__(kThreads16)
 }  // namespace
 
 bool launch_transpose_bytes(const ImageView& src, const ImageView& dst, QuarterTurnMap map, const ExecContext& ctx) {
-  const auto aligned4 = [](const ImageView& v) {
-    return reinterpret_cast<std::uintptr_t>(v.data) % 4 == 0 && v.pitch % 4 == 0;
-  };
-  if (src.format.pixel_bytes() != 1 || !aligned4(src) || !aligned4(dst)) return false;
+  if (src.format.pixel_bytes() != 1 || !rows_aligned(src, dst, 4)) return false;
   const long long tiles_x = blocks_for(src.width, kTile);
   const unsigned grid = grid_x(tiles_x * blocks_for(src.height, kTile), "transpose_bytes_kernel");
   transpose_bytes_kernel<<<grid, dim3(kWords, kRowsPerPass), 0, ctx.stream>>>(
@@ -189,10 +186,7 @@ namespace gpufilter::kernels {
 
 bool launch_transpose_bytes16(const ImageView& src, const ImageView& dst, QuarterTurnMap map,
                               const ExecContext& ctx) {
-  const auto aligned16 = [](const ImageView& v) {
-    return reinterpret_cast<std::uintptr_t>(v.data) % 16 == 0 && v.pitch % 16 == 0;
-  };
-  if (src.format.pixel_bytes() != 1 || !aligned16(src) || !aligned16(dst)) return false;
+  if (src.format.pixel_bytes() != 1 || !rows_aligned(src, dst, 16)) return false;
   const long long tiles_x = blocks_for(src.width, kTile);
   const unsigned grid = grid_x(tiles_x * blocks_for(src.height, kTile), "transpose_bytes16_kernel");
   transpose_bytes16_kernel<<<grid, dim3(kWords, kRowsPerPass), 0, ctx.stream>>>(

@@ -87,11 +87,6 @@ void launch_tiled(const ImageView& src, const ImageView& dst, QuarterTurnMap map
       src.width, src.height, map, static_cast<unsigned>(tiles_x));
 }
 
-bool aligned_to(const ImageView& view, int bytes) {
-  return reinterpret_cast<std::uintptr_t>(view.data) % static_cast<unsigned>(bytes) == 0 &&
-         view.pitch % static_cast<unsigned>(bytes) == 0;
-}
-
 }  // namespace
 
 void launch_transpose_tiled(const ImageView& src, const ImageView& dst, QuarterTurnMap map, bool padded,
@@ -115,7 +110,7 @@ bool launch_transpose_fast(const ImageView& src, const ImageView& dst, QuarterTu
     constexpr int P = shape.pixels_per_word, TX = shape.threads_x, TY = shape.threads_y;
     static_assert(TX * TY <= 1024, "a block holds at most 1024 threads");
     constexpr int kUnitBytes = PixelWord<N, A, P>::kUnitBytes;
-    if (!aligned_to(src, kUnitBytes) || !aligned_to(dst, kUnitBytes)) return false;
+    if (!rows_aligned(src, dst, kUnitBytes)) return false;
     launch_tiled<N, A, P, TX, TY, 1>(src, dst, map, ctx);
     return true;
   });
