@@ -51,8 +51,14 @@ struct Filter2dWalkTuning {
   // Rows loaded together a step: their loads are in flight at once, and the window of
   // converted rows moves once a step. Two where a lane owns several pixels.
   static constexpr int rows_a_step(int pixels) { return pixels == 1 ? 4 : 2; }
-  // Rows a block walks: each strip reads 2R rows beyond its own.
-  static constexpr int kStripRows = 64;
+  // Rows a block walks: 64, or 32 where 32-row strips fill the grid's waves by a tenth
+  // more of their block slots (step_strip_plan): each strip reads 2R rows before its first
+  // output, so shorter strips cost loads, and where the fill is close the 64-row strips
+  // measured as fast or faster (8K edge u16x1 87.8 against 93.9 µs at 2.75 against 5.45
+  // waves; f32x1 114.7 against 102.8 at 2.06 against 4.09; docs/gpu-results.md).
+  static constexpr int kStripStepRows = 32;
+  static constexpr int kMaxStepsPerStrip = 2;
+  static constexpr double kLongerStripsWithin = 0.1;
   // Lanes either side that compute only for their neighbours.
   static constexpr int halo_lanes(int radius, int pixels) { return (radius + pixels - 1) / pixels; }
   static constexpr int columns_a_warp(int radius, int pixels) {

@@ -30,7 +30,8 @@ StripPlan fixed_strip_plan(long long columns, int height, long long resident, in
   return fixed_strips(height, static_cast<int>(ceil_div(height, strips)));
 }
 
-StripPlan step_strip_plan(long long columns, int height, long long resident, int step_rows, int max_steps) {
+StripPlan step_strip_plan(long long columns, int height, long long resident, int step_rows, int max_steps,
+                          double longer_within) {
   columns = std::max(1LL, columns);
   resident = std::max(1LL, resident);
   step_rows = std::max(1, step_rows);
@@ -44,7 +45,7 @@ StripPlan step_strip_plan(long long columns, int height, long long resident, int
   for (int s = 1; s <= max_steps; ++s) best = std::max(best, filled(s));
   int chosen = 1;
   for (int s = std::max(1, max_steps); s >= 1; --s)
-    if (filled(s) >= best - 0.01) {
+    if (filled(s) >= best - longer_within) {
       chosen = s;
       break;
     }

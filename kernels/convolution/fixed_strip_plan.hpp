@@ -30,11 +30,14 @@ StripPlan fixed_strip_plan(long long columns, int height, long long resident, in
 // Strips of `rows` rows each, whatever the occupancy.
 StripPlan fixed_strips(int height, int rows);
 
-// For kernels that walk a strip in whole steps of `step_rows` rows, each step loading its
-// own halo rows (so a strip of one step costs no more loads than a longer one): strips of
-// 1 to max_steps steps, the count whose grid leaves the least of its last wave empty,
-// the longest of those within 1% of it. An 8K gray image on the separable strip kernel
-// is 12 block columns: strips of 4 steps make 3.07 waves, of one step 12.3.
-StripPlan step_strip_plan(long long columns, int height, long long resident, int step_rows, int max_steps);
+// Strips of 1 to max_steps whole steps of `step_rows` rows: the count whose grid fills the
+// largest share of its waves' block slots, or the longest count within `longer_within` of
+// that share. A kernel whose steps load their own halo rows (the separable strip kernel)
+// loses nothing on short strips and takes the best fill (0.01); one whose strips load 2R
+// rows before their first output (the column walk) takes shorter strips only where they
+// fill much better. An 8K gray image on the separable strip kernel is 12 block columns:
+// strips of 4 steps make 3.07 waves, of one step 12.3.
+StripPlan step_strip_plan(long long columns, int height, long long resident, int step_rows, int max_steps,
+                          double longer_within);
 
 }  // namespace gpufilter::kernels

@@ -260,7 +260,8 @@ inline StripGrid strip_grid(const ImageView& src, int band, const void* kernel, 
                             const char* kernel_name) {
   const long long columns = blocks_for(src.width, band);
   const long long resident = static_cast<long long>(cached_blocks_per_sm(kernel, threads, shared)) * cached_sm_count();
-  const StripPlan plan = step_strip_plan(columns, src.height, resident, Tuning::kRows, Tuning::kMaxStepsPerStrip);
+  const StripPlan plan = step_strip_plan(columns, src.height, resident, Tuning::kRows, Tuning::kMaxStepsPerStrip,
+                                         Tuning::kLongerStripsWithin);
   return {dim3(grid_x(columns, kernel_name), grid_y(plan.strips)), plan.rows};
 }
 

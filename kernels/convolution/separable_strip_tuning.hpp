@@ -45,6 +45,8 @@ struct SeparableStripTuning {
   // shorter strips fill the grid's last wave better (step_strip_plan; no warm-up rows to
   // amortise: a step reads its own halo rows).
   static constexpr int kMaxStepsPerStrip = 4;
+  // A longer strip is kept where its grid fills the waves within this share of the best.
+  static constexpr double kLongerStripsWithin = 0.01;
   // RGBA of 8 bytes a pixel or more (u16x4, f32x4) stores its outputs staged (kStaged):
   // a thread's own run of 7 pixels would make a warp's store span 7 pixels a lane, which
   // kept these formats on the tiled kernel below 13x13 and slowed them above; staged,
