@@ -65,7 +65,7 @@ void expect_matches(const NamedSpec& named, PixelFormat format, BorderMode mode,
 // Widths around one and two bands of the format at the 13x13 kernel's radius, narrower
 // than a quad and than the mask; heights shorter than a step and a strip and one more.
 std::vector<std::pair<int, int>> sizes(PixelFormat format) {
-  const int band = Tuning::element_band_width(format.channels, 6);
+  const int band = Tuning::element_band_width(format.channels, format.channel_bytes(), 6);
   const int strip = Tuning::kRows * Tuning::kMaxStepsPerStrip;
   return {{1, 1}, {3, 5}, {5, Tuning::kRows - 1}, {band - 1, 3}, {band + 1, strip + 1}, {2 * band + 3, 9}};
 }

@@ -76,25 +76,31 @@ struct SeparableStripTuning {
   // Images of 1 and 3 channels on element columns (separable_strip_elements.cuh): the
   // vertical pass runs down quads of 4 channel values (elements) of a row, whatever
   // pixels they belong to, so it loads whole words, as RGBA8 does; the horizontal pass
-  // makes runs of element_run(C) pixels. Runs of 21 gray or 7 RGB pixels: 21 sums a
-  // thread either way, and an odd stride of floats between the lanes' runs, so they
-  // start in different banks.
-  static constexpr int element_run(int channels) { return channels == 1 ? 21 : 7; }
-  static constexpr int element_band_width(int channels, int radius) {
-    return element_run(channels) * threads(radius) / kRows;
+  // makes runs of element_run pixels, an odd number of floats apart, so the lanes' runs
+  // start in different banks. Gray: runs of 21. RGB: runs of 9 on 8- and 16-bit elements,
+  // whose band of 288 pixels (R <= 16) keeps 218-240 of the 256 threads busy in the vertical
+  // pass against 170-192 at runs of 7 (8K, 13x13: blur u8x3 255.6 -> 243.7 µs, u16x3 295.2
+  // -> 282.9, sharpen u8x3 223.0 -> 207.8); 7 on float, whose larger shared rows then
+  // cost a block an SM (blur f32x3 341.9 -> 377.1 at 9; docs/gpu-results.md).
+  static constexpr int element_run(int channels, std::size_t element_bytes) {
+    return channels == 1 ? 21 : (element_bytes < 4 ? 9 : 7);
+  }
+  static constexpr int element_band_width(int channels, std::size_t element_bytes, int radius) {
+    return element_run(channels, element_bytes) * threads(radius) / kRows;
   }
   // The halo's elements either side, whole quads.
   static constexpr int element_halo(int channels, int radius) { return (radius * channels + 3) / 4 * 4; }
   // Quads a row of the band and its halo: one a thread in the vertical pass.
-  static constexpr int element_quads(int channels, int radius) {
-    return (element_band_width(channels, radius) * channels + 2 * element_halo(channels, radius)) / 4;
+  static constexpr int element_quads(int channels, std::size_t element_bytes, int radius) {
+    return (element_band_width(channels, element_bytes, radius) * channels + 2 * element_halo(channels, radius)) / 4;
   }
   // Shared memory a block takes: a step's sums (a float an element of the band and its
   // halo), its output elements (staged, so that a warp stores whole quads of a row), then
   // the row table.
   static constexpr std::size_t element_shared_bytes(int channels, int radius, std::size_t element_bytes) {
-    return static_cast<std::size_t>(kRows) * element_quads(channels, radius) * 4 * sizeof(float) +
-           static_cast<std::size_t>(kRows) * element_band_width(channels, radius) * channels * element_bytes +
+    return static_cast<std::size_t>(kRows) * element_quads(channels, element_bytes, radius) * 4 * sizeof(float) +
+           static_cast<std::size_t>(kRows) * element_band_width(channels, element_bytes, radius) * channels *
+               element_bytes +
            row_table_bytes(radius);
   }
   // The radii compiled, each a kernel per format; a mask of another radius runs in the
