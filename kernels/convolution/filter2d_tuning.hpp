@@ -54,8 +54,8 @@ struct Filter2dWalkTuning {
   // Rows a block walks: 64, or 32 where 32-row strips fill the grid's waves by a tenth
   // more of their block slots (step_strip_plan): each strip reads 2R rows before its first
   // output, so shorter strips cost loads, and where the fill is close the 64-row strips
-  // measured as fast or faster (8K edge u16x1 87.8 against 93.9 µs at 2.75 against 5.45
-  // waves; f32x1 114.7 against 102.8 at 2.06 against 4.09; docs/gpu-results.md).
+  // measured as fast or faster (docs/techniques/convolution.md, "Small masks: the column
+  // walk").
   static constexpr int kStripStepRows = 32;
   static constexpr int kMaxStepsPerStrip = 2;
   static constexpr double kLongerStripsWithin = 0.1;

@@ -79,9 +79,9 @@ struct SeparableStripTuning {
   // makes runs of element_run pixels, an odd number of floats apart, so the lanes' runs
   // start in different banks. Gray: runs of 21. RGB: runs of 9 on 8- and 16-bit elements,
   // whose band of 288 pixels (R <= 16) keeps 218-240 of the 256 threads busy in the vertical
-  // pass against 170-192 at runs of 7 (8K, 13x13: blur u8x3 255.6 -> 243.7 µs, u16x3 295.2
-  // -> 282.9, sharpen u8x3 223.0 -> 207.8); 7 on float, whose larger shared rows then
-  // cost a block an SM (blur f32x3 341.9 -> 377.1 at 9; docs/gpu-results.md).
+  // pass against 170-192 at runs of 7, and measured faster; 7 on float, whose larger shared
+  // rows at 9 cost a block an SM and measured slower (docs/techniques/convolution.md,
+  // "Gray and RGB on element columns").
   static constexpr int element_run(int channels, std::size_t element_bytes) {
     return channels == 1 ? 21 : (element_bytes < 4 ? 9 : 7);
   }
