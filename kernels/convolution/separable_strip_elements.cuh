@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   constexpr int K = Tuning::kRows;
   constexpr int L = Tuning::element_run(C, sizeof(T));
   constexpr int kBand = Tuning::element_band_width(C, sizeof(T), R);  // output pixels a block
-  constexpr int kHalo = Tuning::element_halo(C, R);        // elements either side
+  constexpr int kHalo = Tuning::element_halo(C, R);                   // elements either side
   constexpr int kQuads = Tuning::element_quads(C, sizeof(T), R);
   constexpr int kRowFloats = 4 * kQuads;  // a step's row of sums, one an element
   constexpr int kRuns = kBand / L;
@@ -203,8 +203,8 @@ void launch_elements_radius(const ImageView& src, const ImageView& dst, const Fi
   allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
   // Whole quads: every row starts on a boundary of 4 elements (the view's start and pitch).
   const auto quad_rows = [](const ImageView& view) { return rows_aligned(view.data, view.pitch, 4 * sizeof(T)); };
-  const StripGrid grid = strip_grid(src, Tuning::element_band_width(C, sizeof(T), R), reinterpret_cast<const void*>(kernel),
-                                    Tuning::threads(R), kShared, kName);
+  const StripGrid grid = strip_grid(src, Tuning::element_band_width(C, sizeof(T), R),
+                                    reinterpret_cast<const void*>(kernel), Tuning::threads(R), kShared, kName);
   kernel<<<grid.grid, Tuning::threads(R), kShared, ctx.stream>>>(
       pitched<T, C>(src), pitched<T, C>(dst), taps_of<R>(spec.separable[0]),
       border_reads(border.mode, src.width, src.height), constant_pixel<T, C>(border),
