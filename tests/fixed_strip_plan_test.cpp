@@ -55,7 +55,7 @@ TEST(StepStripPlan, WholeStepsThatFillTheLastWave) {
   for (long long columns : {1LL, 12LL, 35LL, 1000LL})
     for (int height : {1, 7, 8, 9, 33, 1080, 4320})
       for (long long resident : {0LL, 1LL, 528LL, 1056LL}) {
-        const StripPlan plan = step_strip_plan(columns, height, resident, 8, 4, 0.01);
+        const StripPlan plan = step_strip_plan(columns, height, resident, {8, 4, 0.01});
         EXPECT_EQ(plan.rows % 8, 0);
         EXPECT_GE(plan.rows, 8);
         EXPECT_LE(plan.rows, 32);
@@ -68,16 +68,16 @@ TEST(StepStripPlan, WholeStepsThatFillTheLastWave) {
       }
   // 8K gray on element columns: 12 bands, 528 resident blocks; strips of 4 steps would make
   // 1620 blocks (3.07 waves), of one step 6480 (12.3 waves).
-  EXPECT_EQ(step_strip_plan(12, 4320, 528, 8, 4, 0.01).rows, 8);
+  EXPECT_EQ(step_strip_plan(12, 4320, 528, {8, 4, 0.01}).rows, 8);
   // 8K RGBA: 35 bands fill their waves as well with 4 steps (4725 blocks, 8.95 waves).
-  EXPECT_EQ(step_strip_plan(35, 4320, 528, 8, 4, 0.01).rows, 32);
+  EXPECT_EQ(step_strip_plan(35, 4320, 528, {8, 4, 0.01}).rows, 32);
   // The column walk (strips of 32 or 64 rows, shorter only where they fill a tenth more):
   // 8K float gray, 32 block columns, 1056 resident: 64-row strips make 2.06 waves (69% of
   // 3 waves' slots), 32-row 4.09 (82% of 5); 8K 16-bit gray at 792 resident, 2.75 waves
   // (92%) against 5.45 (91%).
-  EXPECT_EQ(step_strip_plan(32, 4320, 1056, 32, 2, 0.1).rows, 32);
-  EXPECT_EQ(step_strip_plan(32, 4320, 792, 32, 2, 0.1).rows, 64);
-  EXPECT_EQ(step_strip_plan(32, 4320, 528, 32, 2, 0.1).rows, 64);
+  EXPECT_EQ(step_strip_plan(32, 4320, 1056, {32, 2, 0.1}).rows, 32);
+  EXPECT_EQ(step_strip_plan(32, 4320, 792, {32, 2, 0.1}).rows, 64);
+  EXPECT_EQ(step_strip_plan(32, 4320, 528, {32, 2, 0.1}).rows, 64);
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ std::vector<std::pair<int, int>> sizes() {
   constexpr int P = Tuning::kPixelsALane;
   const int warp = Tuning::columns_a_warp(2, P) + 1;
   const int band = Tuning::kWarps * Tuning::columns_a_warp(1, P);
-  const int strip = Tuning::kStripStepRows * Tuning::kMaxStepsPerStrip;
+  const int strip = Tuning::kStrips.step_rows * Tuning::kStrips.max_steps;
   return {{1, 1},       {2, 3}, {warp, Tuning::rows_a_step(P) - 1}, {7, strip + 3}, {band + 1, 9},
           {4 * band + 1, 2}};
 }

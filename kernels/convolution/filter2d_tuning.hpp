@@ -1,5 +1,6 @@
 #pragma once
 // Launch shapes and limits of the general 2-D filter kernels (filter2d_*.cu).
+#include "fixed_strip_plan.hpp"  // same folder: included from the library and the kernels
 namespace gpufilter::kernels {
 
 struct Filter2dTuning {
@@ -56,9 +57,7 @@ struct Filter2dWalkTuning {
   // output, so shorter strips cost loads, and where the fill is close the 64-row strips
   // measured as fast or faster (docs/techniques/convolution.md, "Small masks: the column
   // walk").
-  static constexpr int kStripStepRows = 32;
-  static constexpr int kMaxStepsPerStrip = 2;
-  static constexpr double kLongerStripsWithin = 0.1;
+  static constexpr StepStrips kStrips{32, 2, 0.1};
   // Lanes either side that compute only for their neighbours.
   static constexpr int halo_lanes(int radius, int pixels) { return (radius + pixels - 1) / pixels; }
   static constexpr int columns_a_warp(int radius, int pixels) {

@@ -21,11 +21,10 @@
 #include "common/border_runtime.cuh"
 #include "common/dispatch.cuh"
 #include "common/launch.cuh"
-#include "common/occupancy_cache.hpp"
 #include "convolution/filter2d_launch.hpp"
 #include "convolution/filter2d_output.cuh"
 #include "convolution/filter2d_tuning.hpp"
-#include "convolution/fixed_strip_plan.hpp"
+#include "convolution/step_strip_grid.cuh"
 
 namespace gpufilter::kernels::walk {
 
@@ -196,18 +195,13 @@ void launch_shape(const ImageView& src, const ImageView& dst, const FilterSpec& 
   // (2R + 1) * 2 products a channel and mask instead of (2R + 1)^2.
   auto kernel = filter2d_walk_kernel<T, C, R, M, P, false>;
   if (spec.is_separable()) kernel = filter2d_walk_kernel<T, C, R, M, P, true>;
-  const long long band = static_cast<long long>(Tuning::kWarps) * Tuning::columns_a_warp(R, P);
-  const long long columns = blocks_for(src.width, static_cast<int>(band));
-  const long long resident =
-      static_cast<long long>(cached_blocks_per_sm(reinterpret_cast<const void*>(kernel), Tuning::kThreads, 0)) *
-      cached_sm_count();
-  const StripPlan plan = step_strip_plan(columns, src.height, resident, Tuning::kStripStepRows,
-                                         Tuning::kMaxStepsPerStrip, Tuning::kLongerStripsWithin);
-  const dim3 grid(grid_x(columns, kName), grid_y(plan.strips));
-  kernel<<<grid, Tuning::kThreads, 0, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), taps_of<R, M>(spec),
-                                                   border_reads(border.mode, src.width, src.height),
-                                                   constant_pixel<T, C>(border), make_filter2d_output<T, C>(spec),
-                                                   plan.rows);
+  const StripGrid grid = step_strip_grid(src, Tuning::kWarps * Tuning::columns_a_warp(R, P),
+                                         reinterpret_cast<const void*>(kernel), Tuning::kThreads, 0, Tuning::kStrips,
+                                         kName);
+  kernel<<<grid.grid, Tuning::kThreads, 0, ctx.stream>>>(pitched<T, C>(src), pitched<T, C>(dst), taps_of<R, M>(spec),
+                                                        border_reads(border.mode, src.width, src.height),
+                                                        constant_pixel<T, C>(border), make_filter2d_output<T, C>(spec),
+                                                        grid.strip_rows);
   check_launch(kName, ctx);
 }
 

@@ -30,11 +30,11 @@ StripPlan fixed_strip_plan(long long columns, int height, long long resident, in
   return fixed_strips(height, static_cast<int>(ceil_div(height, strips)));
 }
 
-StripPlan step_strip_plan(long long columns, int height, long long resident, int step_rows, int max_steps,
-                          double longer_within) {
+StripPlan step_strip_plan(long long columns, int height, long long resident, const StepStrips& steps_a_strip) {
   columns = std::max(1LL, columns);
   resident = std::max(1LL, resident);
-  step_rows = std::max(1, step_rows);
+  const int step_rows = std::max(1, steps_a_strip.step_rows);
+  const int max_steps = steps_a_strip.max_steps;
   const long long steps = ceil_div(std::max(1, height), step_rows);
   // The share of the waves' block slots the grid fills, for strips of s steps.
   const auto filled = [&](int s) {
@@ -45,7 +45,7 @@ StripPlan step_strip_plan(long long columns, int height, long long resident, int
   for (int s = 1; s <= max_steps; ++s) best = std::max(best, filled(s));
   int chosen = 1;
   for (int s = std::max(1, max_steps); s >= 1; --s)
-    if (filled(s) >= best - longer_within) {
+    if (filled(s) >= best - steps_a_strip.longer_within) {
       chosen = s;
       break;
     }

@@ -30,6 +30,13 @@ StripPlan fixed_strip_plan(long long columns, int height, long long resident, in
 // Strips of `rows` rows each, whatever the occupancy.
 StripPlan fixed_strips(int height, int rows);
 
+// How a kernel that walks its strips in whole steps may cut them (step_strip_plan).
+struct StepStrips {
+  int step_rows = 1;           // rows a step
+  int max_steps = 1;           // steps a strip, at most
+  double longer_within = 0.0;  // the share of the best fill a longer strip may lose
+};
+
 // Strips of 1 to max_steps whole steps of `step_rows` rows: the count whose grid fills the
 // largest share of its waves' block slots, or the longest count within `longer_within` of
 // that share. A kernel whose steps load their own halo rows (the separable strip kernel)
@@ -37,7 +44,6 @@ StripPlan fixed_strips(int height, int rows);
 // rows before their first output (the column walk) takes shorter strips only where they
 // fill much better. An 8K gray image on the separable strip kernel is 12 block columns:
 // strips of 4 steps make 3.07 waves, of one step 12.3.
-StripPlan step_strip_plan(long long columns, int height, long long resident, int step_rows, int max_steps,
-                          double longer_within);
+StripPlan step_strip_plan(long long columns, int height, long long resident, const StepStrips& steps);
 
 }  // namespace gpufilter::kernels

@@ -25,9 +25,9 @@
 #include "common/launch.cuh"
 #include "common/occupancy_cache.hpp"
 #include "convolution/filter2d_output.cuh"
-#include "convolution/fixed_strip_plan.hpp"
 #include "convolution/separable_strip_launch.hpp"
 #include "convolution/separable_strip_tuning.hpp"
+#include "convolution/step_strip_grid.cuh"
 
 namespace gpufilter::kernels::strip {
 
@@ -248,23 +248,6 @@ StripTaps<R> taps_of(const SeparableMask& mask) {
   return taps;
 }
 
-// A block for each band of `band` output columns and each strip of rows: strips of 1 to
-// kMaxStepsPerStrip steps, as many as fill the last wave of `kernel`'s resident blocks best
-// (the kernels walk the strips with a stride of gridDim.y, so where the grid's rows run
-// out a block takes more than one).
-struct StripGrid {
-  dim3 grid;
-  int strip_rows;
-};
-inline StripGrid strip_grid(const ImageView& src, int band, const void* kernel, int threads, std::size_t shared,
-                            const char* kernel_name) {
-  const long long columns = blocks_for(src.width, band);
-  const long long resident = static_cast<long long>(cached_blocks_per_sm(kernel, threads, shared)) * cached_sm_count();
-  const StripPlan plan = step_strip_plan(columns, src.height, resident, Tuning::kRows, Tuning::kMaxStepsPerStrip,
-                                         Tuning::kLongerStripsWithin);
-  return {dim3(grid_x(columns, kernel_name), grid_y(plan.strips)), plan.rows};
-}
-
 template <class T, int C, int R, bool kStaged = false>
 void launch_radius(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                    const ExecContext& ctx) {
@@ -272,8 +255,8 @@ void launch_radius(const ImageView& src, const ImageView& dst, const FilterSpec&
   const auto kernel = separable_strip_kernel<T, C, R, kStaged>;
   constexpr std::size_t kShared = shared_bytes<T, C, R, kStaged>();
   allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
-  const StripGrid grid =
-      strip_grid(src, Tuning::band_width(R), reinterpret_cast<const void*>(kernel), Tuning::threads(R), kShared, kName);
+  const StripGrid grid = step_strip_grid(src, Tuning::band_width(R), reinterpret_cast<const void*>(kernel),
+                                         Tuning::threads(R), kShared, Tuning::kStrips, kName);
   kernel<<<grid.grid, Tuning::threads(R), kShared, ctx.stream>>>(
       pitched<T, C>(src), pitched<T, C>(dst), taps_of<R>(spec.separable[0]),
       border_reads(border.mode, src.width, src.height), constant_pixel<T, C>(border), make_filter2d_output<T, C>(spec),

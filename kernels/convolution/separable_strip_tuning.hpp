@@ -5,6 +5,8 @@
 // shared memory, then the horizontal pass of those K rows from there.
 #include <cstddef>
 
+#include "fixed_strip_plan.hpp"  // same folder: included from the library and the kernels
+
 namespace gpufilter::kernels {
 
 struct SeparableStripTuning {
@@ -41,12 +43,11 @@ struct SeparableStripTuning {
   static constexpr std::size_t staged_bytes(int radius, std::size_t pixel_bytes) {
     return static_cast<std::size_t>(kRows) * band_width(radius) * pixel_bytes;
   }
-  // Steps a block walks down before the next block takes over, at most: fewer where
-  // shorter strips fill the grid's last wave better (step_strip_plan; no warm-up rows to
-  // amortise: a step reads its own halo rows).
-  static constexpr int kMaxStepsPerStrip = 4;
-  // A longer strip is kept where its grid fills the waves within this share of the best.
-  static constexpr double kLongerStripsWithin = 0.01;
+  // Strips of 1 to 4 steps a block walks down before the next block takes over: fewer
+  // where shorter strips fill the grid's last wave better (step_strip_plan; no warm-up
+  // rows to amortise: a step reads its own halo rows), a longer one kept where its grid
+  // fills the waves within 1% of the best.
+  static constexpr StepStrips kStrips{kRows, 4, 0.01};
   // RGBA of 8 bytes a pixel or more (u16x4, f32x4) stores its outputs staged (kStaged):
   // a thread's own run of 7 pixels would make a warp's store span 7 pixels a lane, which
   // kept these formats on the tiled kernel below 13x13 and slowed them above; staged,
