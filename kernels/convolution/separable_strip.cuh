@@ -69,30 +69,85 @@ __device__ __forceinline__ void tap_run(Accum<C> (&o)[N], const float (&taps)[2 
   }
 }
 
+// A step's row table: for each of the rows it reads (y0 - R to y0 + K + R - 1), the row's
+// byte offset after the border mode and whether it is the constant's, so that the
+// unrolled loads do no border arithmetic. Room for two in shared memory: ahead
+// (SeparableStripTuning::tables_ahead), a step reads one while the block's last threads
+// (idle or nearly so in the vertical pass, whose columns are the first threads) write the
+// next step's into the other before the barrier after the vertical pass, so no step
+// waits on a few threads writing its own table; else the block's first threads write
+// each step's table at its start, a barrier before its vertical pass.
+struct RowTables {
+  long long* offsets;  // [2][K + 2R]
+  bool* constant;      // [2][K + 2R]
+};
+
+template <int R>
+__device__ __forceinline__ void write_row_table(int y0, int height, std::size_t pitch, const BorderReads& border,
+                                                long long* offsets, bool* constant, int entry) {
+  const int y = y0 - R + entry;
+  const bool inside = y >= 0 && y < height;
+  const int row = inside ? y : border_map(y, height, border.y);
+  offsets[entry] = static_cast<long long>(row) * static_cast<long long>(pitch);
+  constant[entry] = !inside && border.constant;
+}
+
 // The block's steps: for each strip of `strip_rows` rows it owns (a stride of gridDim.y
 // strips), each step of K output rows from y0 (y_end: the strip's end, within the image).
-// Before each step the block's first threads write the rows the step reads (y0 - R to
-// y0 + K + R - 1) into the table: each row's byte offset after the border mode, and
-// whether it is the constant's, so that the unrolled loads do no border arithmetic; a
-// barrier follows, after which the last step's horizontal pass has read its sums too.
+// step(y0, y_end, offsets, constant, write_next) runs a step on its row table and calls
+// write_next() after its vertical pass, before the barrier that follows it.
+// Here each step's table is written at its start by the block's first threads, a barrier
+// before its vertical pass, after which the last step's horizontal pass has read its sums
+// too; the table is written while other threads may still be in that horizontal pass,
+// which does not read it.
 template <int R, class Step>
 __device__ __forceinline__ void for_each_step(int height, std::size_t pitch, int strip_rows, const BorderReads& border,
-                                              long long* row_offsets, bool* row_constant, Step&& step) {
+                                              RowTables tables, Step&& step) {
+  constexpr int kStepRows = Tuning::kRows + 2 * R;
   for (int strip = static_cast<int>(blockIdx.y); static_cast<long long>(strip) * strip_rows < height;
        strip += static_cast<int>(gridDim.y)) {
     const int y_begin = strip * strip_rows;
     const int y_end = min(height, y_begin + strip_rows);
     for (int y0 = y_begin; y0 < y_end; y0 += Tuning::kRows) {
-      for (int i = static_cast<int>(threadIdx.x); i < Tuning::kRows + 2 * R; i += Tuning::threads(R)) {
-        const int y = y0 - R + i;
-        const bool inside = y >= 0 && y < height;
-        const int row = inside ? y : border_map(y, height, border.y);
-        row_offsets[i] = static_cast<long long>(row) * static_cast<long long>(pitch);
-        row_constant[i] = !inside && border.constant;
-      }
+      for (int i = static_cast<int>(threadIdx.x); i < kStepRows; i += Tuning::threads(R))
+        write_row_table<R>(y0, height, pitch, border, tables.offsets, tables.constant, i);
       __syncthreads();
-      step(y0, y_end);
+      step(y0, y_end, tables.offsets, tables.constant, [] {});
     }
+  }
+}
+
+// The same steps with the tables ahead: the first step's table is written before it,
+// and each step's vertical pass writes the next one's (write_next, the block's last
+// threads), so a step must end with every thread past the reads of its sums, which the
+// next step's vertical pass writes over (a barrier after its horizontal pass).
+template <int R, int kThreads, class Step>
+__device__ __forceinline__ void for_each_step_tables_ahead(int height, std::size_t pitch, int strip_rows,
+                                                           const BorderReads& border, RowTables tables, Step&& step) {
+  constexpr int kStepRows = Tuning::kRows + 2 * R;
+  static_assert(kStepRows <= kThreads, "a thread an entry of the table");
+  const int entry = kThreads - 1 - static_cast<int>(threadIdx.x);  // the thread's entry of the tables
+  int strip = static_cast<int>(blockIdx.y);
+  if (static_cast<long long>(strip) * strip_rows >= height) return;
+  int y0 = strip * strip_rows;
+  if (entry < kStepRows) write_row_table<R>(y0, height, pitch, border, tables.offsets, tables.constant, entry);
+  __syncthreads();
+  for (int table = 0;; table ^= 1) {
+    const int y_end = min(height, strip * strip_rows + strip_rows);
+    // The next step: the strip's next, or the first of the block's next strip.
+    int next_strip = strip, next_y0 = y0 + Tuning::kRows;
+    if (next_y0 >= y_end) {
+      next_strip = strip + static_cast<int>(gridDim.y);
+      next_y0 = static_cast<long long>(next_strip) * strip_rows < height ? next_strip * strip_rows : -1;
+    }
+    const int next = (table ^ 1) * kStepRows;
+    step(y0, y_end, tables.offsets + table * kStepRows, tables.constant + table * kStepRows, [&] {
+      if (next_y0 >= 0 && entry < kStepRows)
+        write_row_table<R>(next_y0, height, pitch, border, tables.offsets + next, tables.constant + next, entry);
+    });
+    if (next_y0 < 0) return;
+    strip = next_strip;
+    y0 = next_y0;
   }
 }
 
@@ -115,11 +170,9 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   static_assert(kRuns * K == Tuning::threads(R), "the horizontal pass has a run for every thread");
   static_assert(kCols <= Tuning::threads(R), "one vertical pass of the threads covers the band and its halo");
   constexpr int kStepRows = K + 2 * R;
+  constexpr bool kAhead = Tuning::tables_ahead(C);
   // The shared memory (SeparableStripTuning::shared_bytes): the step's vertical sums,
-  // [K][kCols]; then the rows the step reads, from y0 - R: each row's byte offset after
-  // the border mode, and whether it is the constant, made once a step by a few threads
-  // so the unrolled loads below do no border arithmetic. The table is written while
-  // other threads may still be in the last step's horizontal pass, which does not read it.
+  // [K][kCols]; then the two row tables (RowTables).
   extern __shared__ __align__(16) unsigned char shared[];
   Accum<C>* const sums = reinterpret_cast<Accum<C>*>(shared);
   // kStaged: the step's output pixels, [K][kBand], between the sums and the table.
@@ -129,7 +182,7 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   static_assert(kStagedBytes % sizeof(long long) == 0, "the row table is aligned");
   long long* const row_offsets =
       reinterpret_cast<long long*>(shared + K * kCols * sizeof(Accum<C>) + kStagedBytes);
-  bool* const row_constant = reinterpret_cast<bool*>(row_offsets + kStepRows);
+  const RowTables tables{row_offsets, reinterpret_cast<bool*>(row_offsets + 2 * kStepRows)};
   static_assert(K * kCols * sizeof(Accum<C>) % sizeof(long long) == 0, "the row table is aligned");
 
   const int tid = static_cast<int>(threadIdx.x);
@@ -150,11 +203,11 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   // channel's range, so the output needs no bias, rule or clamp (plain_pixel).
   const bool plain = convex && out.rule == FilterOutput::Linear && out.bias == 0.0f && !out.keep_alpha;
 
-  for_each_step<R>(src.height, src.pitch, strip_rows, border, row_offsets, row_constant, [&](int y0, int y_end) {
+  const auto step = [&](int y0, int y_end, const long long* offsets, const bool* constant_rows, auto write_next) {
     if (has_column) {
       Accum<C> acc[K];
       tap_run<K, R>(acc, taps.y, [&](int i) {
-        return load_input<T, C>(column + row_offsets[i], row_constant[i], constant, out);
+        return load_input<T, C>(column + offsets[i], constant_rows[i], constant, out);
       });
       // A column of the constant border: every output row is the constant's times the
       // sum of the taps (kept out of the loop, where the compiler would copy the loop for it).
@@ -168,6 +221,7 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
 #pragma unroll
       for (int k = 0; k < K; ++k) store_shared(sums + k * kCols + tid, acc[k]);
     }
+    write_next();
     __syncthreads();
     const int y = y0 + row_of_step;
     [[maybe_unused]] Pixel<T, C>* const staged_row = staged + row_of_step * kBand;
@@ -202,17 +256,23 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
         }
       }
     }
+    // Staged, a barrier before the stores (a row's kRuns runs are one warp, so each warp
+    // store covers consecutive pixels; the next step writes the staged rows after its
+    // first barrier). With the tables ahead the next step's vertical pass writes over the
+    // sums without a barrier first: every run has read its own before this one.
+    if constexpr (kStaged || kAhead) __syncthreads();
     if constexpr (kStaged) {
-      // A row's kRuns runs are one warp, so each warp store covers consecutive pixels.
-      // (The next step writes the staged rows after for_each_step's barrier.)
-      __syncthreads();
       if (y < y_end) {
         Pixel<T, C>* const row = &dst.at(band_x, y);
         const int pixels = min(kBand, dst.width - band_x);
         for (int p = tid % kRuns; p < pixels; p += kRuns) row[p] = staged_row[p];
       }
     }
-  });
+  };
+  if constexpr (kAhead)
+    for_each_step_tables_ahead<R, Tuning::threads(R)>(src.height, src.pitch, strip_rows, border, tables, step);
+  else
+    for_each_step<R>(src.height, src.pitch, strip_rows, border, tables, step);
 }
 
 // Calls f(std::integral_constant<int, R>) where R, the compiled radius that runs a mask,

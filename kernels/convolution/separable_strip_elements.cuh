@@ -99,12 +99,12 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   static_assert(kRowElements % 4 == 0, "bands start on whole quads");
   constexpr int kStepRows = K + 2 * R;
   // Shared memory (SeparableStripTuning::element_shared_bytes): the step's sums
-  // [K][kRowFloats], its output elements [K][kRowElements], then the row table.
+  // [K][kRowFloats], its output elements [K][kRowElements], then the two row tables.
   extern __shared__ __align__(16) unsigned char shared[];
   float* const sums = reinterpret_cast<float*>(shared);
   T* const staged = reinterpret_cast<T*>(shared + K * kRowFloats * sizeof(float));
   long long* const row_offsets = reinterpret_cast<long long*>(staged + K * kRowElements);
-  bool* const row_constant = reinterpret_cast<bool*>(row_offsets + kStepRows);
+  const RowTables tables{row_offsets, reinterpret_cast<bool*>(row_offsets + 2 * kStepRows)};
   static_assert(kRowElements * sizeof(T) % 8 == 0, "the row table is aligned");
 
   const int tid = static_cast<int>(threadIdx.x);
@@ -124,13 +124,13 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   const float* const run_sums = sums + row_of_step * kRowFloats + kHalo + ((tid % kRuns) * L - R) * C;
   const bool plain = convex && out.rule == FilterOutput::Linear && out.bias == 0.0f;
 
-  for_each_step<R>(src.height, src.pitch, strip_rows, border, row_offsets, row_constant, [&](int y0, int y_end) {
+  const auto step = [&](int y0, int y_end, const long long* offsets, const bool* constant_rows, auto write_next) {
     if (has_quad) {
       // The column's K vertical sums, one an element: load(row) gives its quad of a row.
       Accum<4> acc[K];
       const auto column_sums = [&](auto load) {
         tap_run<K, R>(acc, taps.y, [&](int i) {
-          return quad_values(row_constant[i] ? constant_quad : load(src.data + row_offsets[i]));
+          return quad_values(constant_rows[i] ? constant_quad : load(src.data + offsets[i]));
         });
       };
       if (whole) {
@@ -149,6 +149,7 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
 #pragma unroll
       for (int k = 0; k < K; ++k) store_shared(reinterpret_cast<Accum<4>*>(sums + k * kRowFloats) + tid, acc[k]);
     }
+    write_next();
     __syncthreads();
     const int y = y0 + row_of_step;
     if (y < y_end) {
@@ -176,6 +177,8 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
         for (int ch = 0; ch < C; ++ch) run_elements[q * C + ch] = px.c[ch];
       }
     }
+    // After this barrier every run has read its sums, which the next step's vertical pass
+    // writes over, and the next step writes the staged rows after its first barrier.
     __syncthreads();
     // The step's rows to the image a quad a thread, consecutive threads on consecutive
     // quads; elements one by one at the row's end and where rows are not whole quads apart.
@@ -191,7 +194,9 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
         }
       }
     }
-  });
+  };
+  static_assert(Tuning::tables_ahead(C), "element columns write their row tables ahead");
+  for_each_step_tables_ahead<R, Tuning::threads(R)>(src.height, src.pitch, strip_rows, border, tables, step);
 }
 
 template <class T, int C, int R>

@@ -27,10 +27,11 @@ struct SeparableStripTuning {
   // threads, which the shared sums of the 13x13 RGBA kernel allow too.
   static constexpr int min_blocks(int radius) { return 1024 / threads(radius); }
   static constexpr int band_width(int radius) { return kRun * threads(radius) / kRows; }
-  // A step's row table, at the end of both column kinds' shared memory: a 64-bit offset
-  // and a constant flag for each of its K + 2R rows.
+  // The row tables, at the end of both column kinds' shared memory: room for the step's
+  // and the next one's (separable_strip.cuh, RowTables), a 64-bit offset and a constant
+  // flag for each of a step's K + 2R rows.
   static constexpr std::size_t row_table_bytes(int radius) {
-    return static_cast<std::size_t>(kRows + 2 * radius) * (sizeof(long long) + 1);
+    return 2 * static_cast<std::size_t>(kRows + 2 * radius) * (sizeof(long long) + 1);
   }
   // Shared memory a block takes: a step's vertical sums (K rows of the band and its
   // halo, `accum_bytes` a pixel: 16 for four channels, 4 a channel otherwise), then the
@@ -43,6 +44,12 @@ struct SeparableStripTuning {
   static constexpr std::size_t staged_bytes(int radius, std::size_t pixel_bytes) {
     return static_cast<std::size_t>(kRows) * band_width(radius) * pixel_bytes;
   }
+  // Whether a step's vertical pass writes the next step's row table (RowTables), so that
+  // a step needs no barrier of its own and no warp waits on a few writing the table:
+  // gray and RGB (element columns, and gray's pixel columns) measured faster so; RGBA's
+  // pixel columns measured slower and write each step's table at its start
+  // (docs/techniques/convolution.md, "Large radii in float: separable_strip").
+  static constexpr bool tables_ahead(int channels) { return channels != 4; }
   // Strips of 1 to 4 steps a block walks down before the next block takes over: fewer
   // where shorter strips fill the grid's last wave better (step_strip_plan; no warm-up
   // rows to amortise: a step reads its own halo rows), a longer one kept where its grid
