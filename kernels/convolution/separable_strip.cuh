@@ -175,7 +175,7 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   // [K][kCols]; then the two row tables (RowTables).
   extern __shared__ __align__(16) unsigned char shared[];
   Accum<C>* const sums = reinterpret_cast<Accum<C>*>(shared);
-  // kStaged: the step's output pixels, [K][kBand], between the sums and the table.
+  // kStaged: the step's output pixels, [K][kBand], between the sums and the tables.
   [[maybe_unused]] Pixel<T, C>* const staged =
       reinterpret_cast<Pixel<T, C>*>(shared + K * kCols * sizeof(Accum<C>));
   constexpr std::size_t kStagedBytes = kStaged ? Tuning::staged_bytes(R, sizeof(Pixel<T, C>)) : 0;

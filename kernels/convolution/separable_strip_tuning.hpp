@@ -35,7 +35,7 @@ struct SeparableStripTuning {
   }
   // Shared memory a block takes: a step's vertical sums (K rows of the band and its
   // halo, `accum_bytes` a pixel: 16 for four channels, 4 a channel otherwise), then the
-  // row table.
+  // row tables.
   static constexpr std::size_t shared_bytes(int radius, std::size_t accum_bytes) {
     return static_cast<std::size_t>(kRows) * (band_width(radius) + 2 * radius) * accum_bytes +
            row_table_bytes(radius);
@@ -104,7 +104,7 @@ struct SeparableStripTuning {
   }
   // Shared memory a block takes: a step's sums (a float an element of the band and its
   // halo), its output elements (staged, so that a warp stores whole quads of a row), then
-  // the row table.
+  // the row tables.
   static constexpr std::size_t element_shared_bytes(int channels, int radius, std::size_t element_bytes) {
     return static_cast<std::size_t>(kRows) * element_quads(channels, element_bytes, radius) * 4 * sizeof(float) +
            static_cast<std::size_t>(kRows) * element_band_width(channels, element_bytes, radius) * channels *
