@@ -11,6 +11,12 @@ namespace {
 
 long long ceil_div(long long n, long long d) { return (n + d - 1) / d; }
 
+// The share of the waves' block slots a grid of columns x strips blocks fills.
+double filled(long long columns, int strips, long long resident) {
+  const long long blocks = columns * strips;
+  return static_cast<double>(blocks) / static_cast<double>(ceil_div(blocks, resident) * resident);
+}
+
 TEST(FixedStripPlan, CoversTheImageWithinTheBounds) {
   for (long long columns : {1LL, 7LL, 8LL, 30LL, 1000LL, 100000LL})
     for (int height : {1, 2, 15, 16, 17, 33, 1080, 4320, 100000})
@@ -48,10 +54,6 @@ TEST(FixedStripPlan, FixedLength) {
 // Strips of whole steps (the separable strip kernel): within 1 to max_steps steps, covering
 // the image, and no emptier last wave than any other step count allows (within 1%).
 TEST(StepStripPlan, WholeStepsThatFillTheLastWave) {
-  const auto filled = [](long long columns, int strips, long long resident) {
-    const long long blocks = columns * strips;
-    return static_cast<double>(blocks) / static_cast<double>(ceil_div(blocks, resident) * resident);
-  };
   for (long long columns : {1LL, 12LL, 35LL, 1000LL})
     for (int height : {1, 7, 8, 9, 33, 1080, 4320})
       for (long long resident : {0LL, 1LL, 528LL, 1056LL}) {
@@ -71,13 +73,32 @@ TEST(StepStripPlan, WholeStepsThatFillTheLastWave) {
   EXPECT_EQ(step_strip_plan(12, 4320, 528, {8, 4, 0.01}).rows, 8);
   // 8K RGBA: 35 bands fill their waves as well with 4 steps (4725 blocks, 8.95 waves).
   EXPECT_EQ(step_strip_plan(35, 4320, 528, {8, 4, 0.01}).rows, 32);
-  // The column walk (strips of 32 or 64 rows, shorter only where they fill a tenth more):
-  // 8K float gray, 32 block columns, 1056 resident: 64-row strips make 2.06 waves (69% of
-  // 3 waves' slots), 32-row 4.09 (82% of 5); 8K 16-bit gray at 792 resident, 2.75 waves
-  // (92%) against 5.45 (91%).
-  EXPECT_EQ(step_strip_plan(32, 4320, 1056, {32, 2, 0.1}).rows, 32);
-  EXPECT_EQ(step_strip_plan(32, 4320, 792, {32, 2, 0.1}).rows, 64);
-  EXPECT_EQ(step_strip_plan(32, 4320, 528, {32, 2, 0.1}).rows, 64);
+}
+
+// A least step count (the column walk: strips of 32 to 64 rows in steps of 4): the plan
+// stays within the bounds and no allowed count fills the waves more than 1% better.
+TEST(StepStripPlan, LeastStepsAndTheBestFillBetween) {
+  const StepStrips walk{4, 16, 0.01, 8};
+  for (long long columns : {1LL, 16LL, 32LL, 1000LL})
+    for (int height : {1, 5, 31, 33, 67, 1080, 2160, 4320})
+      for (long long resident : {1LL, 528LL, 792LL, 1056LL}) {
+        const StripPlan plan = step_strip_plan(columns, height, resident, walk);
+        EXPECT_EQ(plan.rows % 4, 0);
+        EXPECT_GE(plan.rows, 32);
+        EXPECT_LE(plan.rows, 64);
+        EXPECT_EQ(plan.strips, ceil_div(height, plan.rows));
+        for (int steps = 8; steps <= 16; ++steps)
+          EXPECT_GE(filled(columns, plan.strips, resident) + 0.01,
+                    filled(columns, static_cast<int>(ceil_div(ceil_div(height, 4), steps)), resident))
+              << columns << " columns, height " << height << ", " << resident << " resident, " << steps << " steps";
+      }
+  // 8K, 32 block columns: 44-row strips make 3168 blocks, whole waves of 528, 792 and 1056
+  // resident blocks (4, 6 and 8 an SM); 4K 16-bit gray, 16 columns at 792: 48-row strips
+  // make 720 blocks, 91% of one wave.
+  for (long long resident : {528LL, 792LL, 1056LL}) EXPECT_EQ(step_strip_plan(32, 4320, resident, walk).rows, 44);
+  EXPECT_EQ(step_strip_plan(16, 2160, 792, walk).rows, 48);
+  // A count outside the bounds is read as the nearest inside them.
+  EXPECT_EQ(step_strip_plan(32, 4320, 528, {8, 4, 0.01, 9}).rows, 32);
 }
 
 }  // namespace

@@ -66,7 +66,7 @@ void expect_matches(const NamedSpec& named, PixelFormat format, BorderMode mode,
 // than a quad and than the mask; heights shorter than a step and a strip and one more.
 std::vector<std::pair<int, int>> sizes(PixelFormat format) {
   const int band = Tuning::element_band_width(format.channels, format.channel_bytes(), 6);
-  const int strip = Tuning::kStrips.step_rows * Tuning::kStrips.max_steps;
+  const int strip = Tuning::kElementStrips.step_rows * Tuning::kElementStrips.max_steps;
   return {{1, 1}, {3, 5}, {5, Tuning::kRows - 1}, {band - 1, 3}, {band + 1, strip + 1}, {2 * band + 3, 9}};
 }
 

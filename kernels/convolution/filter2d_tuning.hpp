@@ -52,12 +52,13 @@ struct Filter2dWalkTuning {
   // Rows loaded together a step: their loads are in flight at once, and the window of
   // converted rows moves once a step. Two where a lane owns several pixels.
   static constexpr int rows_a_step(int pixels) { return pixels == 1 ? 4 : 2; }
-  // Rows a block walks: 64, or 32 where 32-row strips fill the grid's waves by a tenth
-  // more of their block slots (step_strip_plan): each strip reads 2R rows before its first
-  // output, so shorter strips cost loads, and where the fill is close the 64-row strips
-  // measured as fast or faster (docs/techniques/convolution.md, "Small masks: the column
-  // walk").
-  static constexpr StepStrips kStrips{32, 2, 0.1};
+  // Rows a block walks: a multiple of 4 from 32 to 64, the length whose grid fills the
+  // largest share of its waves' block slots, the longest within 1% of that
+  // (step_strip_plan). Each strip reads 2R rows before its first output, so strips stay
+  // 32 rows or more. At 8K every format takes 44 rows (3168 blocks: 4, 6 or 8 an SM make
+  // whole waves), which measured fastest of 32, 44, 60 and 64 rows on every default row
+  // of the walk (docs/techniques/convolution.md, "Small masks: the column walk").
+  static constexpr StepStrips kStrips{4, 16, 0.01, 8};
   // Lanes either side that compute only for their neighbours.
   static constexpr int halo_lanes(int radius, int pixels) { return (radius + pixels - 1) / pixels; }
   static constexpr int columns_a_warp(int radius, int pixels) {

@@ -34,7 +34,8 @@ StripPlan step_strip_plan(long long columns, int height, long long resident, con
   columns = std::max(1LL, columns);
   resident = std::max(1LL, resident);
   const int step_rows = std::max(1, steps_a_strip.step_rows);
-  const int max_steps = steps_a_strip.max_steps;
+  const int max_steps = std::max(1, steps_a_strip.max_steps);
+  const int min_steps = std::clamp(steps_a_strip.min_steps, 1, max_steps);
   const long long steps = ceil_div(std::max(1, height), step_rows);
   // The share of the waves' block slots the grid fills, for strips of s steps.
   const auto filled = [&](int s) {
@@ -42,9 +43,9 @@ StripPlan step_strip_plan(long long columns, int height, long long resident, con
     return static_cast<double>(blocks) / static_cast<double>(ceil_div(blocks, resident) * resident);
   };
   double best = 0.0;
-  for (int s = 1; s <= max_steps; ++s) best = std::max(best, filled(s));
-  int chosen = 1;
-  for (int s = std::max(1, max_steps); s >= 1; --s)
+  for (int s = min_steps; s <= max_steps; ++s) best = std::max(best, filled(s));
+  int chosen = min_steps;
+  for (int s = max_steps; s >= min_steps; --s)
     if (filled(s) >= best - steps_a_strip.longer_within) {
       chosen = s;
       break;

@@ -35,9 +35,10 @@ struct StepStrips {
   int step_rows = 1;           // rows a step
   int max_steps = 1;           // steps a strip, at most
   double longer_within = 0.0;  // the share of the best fill a longer strip may lose
+  int min_steps = 1;           // steps a strip, at least
 };
 
-// Strips of 1 to max_steps whole steps of `step_rows` rows: the count whose grid fills the
+// Strips of min_steps to max_steps whole steps of `step_rows` rows: the count whose grid fills the
 // largest share of its waves' block slots, or the longest count within `longer_within` of
 // that share. A kernel whose steps load their own halo rows (the separable strip kernel)
 // loses nothing on short strips and takes the best fill (0.01); one whose strips load 2R

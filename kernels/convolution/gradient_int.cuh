@@ -138,7 +138,7 @@ template <class Shape, int C, bool kKeepAlpha>
 void launch_shape(const ImageView& src, const ImageView& dst, const ByteImage& image, const GradientTaps& taps,
                   bool aligned, const ExecContext& ctx) {
   launch_in_shape<Shape, C>(gradient_int_kernel<C, kKeepAlpha, Shape>, "gradient_int_kernel", src, dst, image, taps,
-                            aligned, GradientIntTuning::kStripRows, ctx);
+                            aligned, GradientIntTuning::strip_rows(C), ctx);
 }
 
 }  // namespace gradient_int_detail

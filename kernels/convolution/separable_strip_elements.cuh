@@ -210,7 +210,7 @@ void launch_elements_radius(const ImageView& src, const ImageView& dst, const Fi
   const auto quad_rows = [](const ImageView& view) { return rows_aligned(view.data, view.pitch, 4 * sizeof(T)); };
   const StripGrid grid = step_strip_grid(src, Tuning::element_band_width(C, sizeof(T), R),
                                          reinterpret_cast<const void*>(kernel), Tuning::threads(R), kShared,
-                                         Tuning::kStrips, kName);
+                                         Tuning::kElementStrips, kName);
   kernel<<<grid.grid, Tuning::threads(R), kShared, ctx.stream>>>(
       pitched<T, C>(src), pitched<T, C>(dst), taps_of<R>(spec.separable[0]),
       border_reads(border.mode, src.width, src.height), constant_pixel<T, C>(border),

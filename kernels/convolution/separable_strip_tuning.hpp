@@ -55,6 +55,11 @@ struct SeparableStripTuning {
   // rows to amortise: a step reads its own halo rows), a longer one kept where its grid
   // fills the waves within 1% of the best.
   static constexpr StepStrips kStrips{kRows, 4, 0.01};
+  // Element columns (RGB, wide gray) walk strips of at most 2 steps: where 1 to 4 steps
+  // fill the waves alike (8K RGB), 2 measured faster than 4 on 16-bit RGB, and 1 step
+  // no slower than 2 on gray (docs/techniques/convolution.md, "Gray and RGB on
+  // element columns").
+  static constexpr StepStrips kElementStrips{kRows, 2, 0.01};
   // RGBA of 8 bytes a pixel or more (u16x4, f32x4) stores its outputs staged (kStaged):
   // a thread's own run of 7 pixels would make a warp's store span 7 pixels a lane, which
   // kept these formats on the tiled kernel below 13x13 and slowed them above; staged,
