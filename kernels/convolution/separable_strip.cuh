@@ -316,7 +316,8 @@ void launch_radius(const ImageView& src, const ImageView& dst, const FilterSpec&
   constexpr std::size_t kShared = shared_bytes<T, C, R, kStaged>();
   allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
   const StripGrid grid = step_strip_grid(src, Tuning::band_width(R), reinterpret_cast<const void*>(kernel),
-                                         Tuning::threads(R), kShared, Tuning::kStrips, kName);
+                                         Tuning::threads(R), kShared,
+                                         kStaged ? Tuning::kStagedStrips : Tuning::kStrips, kName);
   kernel<<<grid.grid, Tuning::threads(R), kShared, ctx.stream>>>(
       pitched<T, C>(src), pitched<T, C>(dst), taps_of<R>(spec.separable[0]),
       border_reads(border.mode, src.width, src.height), constant_pixel<T, C>(border), make_filter2d_output<T, C>(spec),

@@ -60,6 +60,11 @@ struct SeparableStripTuning {
   // no slower than 2 on gray (docs/techniques/convolution.md, "Gray and RGB on
   // element columns").
   static constexpr StepStrips kElementStrips{kRows, 2, 0.01};
+  // Staged stores (u16x4 and f32x4, stages_stores; the lab's staged RGBA8 too) walk strips
+  // of one step: on 8K, where 1 to 4 steps fill the waves alike, 1 step measured faster
+  // than 2, 3 and 4 on both formats and both Gaussians. The library's RGBA8 (unstaged) was
+  // no faster at 1 step and keeps kStrips (docs/gpu-results.md, "The default calls").
+  static constexpr StepStrips kStagedStrips{kRows, 1, 0.01};
   // RGBA of 8 bytes a pixel or more (u16x4, f32x4) stores its outputs staged (kStaged):
   // a thread's own run of 7 pixels would make a warp's store span 7 pixels a lane, which
   // kept these formats on the tiled kernel below 13x13 and slowed them above; staged,
