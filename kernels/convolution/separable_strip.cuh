@@ -103,7 +103,7 @@ __device__ __forceinline__ void write_row_table(int y0, int height, std::size_t 
 template <int R, class Step>
 __device__ __forceinline__ void for_each_step(int height, std::size_t pitch, int strip_rows, const BorderReads& border,
                                               RowTables tables, Step&& step) {
-  constexpr int kStepRows = Tuning::kRows + 2 * R;
+  constexpr int kStepRows = Tuning::step_rows(R);
   for (int strip = static_cast<int>(blockIdx.y); static_cast<long long>(strip) * strip_rows < height;
        strip += static_cast<int>(gridDim.y)) {
     const int y_begin = strip * strip_rows;
@@ -124,7 +124,7 @@ __device__ __forceinline__ void for_each_step(int height, std::size_t pitch, int
 template <int R, int kThreads, class Step>
 __device__ __forceinline__ void for_each_step_tables_ahead(int height, std::size_t pitch, int strip_rows,
                                                            const BorderReads& border, RowTables tables, Step&& step) {
-  constexpr int kStepRows = Tuning::kRows + 2 * R;
+  constexpr int kStepRows = Tuning::step_rows(R);
   static_assert(kStepRows <= kThreads, "a thread an entry of the table");
   const int entry = kThreads - 1 - static_cast<int>(threadIdx.x);  // the thread's entry of the tables
   int strip = static_cast<int>(blockIdx.y);
@@ -169,7 +169,7 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   constexpr int kRuns = kBand / L;  // runs a row
   static_assert(kRuns * K == Tuning::threads(R), "the horizontal pass has a run for every thread");
   static_assert(kCols <= Tuning::threads(R), "one vertical pass of the threads covers the band and its halo");
-  constexpr int kStepRows = K + 2 * R;
+  constexpr int kStepRows = Tuning::step_rows(R);
   constexpr bool kAhead = Tuning::tables_ahead(C);
   // The shared memory (SeparableStripTuning::shared_bytes): the step's vertical sums,
   // [K][kCols]; then the two row tables (RowTables).

@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
   static_assert(kRuns * L == kBand && kRuns * K == Tuning::threads(R), "a run for every thread");
   static_assert(kQuads <= Tuning::threads(R), "one vertical pass of the threads covers the band and its halo");
   static_assert(kRowElements % 4 == 0, "bands start on whole quads");
-  constexpr int kStepRows = K + 2 * R;
+  constexpr int kStepRows = Tuning::step_rows(R);
   // Shared memory (SeparableStripTuning::element_shared_bytes): the step's sums
   // [K][kRowFloats], its output elements [K][kRowElements], then the two row tables.
   extern __shared__ __align__(16) unsigned char shared[];

@@ -27,11 +27,13 @@ struct SeparableStripTuning {
   // threads, which the shared sums of the 13x13 RGBA kernel allow too.
   static constexpr int min_blocks(int radius) { return 1024 / threads(radius); }
   static constexpr int band_width(int radius) { return kRun * threads(radius) / kRows; }
+  // Rows a step reads: its K output rows and R more on each side.
+  static constexpr int step_rows(int radius) { return kRows + 2 * radius; }
   // The row tables, at the end of both column kinds' shared memory: room for the step's
   // and the next one's (separable_strip.cuh, RowTables), a 64-bit offset and a constant
   // flag for each of a step's K + 2R rows.
   static constexpr std::size_t row_table_bytes(int radius) {
-    return 2 * static_cast<std::size_t>(kRows + 2 * radius) * (sizeof(long long) + 1);
+    return 2 * static_cast<std::size_t>(step_rows(radius)) * (sizeof(long long) + 1);
   }
   // Shared memory a block takes: a step's vertical sums (K rows of the band and its
   // halo, `accum_bytes` a pixel: 16 for four channels, 4 a channel otherwise), then the
