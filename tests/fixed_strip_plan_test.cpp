@@ -97,6 +97,10 @@ TEST(StepStripPlan, LeastStepsAndTheBestFillBetween) {
   // make 720 blocks, 91% of one wave.
   for (long long resident : {528LL, 792LL, 1056LL}) EXPECT_EQ(step_strip_plan(32, 4320, resident, walk).rows, 44);
   EXPECT_EQ(step_strip_plan(16, 2160, 792, walk).rows, 48);
+  // Under a wave (the walk's GPU test of 4 bands by 301 rows): the most blocks within 1%
+  // of the slots, 9 strips of 36 rows at 792 resident, 8 of 40 at 1056.
+  EXPECT_EQ(step_strip_plan(4, 301, 792, walk).rows, 36);
+  EXPECT_EQ(step_strip_plan(4, 301, 1056, walk).rows, 40);
   // A count outside the bounds is read as the nearest inside them.
   EXPECT_EQ(step_strip_plan(32, 4320, 528, {8, 4, 0.01, 9}).rows, 32);
 }

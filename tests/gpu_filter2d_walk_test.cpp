@@ -74,14 +74,16 @@ const PixelFormat kFormats[] = {{ChannelType::U8, 1},  {ChannelType::U8, 3},  {C
 
 // 1x1; narrower than the mask; one warp's columns and one more (5x5); shorter than a
 // step; a strip and a ragged part of the next; a block's band and one more column (3x3);
-// four bands and one more column, two rows.
+// four bands and one more column, two rows; 4 bands by 301 rows, whose grid is under a
+// wave, so the plan takes short strips for more blocks (36 or 40 rows on a GPU of about
+// 130 SMs: lengths that are not a multiple of 32), the last one ragged.
 std::vector<std::pair<int, int>> sizes() {
   constexpr int P = Tuning::kPixelsALane;
   const int warp = Tuning::columns_a_warp(2, P) + 1;
   const int band = Tuning::kWarps * Tuning::columns_a_warp(1, P);
   const int strip = Tuning::kStrips.step_rows * Tuning::kStrips.max_steps;
   return {{1, 1},       {2, 3}, {warp, Tuning::rows_a_step(P) - 1}, {7, strip + 3}, {band + 1, 9},
-          {4 * band + 1, 2}};
+          {4 * band + 1, 2}, {3 * band + 7, 301}};
 }
 
 // The walk on `spec`, whole images or a sub-view (one pixel in from the buffer's
