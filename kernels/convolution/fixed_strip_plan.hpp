@@ -38,13 +38,13 @@ struct StepStrips {
   int min_steps = 1;           // steps a strip, at least
 };
 
-// Strips of min_steps to max_steps whole steps of `step_rows` rows: the count whose grid fills the
-// largest share of its waves' block slots, or the longest count within `longer_within` of
-// that share. A kernel whose steps load their own halo rows (the separable strip kernel)
-// loses nothing on short strips and takes the best fill (0.01); one whose strips load 2R
-// rows before their first output (the column walk) takes shorter strips only where they
-// fill much better. An 8K gray image on the separable strip kernel is 12 block columns:
-// strips of 4 steps make 3.07 waves, of one step 12.3.
+// Strips of min_steps to max_steps whole steps of `step_rows` rows: the count whose grid
+// fills the largest share of its waves' block slots, or the longest count within
+// `longer_within` of that share. A kernel whose steps load their own halo rows (the
+// separable strip kernel) loses nothing on short strips and may take one step; one whose
+// strips load 2R rows before their first output (the column walk) keeps a least length
+// (min_steps) so those rows stay a small share. An 8K gray image on the separable strip
+// kernel is 12 block columns: strips of 4 steps make 3.07 waves, of one step 12.3.
 StripPlan step_strip_plan(long long columns, int height, long long resident, const StepStrips& steps);
 
 }  // namespace gpufilter::kernels
