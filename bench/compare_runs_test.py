@@ -22,11 +22,16 @@ def bench_json(path, rows):
         json.dump({"context": {}, "benchmarks": runs}, f)
 
 
-def run(args):
+def captured(entry, args):
+    """entry(args)'s exit status and standard output (its standard error dropped)."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        status = compare_runs.main(args)
+        status = entry(args)
     return status, out.getvalue()
+
+
+def run(args):
+    return captured(compare_runs.main, args)
 
 
 def main():

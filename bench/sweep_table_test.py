@@ -2,22 +2,17 @@
 """bench/sweep_table.py on made-up bench runs: the columns it labels, the fastest run it
 marks per row, a row one run lacks, and its exit statuses. Run by ctest
 (bench_sweep_table); needs only the standard library."""
-import contextlib
-import io
 import os
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sweep_table  # noqa: E402
-from compare_runs_test import bench_json  # noqa: E402
+from compare_runs_test import bench_json, captured  # noqa: E402
 
 
 def run(args):
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        status = sweep_table.main(args)
-    return status, out.getvalue()
+    return captured(sweep_table.main, args)
 
 
 def main():
