@@ -1,5 +1,6 @@
 // Which kernel Auto takes for the small masks the column walk runs (`tiled`), as
-// Filter2dWalkTuning's measured choices say: general 2-D masks up to 5x5 always; one
+// Filter2dWalkTuning's measured choices say: general 2-D masks up to 5x5 (but 8-bit masks
+// up to 3x3 of integer weights: integer_3x3); one
 // rank-1 mask up to 5x5 on 16-bit, float and three-channel images, where the walk beat the
 // separable strip; 8-bit gray and RGBA keep separable_packed and the strip. Where
 // `separable` runs the strip, and where the median's Auto takes its walk.
@@ -20,10 +21,19 @@ const PixelFormat kRgba8{ChannelType::U8, 4};
 TEST(AutoVariant, GeneralSmallMasksTakeTheWalk) {
   ConvolveParams cross;
   cross.mask = parse_mask("0 -1 0; -1 5 -1; 0 -1 0");
+  ConvolveParams fractional;
+  fractional.mask = parse_mask("0 -1 0; -1 5.5 -1; 0 -1 0");
   for (const PixelFormat& format : all_pixel_formats()) {
-    EXPECT_EQ(applied_variant(convolve_spec(cross), format, FilterVariant::Auto), FilterVariant::Tiled)
+    // 8 bits with integer weights: integer_3x3.
+    const FilterVariant integer_masks =
+        format.type == ChannelType::U8 ? FilterVariant::Integer3x3 : FilterVariant::Tiled;
+    EXPECT_EQ(applied_variant(convolve_spec(cross), format, FilterVariant::Auto), integer_masks) << format.name();
+    EXPECT_EQ(applied_variant(emboss_spec(EmbossParams{}), format, FilterVariant::Auto), integer_masks)
         << format.name();
-    EXPECT_EQ(applied_variant(emboss_spec(EmbossParams{}), format, FilterVariant::Auto), FilterVariant::Tiled)
+    EXPECT_EQ(applied_variant(convolve_spec(fractional), format, FilterVariant::Auto), FilterVariant::Tiled)
+        << format.name();
+    EXPECT_EQ(applied_variant(emboss_spec(EmbossParams{"nw", 1.5}), format, FilterVariant::Auto),
+              FilterVariant::Tiled)
         << format.name();
   }
   EXPECT_TRUE(kernels::filter2d_walk_fits(convolve_spec(cross)));

@@ -15,6 +15,7 @@
 #include "gpufilter/testing.hpp"
 #include "fixed_point_emulation.hpp"
 #include "kernels/convolution/gradient_int_launch.hpp"
+#include "kernels/convolution/integer_3x3_launch.hpp"
 #include "lab/convolution/separable_fixed_tuning.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
 #include "kernels/convolution/separable_packed_tuning.hpp"
@@ -119,6 +120,58 @@ TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
   EdgeParams premultiplied;
   premultiplied.alpha = AlphaMode::Premultiply;
   EXPECT_FALSE(kernels::gradient_int_fits(rgba, edge_spec(premultiplied)));
+}
+
+ConvolveParams integer_mask(const char* text, double bias = 0.0) {
+  ConvolveParams params;
+  params.mask = parse_mask(text);
+  params.bias = bias;
+  return params;
+}
+
+// integer_3x3 takes 8-bit masks up to 3x3 of integer weights (magnitudes summing to at
+// most 62) with a bias of whole levels, in every alpha mode; Auto takes it there.
+TEST(Integer3x3Choice, IntegerMasksUpTo3x3On8Bits) {
+  const PixelFormat rgba{ChannelType::U8, 4};
+  const PixelFormat rgb{ChannelType::U8, 3};
+  const char* sharpen = "0 -1 0; -1 5 -1; 0 -1 0";
+  for (AlphaMode alpha : {AlphaMode::Premultiply, AlphaMode::Separate, AlphaMode::Keep}) {
+    ConvolveParams params = integer_mask(sharpen, 0.2);
+    params.alpha = alpha;
+    EXPECT_TRUE(kernels::integer_3x3_fits(rgba, convolve_spec(params))) << to_string(alpha);
+    EXPECT_EQ(applied_variant(convolve_spec(params), rgba, FilterVariant::Auto), FilterVariant::Integer3x3);
+  }
+  EXPECT_EQ(kernels::integer_3x3_bias(convolve_spec(integer_mask(sharpen, 0.2))), 51);
+  EXPECT_EQ(kernels::integer_3x3_bias(convolve_spec(integer_mask(sharpen, -1.0))), -255);
+  EXPECT_TRUE(kernels::integer_3x3_fits(kGray8, convolve_spec(integer_mask("-3 0 3"))));
+  EXPECT_TRUE(kernels::integer_3x3_fits(rgb, convolve_spec(integer_mask("1; 2; 1"))));
+  EXPECT_TRUE(kernels::integer_3x3_fits(kGray8, convolve_spec(integer_mask("2"))));
+  EXPECT_TRUE(kernels::integer_3x3_fits(kGray8, convolve_spec(integer_mask("62 0 0; 0 0 0; 0 0 0"))));
+  EXPECT_TRUE(kernels::integer_3x3_fits(rgba, emboss_spec(EmbossParams{})));
+  EXPECT_EQ(applied_variant(emboss_spec(EmbossParams{}), kGray8, FilterVariant::Auto), FilterVariant::Integer3x3);
+  EdgeParams laplacian;
+  laplacian.op = EdgeOperator::Laplacian;
+  EXPECT_EQ(applied_variant(edge_spec(laplacian), rgb, FilterVariant::Auto), FilterVariant::Integer3x3);
+  EdgeParams sobel_x;
+  sobel_x.direction = EdgeDirection::X;
+  EXPECT_EQ(applied_variant(edge_spec(sobel_x), kGray8, FilterVariant::Auto), FilterVariant::Integer3x3);
+  EXPECT_EQ(applied_variant(edge_spec(EdgeParams{}), kGray8, FilterVariant::Auto), FilterVariant::GradientInt)
+      << "the magnitude stays on gradient_int";
+
+  EXPECT_FALSE(kernels::integer_3x3_fits(kGray8, convolve_spec(integer_mask("62 1 0; 0 0 0; 0 0 0"))))
+      << "magnitudes summing to 63";
+  EXPECT_FALSE(kernels::integer_3x3_fits(kGray8, convolve_spec(integer_mask("0 -1 0; -1 5.5 -1; 0 -1 0"))));
+  EXPECT_FALSE(kernels::integer_3x3_fits(kGray8, convolve_spec(integer_mask(sharpen, 0.1)))) << "25.5 levels";
+  EXPECT_FALSE(kernels::integer_3x3_fits(kGray8, convolve_spec(integer_mask("1 1 1 1 1")))) << "5 wide";
+  ConvolveParams normalized = integer_mask("1 2 1; 2 4 2; 1 2 1");
+  normalized.normalize = true;
+  EXPECT_FALSE(kernels::integer_3x3_fits(kGray8, convolve_spec(normalized)));
+  EXPECT_FALSE(kernels::integer_3x3_fits(PixelFormat{ChannelType::U16, 1}, convolve_spec(integer_mask(sharpen))));
+  EXPECT_FALSE(kernels::integer_3x3_fits(kGray8, edge_spec(EdgeParams{}))) << "two masks: Magnitude";
+  EXPECT_FALSE(kernels::integer_3x3_fits(kGray8, emboss_spec(EmbossParams{"nw", 1.5})));
+  SharpenParams unsharp;
+  unsharp.radius = 1;
+  EXPECT_FALSE(kernels::integer_3x3_fits(kGray8, sharpen_spec(unsharp))) << "the Unsharp rule";
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The 8-bit integer kernels (the library's separable_packed and gradient_int, the lab's
+// The 8-bit integer kernels (the library's separable_packed, gradient_int and integer_3x3, the lab's
 // separable_fixed and launch shapes) beyond the registry matrix:
 // every radius of the register window, images narrower and shorter than the halo and
 // than a thread's pixels, strips that end within the window, rows that start at every
@@ -7,13 +7,17 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <iterator>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "convolution/gradient_int_launch.hpp"
+#include "convolution/integer_3x3_launch.hpp"
 #include "lab/convolution/separable_fixed_tuning.hpp"
 #include "convolution/separable_fixed_weights.hpp"
 #include "convolution/separable_packed_tuning.hpp"
@@ -71,7 +75,10 @@ testing::Difference run_vs_reference(int w, int h, PixelFormat format, const Fil
   launch(src, dst, ExecContext{nullptr, true});
   copy_image_async(dst, actual.view(), nullptr);
   GPUFILTER_CUDA_CHECK(cudaDeviceSynchronize());
-  return testing::compare(actual.view(), expected.view());
+  // Premultiplied colours under negative taps: compared premultiplied, as the registry's
+  // filter ops compare them (Operation::colours_divided_by_alpha).
+  const bool colours_by_alpha = format.channels == 4 && spec.alpha == AlphaMode::Premultiply && !spec.convex;
+  return testing::compare(actual.view(), expected.view(), colours_by_alpha);
 }
 
 testing::Difference run_vs_reference(int w, int h, PixelFormat format, const FilterSpec& spec, const Border& border,
@@ -335,6 +342,77 @@ TEST(GradientIntKernel, EveryLaunchShape) {
             }
       }
     }
+}
+
+// Masks integer_3x3 runs: the default convolve mask with a bias, emboss, the Laplacian,
+// a 1x3 and a 3x1 derivative, a 1x1 gain, the largest weight at a corner, and random
+// masks of integer weights (magnitudes summing to at most 62, some zero).
+std::vector<std::pair<std::string, FilterSpec>> integer_3x3_specs(AlphaMode alpha) {
+  const auto mask = [alpha](const std::string& text, double bias) {
+    ConvolveParams params;
+    params.mask = parse_mask(text);
+    params.bias = bias;
+    params.alpha = alpha;
+    return convolve_spec(params);
+  };
+  std::vector<std::pair<std::string, FilterSpec>> specs = {
+      {"sharpen+0.2", mask("0 -1 0; -1 5 -1; 0 -1 0", 0.2)}, {"dx", mask("-3 0 3", 0.0)},
+      {"dy-0.4", mask("1; 0; -1", -0.4)}, {"gain", mask("2", 0.0)}, {"corner", mask("0 0 0; 0 0 0; 0 0 62", -1.0)}};
+  EmbossParams emboss;
+  emboss.alpha = alpha;
+  specs.emplace_back("emboss", emboss_spec(emboss));
+  EdgeParams laplacian;
+  laplacian.op = EdgeOperator::Laplacian;
+  laplacian.alpha = alpha;
+  specs.emplace_back("laplacian", edge_spec(laplacian));
+  std::mt19937 random(42);
+  for (int m = 0; m < 3; ++m) {
+    std::string text;
+    int budget = 62;
+    for (int k = 0; k < 9; ++k) {
+      const int most = std::min(budget, 12);
+      const int w = static_cast<int>(random() % static_cast<unsigned>(2 * most + 1)) - most;
+      budget -= std::abs(w);
+      text += std::to_string(w) + (k == 8 ? "" : k % 3 == 2 ? "; " : " ");
+    }
+    specs.emplace_back("random " + text, mask(text, 0.0));
+  }
+  return specs;
+}
+
+// Exact integer sums: the same outputs as the reference wherever no division rounds
+// (premultiplied colours divide by the filtered alpha: within the op's tolerance).
+TEST(Integer3x3Kernel, EveryMaskFormatAlphaBorderAndPlacement) {
+  std::vector<std::pair<int, int>> sizes(std::begin(kSizes), std::end(kSizes));
+  sizes.emplace_back(70, 1000);  // many strips
+  for (AlphaMode alpha : {AlphaMode::Premultiply, AlphaMode::Separate, AlphaMode::Keep})
+    for (const auto& [name, spec] : integer_3x3_specs(alpha))
+      for (const PixelFormat format : kFormats) {
+        if (format.channels != 4 && alpha != AlphaMode::Premultiply) continue;  // the same as premultiplied
+        ASSERT_EQ(applied_variant(spec, format, FilterVariant::Auto), FilterVariant::Integer3x3) << name;
+        const bool divides = format.channels == 4 && alpha == AlphaMode::Premultiply;
+        const Tolerance tolerance = divides ? find_operation("convolve")->tolerance(format) : Tolerance{0.0};
+        for (BorderMode mode : all_border_modes())
+          for (const auto& [w, h] : sizes)
+            for (const Placement& p : placements(format)) {
+              const testing::Difference diff =
+                  run_vs_reference(w, h, format, spec, border_of(mode), FilterVariant::Integer3x3, p, divides);
+              EXPECT_TRUE(diff.within(tolerance)) << name << " " << format.name() << " " << to_string(alpha) << " "
+                                                  << to_string(mode) << " " << w << "x" << h << " " << describe(p)
+                                                  << ": " << diff.describe();
+            }
+      }
+}
+
+// An 8K-wide image: many thread blocks across, each output as the reference's.
+TEST(Integer3x3Kernel, WideImage) {
+  ConvolveParams params;
+  params.mask = parse_mask("0 -1 0; -1 5 -1; 0 -1 0");
+  for (const PixelFormat format : kFormats) {
+    const testing::Difference diff = run_vs_reference(7680, 40, format, convolve_spec(params),
+                                                      Border{BorderMode::Reflect101}, FilterVariant::Integer3x3, {});
+    EXPECT_TRUE(diff.within(find_operation("convolve")->tolerance(format))) << format.name() << ": " << diff.describe();
+  }
 }
 
 }  // namespace

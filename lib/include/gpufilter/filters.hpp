@@ -75,6 +75,11 @@ enum class FilterVariant {
   /// boxes (docs/techniques/convolution.md, "Large sigma: decimated"); other specs run
   /// separable. Auto takes it only with Accuracy::Fast, from sigma about 4.02.
   Decimated,
+  /// 8-bit only, exact integer sums from a register window: one mask of up to 3x3 whose
+  /// weights are integers with magnitudes summing to at most 62, the Linear rule with a
+  /// bias of whole levels, every alpha mode (convolve with such a mask, emboss at a whole
+  /// strength, the Laplacian and the one-direction Sobel, Scharr and Prewitt masks).
+  Integer3x3,
 };
 /// The names as the CLI and the registry write them ("tiled_l2"); no GPU, no throw.
 const char* to_string(FilterVariant variant);

@@ -17,6 +17,8 @@
 #include "kernels/convolution/filter2d_tuning.hpp"
 #include "kernels/convolution/gradient_int_launch.hpp"
 #include "kernels/convolution/gradient_int_tuning.hpp"
+#include "kernels/convolution/integer_3x3_launch.hpp"
+#include "kernels/convolution/integer_3x3_tuning.hpp"
 #include "kernels/convolution/separable_fixed_weights.hpp"
 #include "kernels/convolution/separable_launch.hpp"
 #include "kernels/convolution/separable_packed_launch.hpp"
@@ -44,6 +46,7 @@ bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) 
              spec.height() <= kernels::SeparableTuning::kMaxTaps;
     case FilterVariant::SeparablePacked: return kernels::separable_packed_fits(format, spec);
     case FilterVariant::GradientInt: return kernels::gradient_int_fits(format, spec);
+    case FilterVariant::Integer3x3: return kernels::integer_3x3_fits(format, spec);
     case FilterVariant::BoxStack: return kernels::box_stack_fits(spec);
     case FilterVariant::Decimated: return kernels::decimated_fits(spec);
     case FilterVariant::Auto: return true;
@@ -53,17 +56,18 @@ bool can_run(FilterVariant variant, const FilterSpec& spec, PixelFormat format) 
 }
 
 // Simplest last: each variant falls back to the one after it. The 8-bit integer
-// kernels come first: where they run, Auto takes them (GradientIntTuning and
-// SeparablePackedTuning say why).
-const FilterVariant kFallbackOrder[] = {FilterVariant::GradientInt, FilterVariant::SeparablePacked,
-                                        FilterVariant::Separable,   FilterVariant::Tiled,
-                                        FilterVariant::TiledL2,     FilterVariant::Constant,
-                                        FilterVariant::Naive};
+// kernels come first: where they run, Auto takes them (GradientIntTuning,
+// Integer3x3Tuning and SeparablePackedTuning say why).
+const FilterVariant kFallbackOrder[] = {FilterVariant::GradientInt, FilterVariant::Integer3x3,
+                                        FilterVariant::SeparablePacked, FilterVariant::Separable,
+                                        FilterVariant::Tiled,           FilterVariant::TiledL2,
+                                        FilterVariant::Constant,        FilterVariant::Naive};
 
 // Whether Auto may pick this variant for this format (the 8-bit integer kernels, and
 // the separable strip against the column walk, by the tunings' measured choices).
 bool auto_takes(FilterVariant variant, PixelFormat format, const FilterSpec& spec) {
   if (variant == FilterVariant::GradientInt) return kernels::GradientIntTuning::kAutoPicks;
+  if (variant == FilterVariant::Integer3x3) return kernels::Integer3x3Tuning::kAutoPicks;
   if (variant == FilterVariant::SeparablePacked) {
     const int size = std::max(spec.width(), spec.height());
     return size <= kernels::SeparablePackedTuning::auto_max_size(kernels::is_box_mask(spec));
@@ -147,6 +151,7 @@ void ops::apply_valid_filter(const ImageView& src, const ImageView& dst, const F
       return;
     case FilterVariant::Decimated: kernels::launch_decimated(src, dst, spec, representable, ctx); return;
     case FilterVariant::GradientInt: kernels::launch_gradient_int(src, dst, spec, representable, ctx); return;
+    case FilterVariant::Integer3x3: kernels::launch_integer_3x3(src, dst, spec, representable, ctx); return;
     case FilterVariant::SeparablePacked: kernels::launch_separable_packed(src, dst, spec, representable, ctx); return;
     case FilterVariant::Separable:
       if (kernels::separable_strip_fits(src.format, spec))

@@ -287,7 +287,7 @@ Operation make_edge_operation() {
                                  "float keeps the sign)",
                     {"x", "y", "both"}, "both"),
        number_param("scale", "multiplies the result", -1e6, 1e6, 1.0)},
-      VariantSet{true, false, true}, AlphaMode::Keep, edge_spec_of);
+      VariantSet{true, false, true, false, true}, AlphaMode::Keep, edge_spec_of);
   op.bench_params = {{"operator", "sobel"}};
   op.test_params = {{"operator", "scharr"}, {"scale", 0.25}};
   // One derivative is one rank-1 mask, which separable runs (the magnitude takes two).
@@ -300,7 +300,7 @@ Operation make_emboss_operation() {
       "emboss", "Emboss: relief lit from one side",
       {choice_param("light", "where the light comes from", {"n", "ne", "e", "se", "s", "sw", "w", "nw"}, "nw"),
        number_param("strength", "depth of the relief (0: unchanged)", 0.0, 10.0, 1.0)},
-      VariantSet{false, false, false}, AlphaMode::Keep, emboss_spec_of);
+      VariantSet{false, false, false, false, true}, AlphaMode::Keep, emboss_spec_of);
   op.test_params = {{"light", "ne"}, {"strength", 1.5}};
   return op;
 }
@@ -313,7 +313,7 @@ Operation make_convolve_operation() {
        text_param("kernel-file", "a text file holding the mask (rows on lines; '#' starts a comment)", "PATH", "none"),
        flag_param("normalize", "divide the weights by their sum"),
        number_param("bias", "added to every output, as a fraction of the range (0.5: mid-grey)", -1.0, 1.0, 0.0)},
-      VariantSet{true, false, false}, AlphaMode::Premultiply, convolve_spec_of);
+      VariantSet{true, false, false, false, true}, AlphaMode::Premultiply, convolve_spec_of);
   op.bench_params = {{"kernel", "0 -1 0; -1 5 -1; 0 -1 0"}, {"alpha", "separate"}};
   // Rank 1 (every row a multiple of the first), 3 wide and 5 tall, asymmetric, with a bias.
   // The default alpha, as sharpen's test_params.

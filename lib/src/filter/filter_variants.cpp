@@ -9,7 +9,7 @@ namespace gpufilter {
 namespace {
 
 // What a variant needs of a spec before an op lists it.
-enum class Needs { Nothing, Rank1, Convex, Gradients, Gaussians };
+enum class Needs { Nothing, Rank1, Convex, Gradients, Gaussians, IntegerMasks };
 
 const ops::VariantRow<FilterVariant, Needs> kFilterVariants[] = {
     {FilterVariant::Auto, "auto", "the fastest variant that runs the spec on this GPU", Needs::Nothing},
@@ -22,6 +22,8 @@ const ops::VariantRow<FilterVariant, Needs> kFilterVariants[] = {
      Needs::Convex},
     {FilterVariant::GradientInt, "gradient_int", "8-bit Sobel, Scharr and Prewitt magnitudes in integers",
      Needs::Gradients},
+    {FilterVariant::Integer3x3, "integer_3x3", "8-bit masks up to 3x3 of small integer weights, exact, in integers",
+     Needs::IntegerMasks},
     {FilterVariant::BoxStack, "box_stack", "Gaussians of sigma >= 3 as three stacked boxes (approximate)",
      Needs::Gaussians},
     {FilterVariant::Decimated, "decimated", "Gaussians of sigma >= 3 through a decimated image (approximate)",
@@ -49,6 +51,7 @@ std::vector<std::string> ops::filter_variant_names(FilterSpecKinds kinds) {
       case Needs::Convex: return kinds.convex;
       case Needs::Gradients: return kinds.gradients;
       case Needs::Gaussians: return kinds.gaussians;
+      case Needs::IntegerMasks: return kinds.integer_masks;
     }
     return false;
   });

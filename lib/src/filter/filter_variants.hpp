@@ -12,6 +12,7 @@ struct FilterSpecKinds {
   bool convex = false;     // convex rank-1 masks up to 9x9 (blur, box): separable_packed on 8 bits
   bool gradients = false;  // Sobel, Scharr and Prewitt magnitudes (edge): gradient_int
   bool gaussians = false;  // Gaussians of sigma >= 3 (blur): box_stack, decimated
+  bool integer_masks = false;  // masks up to 3x3 of small integer weights: integer_3x3
 };
 
 // The names of the variants that run some spec of an op making these kinds, in the
