@@ -109,6 +109,11 @@ struct NamedShape {
 };
 const NamedShape kLabShapes[] = {
     {"lean", lab::FixedShapeId::Lean}, {"deep", lab::FixedShapeId::Deep}, {"serial", lab::FixedShapeId::Serial}};
+// The 3x3 walks (gradient_int, integer_3x3) take one more: wider threads.
+const NamedShape kWalkShapes[] = {{"lean", lab::FixedShapeId::Lean},
+                                  {"deep", lab::FixedShapeId::Deep},
+                                  {"serial", lab::FixedShapeId::Serial},
+                                  {"wide", lab::FixedShapeId::Wide}};
 
 Tolerance u8_tolerance(PixelFormat format) { return find_operation("blur")->tolerance(format); }
 
@@ -321,7 +326,7 @@ TEST(GradientIntKernel, EveryOperatorFormatBorderAndPlacement) {
 TEST(GradientIntKernel, EveryLaunchShape) {
   std::vector<std::pair<int, int>> sizes(std::begin(kSizes), std::end(kSizes));
   sizes.emplace_back(70, 1000);
-  for (const NamedShape& shape : kLabShapes)
+  for (const NamedShape& shape : kWalkShapes)
     for (AlphaMode alpha : {AlphaMode::Keep, AlphaMode::Separate}) {
       EdgeParams params;
       params.op = EdgeOperator::Sobel;
@@ -402,6 +407,34 @@ TEST(Integer3x3Kernel, EveryMaskFormatAlphaBorderAndPlacement) {
                                                   << ": " << diff.describe();
             }
       }
+}
+
+// The lab's shapes of the same kernel (the serial one runs the tuned shape): one mask a
+// alpha mode, every format, border, size and placement.
+TEST(Integer3x3Kernel, EveryLaunchShape) {
+  std::vector<std::pair<int, int>> sizes(std::begin(kSizes), std::end(kSizes));
+  sizes.emplace_back(70, 1000);
+  for (const NamedShape& shape : kWalkShapes)
+    for (AlphaMode alpha : {AlphaMode::Premultiply, AlphaMode::Separate, AlphaMode::Keep}) {
+      const FilterSpec spec = integer_3x3_specs(alpha)[0].second;
+      for (const PixelFormat format : kFormats) {
+        if (format.channels != 4 && alpha != AlphaMode::Premultiply) continue;  // the same as premultiplied
+        const bool divides = format.channels == 4 && alpha == AlphaMode::Premultiply;
+        const Tolerance tolerance = divides ? find_operation("convolve")->tolerance(format) : Tolerance{0.0};
+        for (BorderMode mode : all_border_modes())
+          for (const auto& [w, h] : sizes)
+            for (const Placement& p : placements(format)) {
+              const Border border = border_of(mode);
+              const Launch launch = [&](const ImageView& src, const ImageView& dst, const ExecContext& ctx) {
+                lab::launch_integer_3x3_shape(src, dst, spec, lab::representable(border, src.format), shape.id, ctx);
+              };
+              const testing::Difference diff = run_vs_reference(w, h, format, spec, border, launch, p, divides);
+              EXPECT_TRUE(diff.within(tolerance))
+                  << "integer_3x3_" << shape.name << " " << format.name() << " " << to_string(alpha) << " "
+                  << to_string(mode) << " " << w << "x" << h << " " << describe(p) << ": " << diff.describe();
+            }
+      }
+    }
 }
 
 // An 8K-wide image: many thread blocks across, each output as the reference's.

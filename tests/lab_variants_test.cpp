@@ -87,12 +87,13 @@ TEST(LabVariants, LibraryAndLabTogetherKeepEveryBenchRow) {
                                                      "separable_mma"}))
       << "the tiled kernel that separable ran before the strip kernel, and the strip's forms, by name";
   EXPECT_EQ(names("convolve"), (std::set<std::string>{"auto", "naive", "constant", "tiled", "tiled_l2", "separable",
-                                                      "integer_3x3", "separable_tiled", "tiled_shared"}))
+                                                      "integer_3x3", "integer_3x3_lean", "integer_3x3_deep",
+                                                      "integer_3x3_wide", "separable_tiled", "tiled_shared"}))
       << "and the 2-D tile that tiled runs above 5x5, on the small masks too";
   EXPECT_EQ(names("edge"),
             (std::set<std::string>{"auto", "naive", "constant", "tiled", "tiled_l2", "separable", "gradient_int",
                                    "integer_3x3", "gradient_int_lean", "gradient_int_deep", "gradient_int_serial",
-                                   "tiled_shared"}));
+                                   "gradient_int_wide", "tiled_shared"}));
   const std::set<std::string> transposes{"naive_row", "naive_col",    "unroll4_row", "unroll4_col", "diagonal_row",
                                          "diagonal_col", "tiled",     "tiled_padded", "fast",       "fast_wide"};
   EXPECT_EQ(names("transpose"), transposes);

@@ -1,5 +1,5 @@
 // The convolution family's lab variants: the fixed-point separable kernel in every
-// launch shape (superseded by separable_packed), gradient_int's other shapes, box_stack
+// launch shape (superseded by separable_packed), gradient_int's and integer_3x3's other shapes, box_stack
 // always in two passes, the tiled separable kernel, the strip's other columns on gray,
 // 8-bit rank-1 masks on the tensor cores and the 2-D tile on small masks. Each runs the
 // spec the op makes of its parameters; where its kernel cannot run that spec, the
@@ -11,6 +11,7 @@
 #include "convolution/box_stack_launch.hpp"
 #include "convolution/filter2d_launch.hpp"
 #include "convolution/gradient_int_launch.hpp"
+#include "convolution/integer_3x3_launch.hpp"
 #include "convolution/separable_launch.hpp"
 #include "convolution/separable_strip_launch.hpp"
 #include "convolution/separable_fixed_weights.hpp"
@@ -62,12 +63,14 @@ const Shape kShapes[] = {
     {"_lean", FixedShapeId::Lean, "more warps, fewer registers"},
     {"_deep", FixedShapeId::Deep, "two rows of loads ahead of the math"},
     {"_serial", FixedShapeId::Serial, "each row's loads after the previous row's math"},
+    {"_wide", FixedShapeId::Wide, "8 gray or 4 RGBA pixels a thread"},
 };
 
 // separable_fixed: horizontal pass first in 16-bit integer sums, masks up to 9x9
 // (superseded by separable_packed).
 void add_separable_fixed(std::vector<LabVariant>& list, const std::string& op, const ParamValues& test_params) {
   for (const Shape& shape : kShapes) {
+    if (shape.id == FixedShapeId::Wide) continue;  // the 3x3 walks' shape
     const FixedShapeId id = shape.id;
     LabVariant v = filter_variant(
         op, std::string("separable_fixed") + shape.suffix,
@@ -90,6 +93,23 @@ void add_gradient_shapes(std::vector<LabVariant>& list) {
         [id](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
              const ExecContext& ctx) { launch_gradient_int_shape(src, dst, spec, border, id, ctx); },
         FilterVariant::GradientInt));
+  }
+}
+
+// integer_3x3 in the shapes that keep the 3-row walk (not the serial one), on masks it
+// runs: the test parameters give it one.
+void add_integer_3x3_shapes(std::vector<LabVariant>& list, const std::string& op, const ParamValues& test_params) {
+  for (const Shape& shape : kShapes) {
+    if (shape.id == FixedShapeId::Tuned || shape.id == FixedShapeId::Serial) continue;
+    const FixedShapeId id = shape.id;
+    LabVariant v = filter_variant(
+        op, std::string("integer_3x3") + shape.suffix, std::string("integer_3x3: ") + shape.help,
+        kernels::integer_3x3_fits,
+        [id](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+             const ExecContext& ctx) { launch_integer_3x3_shape(src, dst, spec, border, id, ctx); },
+        FilterVariant::Integer3x3);
+    v.test_params = test_params;
+    list.push_back(std::move(v));
   }
 }
 
@@ -189,6 +209,8 @@ std::vector<LabVariant> filter_lab_variants() {
   add_box_stack_two_pass(list);
   add_separable_fixed(list, "box", {{"size", std::vector<double>{5, 3}}, {"alpha", "separate"}});
   add_gradient_shapes(list);
+  add_integer_3x3_shapes(list, "convolve", {{"kernel", "0 -1 0; -1 5 -1; 0 -1 0"}, {"bias", 0.2}});
+  add_integer_3x3_shapes(list, "emboss", {{"light", "se"}, {"strength", 2.0}});
   for (const char* op : {"blur", "box", "sharpen", "convolve"}) add_separable_tiled(list, op);
   for (const char* op : {"blur", "sharpen"}) add_strip_columns(list, op);
   for (const char* op : {"blur", "box", "sharpen"}) add_separable_mma(list, op);

@@ -17,6 +17,7 @@ void visit_fixed_shape(FixedShapeId id, F&& f) {
     case FixedShapeId::Serial: return f(ShapeTag<FixedShapes::Serial>{});
     case FixedShapeId::Lean: return f(ShapeTag<FixedShapes::Lean>{});
     case FixedShapeId::Deep: return f(ShapeTag<FixedShapes::Deep>{});
+    case FixedShapeId::Wide:  // the 3x3 walks' shape only: separable_fixed runs its tuned one
     case FixedShapeId::Tuned: break;
   }
   return f(ShapeTag<FixedShapes::Tuned>{});

@@ -26,6 +26,10 @@ struct FixedShapes {
   // Fewer warps, more loads in flight each: two rows ahead, 80 registers where the
   // window allows.
   using Deep = FixedShape<128, 80, 2, 4, 2, true>;
+  // Wider threads for the 3x3 walks (gradient_int, integer_3x3): 8 gray pixels (two words)
+  // or 4 RGBA pixels a thread, so a row's loads, byte moves and loop work spread over
+  // twice the samples; more registers a thread.
+  using Wide = FixedShape<128, 72, 1, 8, 4, true>;
 
   // separable_fixed's strips, in the wave-filling shapes: at least 16 rows, so the 2R
   // warm-up rows stay a small share of the walk (2R / 16 = 25% more horizontal sums at

@@ -10,7 +10,8 @@
 namespace gpufilter::lab {
 
 // The shapes of lab/convolution/fixed_shapes.hpp, named at run time.
-enum class FixedShapeId { Tuned, Lean, Deep, Serial };
+// Wide: the 3x3 walks' only (separable_fixed does not take it).
+enum class FixedShapeId { Tuned, Lean, Deep, Serial, Wide };
 
 // The fixed-point separable filter (separable_fixed.cu) for a spec that
 // kernels::separable_fixed_fits(); throws Error(UnsupportedFormat) for any other.
@@ -21,5 +22,10 @@ void launch_separable_fixed(const ImageView& src, const ImageView& dst, const Fi
 // kernels::gradient_int_fits(); throws Error(UnsupportedFormat) for any other.
 void launch_gradient_int_shape(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
                                const Border& border, FixedShapeId shape, const ExecContext& ctx);
+
+// The library's integer_3x3 kernel in another shape, for a spec that
+// kernels::integer_3x3_fits(); throws Error(UnsupportedFormat) for any other.
+void launch_integer_3x3_shape(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
+                              const Border& border, FixedShapeId shape, const ExecContext& ctx);
 
 }  // namespace gpufilter::lab

@@ -16,6 +16,7 @@ void launch_gradient_int_shape(const ImageView& src, const ImageView& dst, const
     case FixedShapeId::Serial: kernels::launch_gradient_int_in<FixedShapes::Serial>(src, dst, spec, border, ctx); return;
     case FixedShapeId::Lean: kernels::launch_gradient_int_in<FixedShapes::Lean>(src, dst, spec, border, ctx); return;
     case FixedShapeId::Deep: kernels::launch_gradient_int_in<FixedShapes::Deep>(src, dst, spec, border, ctx); return;
+    case FixedShapeId::Wide: kernels::launch_gradient_int_in<FixedShapes::Wide>(src, dst, spec, border, ctx); return;
     case FixedShapeId::Tuned: break;
   }
   kernels::launch_gradient_int(src, dst, spec, border, ctx);  // the library's own shape
