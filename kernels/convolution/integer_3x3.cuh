@@ -7,7 +7,7 @@
 // thread finishes row y, adds h_1 to the sums of row y + 1 and starts those of row y + 2,
 // so it keeps two rows of sums. The sums are exact integers; the outputs saturate at 0
 // and 255 as the float kernels' do. Premultiplied RGBA sums its colours as colour x alpha
-// (exact within 2^22: Integer3x3Limits) and divides by the filtered alpha once a pixel.
+// (below 2^22: kInteger3x3MaxWeightSum) and divides by the filtered alpha once a pixel.
 #include <type_traits>
 
 #include "convolution/integer_3x3_launch.hpp"
