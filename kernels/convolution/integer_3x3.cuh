@@ -19,8 +19,9 @@ namespace gpufilter::kernels {
 namespace integer_3x3_detail {
 
 struct Integer3x3Taps {
-  int w[3][3];  // [row][column], a smaller mask centred
-  int bias;     // FilterSpec::bias in channel units (an integer: integer_3x3_fits)
+  int w[3][3];      // [row][column], a smaller mask centred
+  int bias;         // FilterSpec::bias in channel units (an integer: integer_3x3_fits)
+  int colour_bias;  // what the colours' sums add: premultiplied, 255 times bias (they are 255 times the values)
 };
 
 // How a 4-channel image's alpha takes part (1 and 3 channels: Plain).
@@ -91,22 +92,26 @@ struct Integer3x3Rule {
         w.centre[s] = b[s + C];
         continue;
       }
-      sums[s] = w.next[s] + dot<C>(taps, 2, v, s) + taps.bias;
+      const bool colour = kAlpha == AlphaRule::Premultiply && s % 4 != 3;
+      sums[s] = w.next[s] + dot<C>(taps, 2, v, s) + (colour ? taps.colour_bias : taps.bias);
       w.next[s] = w.after[s] + dot<C>(taps, 1, v, s);
       w.after[s] = dot<C>(taps, 0, v, s);
       if constexpr (kAlpha != AlphaRule::Premultiply) out[s] = static_cast<unsigned>(min(max(sums[s], 0), 255));
     }
     if constexpr (kAlpha == AlphaRule::Premultiply) {
-      // The colours' sums are 255 times the premultiplied values, so colour = sum / alpha
-      // (the bias counted 255 times in them); 0 where the filtered alpha rounds to 0.
+      // colour = sum / alpha (the sums are 255 times the premultiplied values). Clamped to
+      // [0, 255 alpha] as integers, the quotient lies in [0, 255] and needs no float clamp,
+      // and an alpha of 0 leaves sums of 0 (divided by 1). The product is rounded once,
+      // with the 2^23 that leaves the integer in the low byte.
 #pragma unroll
       for (int p = 0; p < S / 4; ++p) {
         const int alpha = min(max(sums[4 * p + 3], 0), 255);
-        const float scale = alpha > 0 ? __fdividef(1.0f, static_cast<float>(alpha)) : 0.0f;
+        const float scale = __fdividef(1.0f, __int2float_rn(max(alpha, 1)));
+        const int top = 255 * alpha;
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
-          const float colour = small_int_to_float(sums[4 * p + c] + 254 * taps.bias) * scale;
-          out[4 * p + c] = __float_as_uint(fminf(fmaxf(colour, 0.0f), 255.0f) + 8388608.0f);
+          const int sum = min(max(sums[4 * p + c], 0), top);
+          out[4 * p + c] = __float_as_uint(fmaf(__int2float_rn(sum), scale, 8388608.0f));
         }
         out[4 * p + 3] = static_cast<unsigned>(alpha);
       }
@@ -131,6 +136,7 @@ void launch_integer_3x3_in(const ImageView& src, const ImageView& dst, const Fil
     for (int i = 0; i < mask.width; ++i)
       taps.w[1 - ry + j][1 - rx + i] = static_cast<int>(mask.weights[static_cast<std::size_t>(j) * mask.width + i]);
   taps.bias = integer_3x3_bias(spec);
+  taps.colour_bias = spec.alpha == AlphaMode::Premultiply ? 255 * taps.bias : taps.bias;
   const StripBounds rows = Integer3x3Tuning::strip_rows(src.format.channels);
   const auto launch = [&](auto rule, auto channels) {
     launch_window3_int<decltype(rule), Shape, decltype(channels)::value>("integer_3x3_kernel", src, dst, border, taps,

@@ -10,8 +10,8 @@
 namespace gpufilter::kernels {
 
 // The largest sum of the weights' magnitudes the kernel takes: premultiplied colours
-// (colour x alpha, up to 255^2) summed under it, with the bias, stay below 2^22, where
-// they become floats exactly (small_int_to_float).
+// (colour x alpha, up to 255^2) summed under it, with 255 times the bias, stay below
+// 2^22: exact as floats, whatever the output does with them.
 constexpr int kInteger3x3MaxWeightSum = 62;
 
 // Whether the integer 3x3 kernel runs this spec: u8; one mask of at most 3x3 whose
