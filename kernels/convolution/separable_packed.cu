@@ -292,11 +292,27 @@ __device__ __forceinline__ void premultiplied_store(const PackedTaps<R>& taps, u
     const unsigned alpha_sum = A == Arith::PremulShifted ? alpha - WeightedRounding::kVRound : alpha;
     const float a = static_cast<float>(alpha_sum);
     // sum(w b a) / sum(w a): weighted colour sums carry 2^16, the alpha's 2^24.
-    const float scale = a > taps.min_alpha_acc ? (A == Arith::PremulShifted ? 256.0f : 1.0f) / a : 0.0f;
+    constexpr float kNumerator = A == Arith::PremulShifted ? 256.0f : 1.0f;
+    if constexpr (R <= 2) {
+      // The radii auto runs here (SeparablePackedTuning::auto_max_size): the fast division
+      // (within 2 ulp, no range test or slow path), and 2^23 + colour rounded once, which
+      // holds the rounded colour in its low bits, capped at 255 there (the sums are not
+      // negative). From 7x7 these forms cost the 128-register premultiplied kernels spills
+      // (ptxas -v, sm_90: 192 bytes at 13x13), so those keep the division and conversion.
+      const float scale = a > taps.min_alpha_acc ? __fdividef(kNumerator, a) : 0.0f;
 #pragma unroll
-    for (int c = 0; c < 3; ++c) {
-      const unsigned v = __float2uint_rn(fminf(static_cast<float>(out[4 * p + c]) * scale, 255.0f));
-      out[4 * p + c] = v << (8 * kResultByte<A>);
+      for (int c = 0; c < 3; ++c) {
+        const unsigned bits = min(__float_as_uint(fmaf(static_cast<float>(out[4 * p + c]), scale, 8388608.0f)),
+                                  __float_as_uint(8388608.0f) + 255u);
+        out[4 * p + c] = (bits & 0xffu) << (8 * kResultByte<A>);
+      }
+    } else {
+      const float scale = a > taps.min_alpha_acc ? kNumerator / a : 0.0f;
+#pragma unroll
+      for (int c = 0; c < 3; ++c) {
+        const unsigned v = __float2uint_rn(fminf(static_cast<float>(out[4 * p + c]) * scale, 255.0f));
+        out[4 * p + c] = v << (8 * kResultByte<A>);
+      }
     }
     if constexpr (A == Arith::PremulBox) alpha = __umulhi(taps.v_round + alpha, taps.out_mul);
   }

@@ -292,6 +292,8 @@ Operation make_edge_operation() {
   op.test_params = {{"operator", "scharr"}, {"scale", 0.25}};
   // One derivative is one rank-1 mask, which separable runs (the magnitude takes two).
   op.variant_test_params["separable"] = {{"operator", "scharr"}, {"direction", "x"}, {"scale", 0.25}};
+  // The Laplacian: one 3x3 mask of integer weights, which integer_3x3 runs on 8 bits.
+  op.variant_test_params["integer_3x3"] = {{"operator", "laplacian"}};
   return op;
 }
 
@@ -302,6 +304,7 @@ Operation make_emboss_operation() {
        number_param("strength", "depth of the relief (0: unchanged)", 0.0, 10.0, 1.0)},
       VariantSet{false, false, false, false, true}, AlphaMode::Keep, emboss_spec_of);
   op.test_params = {{"light", "ne"}, {"strength", 1.5}};
+  op.variant_test_params["integer_3x3"] = {{"light", "se"}, {"strength", 2.0}};  // integer weights
   return op;
 }
 
@@ -318,6 +321,8 @@ Operation make_convolve_operation() {
   // Rank 1 (every row a multiple of the first), 3 wide and 5 tall, asymmetric, with a bias.
   // The default alpha, as sharpen's test_params.
   op.test_params = {{"kernel", "1 2 -1; 2 4 -2; 0.5 1 -0.5; 1 2 -1; -1 -2 1"}, {"bias", 0.1}, {"normalize", 0.0}};
+  // 3x3 integer weights and a bias of whole levels (51), premultiplied as by default.
+  op.variant_test_params["integer_3x3"] = {{"kernel", "0 -1 0; -1 5 -1; 0 -1 0"}, {"bias", 0.2}};
   return op;
 }
 
