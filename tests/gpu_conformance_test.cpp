@@ -173,7 +173,8 @@ TEST_P(GpuConformance, MatchesReference) {
 }
 
 // A variant that no case reaches is tested nowhere by this suite: its parameters in
-// Operation::variant_test_params, or its formats, need to change.
+// Operation::variant_test_params, or its formats, need to change. The library tests
+// check the parameters without a GPU too (variant_test_params_test.cpp).
 TEST(GpuConformanceCoverage, EveryVariantIsExercised) {
   const std::vector<Case> cases = all_cases();
   for (const Operation& op : operations())
