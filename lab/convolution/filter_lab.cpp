@@ -96,9 +96,10 @@ void add_gradient_shapes(std::vector<LabVariant>& list) {
   }
 }
 
-// integer_3x3 in the shapes that keep the 3-row walk (not the serial one), on masks it
-// runs: the test parameters give it one.
-void add_integer_3x3_shapes(std::vector<LabVariant>& list, const std::string& op, const ParamValues& test_params) {
+// integer_3x3 in the shapes that keep the 3-row walk (not the serial one), tested on the
+// parameters the library's integer_3x3 of the op is tested on (a mask it runs).
+void add_integer_3x3_shapes(std::vector<LabVariant>& list, const std::string& op) {
+  const ParamValues& test_params = find_operation(op)->test_params_for("integer_3x3");
   for (const Shape& shape : kShapes) {
     if (shape.id == FixedShapeId::Tuned || shape.id == FixedShapeId::Serial) continue;
     const FixedShapeId id = shape.id;
@@ -209,8 +210,7 @@ std::vector<LabVariant> filter_lab_variants() {
   add_box_stack_two_pass(list);
   add_separable_fixed(list, "box", {{"size", std::vector<double>{5, 3}}, {"alpha", "separate"}});
   add_gradient_shapes(list);
-  add_integer_3x3_shapes(list, "convolve", {{"kernel", "0 -1 0; -1 5 -1; 0 -1 0"}, {"bias", 0.2}});
-  add_integer_3x3_shapes(list, "emboss", {{"light", "se"}, {"strength", 2.0}});
+  for (const char* op : {"convolve", "emboss"}) add_integer_3x3_shapes(list, op);
   for (const char* op : {"blur", "box", "sharpen", "convolve"}) add_separable_tiled(list, op);
   for (const char* op : {"blur", "sharpen"}) add_strip_columns(list, op);
   for (const char* op : {"blur", "box", "sharpen"}) add_separable_mma(list, op);
