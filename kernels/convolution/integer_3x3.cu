@@ -1,6 +1,7 @@
 // The library's integer_3x3: the kernel (integer_3x3.cuh) in its tuned shape, and the
 // test of which specs it runs.
 #include <cmath>
+#include <string>
 
 #include "convolution/integer_3x3.cuh"
 #include "convolution/integer_3x3_launch.hpp"
@@ -29,8 +30,8 @@ void launch_integer_3x3(const ImageView& src, const ImageView& dst, const Filter
                         const ExecContext& ctx) {
   if (!integer_3x3_fits(src.format, spec))
     throw Error(ErrorCode::UnsupportedFormat,
-                "integer_3x3: runs 8-bit masks of up to 3x3 integer weights (magnitudes summing to at most 62) "
-                "with a bias of whole levels");
+                "integer_3x3: runs 8-bit masks of up to 3x3 integer weights (magnitudes summing to at most " +
+                    std::to_string(kInteger3x3MaxWeightSum) + ") with a bias of whole levels");
   launch_integer_3x3_in<Integer3x3Tuning::TunedShape>(src, dst, spec, border, ctx);
 }
 

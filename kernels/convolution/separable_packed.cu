@@ -293,12 +293,13 @@ __device__ __forceinline__ void premultiplied_store(const PackedTaps<R>& taps, u
     const float a = static_cast<float>(alpha_sum);
     // sum(w b a) / sum(w a): weighted colour sums carry 2^16, the alpha's 2^24.
     constexpr float kNumerator = A == Arith::PremulShifted ? 256.0f : 1.0f;
-    if constexpr (R <= 2) {
-      // The radii auto runs here (SeparablePackedTuning::auto_max_size): the fast division
-      // (within 2 ulp, no range test or slow path), and 2^23 + colour rounded once, which
-      // holds the rounded colour in its low bits, capped at 255 there (the sums are not
-      // negative). From 7x7 these forms cost the 128-register premultiplied kernels spills
-      // (ptxas -v, sm_90: 192 bytes at 13x13), so those keep the division and conversion.
+    if constexpr (2 * R + 1 <= Tuning::kWeightedAutoMaxSize) {
+      // Up to the largest weighted mask auto runs here (boxes it runs larger): the fast
+      // division (within 2 ulp, no range test or slow path), and 2^23 + colour rounded
+      // once, which holds the rounded colour in its low bits, capped at 255 there (the
+      // sums are not negative). On the 13x13 premultiplied Gaussian these forms cost
+      // spills under its 128 registers (ptxas -v, sm_90: 192 bytes); the larger masks keep
+      // the division and conversion, the boxes among them not yet measured with them.
       const float scale = a > taps.min_alpha_acc ? __fdividef(kNumerator, a) : 0.0f;
 #pragma unroll
       for (int c = 0; c < 3; ++c) {
