@@ -297,9 +297,10 @@ __device__ __forceinline__ void premultiplied_store(const PackedTaps<R>& taps, u
       // Up to the largest weighted mask auto runs here (boxes it runs larger): the fast
       // division (within 2 ulp, no range test or slow path), and 2^23 + colour rounded
       // once, which holds the rounded colour in its low bits, capped at 255 there (the
-      // sums are not negative). On the 13x13 premultiplied Gaussian these forms cost
-      // spills under its 128 registers (ptxas -v, sm_90: 192 bytes); the larger masks keep
-      // the division and conversion, the boxes among them not yet measured with them.
+      // sums are not negative). On the 13x13 premultiplied Gaussian these forms made ptxas
+      // spill under its 128 registers, so the larger masks keep the division and
+      // conversion, the boxes among them not yet measured with them (docs/techniques/
+      // convolution.md, "8-bit filters: separable_packed").
       const float scale = a > taps.min_alpha_acc ? __fdividef(kNumerator, a) : 0.0f;
 #pragma unroll
       for (int c = 0; c < 3; ++c) {
