@@ -1,9 +1,10 @@
 // The convolution family's lab variants: the fixed-point separable kernel in every
-// launch shape (superseded by separable_packed), gradient_int's and integer_3x3's other shapes, box_stack
-// always in two passes, the tiled separable kernel, the strip's other columns on gray,
-// 8-bit rank-1 masks on the tensor cores and the 2-D tile on small masks. Each runs the
-// spec the op makes of its parameters; where its kernel cannot run that spec, the
-// library's next simpler variant runs it.
+// launch shape (superseded by separable_packed), gradient_int's and integer_3x3's other
+// shapes, box_stack always in two passes, the tiled separable kernel, the strip's other
+// columns on gray, 8-bit rank-1 masks on the tensor cores, the strip's vertical pass on
+// them, and the 2-D tile on small masks. Each runs the spec the op makes of its
+// parameters; where its kernel cannot run that spec, the library's next simpler variant
+// runs it.
 #include <functional>
 #include <string>
 #include <utility>
@@ -21,6 +22,7 @@
 #include "lab/convolution/fixed_shapes_launch.hpp"
 #include "lab/convolution/separable_fixed_tuning.hpp"
 #include "lab/convolution/separable_mma_launch.hpp"
+#include "lab/convolution/separable_strip_imma_launch.hpp"
 #include "lab/lab_families.hpp"
 
 namespace gpufilter::lab {
@@ -187,6 +189,17 @@ void add_separable_mma(std::vector<LabVariant>& list, const std::string& op) {
       FilterVariant::Separable));
 }
 
+// RGBA8 rank-1 masks on the float strip with the vertical pass on the 8-bit integer
+// tensor cores (separable_strip_imma.cuh), beside `separable` (the strip) in one run.
+void add_separable_strip_imma(std::vector<LabVariant>& list, const std::string& op) {
+  list.push_back(filter_variant(
+      op, "separable_strip_imma", "RGBA8 on the strip, its vertical pass as 8-bit integer tensor-core products",
+      separable_strip_imma_runs,
+      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+         const ExecContext& ctx) { launch_separable_strip_imma(src, dst, spec, border, ctx); },
+      FilterVariant::Separable));
+}
+
 // The 2-D tile with its halo in shared memory (seed strategy 1), which `tiled` runs
 // above 5x5: here it runs the small masks too, beside the column walk that `tiled`
 // runs them on, in the same bench run.
@@ -214,6 +227,7 @@ std::vector<LabVariant> filter_lab_variants() {
   for (const char* op : {"blur", "box", "sharpen", "convolve"}) add_separable_tiled(list, op);
   for (const char* op : {"blur", "sharpen"}) add_strip_columns(list, op);
   for (const char* op : {"blur", "box", "sharpen"}) add_separable_mma(list, op);
+  for (const char* op : {"blur", "box", "sharpen"}) add_separable_strip_imma(list, op);
   for (const char* op : {"convolve", "edge", "emboss"}) add_tiled_shared(list, op);
   return list;
 }

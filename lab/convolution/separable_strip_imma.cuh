@@ -1,0 +1,281 @@
+#pragma once
+// separable_strip_imma: the float strip kernel (kernels/convolution/separable_strip.cuh) on
+// RGBA8 with its vertical pass on the 8-bit integer tensor cores. A block owns a band of
+// output columns and walks down a strip, 16 rows a step:
+//   1. vertical: each warp takes blocks of 8 pixel columns; a block's 16 output rows of
+//      its 32 bytes are four products (one a channel) of the taps' banded matrix A
+//      (16 x 32: A[m][k] = q[k - m]) with the 32 input rows B (32 x 8 bytes), u8 x u8
+//      into exact 32-bit sums, mma.m16n8k32. The 16-bit taps q take two products (high
+//      and low byte); premultiplied colours (colour x alpha, 16 bits) two more. The sums
+//      go to shared memory as floats, as the float strip's do;
+//   2. horizontal: the float strip's pass, unchanged (its taps carry the sums' 2^-16).
+// A lane's B fragment holds 4 consecutive rows of one byte column, so each lane loads
+// its pixel column's word of 4 rows and a byte transpose (8 byte permutes) makes the four
+// channels' fragments: the products' byte columns are then the block's 8 pixels of one
+// channel.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "common/border_runtime.cuh"
+#include "convolution/filter2d_output.cuh"
+#include "convolution/separable_strip.cuh"
+#include "lab/convolution/separable_strip_imma_tuning.hpp"
+
+namespace gpufilter::lab::imma {
+
+using Tuning = ImmaStripTuning;
+using namespace kernels;
+
+// The taps: the horizontal factor in float (times 2^-16, the vertical sums' scale), the
+// vertical factor as each lane's A fragments, [high byte, low byte][register][lane].
+template <int R>
+struct ImmaTaps {
+  float x[2 * R + 1];
+  unsigned a[2][4][32];
+};
+
+// d += a * b, 16 x 8 x 32, u8 inputs, s32 sums.
+__device__ __forceinline__ void mma_u8(int (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile(
+      "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
+}
+
+// The 4 x 4 byte transpose: p[j] holds byte j of x[0..3], x[i]'s in byte i.
+__device__ __forceinline__ void transpose_bytes(const unsigned (&x)[4], unsigned (&p)[4]) {
+  const unsigned lo01 = __byte_perm(x[0], x[1], 0x5140u), hi01 = __byte_perm(x[0], x[1], 0x7362u);
+  const unsigned lo23 = __byte_perm(x[2], x[3], 0x5140u), hi23 = __byte_perm(x[2], x[3], 0x7362u);
+  p[0] = __byte_perm(lo01, lo23, 0x5410u);
+  p[1] = __byte_perm(lo01, lo23, 0x7632u);
+  p[2] = __byte_perm(hi01, hi23, 0x5410u);
+  p[3] = __byte_perm(hi01, hi23, 0x7632u);
+}
+
+// One channel's products: the sums of q * v for a plane of bytes v (scale 1).
+struct Plane {
+  unsigned b0, b1;  // the fragment: window rows 4t..4t+3 and 16+4t..16+4t+3
+};
+
+// The four channels' vertical sums of the lane's four outputs ([output][channel]; output
+// j: row g + 8 (j / 2), pixel column 2t + j % 2 of the block), in the units the
+// horizontal pass takes: level (premultiplied colours: colour x alpha / 255) x 2^16.
+template <bool kPremultiplied>
+__device__ __forceinline__ void vertical_sums(const unsigned (&words)[8], const unsigned (&a_hi)[4],
+                                              const unsigned (&a_lo)[4], float (&s)[4][4]) {
+  if constexpr (!kPremultiplied) {
+    unsigned p0[4], p1[4];
+    transpose_bytes({words[0], words[1], words[2], words[3]}, p0);
+    transpose_bytes({words[4], words[5], words[6], words[7]}, p1);
+#pragma unroll
+    for (int ch = 0; ch < 4; ++ch) {
+      int hi[4] = {0, 0, 0, 0}, lo[4] = {0, 0, 0, 0};
+      mma_u8(hi, a_hi, p0[ch], p1[ch]);
+      mma_u8(lo, a_lo, p0[ch], p1[ch]);
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        s[j][ch] = __uint2float_rn((static_cast<unsigned>(hi[j]) << 8) + static_cast<unsigned>(lo[j]));
+    }
+  } else {
+    // Colour x alpha in 16 bits: R and B as two 16-bit lanes times alpha in one multiply;
+    // G with a 1 in the upper lane, so that its product carries alpha there.
+    unsigned rb[8], ga[8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const unsigned alpha = words[i] >> 24;
+      rb[i] = (words[i] & 0x00FF00FFu) * alpha;
+      ga[i] = __byte_perm(words[i], 0x00010000u, 0x4641u) * alpha;
+    }
+    unsigned rb0[4], rb1[4], ga0[4], ga1[4];  // R lo, R hi, B lo, B hi; G lo, G hi, A, 0
+    transpose_bytes({rb[0], rb[1], rb[2], rb[3]}, rb0);
+    transpose_bytes({rb[4], rb[5], rb[6], rb[7]}, rb1);
+    transpose_bytes({ga[0], ga[1], ga[2], ga[3]}, ga0);
+    transpose_bytes({ga[4], ga[5], ga[6], ga[7]}, ga1);
+    const Plane lo_planes[3] = {{rb0[0], rb1[0]}, {ga0[0], ga1[0]}, {rb0[2], rb1[2]}};
+    const Plane hi_planes[3] = {{rb0[1], rb1[1]}, {ga0[1], ga1[1]}, {rb0[3], rb1[3]}};
+    constexpr float kColourScale = 1.0f / 255.0f;
+#pragma unroll
+    for (int ch = 0; ch < 3; ++ch) {
+      int hh[4] = {0, 0, 0, 0}, mid[4] = {0, 0, 0, 0}, ll[4] = {0, 0, 0, 0};
+      mma_u8(hh, a_hi, hi_planes[ch].b0, hi_planes[ch].b1);
+      mma_u8(mid, a_hi, lo_planes[ch].b0, lo_planes[ch].b1);
+      mma_u8(mid, a_lo, hi_planes[ch].b0, hi_planes[ch].b1);
+      mma_u8(ll, a_lo, lo_planes[ch].b0, lo_planes[ch].b1);
+      // q x colour x alpha < 2^16 x 65025 < 2^32: exact as an unsigned sum.
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const unsigned total = (static_cast<unsigned>(hh[j]) << 16) + (static_cast<unsigned>(mid[j]) << 8) +
+                               static_cast<unsigned>(ll[j]);
+        s[j][ch] = __uint2float_rn(total) * kColourScale;
+      }
+    }
+    int hi[4] = {0, 0, 0, 0}, lo[4] = {0, 0, 0, 0};
+    mma_u8(hi, a_hi, ga0[2], ga1[2]);
+    mma_u8(lo, a_lo, ga0[2], ga1[2]);
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      s[j][3] = __uint2float_rn((static_cast<unsigned>(hi[j]) << 8) + static_cast<unsigned>(lo[j]));
+  }
+}
+
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+  asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p));
+}
+
+// A lane's words of a block of 8 pixel columns: its column (g) in window rows 4t..4t+3
+// and 16+4t..16+4t+3, through the border and the step's row table. Rows past the last
+// tap are not read where no lane's rows have one (t = 3's upper rows below radius 7).
+template <int R>
+__device__ __forceinline__ void load_group(const PitchedView<std::uint8_t, 4>& src, int band_x, int group, int g,
+                                           int t, const long long* offsets, const bool* constant_rows,
+                                           const BorderReads& border, unsigned constant_word, unsigned (&words)[8]) {
+  constexpr int kCols = Tuning::columns(R);
+  constexpr int kReadRows = Tuning::kRows + 2 * R;
+  const int local = min(group * 8 + g, kCols - 1);
+  const int x = band_x - R + local;
+  const bool x_inside = x >= 0 && x < src.width;
+  const int sx = x_inside ? x : border_map(x, src.width, border.x);
+  const bool column_constant = !x_inside && border.constant;
+  const unsigned char* const column = src.data + static_cast<std::size_t>(sx) * 4;
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const int row = (i >> 2) * 16 + 4 * t + (i & 3);
+    if (i >= 4 && 28 >= kReadRows && t == 3) {
+      words[i] = 0;
+      continue;
+    }
+    const unsigned w = *reinterpret_cast<const unsigned*>(column + offsets[row]);
+    words[i] = column_constant || constant_rows[row] ? constant_word : w;
+  }
+}
+
+template <int R, bool kPremultiplied>
+__global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
+    separable_strip_imma_kernel(PitchedView<std::uint8_t, 4> src, PitchedView<std::uint8_t, 4> dst,
+                                const __grid_constant__ ImmaTaps<R> taps, BorderReads border,
+                                Pixel<std::uint8_t, 4> constant, Filter2dOutput out, bool convex, int strip_rows) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr int K = Tuning::kRows;
+  constexpr int W = Tuning::kWindow;
+  constexpr int L = Tuning::kRun;
+  constexpr int kRuns = Tuning::kRuns;
+  constexpr int kBand = Tuning::kBand;
+  constexpr int kCols = Tuning::columns(R);
+  constexpr int kStride = Tuning::row_stride(R);
+  constexpr int kGroups = Tuning::groups(R);
+  constexpr int kWarps = Tuning::kThreads / 32;
+  constexpr int kReadRows = K + 2 * R;  // window rows with a tap; the rest read the last
+  static_assert(R >= 1 && R <= Tuning::kMaxRadius, "16 outputs and their halo within the 32 input rows");
+  static_assert(Tuning::kThreads == kRuns * K / 2, "the horizontal pass: two runs a thread");
+  static_assert(W <= Tuning::kThreads, "a thread an entry of the row table");
+  // The shared memory (ImmaStripTuning::shared_bytes): the step's vertical sums [K][kStride],
+  // then the row table: offset and constant flag of each of the window's rows.
+  extern __shared__ __align__(16) unsigned char shared[];
+  Accum<4>* const sums = reinterpret_cast<Accum<4>*>(shared);
+  long long* const offsets = reinterpret_cast<long long*>(shared + K * kStride * sizeof(Accum<4>));
+  bool* const constant_rows = reinterpret_cast<bool*>(offsets + W);
+
+  const int tid = static_cast<int>(threadIdx.x);
+  const int lane = tid & 31, warp = tid >> 5;
+  const int g = lane >> 2, t = lane & 3;
+  const int band_x = static_cast<int>(blockIdx.x) * kBand;
+  unsigned a_hi[4], a_lo[4];
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    a_hi[r] = taps.a[0][r][lane];
+    a_lo[r] = taps.a[1][r][lane];
+  }
+  const unsigned constant_word = reinterpret_cast<const unsigned&>(constant);
+  // Horizontal pass: the thread's run of L pixels in rows `first_row` and first_row + 8.
+  const int run = tid % kRuns;
+  const int first_row = tid / kRuns;
+  const int run_x = band_x + run * L;
+  const bool needs_centre = out.rule == FilterOutput::Unsharp || out.keep_alpha;
+  const bool plain = convex && out.rule == FilterOutput::Linear && out.bias == 0.0f && !out.keep_alpha;
+
+  for (int strip = static_cast<int>(blockIdx.y); static_cast<long long>(strip) * strip_rows < src.height;
+       strip += static_cast<int>(gridDim.y)) {
+    const int y_begin = strip * strip_rows;
+    const int y_end = min(src.height, y_begin + strip_rows);
+    for (int y0 = y_begin; y0 < y_end; y0 += K) {
+      // The window's rows through the border once; rows past the last tap read the last.
+      if (tid < W) {
+        const int y = y0 - R + min(tid, kReadRows - 1);
+        const bool inside = y >= 0 && y < src.height;
+        const int row = inside ? y : border_map(y, src.height, border.y);
+        offsets[tid] = static_cast<long long>(row) * static_cast<long long>(src.pitch);
+        constant_rows[tid] = !inside && border.constant;
+      }
+      __syncthreads();  // also: every run has read the last step's sums
+      // The next step's new window rows (16 to 31) into L2 while this step runs: a lane at
+      // each end of a block's 8 columns (their 32 bytes may span two sectors), 4 rows a lane.
+      if (y0 + K < y_end && (g == 0 || g == 7)) {
+        for (int group = warp; group < kGroups; group += kWarps) {
+          const int x = min(max(band_x - R + group * 8 + g, 0), src.width - 1);
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            const int y = min(max(y0 + K - R + 16 + 4 * t + i, 0), src.height - 1);
+            prefetch_l2(src.data + static_cast<std::size_t>(y) * src.pitch + static_cast<std::size_t>(x) * 4);
+          }
+        }
+      }
+      // Each group's words are requested before the previous group's products.
+      unsigned words[8];
+      if (warp < kGroups) load_group<R>(src, band_x, warp, g, t, offsets, constant_rows, border, constant_word, words);
+      for (int group = warp; group < kGroups; group += kWarps) {
+        unsigned next[8];
+        if (group + kWarps < kGroups)
+          load_group<R>(src, band_x, group + kWarps, g, t, offsets, constant_rows, border, constant_word, next);
+        float s[4][4];
+        vertical_sums<kPremultiplied>(words, a_hi, a_lo, s);
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          const int col = group * 8 + 2 * t + (j & 1);
+          if (col < kCols)
+            store_shared(sums + (g + 8 * (j >> 1)) * kStride + col, Accum<4>{{s[j][0], s[j][1], s[j][2], s[j][3]}});
+        }
+#pragma unroll
+        for (int i = 0; i < 8; ++i) words[i] = next[i];
+      }
+      __syncthreads();
+#pragma unroll 1
+      for (int half = 0; half < 2; ++half) {
+        const int row_of_step = first_row + 8 * half;
+        const int y = y0 + row_of_step;
+        if (y >= y_end) continue;
+        Accum<4> o[L];
+        strip::tap_run<L, R>(o, taps.x, [&](int i) { return load_shared(sums + row_of_step * kStride + run * L + i); });
+        Pixel<std::uint8_t, 4> px[L];
+        if (plain) {
+#pragma unroll
+          for (int q = 0; q < L; ++q) px[q] = plain_pixel<std::uint8_t, 4>(o[q], out);
+        } else {
+#pragma unroll
+          for (int q = 0; q < L; ++q) {
+            const int ox = min(run_x + q, dst.width - 1);
+            const Accum<4> centre = needs_centre ? input_value(src.at(ox, y), out) : zero_accum<4>();
+            const Accum<4> pixel_sums[1] = {o[q]};
+            px[q] = filter2d_pixel<std::uint8_t, 4, 1>(pixel_sums, centre, out);
+          }
+        }
+        Pixel<std::uint8_t, 4>* const row = &dst.at(0, y);
+        if (run_x + L <= dst.width) {
+#pragma unroll
+          for (int q = 0; q < L; ++q) row[run_x + q] = px[q];
+        } else {
+#pragma unroll
+          for (int q = 0; q < L; ++q)
+            if (run_x + q < dst.width) row[run_x + q] = px[q];
+        }
+      }
+    }
+  }
+#endif
+}
+
+}  // namespace gpufilter::lab::imma

@@ -1,0 +1,25 @@
+#pragma once
+// The strip kernel with its vertical pass on the 8-bit integer tensor cores
+// (separable_strip_imma.cuh): one rank-1 mask (Linear or Unsharp output) of radius up to
+// ImmaStripTuning::kMaxRadius on RGBA8, on GPUs with integer tensor cores (sm_80 on).
+// src and dst are validated device views of equal size and format that do not overlap;
+// `border.value` is representable in the pixel type.
+#include "gpufilter/border.hpp"
+#include "gpufilter/filter_spec.hpp"
+#include "gpufilter/image_view.hpp"
+#include "gpufilter/stream.hpp"
+
+namespace gpufilter::lab {
+
+// Whether the kernel runs this spec on this format: RGBA8, a vertical factor of
+// non-negative taps summing to 1 (16-bit integer taps below 2^16 each).
+bool separable_strip_imma_fits(PixelFormat format, const FilterSpec& spec);
+
+// separable_strip_imma_fits() and the current GPU has the tensor cores (sm_80 on).
+bool separable_strip_imma_runs(PixelFormat format, const FilterSpec& spec);
+
+// Throws Error(UnsupportedFormat) where separable_strip_imma_runs() is false.
+void launch_separable_strip_imma(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
+                                 const Border& border, const ExecContext& ctx);
+
+}  // namespace gpufilter::lab

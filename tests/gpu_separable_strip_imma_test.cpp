@@ -1,0 +1,111 @@
+// The lab's strip kernel with its vertical pass on the 8-bit integer tensor cores
+// (lab/convolution/separable_strip_imma.cuh) on RGBA8 beyond the registry matrix that the
+// lab tests run: every alpha mode, bands and steps cut by the image's edges, images
+// narrower than the mask, sub-views, every border (the constant a different value a
+// channel), radii up to the largest compiled, a bias, and the Unsharp rule, against the
+// CPU reference within the filters' tolerance.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpu_kernel_runs.hpp"
+#include "gpufilter/gpufilter.hpp"
+#include "gpufilter/testing.hpp"
+#include "lab/convolution/separable_strip_imma_launch.hpp"
+#include "lab/convolution/separable_strip_imma_tuning.hpp"
+
+namespace gpufilter::gpu_separable_strip_imma_test {
+namespace {
+
+using Tuning = lab::ImmaStripTuning;
+using testing::NamedSpec;
+
+const PixelFormat kRgba8{ChannelType::U8, 4};
+
+FilterSpec with_alpha(FilterSpec spec, AlphaMode alpha) {
+  spec.alpha = alpha;
+  return spec;
+}
+
+std::vector<NamedSpec> specs() {
+  std::vector<NamedSpec> list;
+  const FilterSpec blur = gaussian_spec(GaussianParams{});  // the default: sigma 2, 13x13
+  list.push_back({"gaussian_13x13", blur, "blur"});
+  list.push_back({"gaussian_13x13_separate", with_alpha(blur, AlphaMode::Separate), "blur"});
+  list.push_back({"gaussian_13x13_keep", with_alpha(blur, AlphaMode::Keep), "blur"});
+  list.push_back({"gaussian_3x3", gaussian_spec(GaussianParams{0.6, 1}), "blur"});
+  GaussianParams oblong{1.0, 3};
+  oblong.sigma_y = 2.3;  // 7 wide, 15 tall
+  oblong.radius_y = 7;
+  list.push_back({"gaussian_7x15", gaussian_spec(oblong), "blur"});
+  list.push_back({"gaussian_17x17", gaussian_spec(GaussianParams{2.7, Tuning::kMaxRadius}), "blur"});
+  list.push_back({"box_5x5", box_spec(BoxParams{5, 5, AlphaMode::Premultiply}), "box"});
+  FilterSpec biased = blur;  // not convex: the general output rule
+  biased.bias = 0.1;
+  biased.convex = false;
+  list.push_back({"gaussian_13x13_bias", biased, "blur"});
+  SharpenParams unsharp;
+  unsharp.amount = 1.5;
+  unsharp.threshold = 0.02;
+  list.push_back({"sharpen_7x7", sharpen_spec(unsharp), "sharpen"});
+  list.push_back({"sharpen_default", sharpen_spec(SharpenParams{}), "sharpen"});
+  return list;
+}
+
+void expect_matches(const NamedSpec& named, BorderMode mode, int w, int h, int pad) {
+  testing::expect_kernel_matches_reference(
+      named, "separable", kRgba8, mode, w, h, pad,
+      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border) {
+        lab::launch_separable_strip_imma(src, dst, spec, border, ExecContext{nullptr, true});
+      });
+}
+
+// Widths around one and two bands and narrower than the mask; heights shorter than a
+// step, a step and one more, and two steps and one more.
+std::vector<std::pair<int, int>> sizes() {
+  const int band = Tuning::kBand, step = Tuning::kRows;
+  return {{1, 1}, {3, 5}, {5, step - 1}, {band - 1, 3}, {band + 1, step + 1}, {2 * band + 3, 2 * step + 1}};
+}
+
+TEST(SeparableStripImma, RunsRgba8RankOneMasks) {
+  for (const NamedSpec& named : specs()) EXPECT_TRUE(lab::separable_strip_imma_runs(kRgba8, named.spec)) << named.name;
+  // Wider than the compiled radius, not RGBA8, or a vertical factor with a negative tap.
+  EXPECT_FALSE(lab::separable_strip_imma_fits(kRgba8, gaussian_spec(GaussianParams{3.0, Tuning::kMaxRadius + 1})));
+  EXPECT_FALSE(lab::separable_strip_imma_fits(PixelFormat{ChannelType::U8, 1}, gaussian_spec(GaussianParams{})));
+  EXPECT_FALSE(lab::separable_strip_imma_fits(PixelFormat{ChannelType::U16, 4}, gaussian_spec(GaussianParams{})));
+  FilterSpec negative = gaussian_spec(GaussianParams{});
+  negative.separable[0].y.front() = -0.01f;
+  negative.separable[0].y[negative.separable[0].y.size() / 2] += 0.01f;
+  EXPECT_FALSE(lab::separable_strip_imma_fits(kRgba8, negative));
+}
+
+// Every spec and size in reflect101, whole and as sub-views (rows 1 and 3 pixels in).
+TEST(SeparableStripImma, EverySpecAndSize) {
+  for (const NamedSpec& named : specs())
+    for (const auto& [w, h] : sizes())
+      for (int pad : {0, 1, 3}) expect_matches(named, BorderMode::Reflect101, w, h, pad);
+}
+
+// Every border mode at every size, whole images and one sub-view.
+TEST(SeparableStripImma, EveryBorder) {
+  for (const NamedSpec& named : specs()) {
+    if (named.name != "gaussian_13x13" && named.name != "sharpen_7x7" && named.name != "gaussian_13x13_separate")
+      continue;
+    for (BorderMode mode : all_border_modes())
+      for (const auto& [w, h] : sizes())
+        for (int pad : {0, 1}) expect_matches(named, mode, w, h, pad);
+  }
+}
+
+// A larger image of random pixels: at most the tolerance's share of samples differ.
+TEST(SeparableStripImma, LargeImageWithinTheExactContract) {
+  for (const NamedSpec& named : specs())
+    if (named.name == "gaussian_13x13" || named.name == "gaussian_13x13_separate" || named.name == "gaussian_3x3" ||
+        named.name == "sharpen_default")
+      expect_matches(named, BorderMode::Reflect101, 1000, 333, 0);
+}
+
+}  // namespace
+}  // namespace gpufilter::gpu_separable_strip_imma_test
