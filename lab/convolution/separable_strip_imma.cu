@@ -90,11 +90,11 @@ ImmaTaps<R> taps_of(const FilterSpec& spec) {
   return taps;
 }
 
-template <int R, bool kPremultiplied>
+template <int R, bool kPremultiplied, int kShape = Tuning::kShape>
 void launch_radius(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                    const ExecContext& ctx) {
   constexpr const char* kName = "separable_strip_imma_kernel";
-  const auto kernel = imma::separable_strip_imma_kernel<R, kPremultiplied>;
+  const auto kernel = imma::separable_strip_imma_kernel<R, kPremultiplied, kShape>;
   constexpr std::size_t kShared = Tuning::shared_bytes(R);
   allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
   const StripGrid grid = step_strip_grid(src, Tuning::kBand, reinterpret_cast<const void*>(kernel), Tuning::kThreads,

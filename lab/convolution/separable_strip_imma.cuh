@@ -142,6 +142,14 @@ __device__ __forceinline__ void load_group(const PitchedView<std::uint8_t, 4>& s
   const int sx = x_inside ? x : border_map(x, src.width, border.x);
   const bool column_constant = !x_inside && border.constant;
   const unsigned char* const column = src.data + static_cast<std::size_t>(sx) * 4;
+  if (!border.constant) {  // uniform: no reads to replace
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const int row = (i >> 2) * 16 + 4 * t + (i & 3);
+      words[i] = i >= 4 && 28 >= kReadRows && t == 3 ? 0u : *reinterpret_cast<const unsigned*>(column + offsets[row]);
+    }
+    return;
+  }
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
     const int row = (i >> 2) * 16 + 4 * t + (i & 3);
@@ -154,7 +162,10 @@ __device__ __forceinline__ void load_group(const PitchedView<std::uint8_t, 4>& s
   }
 }
 
-template <int R, bool kPremultiplied>
+// kShape: 1, each group's words requested before the previous group's products; 2, the next
+// step's rows prefetched into L2; 4, the taps' fragments read from shared memory at each
+// group instead of held in registers.
+template <int R, bool kPremultiplied, int kShape = Tuning::kShape>
 __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
     separable_strip_imma_kernel(PitchedView<std::uint8_t, 4> src, PitchedView<std::uint8_t, 4> dst,
                                 const __grid_constant__ ImmaTaps<R> taps, BorderReads border,
@@ -184,11 +195,17 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
   const int lane = tid & 31, warp = tid >> 5;
   const int g = lane >> 2, t = lane & 3;
   const int band_x = static_cast<int>(blockIdx.x) * kBand;
+  unsigned* const fragments = reinterpret_cast<unsigned*>(constant_rows + W + 8 - W % 8);  // [2][4][32]
   unsigned a_hi[4], a_lo[4];
+  if constexpr ((kShape & 4) != 0) {
+    fragments[tid] = (&taps.a[0][0][0])[tid];
+    static_assert(Tuning::kThreads == 2 * 4 * 32, "a thread a fragment word");
+  } else {
 #pragma unroll
-  for (int r = 0; r < 4; ++r) {
-    a_hi[r] = taps.a[0][r][lane];
-    a_lo[r] = taps.a[1][r][lane];
+    for (int r = 0; r < 4; ++r) {
+      a_hi[r] = taps.a[0][r][lane];
+      a_lo[r] = taps.a[1][r][lane];
+    }
   }
   const unsigned constant_word = reinterpret_cast<const unsigned&>(constant);
   // Horizontal pass: the thread's run of L pixels in rows `first_row` and first_row + 8.
@@ -214,7 +231,7 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
       __syncthreads();  // also: every run has read the last step's sums
       // The next step's new window rows (16 to 31) into L2 while this step runs: a lane at
       // each end of a block's 8 columns (their 32 bytes may span two sectors), 4 rows a lane.
-      if (y0 + K < y_end && (g == 0 || g == 7)) {
+      if ((kShape & 2) != 0 && y0 + K < y_end && (g == 0 || g == 7)) {
         for (int group = warp; group < kGroups; group += kWarps) {
           const int x = min(max(band_x - R + group * 8 + g, 0), src.width - 1);
 #pragma unroll
@@ -226,11 +243,23 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
       }
       // Each group's words are requested before the previous group's products.
       unsigned words[8];
-      if (warp < kGroups) load_group<R>(src, band_x, warp, g, t, offsets, constant_rows, border, constant_word, words);
+      if ((kShape & 1) != 0 && warp < kGroups)
+        load_group<R>(src, band_x, warp, g, t, offsets, constant_rows, border, constant_word, words);
       for (int group = warp; group < kGroups; group += kWarps) {
         unsigned next[8];
-        if (group + kWarps < kGroups)
-          load_group<R>(src, band_x, group + kWarps, g, t, offsets, constant_rows, border, constant_word, next);
+        if constexpr ((kShape & 1) != 0) {
+          if (group + kWarps < kGroups)
+            load_group<R>(src, band_x, group + kWarps, g, t, offsets, constant_rows, border, constant_word, next);
+        } else {
+          load_group<R>(src, band_x, group, g, t, offsets, constant_rows, border, constant_word, words);
+        }
+        if constexpr ((kShape & 4) != 0) {
+#pragma unroll
+          for (int r = 0; r < 4; ++r) {
+            a_hi[r] = fragments[r * 32 + lane];
+            a_lo[r] = fragments[128 + r * 32 + lane];
+          }
+        }
         float s[4][4];
         vertical_sums<kPremultiplied>(words, a_hi, a_lo, s);
 #pragma unroll
@@ -239,8 +268,10 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
           if (col < kCols)
             store_shared(sums + (g + 8 * (j >> 1)) * kStride + col, Accum<4>{{s[j][0], s[j][1], s[j][2], s[j][3]}});
         }
+        if constexpr ((kShape & 1) != 0) {
 #pragma unroll
-        for (int i = 0; i < 8; ++i) words[i] = next[i];
+          for (int i = 0; i < 8; ++i) words[i] = next[i];
+        }
       }
       __syncthreads();
 #pragma unroll 1

@@ -30,9 +30,14 @@ struct ImmaStripTuning {
   static constexpr int row_stride(int radius) { return columns(radius) + 1; }
   // Blocks of 8 pixel columns: one product's N, a lane's column each.
   static constexpr int groups(int radius) { return (columns(radius) + 7) / 8; }
+  // Shared memory a block takes: the sums, the row table (an offset and a constant flag a
+  // window row), the taps' fragments (separable_strip_imma.cuh, kShape 4).
   static constexpr std::size_t shared_bytes(int radius) {
-    return static_cast<std::size_t>(kRows) * row_stride(radius) * 16 + kWindow * (sizeof(long long) + 1);
+    return static_cast<std::size_t>(kRows) * row_stride(radius) * 16 + kWindow * (sizeof(long long) + 1) + 8 +
+           2 * 4 * 32 * sizeof(unsigned);
   }
+  // The kernel's form (separable_strip_imma.cuh, kShape).
+  static constexpr int kShape = 0;
   // Strips of 1 or 2 steps, as the grid's last wave fills best.
   static constexpr kernels::StepStrips kStrips{kRows, 2, 0.01};
   // The vertical taps as 16-bit integers (16 fraction bits, the factor summing to 2^16):
