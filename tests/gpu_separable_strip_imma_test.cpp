@@ -1,9 +1,10 @@
-// The lab's strip kernel with its vertical pass on the 8-bit integer tensor cores
-// (lab/convolution/separable_strip_imma.cuh) on RGBA8 beyond the registry matrix that the
-// lab tests run: every alpha mode, bands and steps cut by the image's edges, images
-// narrower than the mask, sub-views, every border (the constant a different value a
-// channel), radii up to the largest compiled, a bias, and the Unsharp rule, against the
-// CPU reference within the filters' tolerance.
+// The strip kernel with its vertical pass on the 8-bit integer tensor cores
+// (kernels/convolution/separable_strip_imma.cuh) on RGBA8 beyond the registry matrix that
+// the conformance and lab tests run: every alpha mode, bands and steps cut by the image's
+// edges, images narrower than the mask, sub-views, every border (the constant a different
+// value a channel), radii up to the largest compiled, a bias, and the Unsharp rule,
+// against the CPU reference within the filters' tolerance; and the library's strip taking
+// it from radius 6 only.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -13,13 +14,14 @@
 #include "gpu_kernel_runs.hpp"
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
-#include "lab/convolution/separable_strip_imma_launch.hpp"
-#include "lab/convolution/separable_strip_imma_tuning.hpp"
+#include "convolution/separable_strip_imma_launch.hpp"
+#include "convolution/separable_strip_imma_tuning.hpp"
+#include "convolution/separable_strip_launch.hpp"
 
 namespace gpufilter::gpu_separable_strip_imma_test {
 namespace {
 
-using Tuning = lab::ImmaStripTuning;
+using Tuning = kernels::SeparableStripImmaTuning;
 using testing::NamedSpec;
 
 const PixelFormat kRgba8{ChannelType::U8, 4};
@@ -58,7 +60,7 @@ void expect_matches(const NamedSpec& named, BorderMode mode, int w, int h, int p
   testing::expect_kernel_matches_reference(
       named, "separable", kRgba8, mode, w, h, pad,
       [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border) {
-        lab::launch_separable_strip_imma(src, dst, spec, border, ExecContext{nullptr, true});
+        kernels::launch_separable_strip_imma(src, dst, spec, border, ExecContext{nullptr, true});
       });
 }
 
@@ -70,15 +72,24 @@ std::vector<std::pair<int, int>> sizes() {
 }
 
 TEST(SeparableStripImma, RunsRgba8RankOneMasks) {
-  for (const NamedSpec& named : specs()) EXPECT_TRUE(lab::separable_strip_imma_runs(kRgba8, named.spec)) << named.name;
+  for (const NamedSpec& named : specs()) EXPECT_TRUE(kernels::separable_strip_imma_runs(kRgba8, named.spec)) << named.name;
   // Wider than the compiled radius, not RGBA8, or a vertical factor with a negative tap.
-  EXPECT_FALSE(lab::separable_strip_imma_fits(kRgba8, gaussian_spec(GaussianParams{3.0, Tuning::kMaxRadius + 1})));
-  EXPECT_FALSE(lab::separable_strip_imma_fits(PixelFormat{ChannelType::U8, 1}, gaussian_spec(GaussianParams{})));
-  EXPECT_FALSE(lab::separable_strip_imma_fits(PixelFormat{ChannelType::U16, 4}, gaussian_spec(GaussianParams{})));
+  EXPECT_FALSE(kernels::separable_strip_imma_fits(kRgba8, gaussian_spec(GaussianParams{3.0, Tuning::kMaxRadius + 1})));
+  EXPECT_FALSE(kernels::separable_strip_imma_fits(PixelFormat{ChannelType::U8, 1}, gaussian_spec(GaussianParams{})));
+  EXPECT_FALSE(kernels::separable_strip_imma_fits(PixelFormat{ChannelType::U16, 4}, gaussian_spec(GaussianParams{})));
   FilterSpec negative = gaussian_spec(GaussianParams{});
   negative.separable[0].y.front() = -0.01f;
   negative.separable[0].y[negative.separable[0].y.size() / 2] += 0.01f;
-  EXPECT_FALSE(lab::separable_strip_imma_fits(kRgba8, negative));
+  EXPECT_FALSE(kernels::separable_strip_imma_fits(kRgba8, negative));
+}
+
+// The library's strip (`separable`, and `auto` through it) takes it on RGBA8 from radius
+// 6: the blur's default 13x13, not the 7x7 of sharpen's.
+TEST(SeparableStripImma, TheLibrarysStripTakesItFromRadiusSix) {
+  EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{})));
+  EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{2.7, 8})));
+  EXPECT_FALSE(kernels::separable_strip_imma_takes(kRgba8, sharpen_spec(SharpenParams{})));
+  EXPECT_FALSE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{1.5, 5})));
 }
 
 // Every spec and size in reflect101, whole and as sub-views (rows 1 and 3 pixels in).
@@ -96,6 +107,24 @@ TEST(SeparableStripImma, EveryBorder) {
     for (BorderMode mode : all_border_modes())
       for (const auto& [w, h] : sizes())
         for (int pad : {0, 1}) expect_matches(named, mode, w, h, pad);
+  }
+}
+
+// The library's strip at the blur's default (13x13, premultiplied and separate), which it
+// runs here: every size, whole and as a sub-view, and every border on one size.
+TEST(SeparableStripImma, TheLibrarysStripAtTheBlursDefault) {
+  const auto library_strip = [](const ImageView& src, const ImageView& dst, const FilterSpec& spec,
+                                const Border& border) {
+    kernels::launch_separable_strip(src, dst, spec, border, ExecContext{nullptr, true});
+  };
+  for (const NamedSpec& named : specs()) {
+    if (named.name != "gaussian_13x13" && named.name != "gaussian_13x13_separate") continue;
+    for (const auto& [w, h] : sizes())
+      for (int pad : {0, 1})
+        testing::expect_kernel_matches_reference(named, "separable", kRgba8, BorderMode::Reflect101, w, h, pad,
+                                                 library_strip);
+    for (BorderMode mode : all_border_modes())
+      testing::expect_kernel_matches_reference(named, "separable", kRgba8, mode, 301, 47, 1, library_strip);
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include "common/device_limits.hpp"
 #include "common/dispatch.cuh"
+#include "convolution/separable_strip_imma_launch.hpp"
 #include "convolution/separable_strip_launch.hpp"
 #include "convolution/separable_strip_tuning.hpp"
 #include "gpufilter/error.hpp"
@@ -69,6 +70,8 @@ void launch_separable_strip(const ImageView& src, const ImageView& dst, const Fi
                     std::to_string(SeparableStripTuning::kMaxRadius) + " on 1-, 3- and 4-channel images");
   if (strip_runs_on_elements(src.format, spec))
     launch_separable_strip_by_elements(src, dst, spec, border, ctx);
+  else if (separable_strip_imma_takes(src.format, spec))  // RGBA8 from radius 6: the vertical pass on tensor cores
+    launch_separable_strip_imma(src, dst, spec, border, ctx);
   else
     launch_separable_strip_by_pixels(src, dst, spec, border, ctx);
 }

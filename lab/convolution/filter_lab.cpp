@@ -14,6 +14,7 @@
 #include "convolution/gradient_int_launch.hpp"
 #include "convolution/integer_3x3_launch.hpp"
 #include "convolution/separable_launch.hpp"
+#include "convolution/separable_strip_imma_launch.hpp"
 #include "convolution/separable_strip_launch.hpp"
 #include "convolution/separable_fixed_weights.hpp"
 #include "gpufilter/filter_params.hpp"
@@ -22,7 +23,6 @@
 #include "lab/convolution/fixed_shapes_launch.hpp"
 #include "lab/convolution/separable_fixed_tuning.hpp"
 #include "lab/convolution/separable_mma_launch.hpp"
-#include "lab/convolution/separable_strip_imma_launch.hpp"
 #include "lab/lab_families.hpp"
 
 namespace gpufilter::lab {
@@ -147,9 +147,10 @@ void add_separable_tiled(std::vector<LabVariant>& list, const std::string& op) {
 // Both column kinds of the strip on gray of every type, by name, beside `separable` in
 // the same bench run: pixel columns (as RGBA and 8-bit gray run) and element columns
 // (as RGB and 16- and 32-bit gray run; separable_strip_elements.cuh); and RGBA with staged
-// stores.
-bool strip_on_gray_pixels(PixelFormat format, const FilterSpec& spec) {
-  return format.channels == 1 && kernels::separable_strip_pixels_fit(format, spec);
+// stores. Pixel columns on RGBA too: the float vertical pass, which `separable` runs on
+// tensor cores on RGBA8 from radius 6 (separable_strip_imma).
+bool strip_on_pixels(PixelFormat format, const FilterSpec& spec) {
+  return (format.channels == 1 || format.channels == 4) && kernels::separable_strip_pixels_fit(format, spec);
 }
 bool strip_on_gray_elements(PixelFormat format, const FilterSpec& spec) {
   return format.channels == 1 && kernels::separable_strip_elements_fit(format, spec);
@@ -157,7 +158,8 @@ bool strip_on_gray_elements(PixelFormat format, const FilterSpec& spec) {
 
 void add_strip_columns(std::vector<LabVariant>& list, const std::string& op) {
   list.push_back(filter_variant(
-      op, "separable_strip_pixels", "gray on the strip with a thread a pixel column", strip_on_gray_pixels,
+      op, "separable_strip_pixels", "gray and RGBA on the strip with a thread a pixel column, both passes in float",
+      strip_on_pixels,
       [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
          const ExecContext& ctx) { kernels::launch_separable_strip_by_pixels(src, dst, spec, border, ctx); },
       FilterVariant::Separable));
@@ -189,14 +191,15 @@ void add_separable_mma(std::vector<LabVariant>& list, const std::string& op) {
       FilterVariant::Separable));
 }
 
-// RGBA8 rank-1 masks on the float strip with the vertical pass on the 8-bit integer
-// tensor cores (separable_strip_imma.cuh), beside `separable` (the strip) in one run.
+// The strip with its vertical pass on the 8-bit integer tensor cores
+// (separable_strip_imma.cuh) at every radius it compiles; the library's strip takes it on
+// RGBA8 from SeparableStripImmaTuning::kLibraryMinRadius only.
 void add_separable_strip_imma(std::vector<LabVariant>& list, const std::string& op) {
   list.push_back(filter_variant(
       op, "separable_strip_imma", "RGBA8 on the strip, its vertical pass as 8-bit integer tensor-core products",
-      separable_strip_imma_runs,
+      kernels::separable_strip_imma_runs,
       [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
-         const ExecContext& ctx) { launch_separable_strip_imma(src, dst, spec, border, ctx); },
+         const ExecContext& ctx) { kernels::launch_separable_strip_imma(src, dst, spec, border, ctx); },
       FilterVariant::Separable));
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// separable_strip_imma: the float strip kernel (kernels/convolution/separable_strip.cuh) on
-// RGBA8 with its vertical pass on the 8-bit integer tensor cores. A block owns a band of
+// separable_strip_imma: the float strip kernel (separable_strip.cuh) on RGBA8 with its
+// vertical pass on the 8-bit integer tensor cores. A block owns a band of
 // output columns and walks down a strip, 16 rows a step:
 //   1. vertical: each warp takes blocks of 8 pixel columns; a block's 16 output rows of
 //      its 32 bytes are four products (one a channel) of the taps' banded matrix A
@@ -12,7 +12,9 @@
 // A lane's B fragment holds 4 consecutive rows of one byte column, so each lane loads
 // its pixel column's word of 4 rows and a byte transpose (8 byte permutes) makes the four
 // channels' fragments: the products' byte columns are then the block's 8 pixels of one
-// channel.
+// channel. The taps' fragments are read from shared memory at each block of columns: held
+// in registers, ptxas reloaded them from the kernel's parameters (a constant load a lane,
+// serialised) to stay within the registers of 3 blocks an SM.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -21,19 +23,18 @@
 #include "common/border_runtime.cuh"
 #include "convolution/filter2d_output.cuh"
 #include "convolution/separable_strip.cuh"
-#include "lab/convolution/separable_strip_imma_tuning.hpp"
+#include "convolution/separable_strip_imma_tuning.hpp"
 
-namespace gpufilter::lab::imma {
+namespace gpufilter::kernels::strip_imma {
 
-using Tuning = ImmaStripTuning;
-using namespace kernels;
+using Tuning = SeparableStripImmaTuning;
 
 // The taps: the horizontal factor in float (times 2^-16, the vertical sums' scale), the
 // vertical factor as each lane's A fragments, [high byte, low byte][register][lane].
 template <int R>
 struct ImmaTaps {
   float x[2 * R + 1];
-  unsigned a[2][4][32];
+  ImmaFragments a;
 };
 
 // d += a * b, 16 x 8 x 32, u8 inputs, s32 sums.
@@ -123,10 +124,6 @@ __device__ __forceinline__ void vertical_sums(const unsigned (&words)[8], const 
   }
 }
 
-__device__ __forceinline__ void prefetch_l2(const void* p) {
-  asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p));
-}
-
 // A lane's words of a block of 8 pixel columns: its column (g) in window rows 4t..4t+3
 // and 16+4t..16+4t+3, through the border and the step's row table. Rows past the last
 // tap are not read where no lane's rows have one (t = 3's upper rows below radius 7).
@@ -162,10 +159,7 @@ __device__ __forceinline__ void load_group(const PitchedView<std::uint8_t, 4>& s
   }
 }
 
-// kShape: 1, each group's words requested before the previous group's products; 2, the next
-// step's rows prefetched into L2; 4, the taps' fragments read from shared memory at each
-// group instead of held in registers.
-template <int R, bool kPremultiplied, int kShape = Tuning::kShape>
+template <int R, bool kPremultiplied>
 __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
     separable_strip_imma_kernel(PitchedView<std::uint8_t, 4> src, PitchedView<std::uint8_t, 4> dst,
                                 const __grid_constant__ ImmaTaps<R> taps, BorderReads border,
@@ -184,8 +178,9 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
   static_assert(R >= 1 && R <= Tuning::kMaxRadius, "16 outputs and their halo within the 32 input rows");
   static_assert(Tuning::kThreads == kRuns * K / 2, "the horizontal pass: two runs a thread");
   static_assert(W <= Tuning::kThreads, "a thread an entry of the row table");
-  // The shared memory (ImmaStripTuning::shared_bytes): the step's vertical sums [K][kStride],
-  // then the row table: offset and constant flag of each of the window's rows.
+  // The shared memory (SeparableStripImmaTuning::shared_bytes): the step's vertical sums
+  // [K][kStride]; the row table: offset and constant flag of each of the window's rows;
+  // the taps' fragments [2][4][32].
   extern __shared__ __align__(16) unsigned char shared[];
   Accum<4>* const sums = reinterpret_cast<Accum<4>*>(shared);
   long long* const offsets = reinterpret_cast<long long*>(shared + K * kStride * sizeof(Accum<4>));
@@ -195,18 +190,10 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
   const int lane = tid & 31, warp = tid >> 5;
   const int g = lane >> 2, t = lane & 3;
   const int band_x = static_cast<int>(blockIdx.x) * kBand;
-  unsigned* const fragments = reinterpret_cast<unsigned*>(constant_rows + W + 8 - W % 8);  // [2][4][32]
-  unsigned a_hi[4], a_lo[4];
-  if constexpr ((kShape & 4) != 0) {
-    fragments[tid] = (&taps.a[0][0][0])[tid];
-    static_assert(Tuning::kThreads == 2 * 4 * 32, "a thread a fragment word");
-  } else {
-#pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      a_hi[r] = taps.a[0][r][lane];
-      a_lo[r] = taps.a[1][r][lane];
-    }
-  }
+  unsigned* const fragments = reinterpret_cast<unsigned*>(shared + K * kStride * sizeof(Accum<4>) +
+                                                          Tuning::row_table_bytes());
+  static_assert(Tuning::kThreads == 2 * 4 * 32, "a thread a fragment word");
+  fragments[tid] = (&taps.a[0][0][0])[tid];  // read after the first step's barrier
   const unsigned constant_word = reinterpret_cast<const unsigned&>(constant);
   // Horizontal pass: the thread's run of L pixels in rows `first_row` and first_row + 8.
   const int run = tid % kRuns;
@@ -229,36 +216,14 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
         constant_rows[tid] = !inside && border.constant;
       }
       __syncthreads();  // also: every run has read the last step's sums
-      // The next step's new window rows (16 to 31) into L2 while this step runs: a lane at
-      // each end of a block's 8 columns (their 32 bytes may span two sectors), 4 rows a lane.
-      if ((kShape & 2) != 0 && y0 + K < y_end && (g == 0 || g == 7)) {
-        for (int group = warp; group < kGroups; group += kWarps) {
-          const int x = min(max(band_x - R + group * 8 + g, 0), src.width - 1);
-#pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            const int y = min(max(y0 + K - R + 16 + 4 * t + i, 0), src.height - 1);
-            prefetch_l2(src.data + static_cast<std::size_t>(y) * src.pitch + static_cast<std::size_t>(x) * 4);
-          }
-        }
-      }
-      // Each group's words are requested before the previous group's products.
-      unsigned words[8];
-      if ((kShape & 1) != 0 && warp < kGroups)
-        load_group<R>(src, band_x, warp, g, t, offsets, constant_rows, border, constant_word, words);
       for (int group = warp; group < kGroups; group += kWarps) {
-        unsigned next[8];
-        if constexpr ((kShape & 1) != 0) {
-          if (group + kWarps < kGroups)
-            load_group<R>(src, band_x, group + kWarps, g, t, offsets, constant_rows, border, constant_word, next);
-        } else {
-          load_group<R>(src, band_x, group, g, t, offsets, constant_rows, border, constant_word, words);
-        }
-        if constexpr ((kShape & 4) != 0) {
+        unsigned words[8];
+        load_group<R>(src, band_x, group, g, t, offsets, constant_rows, border, constant_word, words);
+        unsigned a_hi[4], a_lo[4];
 #pragma unroll
-          for (int r = 0; r < 4; ++r) {
-            a_hi[r] = fragments[r * 32 + lane];
-            a_lo[r] = fragments[128 + r * 32 + lane];
-          }
+        for (int r = 0; r < 4; ++r) {
+          a_hi[r] = fragments[r * 32 + lane];
+          a_lo[r] = fragments[128 + r * 32 + lane];
         }
         float s[4][4];
         vertical_sums<kPremultiplied>(words, a_hi, a_lo, s);
@@ -267,10 +232,6 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
           const int col = group * 8 + 2 * t + (j & 1);
           if (col < kCols)
             store_shared(sums + (g + 8 * (j >> 1)) * kStride + col, Accum<4>{{s[j][0], s[j][1], s[j][2], s[j][3]}});
-        }
-        if constexpr ((kShape & 1) != 0) {
-#pragma unroll
-          for (int i = 0; i < 8; ++i) words[i] = next[i];
         }
       }
       __syncthreads();
@@ -309,4 +270,4 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
 #endif
 }
 
-}  // namespace gpufilter::lab::imma
+}  // namespace gpufilter::kernels::strip_imma

@@ -1,7 +1,9 @@
 #pragma once
 // The strip kernel with its vertical pass on the 8-bit integer tensor cores
 // (separable_strip_imma.cuh): one rank-1 mask (Linear or Unsharp output) of radius up to
-// ImmaStripTuning::kMaxRadius on RGBA8, on GPUs with integer tensor cores (sm_80 on).
+// SeparableStripImmaTuning::kMaxRadius on RGBA8, on GPUs with integer tensor cores (sm_80
+// on). launch_separable_strip runs it from SeparableStripImmaTuning::kLibraryMinRadius on;
+// the lab's `separable_strip_imma` at every radius.
 // src and dst are validated device views of equal size and format that do not overlap;
 // `border.value` is representable in the pixel type.
 #include "gpufilter/border.hpp"
@@ -9,17 +11,20 @@
 #include "gpufilter/image_view.hpp"
 #include "gpufilter/stream.hpp"
 
-namespace gpufilter::lab {
+namespace gpufilter::kernels {
 
 // Whether the kernel runs this spec on this format: RGBA8, a vertical factor of
-// non-negative taps summing to 1 (16-bit integer taps below 2^16 each).
+// non-negative taps summing to 1 (imma_vertical_taps), a compiled radius.
 bool separable_strip_imma_fits(PixelFormat format, const FilterSpec& spec);
 
-// separable_strip_imma_fits() and the current GPU has the tensor cores (sm_80 on).
+// separable_strip_imma_fits() and the current GPU has the integer tensor cores (sm_80 on).
 bool separable_strip_imma_runs(PixelFormat format, const FilterSpec& spec);
+
+// separable_strip_imma_runs() at a radius the library's strip takes it for.
+bool separable_strip_imma_takes(PixelFormat format, const FilterSpec& spec);
 
 // Throws Error(UnsupportedFormat) where separable_strip_imma_runs() is false.
 void launch_separable_strip_imma(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
                                  const Border& border, const ExecContext& ctx);
 
-}  // namespace gpufilter::lab
+}  // namespace gpufilter::kernels

@@ -1,0 +1,99 @@
+// Which specs the strip kernel with the integer tensor cores' vertical pass runs, its taps
+// and its launch.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/device_limits.hpp"
+#include "common/launch.cuh"
+#include "common/occupancy_cache.hpp"
+#include "convolution/separable_strip_imma.cuh"
+#include "convolution/separable_strip_imma_launch.hpp"
+#include "convolution/step_strip_grid.cuh"
+#include "gpufilter/error.hpp"
+
+namespace gpufilter::kernels {
+
+namespace {
+
+using strip_imma::ImmaTaps;
+using Tuning = SeparableStripImmaTuning;
+
+int compiled_radius(const FilterSpec& spec) {
+  return Tuning::compiled_radius(std::max(spec.width(), spec.height()) / 2);
+}
+
+// The horizontal factor in float times 2^-16 (the vertical sums' scale), centred in 2R + 1
+// taps; the vertical factor as the lanes' A fragments.
+template <int R>
+ImmaTaps<R> taps_of(const SeparableMask& mask) {
+  ImmaTaps<R> taps{};
+  const int rx = static_cast<int>(mask.x.size()) / 2;
+  for (std::size_t i = 0; i < mask.x.size(); ++i)
+    taps.x[R - rx + static_cast<int>(i)] = std::ldexp(mask.x[i], -kImmaWeightBits);
+  imma_fragments(imma_vertical_taps(mask.y), R, taps.a);
+  return taps;
+}
+
+template <int R, bool kPremultiplied>
+void launch_radius(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                   const ExecContext& ctx) {
+  constexpr const char* kName = "separable_strip_imma_kernel";
+  const auto kernel = strip_imma::separable_strip_imma_kernel<R, kPremultiplied>;
+  constexpr std::size_t kShared = Tuning::shared_bytes(R);
+  allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
+  const StripGrid grid = step_strip_grid(src, Tuning::kBand, reinterpret_cast<const void*>(kernel), Tuning::kThreads,
+                                         kShared, Tuning::kStrips, kName);
+  using P = std::uint8_t;
+  kernel<<<grid.grid, Tuning::kThreads, kShared, ctx.stream>>>(
+      pitched<P, 4>(src), pitched<P, 4>(dst), taps_of<R>(spec.separable[0]),
+      border_reads(border.mode, src.width, src.height), constant_pixel<P, 4>(border), make_filter2d_output<P, 4>(spec),
+      spec.convex, grid.strip_rows);
+  check_launch(kName, ctx);
+}
+
+template <int R>
+void launch_alpha(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                  const ExecContext& ctx) {
+  if (spec.alpha == AlphaMode::Premultiply) launch_radius<R, true>(src, dst, spec, border, ctx);
+  else launch_radius<R, false>(src, dst, spec, border, ctx);
+}
+
+}  // namespace
+
+bool separable_strip_imma_fits(PixelFormat format, const FilterSpec& spec) {
+  if (format.type != ChannelType::U8 || format.channels != 4) return false;
+  if (!spec.is_separable() || spec.masks.size() != 1 || spec.output == FilterOutput::Magnitude) return false;
+  if (compiled_radius(spec) == 0 || imma_vertical_taps(spec.separable[0].y).empty()) return false;
+  return Tuning::shared_bytes(Tuning::kMaxRadius) <= max_shared_memory_per_block();
+}
+
+bool separable_strip_imma_runs(PixelFormat format, const FilterSpec& spec) {
+  return separable_strip_imma_fits(format, spec) && cached_compute_major() >= 8;
+}
+
+bool separable_strip_imma_takes(PixelFormat format, const FilterSpec& spec) {
+  return separable_strip_imma_runs(format, spec) && compiled_radius(spec) >= Tuning::kLibraryMinRadius;
+}
+
+void launch_separable_strip_imma(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
+                                 const Border& border, const ExecContext& ctx) {
+  if (!separable_strip_imma_runs(src.format, spec))
+    throw Error(ErrorCode::UnsupportedFormat,
+                "separable_strip_imma: runs one rank-1 mask (Linear or Unsharp output) of radius up to " +
+                    std::to_string(Tuning::kMaxRadius) +
+                    " with a vertical factor of non-negative taps summing to 1, on RGBA8, on GPUs from sm_80 on");
+  switch (compiled_radius(spec)) {
+    case 1: return launch_alpha<1>(src, dst, spec, border, ctx);
+    case 2: return launch_alpha<2>(src, dst, spec, border, ctx);
+    case 3: return launch_alpha<3>(src, dst, spec, border, ctx);
+    case 4: return launch_alpha<4>(src, dst, spec, border, ctx);
+    case 5: return launch_alpha<5>(src, dst, spec, border, ctx);
+    case 6: return launch_alpha<6>(src, dst, spec, border, ctx);
+    default: return launch_alpha<8>(src, dst, spec, border, ctx);
+  }
+}
+
+}  // namespace gpufilter::kernels

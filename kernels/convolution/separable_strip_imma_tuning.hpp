@@ -1,0 +1,58 @@
+#pragma once
+// The strip kernel with its vertical pass on the 8-bit integer tensor cores
+// (separable_strip_imma.cuh; docs/techniques/convolution.md, "The strip's vertical pass on
+// integer tensor cores"): RGBA8, a block a band of kBand output columns walking down a
+// strip, kRows rows a step.
+#include <cstddef>
+#include <cstdint>
+
+#include "fixed_strip_plan.hpp"  // same folder: included from the library and the kernels
+#include "separable_strip_imma_taps.hpp"
+
+namespace gpufilter::kernels {
+
+struct SeparableStripImmaTuning {
+  // Output rows a step: the product's M (mma.m16n8k32: 16 output rows of 8 byte columns
+  // from 32 input rows, the product's K).
+  static constexpr int kRows = kImmaStepRows;
+  static constexpr int kWindow = kImmaWindowRows;
+  static constexpr int kMaxRadius = (kWindow - kRows) / 2;
+  // The smallest compiled radius the library's strip takes this form for: at radius 6
+  // (the blur's default 13x13) it measured faster than the float strip, below the float
+  // vertical pass is short enough to win (docs/gpu-results.md, "The default calls").
+  static constexpr int kLibraryMinRadius = 6;
+  // The horizontal pass as the float strip's: a warp a row of the step, runs of kRun
+  // pixels (odd: the lanes' runs start in different banks), each thread two rows.
+  static constexpr int kRun = 7;
+  static constexpr int kRuns = 32;
+  static constexpr int kThreads = 256;
+  static constexpr int kBand = kRun * kRuns;
+  // Three blocks an SM: their sums (16 rows of 16-byte pixels) take 62 KB a block, and
+  // ptxas fits the kernels in the 80 registers that leaves (no spill, sm_90).
+  static constexpr int kMinBlocks = 3;
+  // The band and its halo; a row of sums is one pixel longer (an odd count of 16-byte
+  // pixels), so the two rows of sums a quarter-warp writes fall in different banks.
+  static constexpr int columns(int radius) { return kBand + 2 * radius; }
+  static constexpr int row_stride(int radius) { return columns(radius) + 1; }
+  // Blocks of 8 pixel columns: one product's N, a lane's column each.
+  static constexpr int groups(int radius) { return (columns(radius) + 7) / 8; }
+  // The taps' A fragments, [high, low byte][register][lane], copied to shared memory.
+  static constexpr std::size_t kFragmentBytes = 2 * 4 * 32 * sizeof(std::uint32_t);
+  // Shared memory a block takes: the sums, the row table (an offset and a constant flag a
+  // window row, padded to 8 bytes), the fragments.
+  static constexpr std::size_t row_table_bytes() { return kWindow * (sizeof(long long) + 1) + 8 - kWindow % 8; }
+  static constexpr std::size_t shared_bytes(int radius) {
+    return static_cast<std::size_t>(kRows) * row_stride(radius) * 16 + row_table_bytes() + kFragmentBytes;
+  }
+  // Strips of 1 or 2 steps, as the grid's last wave fills best.
+  static constexpr StepStrips kStrips{kRows, 2, 0.01};
+  // The radii compiled; a mask between runs in the next one up, its outer taps zero.
+  static constexpr int kCompiledRadii[] = {1, 2, 3, 4, 5, 6, 8};
+  static constexpr int compiled_radius(int radius) {
+    for (int r : kCompiledRadii)
+      if (r >= radius) return r;
+    return 0;
+  }
+};
+
+}  // namespace gpufilter::kernels

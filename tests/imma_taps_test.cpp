@@ -1,0 +1,65 @@
+// The integer vertical factor of the strip's tensor-core form and its A fragments
+// (kernels/convolution/separable_strip_imma_taps.hpp): the taps sum to exactly 2^16 and
+// stay within a rounding of the float taps, and the fragments hold the banded matrix
+// A[m][k] = q[k - m] in the lanes' layout of mma.m16n8k32.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "convolution/separable_strip_imma_taps.hpp"
+#include "gpufilter/filters.hpp"
+
+namespace gpufilter::imma_taps_test {
+namespace {
+
+using kernels::imma_fragment_byte;
+using kernels::imma_fragments;
+using kernels::imma_vertical_taps;
+using kernels::ImmaFragments;
+
+TEST(ImmaTaps, GaussianTapsSumToOneInSixteenFractionBits) {
+  for (const GaussianParams& params : {GaussianParams{}, GaussianParams{0.6, 1}, GaussianParams{2.7, 8}}) {
+    const std::vector<float> y = gaussian_spec(params).separable[0].y;
+    const std::vector<std::uint32_t> q = imma_vertical_taps(y);
+    ASSERT_EQ(q.size(), y.size());
+    EXPECT_EQ(std::accumulate(q.begin(), q.end(), 0u), 1u << 16);
+    for (std::size_t j = 0; j < y.size(); ++j) {
+      EXPECT_LT(q[j], 1u << 16);
+      // Within one unit of the rounding (the remainder on the largest tap: a few units).
+      EXPECT_NEAR(q[j], y[j] * 65536.0, 4.0) << j;
+    }
+  }
+}
+
+TEST(ImmaTaps, RefusesWhatTheProductsCannotHold) {
+  EXPECT_TRUE(imma_vertical_taps({0.25f, -0.01f, 0.76f}).empty()) << "a negative tap";
+  EXPECT_TRUE(imma_vertical_taps({0.5f, 0.6f}).empty()) << "a factor that does not sum to 1";
+  EXPECT_TRUE(imma_vertical_taps({0.0f, 1.0f, 0.0f}).empty()) << "a tap of 2^16 has no high byte";
+  EXPECT_TRUE(imma_vertical_taps({}).empty());
+  EXPECT_FALSE(imma_vertical_taps({0.25f, 0.5f, 0.25f}).empty());
+}
+
+// Each of the 16 x 32 matrix's bytes, read back from the lane that holds it, is the high
+// or low byte of q[k - m] inside the band and 0 outside: a 5-tap factor centred in a
+// radius-3 window (a 5x7 mask's vertical factor) too.
+TEST(ImmaTaps, FragmentsHoldTheBandedMatrix) {
+  const std::vector<std::uint32_t> q = {1000, 9000, 45536, 9000, 1000};
+  for (int radius : {2, 3, 8}) {
+    ImmaFragments fragments{};
+    imma_fragments(q, radius, fragments);
+    const int offset = radius - static_cast<int>(q.size()) / 2;  // q[0] sits at window offset `offset`
+    for (int m = 0; m < 16; ++m)
+      for (int k = 0; k < 32; ++k) {
+        const int j = k - m - offset;
+        const std::uint32_t w = j >= 0 && j < static_cast<int>(q.size()) ? q[static_cast<std::size_t>(j)] : 0;
+        EXPECT_EQ(imma_fragment_byte(fragments, 0, m, k), w >> 8) << radius << " " << m << " " << k;
+        EXPECT_EQ(imma_fragment_byte(fragments, 1, m, k), w & 0xFFu) << radius << " " << m << " " << k;
+      }
+  }
+}
+
+}  // namespace
+}  // namespace gpufilter::imma_taps_test
