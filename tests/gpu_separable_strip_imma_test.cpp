@@ -4,7 +4,7 @@
 // edges, images narrower than the mask, sub-views, every border (the constant a different
 // value a channel), radii up to the largest compiled, a bias, and the Unsharp rule,
 // against the CPU reference within the filters' tolerance; and the library's strip taking
-// it from radius 6 only.
+// it on premultiplied RGBA8 from radius 6 only.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -83,13 +83,15 @@ TEST(SeparableStripImma, RunsRgba8RankOneMasks) {
   EXPECT_FALSE(kernels::separable_strip_imma_fits(kRgba8, negative));
 }
 
-// The library's strip (`separable`, and `auto` through it) takes it on RGBA8 from radius
-// 6: the blur's default 13x13, not the 7x7 of sharpen's.
+// The library's strip (`separable`, and `auto` through it) takes it on premultiplied RGBA8
+// from radius 6: the blur's default 13x13, not the 7x7 of sharpen's, nor separate alpha.
 TEST(SeparableStripImma, TheLibrarysStripTakesItFromRadiusSix) {
   EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{})));
   EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{2.7, 8})));
   EXPECT_FALSE(kernels::separable_strip_imma_takes(kRgba8, sharpen_spec(SharpenParams{})));
   EXPECT_FALSE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{1.5, 5})));
+  EXPECT_FALSE(
+      kernels::separable_strip_imma_takes(kRgba8, with_alpha(gaussian_spec(GaussianParams{}), AlphaMode::Separate)));
 }
 
 // Every spec and size in reflect101, whole and as sub-views (rows 1 and 3 pixels in).

@@ -1,7 +1,8 @@
 // The integer vertical factor of the strip's tensor-core form and its A fragments
 // (kernels/convolution/separable_strip_imma_taps.hpp): the taps sum to exactly 2^16 and
 // stay within a rounding of the float taps, and the fragments hold the banded matrix
-// A[m][k] = q[k - m] in the lanes' layout of mma.m16n8k32.
+// A[m][k] = q[k - m] in the lanes' layout of mma.m16n8k32. And where the library's strip
+// prefers that form (separable_strip_imma_launch.hpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <numeric>
 #include <vector>
 
+#include "convolution/separable_strip_imma_launch.hpp"
 #include "convolution/separable_strip_imma_taps.hpp"
 #include "gpufilter/filters.hpp"
 
@@ -59,6 +61,25 @@ TEST(ImmaTaps, FragmentsHoldTheBandedMatrix) {
         EXPECT_EQ(imma_fragment_byte(fragments, 1, m, k), w & 0xFFu) << radius << " " << m << " " << k;
       }
   }
+}
+
+// The library's strip prefers it on premultiplied RGBA8 from radius 6 (the blur's default
+// 13x13), where it measured faster than the float strip; not at sharpen's 7x7, not with
+// separate alpha, not on other formats.
+TEST(ImmaChoice, PremultipliedRgba8FromRadiusSix) {
+  const PixelFormat rgba8{ChannelType::U8, 4};
+  const FilterSpec blur = gaussian_spec(GaussianParams{});
+  EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, blur));
+  EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{2.7, 8})));
+  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{3.0, 9})))
+      << "wider than the 32 input rows of a step hold";
+  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{1.5, 5})));
+  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, sharpen_spec(SharpenParams{})));
+  FilterSpec separate = blur;
+  separate.alpha = AlphaMode::Separate;
+  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, separate));
+  EXPECT_FALSE(kernels::separable_strip_imma_preferred(PixelFormat{ChannelType::U8, 1}, blur));
+  EXPECT_FALSE(kernels::separable_strip_imma_preferred(PixelFormat{ChannelType::U16, 4}, blur));
 }
 
 }  // namespace

@@ -63,19 +63,30 @@ void launch_alpha(const ImageView& src, const ImageView& dst, const FilterSpec& 
 
 }  // namespace
 
-bool separable_strip_imma_fits(PixelFormat format, const FilterSpec& spec) {
+namespace {
+// The kernel's own rules, without the device's limits.
+bool spec_fits(PixelFormat format, const FilterSpec& spec) {
   if (format.type != ChannelType::U8 || format.channels != 4) return false;
   if (!spec.is_separable() || spec.masks.size() != 1 || spec.output == FilterOutput::Magnitude) return false;
-  if (compiled_radius(spec) == 0 || imma_vertical_taps(spec.separable[0].y).empty()) return false;
-  return Tuning::shared_bytes(Tuning::kMaxRadius) <= max_shared_memory_per_block();
+  return compiled_radius(spec) != 0 && !imma_vertical_taps(spec.separable[0].y).empty();
+}
+}  // namespace
+
+bool separable_strip_imma_fits(PixelFormat format, const FilterSpec& spec) {
+  return spec_fits(format, spec) && Tuning::shared_bytes(Tuning::kMaxRadius) <= max_shared_memory_per_block();
 }
 
 bool separable_strip_imma_runs(PixelFormat format, const FilterSpec& spec) {
   return separable_strip_imma_fits(format, spec) && cached_compute_major() >= 8;
 }
 
+bool separable_strip_imma_preferred(PixelFormat format, const FilterSpec& spec) {
+  return spec_fits(format, spec) && compiled_radius(spec) >= Tuning::kLibraryMinRadius &&
+         spec.alpha == AlphaMode::Premultiply;
+}
+
 bool separable_strip_imma_takes(PixelFormat format, const FilterSpec& spec) {
-  return separable_strip_imma_runs(format, spec) && compiled_radius(spec) >= Tuning::kLibraryMinRadius;
+  return separable_strip_imma_preferred(format, spec) && separable_strip_imma_runs(format, spec);
 }
 
 void launch_separable_strip_imma(const ImageView& src, const ImageView& dst, const FilterSpec& spec,

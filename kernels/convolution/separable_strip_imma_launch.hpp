@@ -2,8 +2,8 @@
 // The strip kernel with its vertical pass on the 8-bit integer tensor cores
 // (separable_strip_imma.cuh): one rank-1 mask (Linear or Unsharp output) of radius up to
 // SeparableStripImmaTuning::kMaxRadius on RGBA8, on GPUs with integer tensor cores (sm_80
-// on). launch_separable_strip runs it from SeparableStripImmaTuning::kLibraryMinRadius on;
-// the lab's `separable_strip_imma` at every radius.
+// on). launch_separable_strip runs it where separable_strip_imma_takes(); the lab's
+// `separable_strip_imma` wherever it runs.
 // src and dst are validated device views of equal size and format that do not overlap;
 // `border.value` is representable in the pixel type.
 #include "gpufilter/border.hpp"
@@ -20,7 +20,12 @@ bool separable_strip_imma_fits(PixelFormat format, const FilterSpec& spec);
 // separable_strip_imma_fits() and the current GPU has the integer tensor cores (sm_80 on).
 bool separable_strip_imma_runs(PixelFormat format, const FilterSpec& spec);
 
-// separable_strip_imma_runs() at a radius the library's strip takes it for.
+// Where the library's strip prefers it, on any device: the kernel's rules (as
+// separable_strip_imma_fits, less the device's shared memory) with premultiplied alpha,
+// from SeparableStripImmaTuning::kLibraryMinRadius on.
+bool separable_strip_imma_preferred(PixelFormat format, const FilterSpec& spec);
+
+// Where the library's strip takes it: preferred, and it runs on the current GPU.
 bool separable_strip_imma_takes(PixelFormat format, const FilterSpec& spec);
 
 // Throws Error(UnsupportedFormat) where separable_strip_imma_runs() is false.

@@ -17,9 +17,11 @@ struct SeparableStripImmaTuning {
   static constexpr int kRows = kImmaStepRows;
   static constexpr int kWindow = kImmaWindowRows;
   static constexpr int kMaxRadius = (kWindow - kRows) / 2;
-  // The smallest compiled radius the library's strip takes this form for: at radius 6
-  // (the blur's default 13x13) it measured faster than the float strip, below the float
-  // vertical pass is short enough to win (docs/gpu-results.md, "The default calls").
+  // The smallest compiled radius the library's strip takes this form for, on premultiplied
+  // RGBA8: at radius 6 (the blur's default 13x13) it measured faster than the float strip,
+  // whose vertical pass is shorter below (slower at 7x7 and 5x5) and which spends less on
+  // separate alpha, where this form was not measured faster (docs/gpu-results.md, "The
+  // strip's vertical pass on integer tensor cores").
   static constexpr int kLibraryMinRadius = 6;
   // The horizontal pass as the float strip's: a warp a row of the step, runs of kRun
   // pixels (odd: the lanes' runs start in different banks), each thread two rows.
