@@ -72,7 +72,8 @@ std::vector<std::pair<int, int>> sizes() {
 }
 
 TEST(SeparableStripImma, RunsRgba8RankOneMasks) {
-  for (const NamedSpec& named : specs()) EXPECT_TRUE(kernels::separable_strip_imma_runs(kRgba8, named.spec)) << named.name;
+  for (const NamedSpec& named : specs())
+    EXPECT_TRUE(kernels::separable_strip_imma_runs(kRgba8, named.spec)) << named.name;
   // Wider than the compiled radius, not RGBA8, or a vertical factor with a negative tap.
   EXPECT_FALSE(kernels::separable_strip_imma_fits(kRgba8, gaussian_spec(GaussianParams{3.0, Tuning::kMaxRadius + 1})));
   EXPECT_FALSE(kernels::separable_strip_imma_fits(PixelFormat{ChannelType::U8, 1}, gaussian_spec(GaussianParams{})));

@@ -1,7 +1,7 @@
 #pragma once
 // separable_strip_imma: the float strip kernel (separable_strip.cuh) on RGBA8 with its
-// vertical pass on the 8-bit integer tensor cores. A block owns a band of
-// output columns and walks down a strip, 16 rows a step:
+// vertical pass on the 8-bit integer tensor cores. A block owns a band of output columns
+// and walks down a strip, 16 rows a step:
 //   1. vertical: each warp takes blocks of 8 pixel columns; a block's 16 output rows of
 //      its 32 bytes are four products (one a channel) of the taps' banded matrix A
 //      (16 x 32: A[m][k] = q[k - m]) with the 32 input rows B (32 x 8 bytes), u8 x u8
