@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gpufilter/gpufilter.hpp"
 #include "gpufilter/testing.hpp"
@@ -49,6 +50,40 @@ struct NamedSpec {
   FilterSpec spec;
   const char* op;
 };
+
+// The rank-1 masks the 8-bit tensor-core kernels are held to, up to radius `max_radius`: the
+// default blur (13x13) in every alpha mode, 3x3, 7x15 (a 5x7 mask centred in a taller
+// window), the widest (17x17 at radius 8), a 5x5 box, a bias (the general output rule), and
+// the Unsharp rule at 7x7 and at sharpen's default.
+inline std::vector<NamedSpec> rank_one_masks(int max_radius) {
+  const auto with_alpha = [](FilterSpec spec, AlphaMode alpha) {
+    spec.alpha = alpha;
+    return spec;
+  };
+  std::vector<NamedSpec> list;
+  const FilterSpec blur = gaussian_spec(GaussianParams{});  // the default: sigma 2, 13x13
+  list.push_back({"gaussian_13x13", blur, "blur"});
+  list.push_back({"gaussian_13x13_separate", with_alpha(blur, AlphaMode::Separate), "blur"});
+  list.push_back({"gaussian_13x13_keep", with_alpha(blur, AlphaMode::Keep), "blur"});
+  list.push_back({"gaussian_3x3", gaussian_spec(GaussianParams{0.6, 1}), "blur"});
+  GaussianParams oblong{1.0, 3};
+  oblong.sigma_y = 2.3;  // 7 wide, 15 tall
+  oblong.radius_y = 7;
+  list.push_back({"gaussian_7x15", gaussian_spec(oblong), "blur"});
+  list.push_back({"gaussian_" + std::to_string(2 * max_radius + 1) + "x" + std::to_string(2 * max_radius + 1),
+                  gaussian_spec(GaussianParams{2.7, max_radius}), "blur"});
+  list.push_back({"box_5x5", box_spec(BoxParams{5, 5, AlphaMode::Premultiply}), "box"});
+  FilterSpec biased = blur;  // not convex: the general output rule
+  biased.bias = 0.1;
+  biased.convex = false;
+  list.push_back({"gaussian_13x13_bias", biased, "blur"});
+  SharpenParams unsharp;
+  unsharp.amount = 1.5;
+  unsharp.threshold = 0.02;
+  list.push_back({"sharpen_7x7", sharpen_spec(unsharp), "sharpen"});
+  list.push_back({"sharpen_default", sharpen_spec(SharpenParams{}), "sharpen"});
+  return list;
+}
 
 // launch(src, dst, spec, border) on a w x h image of random pixels, whole or as a sub-view
 // `pad` pixels in, expected within the tolerance the op gives `variant` against the

@@ -31,30 +31,7 @@ FilterSpec with_alpha(FilterSpec spec, AlphaMode alpha) {
   return spec;
 }
 
-std::vector<NamedSpec> specs() {
-  std::vector<NamedSpec> list;
-  const FilterSpec blur = gaussian_spec(GaussianParams{});  // the default: sigma 2, 13x13
-  list.push_back({"gaussian_13x13", blur, "blur"});
-  list.push_back({"gaussian_13x13_separate", with_alpha(blur, AlphaMode::Separate), "blur"});
-  list.push_back({"gaussian_13x13_keep", with_alpha(blur, AlphaMode::Keep), "blur"});
-  list.push_back({"gaussian_3x3", gaussian_spec(GaussianParams{0.6, 1}), "blur"});
-  GaussianParams oblong{1.0, 3};
-  oblong.sigma_y = 2.3;  // 7 wide, 15 tall
-  oblong.radius_y = 7;
-  list.push_back({"gaussian_7x15", gaussian_spec(oblong), "blur"});
-  list.push_back({"gaussian_17x17", gaussian_spec(GaussianParams{2.7, Tuning::kMaxRadius}), "blur"});
-  list.push_back({"box_5x5", box_spec(BoxParams{5, 5, AlphaMode::Premultiply}), "box"});
-  FilterSpec biased = blur;  // not convex: the general output rule
-  biased.bias = 0.1;
-  biased.convex = false;
-  list.push_back({"gaussian_13x13_bias", biased, "blur"});
-  SharpenParams unsharp;
-  unsharp.amount = 1.5;
-  unsharp.threshold = 0.02;
-  list.push_back({"sharpen_7x7", sharpen_spec(unsharp), "sharpen"});
-  list.push_back({"sharpen_default", sharpen_spec(SharpenParams{}), "sharpen"});
-  return list;
-}
+std::vector<NamedSpec> specs() { return testing::rank_one_masks(Tuning::kMaxRadius); }
 
 void expect_matches(const NamedSpec& named, BorderMode mode, int w, int h, int pad) {
   testing::expect_kernel_matches_reference(

@@ -69,6 +69,43 @@ __device__ __forceinline__ void tap_run(Accum<C> (&o)[N], const float (&taps)[2 
   }
 }
 
+// The horizontal pass of a run of L output pixels of row y from run_sums, its L + 2R
+// vertical sums: the taps, then the output rule. `plain`: a convex Linear mask without
+// bias (plain_pixel); else filter2d_pixel, with the input pixel where `needs_centre`.
+template <class T, int C, int R, int L>
+__device__ __forceinline__ void horizontal_run(Pixel<T, C> (&px)[L], const Accum<C>* run_sums,
+                                               const float (&taps)[2 * R + 1], const PitchedView<T, C>& src, int run_x,
+                                               int y, int width, const Filter2dOutput& out, bool plain,
+                                               bool needs_centre) {
+  Accum<C> o[L];
+  tap_run<L, R>(o, taps, [&](int i) { return load_shared(run_sums + i); });
+  if (plain) {
+#pragma unroll
+    for (int q = 0; q < L; ++q) px[q] = plain_pixel<T, C>(o[q], out);
+  } else {
+#pragma unroll
+    for (int q = 0; q < L; ++q) {
+      const int ox = min(run_x + q, width - 1);
+      const Accum<C> centre = needs_centre ? input_value(src.at(ox, y), out) : zero_accum<C>();
+      const Accum<C> pixel_sums[1] = {o[q]};
+      px[q] = filter2d_pixel<T, C, 1>(pixel_sums, centre, out);
+    }
+  }
+}
+
+// A run of L pixels stored in `row` from run_x, those within `width`.
+template <class T, int C, int L>
+__device__ __forceinline__ void store_run(Pixel<T, C>* row, int run_x, int width, const Pixel<T, C> (&px)[L]) {
+  if (run_x + L <= width) {
+#pragma unroll
+    for (int q = 0; q < L; ++q) row[run_x + q] = px[q];
+  } else {
+#pragma unroll
+    for (int q = 0; q < L; ++q)
+      if (run_x + q < width) row[run_x + q] = px[q];
+  }
+}
+
 // A step's row table: for each of the rows it reads (y0 - R to y0 + K + R - 1), the row's
 // byte offset after the border mode and whether it is the constant's, so that the
 // unrolled loads do no border arithmetic. Room for two in shared memory: ahead
@@ -226,34 +263,13 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
     const int y = y0 + row_of_step;
     [[maybe_unused]] Pixel<T, C>* const staged_row = staged + row_of_step * kBand;
     if (y < y_end) {
-      Accum<C> o[L];
-      tap_run<L, R>(o, taps.x, [&](int i) { return load_shared(run_sums + i); });
       Pixel<T, C> px[L];
-      if (plain) {
-#pragma unroll
-        for (int q = 0; q < L; ++q) px[q] = plain_pixel<T, C>(o[q], out);
-      } else {
-#pragma unroll
-        for (int q = 0; q < L; ++q) {
-          const int ox = min(run_x + q, dst.width - 1);
-          const Accum<C> centre = needs_centre ? input_value(src.at(ox, y), out) : zero_accum<C>();
-          const Accum<C> pixel_sums[1] = {o[q]};
-          px[q] = filter2d_pixel<T, C, 1>(pixel_sums, centre, out);
-        }
-      }
+      horizontal_run<T, C, R>(px, run_sums, taps.x, src, run_x, y, dst.width, out, plain, needs_centre);
       if constexpr (kStaged) {
 #pragma unroll
         for (int q = 0; q < L; ++q) staged_row[(tid % kRuns) * L + q] = px[q];
       } else {
-        Pixel<T, C>* const row = &dst.at(0, y);
-        if (run_x + L <= dst.width) {
-#pragma unroll
-          for (int q = 0; q < L; ++q) row[run_x + q] = px[q];
-        } else {
-#pragma unroll
-          for (int q = 0; q < L; ++q)
-            if (run_x + q < dst.width) row[run_x + q] = px[q];
-        }
+        store_run(&dst.at(0, y), run_x, dst.width, px);
       }
     }
     // Staged, a barrier before the stores (a row's kRuns runs are one warp, so each warp

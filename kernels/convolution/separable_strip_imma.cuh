@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include "common/border_runtime.cuh"
+#include "common/tensor_core.cuh"
 #include "convolution/filter2d_output.cuh"
 #include "convolution/separable_strip.cuh"
 #include "convolution/separable_strip_imma_tuning.hpp"
@@ -36,17 +37,6 @@ struct ImmaTaps {
   float x[2 * R + 1];
   ImmaFragments a;
 };
-
-// d += a * b, 16 x 8 x 32, u8 inputs, s32 sums.
-__device__ __forceinline__ void mma_u8(int (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile(
-      "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};\n"
-      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#endif
-}
 
 // The 4 x 4 byte transpose: p[j] holds byte j of x[0..3], x[i]'s in byte i.
 __device__ __forceinline__ void transpose_bytes(const unsigned (&x)[4], unsigned (&p)[4]) {
@@ -76,8 +66,8 @@ __device__ __forceinline__ void vertical_sums(const unsigned (&words)[8], const 
 #pragma unroll
     for (int ch = 0; ch < 4; ++ch) {
       int hi[4] = {0, 0, 0, 0}, lo[4] = {0, 0, 0, 0};
-      mma_u8(hi, a_hi, p0[ch], p1[ch]);
-      mma_u8(lo, a_lo, p0[ch], p1[ch]);
+      tc::mma_16x8x32_u8(hi, a_hi, p0[ch], p1[ch]);
+      tc::mma_16x8x32_u8(lo, a_lo, p0[ch], p1[ch]);
 #pragma unroll
       for (int j = 0; j < 4; ++j)
         s[j][ch] = __uint2float_rn((static_cast<unsigned>(hi[j]) << 8) + static_cast<unsigned>(lo[j]));
@@ -103,10 +93,10 @@ __device__ __forceinline__ void vertical_sums(const unsigned (&words)[8], const 
 #pragma unroll
     for (int ch = 0; ch < 3; ++ch) {
       int hh[4] = {0, 0, 0, 0}, mid[4] = {0, 0, 0, 0}, ll[4] = {0, 0, 0, 0};
-      mma_u8(hh, a_hi, hi_planes[ch].b0, hi_planes[ch].b1);
-      mma_u8(mid, a_hi, lo_planes[ch].b0, lo_planes[ch].b1);
-      mma_u8(mid, a_lo, hi_planes[ch].b0, hi_planes[ch].b1);
-      mma_u8(ll, a_lo, lo_planes[ch].b0, lo_planes[ch].b1);
+      tc::mma_16x8x32_u8(hh, a_hi, hi_planes[ch].b0, hi_planes[ch].b1);
+      tc::mma_16x8x32_u8(mid, a_hi, lo_planes[ch].b0, lo_planes[ch].b1);
+      tc::mma_16x8x32_u8(mid, a_lo, hi_planes[ch].b0, hi_planes[ch].b1);
+      tc::mma_16x8x32_u8(ll, a_lo, lo_planes[ch].b0, lo_planes[ch].b1);
       // q x colour x alpha < 2^16 x 65025 < 2^32: exact as an unsigned sum.
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
@@ -116,8 +106,8 @@ __device__ __forceinline__ void vertical_sums(const unsigned (&words)[8], const 
       }
     }
     int hi[4] = {0, 0, 0, 0}, lo[4] = {0, 0, 0, 0};
-    mma_u8(hi, a_hi, ga0[2], ga1[2]);
-    mma_u8(lo, a_lo, ga0[2], ga1[2]);
+    tc::mma_16x8x32_u8(hi, a_hi, ga0[2], ga1[2]);
+    tc::mma_16x8x32_u8(lo, a_lo, ga0[2], ga1[2]);
 #pragma unroll
     for (int j = 0; j < 4; ++j)
       s[j][3] = __uint2float_rn((static_cast<unsigned>(hi[j]) << 8) + static_cast<unsigned>(lo[j]));
@@ -240,30 +230,10 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
         const int row_of_step = first_row + 8 * half;
         const int y = y0 + row_of_step;
         if (y >= y_end) continue;
-        Accum<4> o[L];
-        strip::tap_run<L, R>(o, taps.x, [&](int i) { return load_shared(sums + row_of_step * kStride + run * L + i); });
         Pixel<std::uint8_t, 4> px[L];
-        if (plain) {
-#pragma unroll
-          for (int q = 0; q < L; ++q) px[q] = plain_pixel<std::uint8_t, 4>(o[q], out);
-        } else {
-#pragma unroll
-          for (int q = 0; q < L; ++q) {
-            const int ox = min(run_x + q, dst.width - 1);
-            const Accum<4> centre = needs_centre ? input_value(src.at(ox, y), out) : zero_accum<4>();
-            const Accum<4> pixel_sums[1] = {o[q]};
-            px[q] = filter2d_pixel<std::uint8_t, 4, 1>(pixel_sums, centre, out);
-          }
-        }
-        Pixel<std::uint8_t, 4>* const row = &dst.at(0, y);
-        if (run_x + L <= dst.width) {
-#pragma unroll
-          for (int q = 0; q < L; ++q) row[run_x + q] = px[q];
-        } else {
-#pragma unroll
-          for (int q = 0; q < L; ++q)
-            if (run_x + q < dst.width) row[run_x + q] = px[q];
-        }
+        strip::horizontal_run<std::uint8_t, 4, R>(px, sums + row_of_step * kStride + run * L, taps.x, src, run_x, y,
+                                                  dst.width, out, plain, needs_centre);
+        strip::store_run(&dst.at(0, y), run_x, dst.width, px);
       }
     }
   }

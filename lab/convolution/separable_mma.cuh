@@ -24,7 +24,7 @@
 #include "common/pixel.cuh"
 #include "convolution/filter2d_output.cuh"
 #include "convolution/separable_strip.cuh"
-#include "lab/common/tensor_core.cuh"
+#include "common/tensor_core.cuh"
 #include "lab/convolution/separable_mma_tuning.hpp"
 
 namespace gpufilter::lab::mma {
