@@ -61,15 +61,13 @@ void launch_alpha(const ImageView& src, const ImageView& dst, const FilterSpec& 
   else launch_radius<R, false>(src, dst, spec, border, ctx);
 }
 
-}  // namespace
-
-namespace {
 // The kernel's own rules, without the device's limits.
 bool spec_fits(PixelFormat format, const FilterSpec& spec) {
   if (format.type != ChannelType::U8 || format.channels != 4) return false;
   if (!spec.is_separable() || spec.masks.size() != 1 || spec.output == FilterOutput::Magnitude) return false;
   return compiled_radius(spec) != 0 && !imma_vertical_taps(spec.separable[0].y).empty();
 }
+
 }  // namespace
 
 bool separable_strip_imma_fits(PixelFormat format, const FilterSpec& spec) {

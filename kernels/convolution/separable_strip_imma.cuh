@@ -48,7 +48,7 @@ __device__ __forceinline__ void transpose_bytes(const unsigned (&x)[4], unsigned
   p[3] = __byte_perm(hi01, hi23, 0x7632u);
 }
 
-// One channel's products: the sums of q * v for a plane of bytes v (scale 1).
+// One channel's bytes (a plane) as a product's B fragment.
 struct Plane {
   unsigned b0, b1;  // the fragment: window rows 4t..4t+3 and 16+4t..16+4t+3
 };
