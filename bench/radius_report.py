@@ -2,9 +2,10 @@
 """Cost against mask size, from bench/radius_sweep's JSON files: a Markdown table of
 median microseconds (radius x variant) and a PNG chart (log-log), for docs/.
 
-    bench/radius_report.py SWEEP_DIR OUT_PREFIX
+    bench/radius_report.py SWEEP_DIR OUT_PREFIX [NOTE]
 
-writes OUT_PREFIX.md and, where matplotlib is installed, OUT_PREFIX.png.
+writes OUT_PREFIX.md and, where matplotlib is installed, OUT_PREFIX.png; NOTE (e.g.
+"premultiplied alpha") joins the runs' label in the title.
 """
 import glob
 import json
@@ -12,8 +13,8 @@ import os
 import re
 import sys
 
-VARIANTS = ["naive", "constant", "tiled", "tiled_l2", "separable", "separable_tiled", "separable_packed", "box_stack",
-            "decimated", "auto", "npp"]
+VARIANTS = ["naive", "constant", "tiled", "tiled_l2", "separable", "separable_tiled", "separable_packed",
+            "separable_strip_pixels", "separable_strip_imma", "box_stack", "decimated", "auto", "npp"]
 
 
 def load(sweep_dir):
@@ -67,9 +68,11 @@ def chart(table, label, path):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
     table, label = load(sys.argv[1])
+    if len(sys.argv) == 4:
+        label = f"{label}, {sys.argv[3]}"
     if not table:
         sys.exit(f"no radius-*.json with blur rows in {sys.argv[1]}")
     with open(sys.argv[2] + ".md", "w") as f:

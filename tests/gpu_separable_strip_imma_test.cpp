@@ -2,9 +2,9 @@
 // (kernels/convolution/separable_strip_imma.cuh) on RGBA8 beyond the registry matrix that
 // the conformance and lab tests run: every alpha mode, bands and steps cut by the image's
 // edges, images narrower than the mask, sub-views, every border (the constant a different
-// value a channel), radii up to the largest compiled, a bias, and the Unsharp rule,
-// against the CPU reference within the filters' tolerance; and the library's strip taking
-// it on premultiplied RGBA8 from radius 6 only.
+// value a channel), radii up to the largest compiled (two chunks of 32 window rows from
+// radius 9), a bias, and the Unsharp rule, against the CPU reference within the filters'
+// tolerance; and the library's strip taking it on premultiplied RGBA8 from radius 6 only.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -33,6 +33,21 @@ FilterSpec with_alpha(FilterSpec spec, AlphaMode alpha) {
 
 std::vector<NamedSpec> specs() { return testing::rank_one_masks(Tuning::kMaxRadius); }
 
+// Masks whose taps reach into the window's second chunk: sigma 8 at its default radius 24
+// (each alpha mode), sigma 4 at radius 12, and a 5 x 33 mask (the vertical factor alone
+// past radius 8).
+std::vector<NamedSpec> two_chunk_specs() {
+  const FilterSpec sigma8 = gaussian_spec(GaussianParams{8.0});
+  GaussianParams tall{1.0, 2};
+  tall.sigma_y = 5.0;
+  tall.radius_y = 16;
+  return {{"gaussian_sigma8", sigma8, "blur"},
+          {"gaussian_sigma8_separate", with_alpha(sigma8, AlphaMode::Separate), "blur"},
+          {"gaussian_sigma8_keep", with_alpha(sigma8, AlphaMode::Keep), "blur"},
+          {"gaussian_sigma4", gaussian_spec(GaussianParams{4.0, 12}), "blur"},
+          {"gaussian_5x33", gaussian_spec(tall), "blur"}};
+}
+
 void expect_matches(const NamedSpec& named, BorderMode mode, int w, int h, int pad) {
   testing::expect_kernel_matches_reference(
       named, "separable", kRgba8, mode, w, h, pad,
@@ -49,7 +64,9 @@ std::vector<std::pair<int, int>> sizes() {
 }
 
 TEST(SeparableStripImma, RunsRgba8RankOneMasks) {
-  for (const NamedSpec& named : specs())
+  std::vector<NamedSpec> all = specs();
+  for (const NamedSpec& named : two_chunk_specs()) all.push_back(named);
+  for (const NamedSpec& named : all)
     EXPECT_TRUE(kernels::separable_strip_imma_runs(kRgba8, named.spec)) << named.name;
   // Wider than the compiled radius, not RGBA8, or a vertical factor with a negative tap.
   EXPECT_FALSE(kernels::separable_strip_imma_fits(kRgba8, gaussian_spec(GaussianParams{3.0, Tuning::kMaxRadius + 1})));
@@ -66,6 +83,8 @@ TEST(SeparableStripImma, RunsRgba8RankOneMasks) {
 TEST(SeparableStripImma, TheLibrarysStripTakesItFromRadiusSix) {
   EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{})));
   EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{2.7, 8})));
+  EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{8.0})));
+  EXPECT_FALSE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{8.4})));  // radius 26
   EXPECT_FALSE(kernels::separable_strip_imma_takes(kRgba8, sharpen_spec(SharpenParams{})));
   EXPECT_FALSE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{1.5, 5})));
   EXPECT_FALSE(
@@ -108,12 +127,27 @@ TEST(SeparableStripImma, TheLibrarysStripAtTheBlursDefault) {
   }
 }
 
+// The masks of two chunks at every border, on sizes around a band and around one, two and
+// three steps (33 and 49 rows: the halo of 24 rows reaches two steps either side), whole
+// and as a sub-view.
+TEST(SeparableStripImma, TwoChunksEveryBorderAndSize) {
+  const int band = Tuning::kBand, step = Tuning::kRows;
+  const std::vector<std::pair<int, int>> two_chunk_sizes = {
+      {1, 1}, {7, step + 1}, {band + 1, 2 * step + 1}, {2 * band + 3, 3 * step + 1}, {61, 5}};
+  for (const NamedSpec& named : two_chunk_specs())
+    for (BorderMode mode : all_border_modes())
+      for (const auto& [w, h] : two_chunk_sizes)
+        for (int pad : {0, 1}) expect_matches(named, mode, w, h, pad);
+}
+
 // A larger image of random pixels: at most the tolerance's share of samples differ.
 TEST(SeparableStripImma, LargeImageWithinTheExactContract) {
   for (const NamedSpec& named : specs())
     if (named.name == "gaussian_13x13" || named.name == "gaussian_13x13_separate" || named.name == "gaussian_3x3" ||
         named.name == "sharpen_default")
       expect_matches(named, BorderMode::Reflect101, 1000, 333, 0);
+  for (const NamedSpec& named : two_chunk_specs())
+    if (named.name == "gaussian_sigma8") expect_matches(named, BorderMode::Reflect101, 1000, 333, 0);
 }
 
 }  // namespace

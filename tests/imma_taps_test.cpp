@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "convolution/separable_strip_imma_launch.hpp"
@@ -44,22 +45,39 @@ TEST(ImmaTaps, RefusesWhatTheProductsCannotHold) {
   EXPECT_FALSE(imma_vertical_taps({0.25f, 0.5f, 0.25f}).empty());
 }
 
-// Each of the 16 x 32 matrix's bytes, read back from the lane that holds it, is the high
-// or low byte of q[k - m] inside the band and 0 outside: a 5-tap factor centred in a
-// radius-3 window (a 5x7 mask's vertical factor) too.
+// A step's 16 outputs and their halo fill one chunk of 32 window rows up to radius 8, two
+// up to radius 24.
+TEST(ImmaTaps, ChunksHoldTheStepAndItsHalo) {
+  EXPECT_EQ(kernels::imma_chunks(1), 1);
+  EXPECT_EQ(kernels::imma_chunks(8), 1);
+  EXPECT_EQ(kernels::imma_chunks(9), 2);
+  EXPECT_EQ(kernels::imma_chunks(24), 2);
+  EXPECT_EQ(kernels::imma_chunks(25), 3);
+}
+
+// Each of the 16 x 32C matrix's bytes, read back from the lane of its chunk's fragments that
+// holds it, is the high or low byte of q[k - m] inside the band and 0 outside: a 5-tap
+// factor centred in a radius-3 window (a 5x7 mask's vertical factor) too, and a 49-tap
+// factor across two chunks.
 TEST(ImmaTaps, FragmentsHoldTheBandedMatrix) {
-  const std::vector<std::uint32_t> q = {1000, 9000, 45536, 9000, 1000};
-  for (int radius : {2, 3, 8}) {
-    ImmaFragments fragments{};
-    imma_fragments(q, radius, fragments);
+  std::vector<std::uint32_t> wide(49);
+  for (std::size_t j = 0; j < wide.size(); ++j) wide[j] = 300 + 37 * static_cast<std::uint32_t>(j);  // distinct taps
+  const std::vector<std::uint32_t> five = {1000, 9000, 45536, 9000, 1000};
+  for (const auto& [q, radius] : {std::pair{five, 2}, std::pair{five, 3}, std::pair{five, 8}, std::pair{five, 12},
+                                  std::pair{wide, 24}}) {
     const int offset = radius - static_cast<int>(q.size()) / 2;  // q[0] sits at window offset `offset`
-    for (int m = 0; m < 16; ++m)
-      for (int k = 0; k < 32; ++k) {
-        const int j = k - m - offset;
-        const std::uint32_t w = j >= 0 && j < static_cast<int>(q.size()) ? q[static_cast<std::size_t>(j)] : 0;
-        EXPECT_EQ(imma_fragment_byte(fragments, 0, m, k), w >> 8) << radius << " " << m << " " << k;
-        EXPECT_EQ(imma_fragment_byte(fragments, 1, m, k), w & 0xFFu) << radius << " " << m << " " << k;
-      }
+    for (int chunk = 0; chunk < kernels::imma_chunks(radius); ++chunk) {
+      ImmaFragments fragments{};
+      imma_fragments(q, radius, chunk, fragments);
+      for (int m = 0; m < 16; ++m)
+        for (int k = 0; k < 32; ++k) {
+          const int j = 32 * chunk + k - m - offset;
+          const std::uint32_t w = j >= 0 && j < static_cast<int>(q.size()) ? q[static_cast<std::size_t>(j)] : 0;
+          EXPECT_EQ(imma_fragment_byte(fragments, 0, m, k), w >> 8) << radius << " " << chunk << " " << m << " " << k;
+          EXPECT_EQ(imma_fragment_byte(fragments, 1, m, k), w & 0xFFu)
+              << radius << " " << chunk << " " << m << " " << k;
+        }
+    }
   }
 }
 
@@ -71,8 +89,10 @@ TEST(ImmaChoice, PremultipliedRgba8FromRadiusSix) {
   const FilterSpec blur = gaussian_spec(GaussianParams{});
   EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, blur));
   EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{2.7, 8})));
-  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{3.0, 9})))
-      << "wider than the 32 input rows of a step hold";
+  EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{3.0, 9})));
+  EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{8.0})));
+  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{8.0, 25})))
+      << "wider than the two chunks of 32 input rows a step holds";
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{1.5, 5})));
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, sharpen_spec(SharpenParams{})));
   FilterSpec separate = blur;

@@ -33,7 +33,8 @@ ImmaTaps<R> taps_of(const SeparableMask& mask) {
   const int rx = static_cast<int>(mask.x.size()) / 2;
   for (std::size_t i = 0; i < mask.x.size(); ++i)
     taps.x[R - rx + static_cast<int>(i)] = std::ldexp(mask.x[i], -kImmaWeightBits);
-  imma_fragments(imma_vertical_taps(mask.y), R, taps.a);
+  const std::vector<std::uint32_t> q = imma_vertical_taps(mask.y);
+  for (int chunk = 0; chunk < Tuning::chunks(R); ++chunk) imma_fragments(q, R, chunk, taps.a[chunk]);
   return taps;
 }
 
@@ -71,7 +72,7 @@ bool spec_fits(PixelFormat format, const FilterSpec& spec) {
 }  // namespace
 
 bool separable_strip_imma_fits(PixelFormat format, const FilterSpec& spec) {
-  return spec_fits(format, spec) && Tuning::shared_bytes(Tuning::kMaxRadius) <= max_shared_memory_per_block();
+  return spec_fits(format, spec) && Tuning::shared_bytes(compiled_radius(spec)) <= max_shared_memory_per_block();
 }
 
 bool separable_strip_imma_runs(PixelFormat format, const FilterSpec& spec) {
@@ -101,7 +102,11 @@ void launch_separable_strip_imma(const ImageView& src, const ImageView& dst, con
     case 4: return launch_alpha<4>(src, dst, spec, border, ctx);
     case 5: return launch_alpha<5>(src, dst, spec, border, ctx);
     case 6: return launch_alpha<6>(src, dst, spec, border, ctx);
-    default: return launch_alpha<8>(src, dst, spec, border, ctx);
+    case 8: return launch_alpha<8>(src, dst, spec, border, ctx);
+    case 10: return launch_alpha<10>(src, dst, spec, border, ctx);
+    case 12: return launch_alpha<12>(src, dst, spec, border, ctx);
+    case 16: return launch_alpha<16>(src, dst, spec, border, ctx);
+    default: return launch_alpha<24>(src, dst, spec, border, ctx);
   }
 }
 

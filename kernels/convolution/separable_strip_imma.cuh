@@ -6,8 +6,9 @@
 //      its 32 bytes are four products (one a channel) of the taps' banded matrix A
 //      (16 x 32: A[m][k] = q[k - m]) with the 32 input rows B (32 x 8 bytes), u8 x u8
 //      into exact 32-bit sums, mma.m16n8k32. The 16-bit taps q take two products (high
-//      and low byte); premultiplied colours (colour x alpha, 16 bits) two more. The sums
-//      go to shared memory as floats, as the float strip's do;
+//      and low byte); premultiplied colours (colour x alpha, 16 bits) two more. Radii
+//      above 8 take a second chunk of 32 rows, whose products add to the same integer
+//      sums. The sums go to shared memory as floats, as the float strip's do;
 //   2. horizontal: the float strip's pass, unchanged (its taps carry the sums' 2^-16).
 // A lane's B fragment holds 4 consecutive rows of one byte column, so each lane loads
 // its pixel column's word of 4 rows and a byte transpose (8 byte permutes) makes the four
@@ -31,11 +32,11 @@ namespace gpufilter::kernels::strip_imma {
 using Tuning = SeparableStripImmaTuning;
 
 // The taps: the horizontal factor in float (times 2^-16, the vertical sums' scale), the
-// vertical factor as each lane's A fragments, [high byte, low byte][register][lane].
+// vertical factor as each lane's A fragments, [chunk][high byte, low byte][register][lane].
 template <int R>
 struct ImmaTaps {
   float x[2 * R + 1];
-  ImmaFragments a;
+  ImmaFragments a[Tuning::chunks(R)];
 };
 
 // The 4 x 4 byte transpose: p[j] holds byte j of x[0..3], x[i]'s in byte i.
@@ -53,12 +54,14 @@ struct Plane {
   unsigned b0, b1;  // the fragment: window rows 4t..4t+3 and 16+4t..16+4t+3
 };
 
-// The four channels' vertical sums of the lane's four outputs ([output][channel]; output
-// j: row g + 8 (j / 2), pixel column 2t + j % 2 of the block), in the units the
-// horizontal pass takes: level (premultiplied colours: colour x alpha / 255) x 2^16.
+// Adds one chunk's products to the four channels' exact vertical sums of the lane's four
+// outputs ([output][channel]; output j: row g + 8 (j / 2), pixel column 2t + j % 2 of the
+// block), in units of 2^-16 level (premultiplied colours: colour x alpha); first: the
+// window's first chunk, whose products start the sums (a constant at every call).
 template <bool kPremultiplied>
-__device__ __forceinline__ void vertical_sums(const unsigned (&words)[8], const unsigned (&a_hi)[4],
-                                              const unsigned (&a_lo)[4], float (&s)[4][4]) {
+__device__ __forceinline__ void add_chunk_sums(const unsigned (&words)[8], const unsigned (&a_hi)[4],
+                                               const unsigned (&a_lo)[4], bool first, unsigned (&total)[4][4]) {
+  const auto add = [&](int j, int ch, unsigned v) { total[j][ch] = first ? v : total[j][ch] + v; };
   if constexpr (!kPremultiplied) {
     unsigned p0[4], p1[4];
     transpose_bytes({words[0], words[1], words[2], words[3]}, p0);
@@ -69,8 +72,7 @@ __device__ __forceinline__ void vertical_sums(const unsigned (&words)[8], const 
       tc::mma_16x8x32_u8(hi, a_hi, p0[ch], p1[ch]);
       tc::mma_16x8x32_u8(lo, a_lo, p0[ch], p1[ch]);
 #pragma unroll
-      for (int j = 0; j < 4; ++j)
-        s[j][ch] = __uint2float_rn((static_cast<unsigned>(hi[j]) << 8) + static_cast<unsigned>(lo[j]));
+      for (int j = 0; j < 4; ++j) add(j, ch, (static_cast<unsigned>(hi[j]) << 8) + static_cast<unsigned>(lo[j]));
     }
   } else {
     // Colour x alpha in 16 bits: R and B as two 16-bit lanes times alpha in one multiply;
@@ -89,7 +91,6 @@ __device__ __forceinline__ void vertical_sums(const unsigned (&words)[8], const 
     transpose_bytes({ga[4], ga[5], ga[6], ga[7]}, ga1);
     const Plane lo_planes[3] = {{rb0[0], rb1[0]}, {ga0[0], ga1[0]}, {rb0[2], rb1[2]}};
     const Plane hi_planes[3] = {{rb0[1], rb1[1]}, {ga0[1], ga1[1]}, {rb0[3], rb1[3]}};
-    constexpr float kColourScale = 1.0f / 255.0f;
 #pragma unroll
     for (int ch = 0; ch < 3; ++ch) {
       int hh[4] = {0, 0, 0, 0}, mid[4] = {0, 0, 0, 0}, ll[4] = {0, 0, 0, 0};
@@ -97,32 +98,47 @@ __device__ __forceinline__ void vertical_sums(const unsigned (&words)[8], const 
       tc::mma_16x8x32_u8(mid, a_hi, lo_planes[ch].b0, lo_planes[ch].b1);
       tc::mma_16x8x32_u8(mid, a_lo, hi_planes[ch].b0, hi_planes[ch].b1);
       tc::mma_16x8x32_u8(ll, a_lo, lo_planes[ch].b0, lo_planes[ch].b1);
-      // q x colour x alpha < 2^16 x 65025 < 2^32: exact as an unsigned sum.
+      // q x colour x alpha summed over the whole window < 2^16 x 65025 < 2^32: exact as an
+      // unsigned sum, each chunk's share too.
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const unsigned total = (static_cast<unsigned>(hh[j]) << 16) + (static_cast<unsigned>(mid[j]) << 8) +
-                               static_cast<unsigned>(ll[j]);
-        s[j][ch] = __uint2float_rn(total) * kColourScale;
-      }
+      for (int j = 0; j < 4; ++j)
+        add(j, ch,
+            (static_cast<unsigned>(hh[j]) << 16) + (static_cast<unsigned>(mid[j]) << 8) + static_cast<unsigned>(ll[j]));
     }
     int hi[4] = {0, 0, 0, 0}, lo[4] = {0, 0, 0, 0};
     tc::mma_16x8x32_u8(hi, a_hi, ga0[2], ga1[2]);
     tc::mma_16x8x32_u8(lo, a_lo, ga0[2], ga1[2]);
 #pragma unroll
-    for (int j = 0; j < 4; ++j)
-      s[j][3] = __uint2float_rn((static_cast<unsigned>(hi[j]) << 8) + static_cast<unsigned>(lo[j]));
+    for (int j = 0; j < 4; ++j) add(j, 3, (static_cast<unsigned>(hi[j]) << 8) + static_cast<unsigned>(lo[j]));
   }
 }
 
-// A lane's words of a block of 8 pixel columns: its column (g) in window rows 4t..4t+3
-// and 16+4t..16+4t+3, through the border and the step's row table. Rows past the last
-// tap are not read where no lane's rows have one (t = 3's upper rows below radius 7).
+// The sums in the units the horizontal pass takes: level (premultiplied colours: colour x
+// alpha / 255) x 2^16.
+template <bool kPremultiplied>
+__device__ __forceinline__ void scaled_sums(const unsigned (&total)[4][4], float (&s)[4][4]) {
+  constexpr float kColourScale = kPremultiplied ? 1.0f / 255.0f : 1.0f;
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+#pragma unroll
+    for (int ch = 0; ch < 4; ++ch)
+      s[j][ch] = ch < 3 && kPremultiplied ? __uint2float_rn(total[j][ch]) * kColourScale
+                                          : __uint2float_rn(total[j][ch]);
+}
+
+// A lane's words of a block of 8 pixel columns in a chunk of the window (a constant at
+// every call): its column (g) in the chunk's rows 4t..4t+3 and 16+4t..16+4t+3, through
+// the border and the step's row table. A lane's 4 rows past the last tap are not read
+// (zeros: their taps are 0).
 template <int R>
 __device__ __forceinline__ void load_group(const PitchedView<std::uint8_t, 4>& src, int band_x, int group, int g,
-                                           int t, const long long* offsets, const bool* constant_rows,
+                                           int t, int chunk, const long long* offsets, const bool* constant_rows,
                                            const BorderReads& border, unsigned constant_word, unsigned (&words)[8]) {
   constexpr int kCols = Tuning::columns(R);
   constexpr int kReadRows = Tuning::kRows + 2 * R;
+  // Whether lane t's 4 rows from chunk row `first` lie past the last tap (decided at
+  // compile time where no lane's do).
+  const auto unread = [&](int first) { return first + 12 >= kReadRows && first + 4 * t >= kReadRows; };
   const int local = min(group * 8 + g, kCols - 1);
   const int x = band_x - R + local;
   const bool x_inside = x >= 0 && x < src.width;
@@ -132,15 +148,17 @@ __device__ __forceinline__ void load_group(const PitchedView<std::uint8_t, 4>& s
   if (!border.constant) {  // uniform: no reads to replace
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
-      const int row = (i >> 2) * 16 + 4 * t + (i & 3);
-      words[i] = i >= 4 && 28 >= kReadRows && t == 3 ? 0u : *reinterpret_cast<const unsigned*>(column + offsets[row]);
+      const int first = chunk * kImmaChunkRows + (i >> 2) * 16;
+      const int row = first + 4 * t + (i & 3);
+      words[i] = unread(first) ? 0u : *reinterpret_cast<const unsigned*>(column + offsets[row]);
     }
     return;
   }
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
-    const int row = (i >> 2) * 16 + 4 * t + (i & 3);
-    if (i >= 4 && 28 >= kReadRows && t == 3) {
+    const int first = chunk * kImmaChunkRows + (i >> 2) * 16;
+    const int row = first + 4 * t + (i & 3);
+    if (unread(first)) {
       words[i] = 0;
       continue;
     }
@@ -156,7 +174,8 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
                                 Pixel<std::uint8_t, 4> constant, Filter2dOutput out, bool convex, int strip_rows) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   constexpr int K = Tuning::kRows;
-  constexpr int W = Tuning::kWindow;
+  constexpr int W = Tuning::window_rows(R);
+  constexpr int kChunks = Tuning::chunks(R);
   constexpr int L = Tuning::kRun;
   constexpr int kRuns = Tuning::kRuns;
   constexpr int kBand = Tuning::kBand;
@@ -165,7 +184,7 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
   constexpr int kGroups = Tuning::groups(R);
   constexpr int kWarps = Tuning::kThreads / 32;
   constexpr int kReadRows = K + 2 * R;  // window rows with a tap; the rest read the last
-  static_assert(R >= 1 && R <= Tuning::kMaxRadius, "16 outputs and their halo within the 32 input rows");
+  static_assert(R >= 1 && R <= Tuning::kMaxRadius, "16 outputs and their halo within the window's chunks");
   static_assert(Tuning::kThreads == kRuns * K / 2, "the horizontal pass: two runs a thread");
   static_assert(W <= Tuning::kThreads, "a thread an entry of the row table");
   // The shared memory (SeparableStripImmaTuning::shared_bytes): the step's vertical sums
@@ -181,9 +200,11 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
   const int g = lane >> 2, t = lane & 3;
   const int band_x = static_cast<int>(blockIdx.x) * kBand;
   unsigned* const fragments = reinterpret_cast<unsigned*>(shared + K * kStride * sizeof(Accum<4>) +
-                                                          Tuning::row_table_bytes());
-  static_assert(Tuning::kThreads == 2 * 4 * 32, "a thread a fragment word");
-  fragments[tid] = (&taps.a[0][0][0])[tid];  // read after the first step's barrier
+                                                          Tuning::row_table_bytes(R));
+  static_assert(Tuning::kThreads == 2 * 4 * 32, "a thread a fragment word of each chunk");
+#pragma unroll
+  for (int c = 0; c < kChunks; ++c)  // read after the first step's barrier
+    fragments[c * Tuning::kThreads + tid] = (&taps.a[c][0][0][0])[tid];
   const unsigned constant_word = reinterpret_cast<const unsigned&>(constant);
   // Horizontal pass: the thread's run of L pixels in rows `first_row` and first_row + 8.
   const int run = tid % kRuns;
@@ -207,16 +228,21 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
       }
       __syncthreads();  // also: every run has read the last step's sums
       for (int group = warp; group < kGroups; group += kWarps) {
-        unsigned words[8];
-        load_group<R>(src, band_x, group, g, t, offsets, constant_rows, border, constant_word, words);
-        unsigned a_hi[4], a_lo[4];
+        unsigned total[4][4];
 #pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          a_hi[r] = fragments[r * 32 + lane];
-          a_lo[r] = fragments[128 + r * 32 + lane];
+        for (int chunk = 0; chunk < kChunks; ++chunk) {  // unrolled: `chunk` is a constant in each
+          unsigned words[8];
+          load_group<R>(src, band_x, group, g, t, chunk, offsets, constant_rows, border, constant_word, words);
+          unsigned a_hi[4], a_lo[4];
+#pragma unroll
+          for (int r = 0; r < 4; ++r) {
+            a_hi[r] = fragments[chunk * Tuning::kThreads + r * 32 + lane];
+            a_lo[r] = fragments[chunk * Tuning::kThreads + 128 + r * 32 + lane];
+          }
+          add_chunk_sums<kPremultiplied>(words, a_hi, a_lo, chunk == 0, total);
         }
         float s[4][4];
-        vertical_sums<kPremultiplied>(words, a_hi, a_lo, s);
+        scaled_sums<kPremultiplied>(total, s);
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
           const int col = group * 8 + 2 * t + (j & 1);

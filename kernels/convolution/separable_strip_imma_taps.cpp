@@ -28,7 +28,7 @@ std::vector<std::uint32_t> imma_vertical_taps(const std::vector<float>& y) {
   return q;
 }
 
-void imma_fragments(const std::vector<std::uint32_t>& q, int radius, ImmaFragments& fragments) {
+void imma_fragments(const std::vector<std::uint32_t>& q, int radius, int chunk, ImmaFragments& fragments) {
   const int centre = static_cast<int>(q.size()) / 2;
   for (int lane = 0; lane < 32; ++lane) {
     const int g = lane / 4, t = lane % 4;
@@ -36,7 +36,7 @@ void imma_fragments(const std::vector<std::uint32_t>& q, int radius, ImmaFragmen
       const int m = g + 8 * (r % 2);
       std::uint32_t hi = 0, lo = 0;
       for (int c = 0; c < 4; ++c) {
-        const int k = 16 * (r / 2) + 4 * t + c;
+        const int k = kImmaChunkRows * chunk + 16 * (r / 2) + 4 * t + c;
         const int j = k - m - radius + centre;  // the tap of q at offset k - m - radius
         const std::uint32_t w = k - m >= 0 && k - m <= 2 * radius && j >= 0 && j < static_cast<int>(q.size())
                                     ? q[static_cast<std::size_t>(j)]

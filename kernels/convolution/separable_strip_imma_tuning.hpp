@@ -15,8 +15,12 @@ struct SeparableStripImmaTuning {
   // Output rows a step: the product's M (mma.m16n8k32: 16 output rows of 8 byte columns
   // from 32 input rows, the product's K).
   static constexpr int kRows = kImmaStepRows;
-  static constexpr int kWindow = kImmaWindowRows;
-  static constexpr int kMaxRadius = (kWindow - kRows) / 2;
+  // Up to two chunks of 32 window rows (two products along K): radius 8 takes one,
+  // radius 24 (sigma 8's 49 taps) two.
+  static constexpr int kMaxChunks = 2;
+  static constexpr int kMaxRadius = (kMaxChunks * kImmaChunkRows - kRows) / 2;
+  static constexpr int chunks(int radius) { return imma_chunks(radius); }
+  static constexpr int window_rows(int radius) { return chunks(radius) * kImmaChunkRows; }
   // The smallest compiled radius the library's strip takes this form for, on premultiplied
   // RGBA8: at radius 6 (the blur's default 13x13) it measured faster than the float strip,
   // whose vertical pass is shorter below (slower at 7x7 and 5x5) and which spends less on
@@ -38,18 +42,23 @@ struct SeparableStripImmaTuning {
   static constexpr int row_stride(int radius) { return columns(radius) + 1; }
   // Blocks of 8 pixel columns: one product's N, a lane's column each.
   static constexpr int groups(int radius) { return (columns(radius) + 7) / 8; }
-  // The taps' A fragments, [high, low byte][register][lane], copied to shared memory.
-  static constexpr std::size_t kFragmentBytes = 2 * 4 * 32 * sizeof(std::uint32_t);
+  // The taps' A fragments of a chunk, [high, low byte][register][lane], copied to shared
+  // memory.
+  static constexpr std::size_t kChunkFragmentBytes = 2 * 4 * 32 * sizeof(std::uint32_t);
   // Shared memory a block takes: the sums, the row table (an offset and a constant flag a
-  // window row, padded to 8 bytes), the fragments.
-  static constexpr std::size_t row_table_bytes() { return kWindow * (sizeof(long long) + 1) + 8 - kWindow % 8; }
+  // window row, padded to 8 bytes), the fragments. At radius 24, 71 KB: still 3 blocks an SM.
+  static constexpr std::size_t row_table_bytes(int radius) {
+    return window_rows(radius) * (sizeof(long long) + 1) + 8 - window_rows(radius) % 8;
+  }
   static constexpr std::size_t shared_bytes(int radius) {
-    return static_cast<std::size_t>(kRows) * row_stride(radius) * 16 + row_table_bytes() + kFragmentBytes;
+    return static_cast<std::size_t>(kRows) * row_stride(radius) * 16 + row_table_bytes(radius) +
+           chunks(radius) * kChunkFragmentBytes;
   }
   // Strips of 1 or 2 steps, as the grid's last wave fills best.
   static constexpr StepStrips kStrips{kRows, 2, 0.01};
-  // The radii compiled; a mask between runs in the next one up, its outer taps zero.
-  static constexpr int kCompiledRadii[] = {1, 2, 3, 4, 5, 6, 8};
+  // The radii compiled (the float strip's up to kMaxRadius); a mask between runs in the
+  // next one up, its outer taps zero.
+  static constexpr int kCompiledRadii[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24};
   static constexpr int compiled_radius(int radius) {
     for (int r : kCompiledRadii)
       if (r >= radius) return r;
