@@ -4,7 +4,7 @@
 // edges, images narrower than the mask, sub-views, every border (the constant a different
 // value a channel), radii up to the largest compiled (two chunks of 32 window rows from
 // radius 9), a bias, and the Unsharp rule, against the CPU reference within the filters'
-// tolerance; and the library's strip taking it on premultiplied RGBA8 from radius 6 only.
+// tolerance; and the library's strip taking it on RGBA8 from radius 6 only.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -78,8 +78,9 @@ TEST(SeparableStripImma, RunsRgba8RankOneMasks) {
   EXPECT_FALSE(kernels::separable_strip_imma_fits(kRgba8, negative));
 }
 
-// The library's strip (`separable`, and `auto` through it) takes it on premultiplied RGBA8
-// from radius 6: the blur's default 13x13, not the 7x7 of sharpen's, nor separate alpha.
+// The library's strip (`separable`, and `auto` through it) takes it on RGBA8 from radius 6
+// to 24: the blur's default 13x13 and sigma 8, with each alpha mode, not the 7x7 of
+// sharpen's.
 TEST(SeparableStripImma, TheLibrarysStripTakesItFromRadiusSix) {
   EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{})));
   EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{2.7, 8})));
@@ -87,7 +88,7 @@ TEST(SeparableStripImma, TheLibrarysStripTakesItFromRadiusSix) {
   EXPECT_FALSE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{8.4})));  // radius 26
   EXPECT_FALSE(kernels::separable_strip_imma_takes(kRgba8, sharpen_spec(SharpenParams{})));
   EXPECT_FALSE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{1.5, 5})));
-  EXPECT_FALSE(
+  EXPECT_TRUE(
       kernels::separable_strip_imma_takes(kRgba8, with_alpha(gaussian_spec(GaussianParams{}), AlphaMode::Separate)));
 }
 

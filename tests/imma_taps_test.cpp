@@ -1,6 +1,6 @@
 // The integer vertical factor of the strip's tensor-core form and its A fragments
 // (kernels/convolution/separable_strip_imma_taps.hpp): the taps sum to exactly 2^16 and
-// stay within a rounding of the float taps, and the fragments hold the banded matrix
+// stay within one unit of the float taps, and the fragments hold the banded matrix
 // A[m][k] = q[k - m] in the lanes' layout of mma.m16n8k32. And where the library's strip
 // prefers that form (separable_strip_imma_launch.hpp).
 #include <gtest/gtest.h>
@@ -24,15 +24,15 @@ using kernels::imma_vertical_taps;
 using kernels::ImmaFragments;
 
 TEST(ImmaTaps, GaussianTapsSumToOneInSixteenFractionBits) {
-  for (const GaussianParams& params : {GaussianParams{}, GaussianParams{0.6, 1}, GaussianParams{2.7, 8}}) {
+  for (const GaussianParams& params :
+       {GaussianParams{}, GaussianParams{0.6, 1}, GaussianParams{2.7, 8}, GaussianParams{2.7, 24}, GaussianParams{8.0}}) {
     const std::vector<float> y = gaussian_spec(params).separable[0].y;
     const std::vector<std::uint32_t> q = imma_vertical_taps(y);
     ASSERT_EQ(q.size(), y.size());
     EXPECT_EQ(std::accumulate(q.begin(), q.end(), 0u), 1u << 16);
     for (std::size_t j = 0; j < y.size(); ++j) {
       EXPECT_LT(q[j], 1u << 16);
-      // Within one unit of the rounding (the remainder on the largest tap: a few units).
-      EXPECT_NEAR(q[j], y[j] * 65536.0, 4.0) << j;
+      EXPECT_NEAR(q[j], y[j] * 65536.0, 1.0) << j;  // within one unit
     }
   }
 }
@@ -81,10 +81,10 @@ TEST(ImmaTaps, FragmentsHoldTheBandedMatrix) {
   }
 }
 
-// The library's strip prefers it on premultiplied RGBA8 from radius 6 (the blur's default
-// 13x13), where it measured faster than the float strip; not at sharpen's 7x7, not with
-// separate alpha, not on other formats.
-TEST(ImmaChoice, PremultipliedRgba8FromRadiusSix) {
+// The library's strip prefers it on RGBA8 from radius 6 (the blur's default 13x13) to 24,
+// where it measured faster than the float strip, with every alpha mode; not at sharpen's
+// 7x7, not on other formats.
+TEST(ImmaChoice, Rgba8FromRadiusSixToTwentyFour) {
   const PixelFormat rgba8{ChannelType::U8, 4};
   const FilterSpec blur = gaussian_spec(GaussianParams{});
   EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, blur));
@@ -95,9 +95,11 @@ TEST(ImmaChoice, PremultipliedRgba8FromRadiusSix) {
       << "wider than the two chunks of 32 input rows a step holds";
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{1.5, 5})));
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, sharpen_spec(SharpenParams{})));
-  FilterSpec separate = blur;
-  separate.alpha = AlphaMode::Separate;
-  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, separate));
+  for (AlphaMode alpha : {AlphaMode::Separate, AlphaMode::Keep}) {
+    FilterSpec other = blur;
+    other.alpha = alpha;
+    EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, other));
+  }
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(PixelFormat{ChannelType::U8, 1}, blur));
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(PixelFormat{ChannelType::U16, 4}, blur));
 }

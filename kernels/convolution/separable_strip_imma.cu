@@ -80,8 +80,7 @@ bool separable_strip_imma_runs(PixelFormat format, const FilterSpec& spec) {
 }
 
 bool separable_strip_imma_preferred(PixelFormat format, const FilterSpec& spec) {
-  return spec_fits(format, spec) && compiled_radius(spec) >= Tuning::kLibraryMinRadius &&
-         spec.alpha == AlphaMode::Premultiply;
+  return spec_fits(format, spec) && compiled_radius(spec) >= Tuning::kLibraryMinRadius;
 }
 
 bool separable_strip_imma_takes(PixelFormat format, const FilterSpec& spec) {

@@ -21,8 +21,8 @@ bool separable_strip_imma_fits(PixelFormat format, const FilterSpec& spec);
 bool separable_strip_imma_runs(PixelFormat format, const FilterSpec& spec);
 
 // Where the library's strip prefers it, on any device: the kernel's rules (as
-// separable_strip_imma_fits, less the device's shared memory) with premultiplied alpha,
-// from SeparableStripImmaTuning::kLibraryMinRadius on.
+// separable_strip_imma_fits, less the device's shared memory) from
+// SeparableStripImmaTuning::kLibraryMinRadius on, every alpha mode.
 bool separable_strip_imma_preferred(PixelFormat format, const FilterSpec& spec);
 
 // Where the library's strip takes it: preferred, and it runs on the current GPU.

@@ -1,8 +1,10 @@
 // The integer vertical factor of the strip's tensor-core form and its A fragments.
 #include "separable_strip_imma_taps.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <numeric>
 
 namespace gpufilter::kernels {
 
@@ -14,17 +16,31 @@ std::vector<std::uint32_t> imma_vertical_taps(const std::vector<float>& y) {
     sum += v;
   }
   if (y.empty() || std::fabs(sum - 1.0) > 1e-4) return {};
+  // Each tap rounded down, then the units left over one each to the taps with the largest
+  // fractions: every tap within one unit of its value, the sum exactly 2^16. (Rounding each
+  // tap and giving the remainder to the largest tap put several units on one tap, which a
+  // wide mask over a small image, whose outputs are then nearly equal, moved by a share of
+  // a level in every pixel alike.)
   std::vector<std::uint32_t> q(y.size());
+  std::vector<double> fraction(y.size());
   long long total = 0;
-  std::size_t largest = 0;
   for (std::size_t j = 0; j < y.size(); ++j) {
-    q[j] = static_cast<std::uint32_t>(std::lround(y[j] / sum * kOne));
+    const double exact = y[j] / sum * kOne;
+    const double whole = std::floor(exact);
+    if (whole >= kOne) return {};
+    q[j] = static_cast<std::uint32_t>(whole);
+    fraction[j] = exact - whole;
     total += q[j];
-    if (q[j] > q[largest]) largest = j;
   }
-  const long long fixed = static_cast<long long>(q[largest]) + (static_cast<long long>(kOne) - total);
-  if (fixed < 0 || fixed >= static_cast<long long>(kOne)) return {};
-  q[largest] = static_cast<std::uint32_t>(fixed);
+  std::vector<std::size_t> order(y.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return fraction[a] > fraction[b]; });
+  const long long left = static_cast<long long>(kOne) - total;
+  if (left < 0 || left > static_cast<long long>(y.size())) return {};
+  for (long long i = 0; i < left; ++i) {
+    const std::size_t j = order[static_cast<std::size_t>(i)];
+    if (++q[j] >= static_cast<std::uint32_t>(kOne)) return {};
+  }
   return q;
 }
 

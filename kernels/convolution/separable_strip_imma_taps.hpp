@@ -19,9 +19,9 @@ constexpr int kImmaStepRows = 16;   // its M
 // side take.
 constexpr int imma_chunks(int radius) { return (kImmaStepRows + 2 * radius + kImmaChunkRows - 1) / kImmaChunkRows; }
 
-// The integer taps of a vertical factor; empty where a tap is negative, the factor does
-// not sum to 1 (within 1e-4), or a tap would reach 2^16. The rounding's remainder goes
-// to the largest tap, so that a flat image stays flat.
+// The integer taps of a vertical factor, each within one unit of its value, summing to
+// exactly 2^16 so that a flat image stays flat; empty where a tap is negative, the factor
+// does not sum to 1 (within 1e-4), or a tap would reach 2^16.
 std::vector<std::uint32_t> imma_vertical_taps(const std::vector<float>& y);
 
 // The lanes' A fragments of mma.m16n8k32 (u8, row-major A) for chunk `chunk` of the window

@@ -21,11 +21,11 @@ struct SeparableStripImmaTuning {
   static constexpr int kMaxRadius = (kMaxChunks * kImmaChunkRows - kRows) / 2;
   static constexpr int chunks(int radius) { return imma_chunks(radius); }
   static constexpr int window_rows(int radius) { return chunks(radius) * kImmaChunkRows; }
-  // The smallest compiled radius the library's strip takes this form for, on premultiplied
-  // RGBA8: at radius 6 (the blur's default 13x13) it measured faster than the float strip,
-  // whose vertical pass is shorter below (slower at 7x7 and 5x5) and which spends less on
-  // separate alpha, where this form was not measured faster (docs/gpu-results.md, "The
-  // strip's vertical pass on integer tensor cores").
+  // The smallest compiled radius the library's strip takes this form for on RGBA8: from
+  // radius 6 (the blur's default 13x13) to 24 it measured faster than the float strip, with
+  // premultiplied and with separate alpha; below, the float strip's vertical pass is short
+  // (it was slower at 7x7 and 5x5) (docs/gpu-results.md, "The strip's vertical pass on
+  // integer tensor cores").
   static constexpr int kLibraryMinRadius = 6;
   // The horizontal pass as the float strip's: a warp a row of the step, runs of kRun
   // pixels (odd: the lanes' runs start in different banks), each thread two rows.

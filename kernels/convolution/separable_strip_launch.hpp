@@ -21,8 +21,8 @@ bool separable_strip_fits(PixelFormat format, const FilterSpec& spec);
 // sharpen's Unsharp output on float.
 bool strip_runs_on_elements(PixelFormat format, const FilterSpec& spec);
 
-// Throws Error(UnsupportedFormat) where separable_strip_fits() is false. Premultiplied
-// RGBA8 from radius 6 runs the vertical pass on the integer tensor cores
+// Throws Error(UnsupportedFormat) where separable_strip_fits() is false. RGBA8 from
+// radius 6 to 24 runs the vertical pass on the integer tensor cores
 // (separable_strip_imma_takes, separable_strip_imma_launch.hpp).
 void launch_separable_strip(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                             const ExecContext& ctx);

@@ -148,7 +148,7 @@ void add_separable_tiled(std::vector<LabVariant>& list, const std::string& op) {
 // the same bench run: pixel columns (as RGBA and 8-bit gray run) and element columns
 // (as RGB and 16- and 32-bit gray run; separable_strip_elements.cuh); and RGBA with staged
 // stores. Pixel columns on RGBA too: the float vertical pass, which `separable` runs on
-// tensor cores on RGBA8 from radius 6 (separable_strip_imma).
+// tensor cores on RGBA8 from radius 6 to 24 (separable_strip_imma).
 bool strip_on_pixels(PixelFormat format, const FilterSpec& spec) {
   return (format.channels == 1 || format.channels == 4) && kernels::separable_strip_pixels_fit(format, spec);
 }
