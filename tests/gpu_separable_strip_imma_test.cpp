@@ -1,10 +1,10 @@
-// The strip kernel with its vertical pass on the 8-bit integer tensor cores
-// (kernels/convolution/separable_strip_imma.cuh) on RGBA8 beyond the registry matrix that
+// The strip kernel with its vertical pass, and with both passes, on the 8-bit integer tensor
+// cores (kernels/convolution/separable_strip_imma.cuh) on RGBA8 beyond the registry matrix that
 // the conformance and lab tests run: every alpha mode, bands and steps cut by the image's
 // edges, images narrower than the mask, sub-views, every border (the constant a different
 // value a channel), radii up to the largest compiled (two chunks of 32 window rows from
 // radius 9), a bias, and the Unsharp rule, against the CPU reference within the filters'
-// tolerance; and the library's strip taking it on RGBA8 from radius 6 only.
+// tolerance; and the library's strip taking it on RGBA8 from radius 6 to 24.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -48,40 +48,102 @@ std::vector<NamedSpec> two_chunk_specs() {
           {"gaussian_5x33", gaussian_spec(tall), "blur"}};
 }
 
-void expect_matches(const NamedSpec& named, BorderMode mode, int w, int h, int pad) {
+using kernels::ImmaPasses;
+
+void expect_matches(const NamedSpec& named, BorderMode mode, int w, int h, int pad, ImmaPasses passes) {
   testing::expect_kernel_matches_reference(
       named, "separable", kRgba8, mode, w, h, pad,
-      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border) {
-        kernels::launch_separable_strip_imma(src, dst, spec, border, ExecContext{nullptr, true});
+      [passes](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border) {
+        kernels::launch_separable_strip_imma(src, dst, spec, border, ExecContext{nullptr, true}, passes);
       });
 }
 
 // Widths around one and two bands and narrower than the mask; heights shorter than a
 // step, a step and one more, and two steps and one more.
-std::vector<std::pair<int, int>> sizes() {
-  const int band = Tuning::kBand, step = Tuning::kRows;
+std::vector<std::pair<int, int>> sizes(ImmaPasses passes) {
+  const int band = Tuning::band(passes == ImmaPasses::Both), step = Tuning::kRows;
   return {{1, 1}, {3, 5}, {5, step - 1}, {band - 1, 3}, {band + 1, step + 1}, {2 * band + 3, 2 * step + 1}};
 }
 
-TEST(SeparableStripImma, RunsRgba8RankOneMasks) {
+// Each test runs the vertical pass on the tensor cores (the horizontal in float) and both.
+class SeparableStripImma : public ::testing::TestWithParam<ImmaPasses> {};
+
+std::string passes_name(const ::testing::TestParamInfo<ImmaPasses>& info) {
+  return info.param == ImmaPasses::Both ? "Both" : "Vertical";
+}
+
+TEST_P(SeparableStripImma, RunsRgba8RankOneMasks) {
+  const ImmaPasses passes = GetParam();
   std::vector<NamedSpec> all = specs();
   for (const NamedSpec& named : two_chunk_specs()) all.push_back(named);
   for (const NamedSpec& named : all)
-    EXPECT_TRUE(kernels::separable_strip_imma_runs(kRgba8, named.spec)) << named.name;
-  // Wider than the compiled radius, not RGBA8, or a vertical factor with a negative tap.
-  EXPECT_FALSE(kernels::separable_strip_imma_fits(kRgba8, gaussian_spec(GaussianParams{3.0, Tuning::kMaxRadius + 1})));
-  EXPECT_FALSE(kernels::separable_strip_imma_fits(PixelFormat{ChannelType::U8, 1}, gaussian_spec(GaussianParams{})));
-  EXPECT_FALSE(kernels::separable_strip_imma_fits(PixelFormat{ChannelType::U16, 4}, gaussian_spec(GaussianParams{})));
+    EXPECT_TRUE(kernels::separable_strip_imma_runs(kRgba8, named.spec, passes)) << named.name;
+  // Wider than the compiled radius, not RGBA8, or a factor with a negative tap (the
+  // horizontal one only where it runs on the tensor cores).
+  EXPECT_FALSE(
+      kernels::separable_strip_imma_fits(kRgba8, gaussian_spec(GaussianParams{3.0, Tuning::kMaxRadius + 1}), passes));
+  EXPECT_FALSE(
+      kernels::separable_strip_imma_fits(PixelFormat{ChannelType::U8, 1}, gaussian_spec(GaussianParams{}), passes));
+  EXPECT_FALSE(
+      kernels::separable_strip_imma_fits(PixelFormat{ChannelType::U16, 4}, gaussian_spec(GaussianParams{}), passes));
   FilterSpec negative = gaussian_spec(GaussianParams{});
   negative.separable[0].y.front() = -0.01f;
   negative.separable[0].y[negative.separable[0].y.size() / 2] += 0.01f;
-  EXPECT_FALSE(kernels::separable_strip_imma_fits(kRgba8, negative));
+  EXPECT_FALSE(kernels::separable_strip_imma_fits(kRgba8, negative, passes));
+  FilterSpec negative_x = gaussian_spec(GaussianParams{});
+  negative_x.separable[0].x.front() = -0.01f;
+  negative_x.separable[0].x[negative_x.separable[0].x.size() / 2] += 0.01f;
+  EXPECT_EQ(kernels::separable_strip_imma_fits(kRgba8, negative_x, passes), passes == ImmaPasses::Vertical);
 }
+
+// Every spec and size in reflect101, whole and as sub-views (rows 1 and 3 pixels in).
+TEST_P(SeparableStripImma, EverySpecAndSize) {
+  for (const NamedSpec& named : specs())
+    for (const auto& [w, h] : sizes(GetParam()))
+      for (int pad : {0, 1, 3}) expect_matches(named, BorderMode::Reflect101, w, h, pad, GetParam());
+}
+
+// Every border mode at every size, whole images and one sub-view.
+TEST_P(SeparableStripImma, EveryBorder) {
+  for (const NamedSpec& named : specs()) {
+    if (named.name != "gaussian_13x13" && named.name != "sharpen_7x7" && named.name != "gaussian_13x13_separate")
+      continue;
+    for (BorderMode mode : all_border_modes())
+      for (const auto& [w, h] : sizes(GetParam()))
+        for (int pad : {0, 1}) expect_matches(named, mode, w, h, pad, GetParam());
+  }
+}
+
+// The masks of two chunks at every border, on sizes around a band and around one, two and
+// three steps (33 and 49 rows: the halo of 24 rows reaches two steps either side), whole
+// and as a sub-view.
+TEST_P(SeparableStripImma, TwoChunksEveryBorderAndSize) {
+  const int band = Tuning::band(GetParam() == ImmaPasses::Both), step = Tuning::kRows;
+  const std::vector<std::pair<int, int>> two_chunk_sizes = {
+      {1, 1}, {7, step + 1}, {band + 1, 2 * step + 1}, {2 * band + 3, 3 * step + 1}, {61, 5}};
+  for (const NamedSpec& named : two_chunk_specs())
+    for (BorderMode mode : all_border_modes())
+      for (const auto& [w, h] : two_chunk_sizes)
+        for (int pad : {0, 1}) expect_matches(named, mode, w, h, pad, GetParam());
+}
+
+// A larger image of random pixels: at most the tolerance's share of samples differ.
+TEST_P(SeparableStripImma, LargeImageWithinTheExactContract) {
+  for (const NamedSpec& named : specs())
+    if (named.name == "gaussian_13x13" || named.name == "gaussian_13x13_separate" || named.name == "gaussian_3x3" ||
+        named.name == "sharpen_default")
+      expect_matches(named, BorderMode::Reflect101, 1000, 333, 0, GetParam());
+  for (const NamedSpec& named : two_chunk_specs())
+    if (named.name == "gaussian_sigma8") expect_matches(named, BorderMode::Reflect101, 1000, 333, 0, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Passes, SeparableStripImma, ::testing::Values(ImmaPasses::Vertical, ImmaPasses::Both),
+                         passes_name);
 
 // The library's strip (`separable`, and `auto` through it) takes it on RGBA8 from radius 6
 // to 24: the blur's default 13x13 and sigma 8, with each alpha mode, not the 7x7 of
 // sharpen's.
-TEST(SeparableStripImma, TheLibrarysStripTakesItFromRadiusSix) {
+TEST(SeparableStripImmaChoice, TheLibrarysStripTakesItFromRadiusSix) {
   EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{})));
   EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{2.7, 8})));
   EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{8.0})));
@@ -92,63 +154,26 @@ TEST(SeparableStripImma, TheLibrarysStripTakesItFromRadiusSix) {
       kernels::separable_strip_imma_takes(kRgba8, with_alpha(gaussian_spec(GaussianParams{}), AlphaMode::Separate)));
 }
 
-// Every spec and size in reflect101, whole and as sub-views (rows 1 and 3 pixels in).
-TEST(SeparableStripImma, EverySpecAndSize) {
-  for (const NamedSpec& named : specs())
-    for (const auto& [w, h] : sizes())
-      for (int pad : {0, 1, 3}) expect_matches(named, BorderMode::Reflect101, w, h, pad);
-}
-
-// Every border mode at every size, whole images and one sub-view.
-TEST(SeparableStripImma, EveryBorder) {
-  for (const NamedSpec& named : specs()) {
-    if (named.name != "gaussian_13x13" && named.name != "sharpen_7x7" && named.name != "gaussian_13x13_separate")
-      continue;
-    for (BorderMode mode : all_border_modes())
-      for (const auto& [w, h] : sizes())
-        for (int pad : {0, 1}) expect_matches(named, mode, w, h, pad);
-  }
-}
-
-// The library's strip at the blur's default (13x13, premultiplied and separate), which it
-// runs here: every size, whole and as a sub-view, and every border on one size.
-TEST(SeparableStripImma, TheLibrarysStripAtTheBlursDefault) {
+// The library's strip at the blur's default (13x13, premultiplied and separate) and at
+// sigma 8, which it runs here: every size, whole and as a sub-view, and every border on
+// one size.
+TEST(SeparableStripImmaChoice, TheLibrarysStripAtTheBlursDefault) {
   const auto library_strip = [](const ImageView& src, const ImageView& dst, const FilterSpec& spec,
                                 const Border& border) {
     kernels::launch_separable_strip(src, dst, spec, border, ExecContext{nullptr, true});
   };
-  for (const NamedSpec& named : specs()) {
-    if (named.name != "gaussian_13x13" && named.name != "gaussian_13x13_separate") continue;
-    for (const auto& [w, h] : sizes())
+  std::vector<NamedSpec> named_specs = specs();
+  for (const NamedSpec& named : two_chunk_specs()) named_specs.push_back(named);
+  for (const NamedSpec& named : named_specs) {
+    if (named.name != "gaussian_13x13" && named.name != "gaussian_13x13_separate" && named.name != "gaussian_sigma8")
+      continue;
+    for (const auto& [w, h] : sizes(Tuning::kLibraryPasses))
       for (int pad : {0, 1})
         testing::expect_kernel_matches_reference(named, "separable", kRgba8, BorderMode::Reflect101, w, h, pad,
                                                  library_strip);
     for (BorderMode mode : all_border_modes())
       testing::expect_kernel_matches_reference(named, "separable", kRgba8, mode, 301, 47, 1, library_strip);
   }
-}
-
-// The masks of two chunks at every border, on sizes around a band and around one, two and
-// three steps (33 and 49 rows: the halo of 24 rows reaches two steps either side), whole
-// and as a sub-view.
-TEST(SeparableStripImma, TwoChunksEveryBorderAndSize) {
-  const int band = Tuning::kBand, step = Tuning::kRows;
-  const std::vector<std::pair<int, int>> two_chunk_sizes = {
-      {1, 1}, {7, step + 1}, {band + 1, 2 * step + 1}, {2 * band + 3, 3 * step + 1}, {61, 5}};
-  for (const NamedSpec& named : two_chunk_specs())
-    for (BorderMode mode : all_border_modes())
-      for (const auto& [w, h] : two_chunk_sizes)
-        for (int pad : {0, 1}) expect_matches(named, mode, w, h, pad);
-}
-
-// A larger image of random pixels: at most the tolerance's share of samples differ.
-TEST(SeparableStripImma, LargeImageWithinTheExactContract) {
-  for (const NamedSpec& named : specs())
-    if (named.name == "gaussian_13x13" || named.name == "gaussian_13x13_separate" || named.name == "gaussian_3x3" ||
-        named.name == "sharpen_default")
-      expect_matches(named, BorderMode::Reflect101, 1000, 333, 0);
-  for (const NamedSpec& named : two_chunk_specs())
-    if (named.name == "gaussian_sigma8") expect_matches(named, BorderMode::Reflect101, 1000, 333, 0);
 }
 
 }  // namespace

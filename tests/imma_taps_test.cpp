@@ -20,14 +20,14 @@ namespace {
 
 using kernels::imma_fragment_byte;
 using kernels::imma_fragments;
-using kernels::imma_vertical_taps;
+using kernels::imma_integer_taps;
 using kernels::ImmaFragments;
 
 TEST(ImmaTaps, GaussianTapsSumToOneInSixteenFractionBits) {
   for (const GaussianParams& params :
        {GaussianParams{}, GaussianParams{0.6, 1}, GaussianParams{2.7, 8}, GaussianParams{2.7, 24}, GaussianParams{8.0}}) {
     const std::vector<float> y = gaussian_spec(params).separable[0].y;
-    const std::vector<std::uint32_t> q = imma_vertical_taps(y);
+    const std::vector<std::uint32_t> q = imma_integer_taps(y);
     ASSERT_EQ(q.size(), y.size());
     EXPECT_EQ(std::accumulate(q.begin(), q.end(), 0u), 1u << 16);
     for (std::size_t j = 0; j < y.size(); ++j) {
@@ -38,11 +38,11 @@ TEST(ImmaTaps, GaussianTapsSumToOneInSixteenFractionBits) {
 }
 
 TEST(ImmaTaps, RefusesWhatTheProductsCannotHold) {
-  EXPECT_TRUE(imma_vertical_taps({0.25f, -0.01f, 0.76f}).empty()) << "a negative tap";
-  EXPECT_TRUE(imma_vertical_taps({0.5f, 0.6f}).empty()) << "a factor that does not sum to 1";
-  EXPECT_TRUE(imma_vertical_taps({0.0f, 1.0f, 0.0f}).empty()) << "a tap of 2^16 has no high byte";
-  EXPECT_TRUE(imma_vertical_taps({}).empty());
-  EXPECT_FALSE(imma_vertical_taps({0.25f, 0.5f, 0.25f}).empty());
+  EXPECT_TRUE(imma_integer_taps({0.25f, -0.01f, 0.76f}).empty()) << "a negative tap";
+  EXPECT_TRUE(imma_integer_taps({0.5f, 0.6f}).empty()) << "a factor that does not sum to 1";
+  EXPECT_TRUE(imma_integer_taps({0.0f, 1.0f, 0.0f}).empty()) << "a tap of 2^16 has no high byte";
+  EXPECT_TRUE(imma_integer_taps({}).empty());
+  EXPECT_FALSE(imma_integer_taps({0.25f, 0.5f, 0.25f}).empty());
 }
 
 // A step's 16 outputs and their halo fill one chunk of 32 window rows up to radius 8, two

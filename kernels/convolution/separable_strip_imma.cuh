@@ -9,7 +9,12 @@
 //      and low byte); premultiplied colours (colour x alpha, 16 bits) two more. Radii
 //      above 8 take a second chunk of 32 rows, whose products add to the same integer
 //      sums. The sums go to shared memory as floats, as the float strip's do;
-//   2. horizontal: the float strip's pass, unchanged (its taps carry the sums' 2^-16).
+//   2. horizontal: the float strip's pass, unchanged (its taps carry the sums' 2^-16); or
+//      (kIntegerRows) on the tensor cores too: the vertical sums as 24-bit integers in
+//      three byte planes, and each tile of 16 output columns by 8 rows the products of the
+//      horizontal factor's banded matrix with the planes' 32-column windows (16-bit taps x
+//      24-bit sums: six products a channel, summed into four by the shift they take), so
+//      that its cost hardly grows with the radius where the float taps' grows as 2R + 1.
 // A lane's B fragment holds 4 consecutive rows of one byte column, so each lane loads
 // its pixel column's word of 4 rows and a byte transpose (8 byte permutes) makes the four
 // channels' fragments: the products' byte columns are then the block's 8 pixels of one
@@ -32,11 +37,13 @@ namespace gpufilter::kernels::strip_imma {
 using Tuning = SeparableStripImmaTuning;
 
 // The taps: the horizontal factor in float (times 2^-16, the vertical sums' scale), the
-// vertical factor as each lane's A fragments, [chunk][high byte, low byte][register][lane].
+// vertical factor as each lane's A fragments, [chunk][high byte, low byte][register][lane];
+// for kIntegerRows the horizontal factor's too.
 template <int R>
 struct ImmaTaps {
   float x[2 * R + 1];
   ImmaFragments a[Tuning::chunks(R)];
+  ImmaFragments ax[Tuning::chunks(R)];
 };
 
 // The 4 x 4 byte transpose: p[j] holds byte j of x[0..3], x[i]'s in byte i.
@@ -130,11 +137,10 @@ __device__ __forceinline__ void scaled_sums(const unsigned (&total)[4][4], float
 // every call): its column (g) in the chunk's rows 4t..4t+3 and 16+4t..16+4t+3, through
 // the border and the step's row table. A lane's 4 rows past the last tap are not read
 // (zeros: their taps are 0).
-template <int R>
+template <int R, int kCols>
 __device__ __forceinline__ void load_group(const PitchedView<std::uint8_t, 4>& src, int band_x, int group, int g,
                                            int t, int chunk, const long long* offsets, const bool* constant_rows,
                                            const BorderReads& border, unsigned constant_word, unsigned (&words)[8]) {
-  constexpr int kCols = Tuning::columns(R);
   constexpr int kReadRows = Tuning::kRows + 2 * R;
   // Whether lane t's 4 rows from chunk row `first` lie past the last tap (decided at
   // compile time where no lane's do).
@@ -167,7 +173,84 @@ __device__ __forceinline__ void load_group(const PitchedView<std::uint8_t, 4>& s
   }
 }
 
+// kIntegerRows: a lane's four outputs' vertical sums into the byte planes ([channel][byte]
+// [row][column], rows `stride` bytes apart), as the horizontal products take them: 24-bit
+// integers, the sums as they are (level x 2^16, below 2^24) and premultiplied colours
+// rounded to 2^-8 of colour x alpha (below 2^24). Outputs 2h and 2h + 1 are adjacent
+// columns (col, col + 1) of row g + 8h: one 16-bit store a byte.
+template <bool kPremultiplied>
+__device__ __forceinline__ void store_planes(const unsigned (&total)[4][4], unsigned char* planes, int stride, int g,
+                                             int col) {
+  constexpr int K = Tuning::kRows;
+#pragma unroll
+  for (int ch = 0; ch < 4; ++ch) {
+    unsigned v[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) v[j] = kPremultiplied && ch < 3 ? (total[j][ch] + 128u) >> 8 : total[j][ch];
+#pragma unroll
+    for (int b = 0; b < 3; ++b)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const unsigned pair = __byte_perm(v[2 * h], v[2 * h + 1], static_cast<unsigned>(b | ((4 + b) << 4)));
+        *reinterpret_cast<unsigned short*>(planes + ((ch * 3 + b) * K + g + 8 * h) * stride + col) =
+            static_cast<unsigned short>(pair);
+      }
+  }
+}
+
+// kIntegerRows: the horizontal pass of a tile, 16 output columns from band column x0 by the
+// 8 rows from row0 of the step. Per channel the lane's B fragments are its row's (g) four
+// bytes at window columns 4t and 16 + 4t of each chunk, one word of each plane; the
+// products give its outputs ([output][channel]) at columns x0 + g (outputs 0, 1) and
+// x0 + g + 8 (2, 3), rows row0 + 2t (0, 2) and row0 + 2t + 1 (1, 3), in levels
+// (premultiplied colours: colour x alpha / 255).
 template <int R, bool kPremultiplied>
+__device__ __forceinline__ void horizontal_tile(const unsigned char* planes, int stride, const unsigned* fragments,
+                                                int row0, int x0, int lane, float (&o)[4][4]) {
+  constexpr int K = Tuning::kRows;
+  constexpr int kChunks = Tuning::chunks(R);
+  const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+  for (int ch = 0; ch < 4; ++ch) {
+    // Sums of the products by the shift they take: tap byte (high 1, low 0) plus sum byte.
+    int s24[4] = {0, 0, 0, 0}, s16[4] = {0, 0, 0, 0}, s8[4] = {0, 0, 0, 0}, s0[4] = {0, 0, 0, 0};
+#pragma unroll
+    for (int chunk = 0; chunk < kChunks; ++chunk) {
+      unsigned hi[4], lo[4];
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        hi[r] = fragments[chunk * Tuning::kThreads + r * 32 + lane];
+        lo[r] = fragments[chunk * Tuning::kThreads + 128 + r * 32 + lane];
+      }
+      const unsigned char* const window = planes + (ch * 3 * K + row0 + g) * stride + x0 + chunk * kImmaChunkRows + 4 * t;
+      unsigned b[3][2];
+#pragma unroll
+      for (int byte = 0; byte < 3; ++byte) {
+        b[byte][0] = *reinterpret_cast<const unsigned*>(window + byte * K * stride);
+        b[byte][1] = *reinterpret_cast<const unsigned*>(window + byte * K * stride + 16);
+      }
+      tc::mma_16x8x32_u8(s24, hi, b[2][0], b[2][1]);
+      tc::mma_16x8x32_u8(s16, hi, b[1][0], b[1][1]);
+      tc::mma_16x8x32_u8(s16, lo, b[2][0], b[2][1]);
+      tc::mma_16x8x32_u8(s8, hi, b[0][0], b[0][1]);
+      tc::mma_16x8x32_u8(s8, lo, b[1][0], b[1][1]);
+      tc::mma_16x8x32_u8(s0, lo, b[0][0], b[0][1]);
+    }
+    // The sum is upper x 2^16 + lower; each part below 2^32 (taps summing to 2^16, sums
+    // below 2^24, at most 64 products a part). Units: 2^-32 level; premultiplied colours
+    // 2^-24 of colour x alpha.
+    constexpr float kLevel = 1.0f / 4294967296.0f;
+    const float scale = kPremultiplied && ch < 3 ? 1.0f / (16777216.0f * 255.0f) : kLevel;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const unsigned upper = static_cast<unsigned>(s16[j]) + (static_cast<unsigned>(s24[j]) << 8);
+      const unsigned lower = static_cast<unsigned>(s0[j]) + (static_cast<unsigned>(s8[j]) << 8);
+      o[j][ch] = fmaf(__uint2float_rn(upper), 65536.0f * scale, __uint2float_rn(lower) * scale);
+    }
+  }
+}
+
+template <int R, bool kPremultiplied, bool kIntegerRows>
 __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
     separable_strip_imma_kernel(PitchedView<std::uint8_t, 4> src, PitchedView<std::uint8_t, 4> dst,
                                 const __grid_constant__ ImmaTaps<R> taps, BorderReads border,
@@ -178,35 +261,49 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
   constexpr int kChunks = Tuning::chunks(R);
   constexpr int L = Tuning::kRun;
   constexpr int kRuns = Tuning::kRuns;
-  constexpr int kBand = Tuning::kBand;
-  constexpr int kCols = Tuning::columns(R);
+  constexpr int kBand = Tuning::band(kIntegerRows);
+  constexpr int kCols = Tuning::columns(R, kIntegerRows);
   constexpr int kStride = Tuning::row_stride(R);
-  constexpr int kGroups = Tuning::groups(R);
+  constexpr int kPlaneStride = Tuning::plane_stride(R);
+  constexpr int kGroups = Tuning::groups(R, kIntegerRows);
   constexpr int kWarps = Tuning::kThreads / 32;
+  constexpr int kTiles = 2 * kBand / Tuning::kTileColumns;  // the step's two halves of 8 rows
   constexpr int kReadRows = K + 2 * R;  // window rows with a tap; the rest read the last
   static_assert(R >= 1 && R <= Tuning::kMaxRadius, "16 outputs and their halo within the window's chunks");
   static_assert(Tuning::kThreads == kRuns * K / 2, "the horizontal pass: two runs a thread");
   static_assert(W <= Tuning::kThreads, "a thread an entry of the row table");
   // The shared memory (SeparableStripImmaTuning::shared_bytes): the step's vertical sums
-  // [K][kStride]; the row table: offset and constant flag of each of the window's rows;
-  // the taps' fragments [2][4][32].
+  // [K][kStride] (kIntegerRows: the byte planes); the row table: offset and constant flag
+  // of each of the window's rows; the taps' fragments [chunk][2][4][32] (kIntegerRows: the
+  // horizontal factor's after them).
   extern __shared__ __align__(16) unsigned char shared[];
+  constexpr std::size_t kSumsBytes = Tuning::sums_bytes(R, kIntegerRows);
   Accum<4>* const sums = reinterpret_cast<Accum<4>*>(shared);
-  long long* const offsets = reinterpret_cast<long long*>(shared + K * kStride * sizeof(Accum<4>));
+  unsigned char* const planes = shared;
+  long long* const offsets = reinterpret_cast<long long*>(shared + kSumsBytes);
   bool* const constant_rows = reinterpret_cast<bool*>(offsets + W);
 
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid & 31, warp = tid >> 5;
   const int g = lane >> 2, t = lane & 3;
   const int band_x = static_cast<int>(blockIdx.x) * kBand;
-  unsigned* const fragments = reinterpret_cast<unsigned*>(shared + K * kStride * sizeof(Accum<4>) +
-                                                          Tuning::row_table_bytes(R));
+  unsigned* const fragments = reinterpret_cast<unsigned*>(shared + kSumsBytes + Tuning::row_table_bytes(R));
+  unsigned* const x_fragments = fragments + kChunks * Tuning::kThreads;
   static_assert(Tuning::kThreads == 2 * 4 * 32, "a thread a fragment word of each chunk");
 #pragma unroll
-  for (int c = 0; c < kChunks; ++c)  // read after the first step's barrier
+  for (int c = 0; c < kChunks; ++c) {  // read after the first step's barrier
     fragments[c * Tuning::kThreads + tid] = (&taps.a[c][0][0][0])[tid];
+    if constexpr (kIntegerRows) x_fragments[c * Tuning::kThreads + tid] = (&taps.ax[c][0][0][0])[tid];
+  }
+  if constexpr (kIntegerRows) {
+    // The planes' columns past the band's halo, which the last tiles' windows read with
+    // taps of 0, hold zeros.
+    constexpr int kTail = kPlaneStride - kCols;
+    for (int i = tid; i < 12 * K * kTail; i += Tuning::kThreads)
+      planes[(i / kTail) * kPlaneStride + kCols + i % kTail] = 0;
+  }
   const unsigned constant_word = reinterpret_cast<const unsigned&>(constant);
-  // Horizontal pass: the thread's run of L pixels in rows `first_row` and first_row + 8.
+  // Horizontal pass in float: the thread's run of L pixels in rows `first_row` and first_row + 8.
   const int run = tid % kRuns;
   const int first_row = tid / kRuns;
   const int run_x = band_x + run * L;
@@ -232,7 +329,8 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
 #pragma unroll
         for (int chunk = 0; chunk < kChunks; ++chunk) {  // unrolled: `chunk` is a constant in each
           unsigned words[8];
-          load_group<R>(src, band_x, group, g, t, chunk, offsets, constant_rows, border, constant_word, words);
+          load_group<R, kCols>(src, band_x, group, g, t, chunk, offsets, constant_rows, border, constant_word,
+                               words);
           unsigned a_hi[4], a_lo[4];
 #pragma unroll
           for (int r = 0; r < 4; ++r) {
@@ -241,25 +339,54 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
           }
           add_chunk_sums<kPremultiplied>(words, a_hi, a_lo, chunk == 0, total);
         }
-        float s[4][4];
-        scaled_sums<kPremultiplied>(total, s);
+        const int col = group * 8 + 2 * t;  // the lane's outputs 0 and 2; 1 and 3 one to the right
+        if constexpr (kIntegerRows) {
+          if (col < kCols) store_planes<kPremultiplied>(total, planes, kPlaneStride, g, col);
+        } else {
+          float s[4][4];
+          scaled_sums<kPremultiplied>(total, s);
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          const int col = group * 8 + 2 * t + (j & 1);
-          if (col < kCols)
-            store_shared(sums + (g + 8 * (j >> 1)) * kStride + col, Accum<4>{{s[j][0], s[j][1], s[j][2], s[j][3]}});
+          for (int j = 0; j < 4; ++j)
+            if (col + (j & 1) < kCols)
+              store_shared(sums + (g + 8 * (j >> 1)) * kStride + col + (j & 1),
+                           Accum<4>{{s[j][0], s[j][1], s[j][2], s[j][3]}});
         }
       }
       __syncthreads();
+      if constexpr (kIntegerRows) {
+        for (int tile = warp; tile < kTiles; tile += kWarps) {
+          const int row0 = 8 * (tile / (kTiles / 2));
+          const int x0 = Tuning::kTileColumns * (tile % (kTiles / 2));
+          float o[4][4];
+          horizontal_tile<R, kPremultiplied>(planes, kPlaneStride, x_fragments, row0, x0, lane, o);
+#pragma unroll
+          for (int j = 0; j < 4; ++j) {
+            const int x = band_x + x0 + g + 8 * (j >> 1);
+            const int y = y0 + row0 + 2 * t + (j & 1);
+            if (x >= dst.width || y >= y_end) continue;
+            const Accum<4> sum{{o[j][0], o[j][1], o[j][2], o[j][3]}};
+            Pixel<std::uint8_t, 4> px;
+            if (plain) {
+              px = plain_pixel<std::uint8_t, 4>(sum, out);
+            } else {
+              const Accum<4> centre = needs_centre ? input_value(src.at(x, y), out) : zero_accum<4>();
+              const Accum<4> pixel_sums[1] = {sum};
+              px = filter2d_pixel<std::uint8_t, 4, 1>(pixel_sums, centre, out);
+            }
+            dst.at(x, y) = px;
+          }
+        }
+      } else {
 #pragma unroll 1
-      for (int half = 0; half < 2; ++half) {
-        const int row_of_step = first_row + 8 * half;
-        const int y = y0 + row_of_step;
-        if (y >= y_end) continue;
-        Pixel<std::uint8_t, 4> px[L];
-        strip::horizontal_run<std::uint8_t, 4, R>(px, sums + row_of_step * kStride + run * L, taps.x, src, run_x, y,
-                                                  dst.width, out, plain, needs_centre);
-        strip::store_run(&dst.at(0, y), run_x, dst.width, px);
+        for (int half = 0; half < 2; ++half) {
+          const int row_of_step = first_row + 8 * half;
+          const int y = y0 + row_of_step;
+          if (y >= y_end) continue;
+          Pixel<std::uint8_t, 4> px[L];
+          strip::horizontal_run<std::uint8_t, 4, R>(px, sums + row_of_step * kStride + run * L, taps.x, src, run_x,
+                                                    y, dst.width, out, plain, needs_centre);
+          strip::store_run(&dst.at(0, y), run_x, dst.width, px);
+        }
       }
     }
   }

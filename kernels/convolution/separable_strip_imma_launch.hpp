@@ -1,11 +1,13 @@
 #pragma once
-// The strip kernel with its vertical pass on the 8-bit integer tensor cores
-// (separable_strip_imma.cuh): one rank-1 mask (Linear or Unsharp output) of radius up to
-// SeparableStripImmaTuning::kMaxRadius on RGBA8, on GPUs with integer tensor cores (sm_80
-// on). launch_separable_strip runs it where separable_strip_imma_takes(); the lab's
-// `separable_strip_imma` wherever it runs.
+// The strip kernel with its vertical pass, or both passes, on the 8-bit integer tensor
+// cores (separable_strip_imma.cuh): one rank-1 mask (Linear or Unsharp output) of radius
+// up to SeparableStripImmaTuning::kMaxRadius on RGBA8, on GPUs with integer tensor cores
+// (sm_80 on). launch_separable_strip runs it where separable_strip_imma_takes(), in
+// SeparableStripImmaTuning::kLibraryPasses; the lab's `separable_strip_imma` (the vertical
+// pass) and `separable_strip_imma_both` wherever they run.
 // src and dst are validated device views of equal size and format that do not overlap;
 // `border.value` is representable in the pixel type.
+#include "convolution/separable_strip_imma_tuning.hpp"
 #include "gpufilter/border.hpp"
 #include "gpufilter/filter_spec.hpp"
 #include "gpufilter/image_view.hpp"
@@ -13,16 +15,18 @@
 
 namespace gpufilter::kernels {
 
-// Whether the kernel runs this spec on this format: RGBA8, a vertical factor of
-// non-negative taps summing to 1 (imma_vertical_taps), a compiled radius.
-bool separable_strip_imma_fits(PixelFormat format, const FilterSpec& spec);
+// Whether the kernel runs this spec on this format in `passes`: RGBA8, a compiled radius,
+// and factors of non-negative taps summing to 1 (imma_integer_taps): the vertical, and
+// for ImmaPasses::Both the horizontal too.
+bool separable_strip_imma_fits(PixelFormat format, const FilterSpec& spec, ImmaPasses passes);
 
 // separable_strip_imma_fits() and the current GPU has the integer tensor cores (sm_80 on).
-bool separable_strip_imma_runs(PixelFormat format, const FilterSpec& spec);
+bool separable_strip_imma_runs(PixelFormat format, const FilterSpec& spec, ImmaPasses passes);
 
-// Where the library's strip prefers it, on any device: the kernel's rules (as
-// separable_strip_imma_fits, less the device's shared memory) from
-// SeparableStripImmaTuning::kLibraryMinRadius on, every alpha mode.
+// Where the library's strip prefers it, on any device: the kernel's rules in
+// SeparableStripImmaTuning::kLibraryPasses (as separable_strip_imma_fits, less the
+// device's shared memory) from SeparableStripImmaTuning::kLibraryMinRadius on, every alpha
+// mode.
 bool separable_strip_imma_preferred(PixelFormat format, const FilterSpec& spec);
 
 // Where the library's strip takes it: preferred, and it runs on the current GPU.
@@ -30,6 +34,6 @@ bool separable_strip_imma_takes(PixelFormat format, const FilterSpec& spec);
 
 // Throws Error(UnsupportedFormat) where separable_strip_imma_runs() is false.
 void launch_separable_strip_imma(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
-                                 const Border& border, const ExecContext& ctx);
+                                 const Border& border, const ExecContext& ctx, ImmaPasses passes);
 
 }  // namespace gpufilter::kernels

@@ -8,7 +8,7 @@
 
 namespace gpufilter::kernels {
 
-std::vector<std::uint32_t> imma_vertical_taps(const std::vector<float>& y) {
+std::vector<std::uint32_t> imma_integer_taps(const std::vector<float>& y) {
   constexpr double kOne = 1 << kImmaWeightBits;
   double sum = 0.0;
   for (float v : y) {

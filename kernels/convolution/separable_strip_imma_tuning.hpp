@@ -11,6 +11,10 @@
 
 namespace gpufilter::kernels {
 
+// Which passes run on the tensor cores: the vertical (the horizontal in float, as the
+// float strip's) or both.
+enum class ImmaPasses { Vertical, Both };
+
 struct SeparableStripImmaTuning {
   // Output rows a step: the product's M (mma.m16n8k32: 16 output rows of 8 byte columns
   // from 32 input rows, the product's K).
@@ -27,6 +31,8 @@ struct SeparableStripImmaTuning {
   // (it was slower at 7x7 and 5x5) (docs/gpu-results.md, "The strip's vertical pass on
   // integer tensor cores").
   static constexpr int kLibraryMinRadius = 6;
+  // The passes the library runs on the tensor cores.
+  static constexpr ImmaPasses kLibraryPasses = ImmaPasses::Both;
   // The horizontal pass as the float strip's: a warp a row of the step, runs of kRun
   // pixels (odd: the lanes' runs start in different banks), each thread two rows.
   static constexpr int kRun = 7;
@@ -36,12 +42,33 @@ struct SeparableStripImmaTuning {
   // Three blocks an SM: their sums (16 rows of 16-byte pixels) take 62 KB a block, and
   // ptxas fits the kernels in the 80 registers that leaves (no spill, sm_90).
   static constexpr int kMinBlocks = 3;
-  // The band and its halo; a row of sums is one pixel longer (an odd count of 16-byte
+  // The horizontal pass on the tensor cores too (kIntegerRows, below): tiles of 16 output
+  // columns (a product's M) by 8 rows (its N), 32 of them a step in a band of 256 columns,
+  // four a warp.
+  static constexpr int kTileColumns = 16;
+  static constexpr int kIntegerBand = 256;
+  static constexpr int band(bool integer_rows) { return integer_rows ? kIntegerBand : kBand; }
+  // The band and its halo; a row of float sums is one pixel longer (an odd count of 16-byte
   // pixels), so the two rows of sums a quarter-warp writes fall in different banks.
-  static constexpr int columns(int radius) { return kBand + 2 * radius; }
+  static constexpr int columns(int radius, bool integer_rows = false) { return band(integer_rows) + 2 * radius; }
   static constexpr int row_stride(int radius) { return columns(radius) + 1; }
   // Blocks of 8 pixel columns: one product's N, a lane's column each.
-  static constexpr int groups(int radius) { return (columns(radius) + 7) / 8; }
+  static constexpr int groups(int radius, bool integer_rows = false) {
+    return (columns(radius, integer_rows) + 7) / 8;
+  }
+  // kIntegerRows keeps the vertical sums as bytes, [channel][byte][row][column]: 12 planes
+  // of kRows rows. A plane's row is 16 bytes times an odd number, so that the 8 rows a
+  // horizontal product reads (4 words each) fall in 32 different banks, and reaches the
+  // last tile's whole window (zeros past the band's halo).
+  static constexpr int plane_stride(int radius) {
+    const int need = (kIntegerBand - kTileColumns) + chunks(radius) * kImmaChunkRows;
+    const int least = columns(radius, true) > need ? columns(radius, true) : need;
+    const int sixteens = (least + 15) / 16;
+    return 16 * (sixteens % 2 == 1 ? sixteens : sixteens + 1);
+  }
+  static constexpr std::size_t plane_bytes(int radius) {
+    return static_cast<std::size_t>(12) * kRows * plane_stride(radius);
+  }
   // The taps' A fragments of a chunk, [high, low byte][register][lane], copied to shared
   // memory.
   static constexpr std::size_t kChunkFragmentBytes = 2 * 4 * 32 * sizeof(std::uint32_t);
@@ -50,9 +77,14 @@ struct SeparableStripImmaTuning {
   static constexpr std::size_t row_table_bytes(int radius) {
     return window_rows(radius) * (sizeof(long long) + 1) + 8 - window_rows(radius) % 8;
   }
-  static constexpr std::size_t shared_bytes(int radius) {
-    return static_cast<std::size_t>(kRows) * row_stride(radius) * 16 + row_table_bytes(radius) +
-           chunks(radius) * kChunkFragmentBytes;
+  // With kIntegerRows: the byte planes in place of the sums, and the horizontal factor's
+  // fragments after the vertical's.
+  static constexpr std::size_t sums_bytes(int radius, bool integer_rows) {
+    return integer_rows ? plane_bytes(radius) : static_cast<std::size_t>(kRows) * row_stride(radius) * 16;
+  }
+  static constexpr std::size_t shared_bytes(int radius, bool integer_rows = false) {
+    return sums_bytes(radius, integer_rows) + row_table_bytes(radius) +
+           (integer_rows ? 2 : 1) * chunks(radius) * kChunkFragmentBytes;
   }
   // Strips of 1 or 2 steps, as the grid's last wave fills best.
   static constexpr StepStrips kStrips{kRows, 2, 0.01};

@@ -29,7 +29,7 @@ namespace gpufilter::lab {
 namespace {
 
 // Whether the lab's kernel runs this spec on this format.
-using Fits = bool (*)(PixelFormat, const FilterSpec&);
+using Fits = std::function<bool(PixelFormat, const FilterSpec&)>;
 // Launches it on a spec it runs (border representable in the format).
 using Launch = std::function<void(const ImageView&, const ImageView&, const FilterSpec&, const Border&,
                                   const ExecContext&)>;
@@ -191,16 +191,25 @@ void add_separable_mma(std::vector<LabVariant>& list, const std::string& op) {
       FilterVariant::Separable));
 }
 
-// The strip with its vertical pass on the 8-bit integer tensor cores
+// The strip with its vertical pass, or both passes, on the 8-bit integer tensor cores
 // (separable_strip_imma.cuh) at every radius it compiles; the library's strip takes it on
-// RGBA8 from SeparableStripImmaTuning::kLibraryMinRadius only.
+// RGBA8 from SeparableStripImmaTuning::kLibraryMinRadius only, in kLibraryPasses.
 void add_separable_strip_imma(std::vector<LabVariant>& list, const std::string& op) {
-  list.push_back(filter_variant(
-      op, "separable_strip_imma", "RGBA8 on the strip, its vertical pass as 8-bit integer tensor-core products",
-      kernels::separable_strip_imma_runs,
-      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
-         const ExecContext& ctx) { kernels::launch_separable_strip_imma(src, dst, spec, border, ctx); },
-      FilterVariant::Separable));
+  using kernels::ImmaPasses;
+  const auto add = [&](const char* name, const char* help, ImmaPasses passes) {
+    list.push_back(filter_variant(
+        op, name, help,
+        [passes](PixelFormat format, const FilterSpec& spec) {
+          return kernels::separable_strip_imma_runs(format, spec, passes);
+        },
+        [passes](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
+                 const ExecContext& ctx) { kernels::launch_separable_strip_imma(src, dst, spec, border, ctx, passes); },
+        FilterVariant::Separable));
+  };
+  add("separable_strip_imma", "RGBA8 on the strip, its vertical pass as 8-bit integer tensor-core products",
+      ImmaPasses::Vertical);
+  add("separable_strip_imma_both", "RGBA8 on the strip, both passes as 8-bit integer tensor-core products",
+      ImmaPasses::Both);
 }
 
 // The 2-D tile with its halo in shared memory (seed strategy 1), which `tiled` runs
