@@ -50,7 +50,12 @@ std::vector<NamedSpec> two_chunk_specs() {
 
 using kernels::ImmaPasses;
 
+// Whether a spec runs in `passes`: both passes decline an Unsharp threshold.
+bool thresholded(const FilterSpec& spec) { return spec.output == FilterOutput::Unsharp && spec.threshold > 0.0; }
+
+// Specs the form does not run (thresholded ones in both passes) are left out.
 void expect_matches(const NamedSpec& named, BorderMode mode, int w, int h, int pad, ImmaPasses passes) {
+  if (passes == ImmaPasses::Both && thresholded(named.spec)) return;
   testing::expect_kernel_matches_reference(
       named, "separable", kRgba8, mode, w, h, pad,
       [passes](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border) {
@@ -77,7 +82,9 @@ TEST_P(SeparableStripImma, RunsRgba8RankOneMasks) {
   std::vector<NamedSpec> all = specs();
   for (const NamedSpec& named : two_chunk_specs()) all.push_back(named);
   for (const NamedSpec& named : all)
-    EXPECT_TRUE(kernels::separable_strip_imma_runs(kRgba8, named.spec, passes)) << named.name;
+    EXPECT_EQ(kernels::separable_strip_imma_runs(kRgba8, named.spec, passes),
+              passes == ImmaPasses::Vertical || !thresholded(named.spec))
+        << named.name;
   // Wider than the compiled radius, not RGBA8, or a factor with a negative tap (the
   // horizontal one only where it runs on the tensor cores).
   EXPECT_FALSE(
@@ -154,9 +161,9 @@ TEST(SeparableStripImmaChoice, TheLibrarysStripTakesItFromRadiusSix) {
       kernels::separable_strip_imma_takes(kRgba8, with_alpha(gaussian_spec(GaussianParams{}), AlphaMode::Separate)));
 }
 
-// The library's strip at the blur's default (13x13, premultiplied and separate) and at
-// sigma 8, which it runs here: every size, whole and as a sub-view, and every border on
-// one size.
+// The library's strip at the blur's default (13x13, premultiplied and separate), at sigma 8
+// and on a thresholded sharpen at radius 8, which it runs here: every size, whole and as a
+// sub-view, and every border on one size.
 TEST(SeparableStripImmaChoice, TheLibrarysStripAtTheBlursDefault) {
   const auto library_strip = [](const ImageView& src, const ImageView& dst, const FilterSpec& spec,
                                 const Border& border) {
@@ -164,10 +171,16 @@ TEST(SeparableStripImmaChoice, TheLibrarysStripAtTheBlursDefault) {
   };
   std::vector<NamedSpec> named_specs = specs();
   for (const NamedSpec& named : two_chunk_specs()) named_specs.push_back(named);
+  // Radius 8, where the library runs both passes, but under a threshold: the vertical form.
+  SharpenParams thresholded{2.5};
+  thresholded.amount = 1.5;
+  thresholded.threshold = 0.02;
+  named_specs.push_back({"sharpen_17x17_threshold", sharpen_spec(thresholded), "sharpen"});
   for (const NamedSpec& named : named_specs) {
-    if (named.name != "gaussian_13x13" && named.name != "gaussian_13x13_separate" && named.name != "gaussian_sigma8")
+    if (named.name != "gaussian_13x13" && named.name != "gaussian_13x13_separate" && named.name != "gaussian_sigma8" &&
+        named.name != "sharpen_17x17_threshold")
       continue;
-    for (const auto& [w, h] : sizes(Tuning::kLibraryPasses))
+    for (const auto& [w, h] : sizes(Tuning::library_passes(Tuning::compiled_radius(named.spec.width() / 2))))
       for (int pad : {0, 1})
         testing::expect_kernel_matches_reference(named, "separable", kRgba8, BorderMode::Reflect101, w, h, pad,
                                                  library_strip);

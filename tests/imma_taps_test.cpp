@@ -101,6 +101,19 @@ TEST(ImmaChoice, Rgba8FromRadiusSixToTwentyFour) {
     EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, other));
   }
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(PixelFormat{ChannelType::U8, 1}, blur));
+  // Both passes on the tensor cores where the window's chunks are (nearly) full, as
+  // measured; a thresholded Unsharp (which both passes decline: the GPU tests check it)
+  // is still taken, in the vertical form.
+  using kernels::ImmaPasses;
+  using Tuning = kernels::SeparableStripImmaTuning;
+  EXPECT_EQ(Tuning::library_passes(6), ImmaPasses::Vertical);
+  EXPECT_EQ(Tuning::library_passes(8), ImmaPasses::Both);
+  EXPECT_EQ(Tuning::library_passes(12), ImmaPasses::Vertical);
+  EXPECT_EQ(Tuning::library_passes(24), ImmaPasses::Both);
+  SharpenParams thresholded;
+  thresholded.sigma = 3.0;
+  thresholded.threshold = 0.02;
+  EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, sharpen_spec(thresholded)));
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(PixelFormat{ChannelType::U16, 4}, blur));
 }
 

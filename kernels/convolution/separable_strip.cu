@@ -71,7 +71,7 @@ void launch_separable_strip(const ImageView& src, const ImageView& dst, const Fi
   if (strip_runs_on_elements(src.format, spec))
     launch_separable_strip_by_elements(src, dst, spec, border, ctx);
   else if (separable_strip_imma_takes(src.format, spec))  // RGBA8 from radius 6 to 24
-    launch_separable_strip_imma(src, dst, spec, border, ctx, SeparableStripImmaTuning::kLibraryPasses);
+    launch_separable_strip_imma(src, dst, spec, border, ctx);
   else
     launch_separable_strip_by_pixels(src, dst, spec, border, ctx);
 }

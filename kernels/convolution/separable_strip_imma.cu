@@ -78,7 +78,19 @@ bool spec_fits(PixelFormat format, const FilterSpec& spec, ImmaPasses passes) {
   if (format.type != ChannelType::U8 || format.channels != 4) return false;
   if (!spec.is_separable() || spec.masks.size() != 1 || spec.output == FilterOutput::Magnitude) return false;
   if (compiled_radius(spec) == 0 || imma_integer_taps(spec.separable[0].y).empty()) return false;
-  return passes == ImmaPasses::Vertical || !imma_integer_taps(spec.separable[0].x).empty();
+  // Both passes: the horizontal factor in integers too; not under a threshold, which
+  // decides each pixel on the blur's exact value (the integer taps of both factors moved
+  // it across the threshold where the vertical's alone did not).
+  return passes == ImmaPasses::Vertical ||
+         (!imma_integer_taps(spec.separable[0].x).empty() &&
+          !(spec.output == FilterOutput::Unsharp && spec.threshold > 0.0));
+}
+
+// The passes the library runs this spec in: its radius's (Tuning::library_passes), the
+// vertical where both do not fit.
+ImmaPasses library_passes(PixelFormat format, const FilterSpec& spec) {
+  const ImmaPasses passes = Tuning::library_passes(compiled_radius(spec));
+  return spec_fits(format, spec, passes) ? passes : ImmaPasses::Vertical;
 }
 
 }  // namespace
@@ -93,11 +105,17 @@ bool separable_strip_imma_runs(PixelFormat format, const FilterSpec& spec, ImmaP
 }
 
 bool separable_strip_imma_preferred(PixelFormat format, const FilterSpec& spec) {
-  return spec_fits(format, spec, Tuning::kLibraryPasses) && compiled_radius(spec) >= Tuning::kLibraryMinRadius;
+  return spec_fits(format, spec, ImmaPasses::Vertical) && compiled_radius(spec) >= Tuning::kLibraryMinRadius;
 }
 
 bool separable_strip_imma_takes(PixelFormat format, const FilterSpec& spec) {
-  return separable_strip_imma_preferred(format, spec) && separable_strip_imma_runs(format, spec, Tuning::kLibraryPasses);
+  return separable_strip_imma_preferred(format, spec) &&
+         separable_strip_imma_runs(format, spec, library_passes(format, spec));
+}
+
+void launch_separable_strip_imma(const ImageView& src, const ImageView& dst, const FilterSpec& spec,
+                                 const Border& border, const ExecContext& ctx) {
+  launch_separable_strip_imma(src, dst, spec, border, ctx, library_passes(src.format, spec));
 }
 
 void launch_separable_strip_imma(const ImageView& src, const ImageView& dst, const FilterSpec& spec,

@@ -31,8 +31,14 @@ struct SeparableStripImmaTuning {
   // (it was slower at 7x7 and 5x5) (docs/gpu-results.md, "The strip's vertical pass on
   // integer tensor cores").
   static constexpr int kLibraryMinRadius = 6;
-  // The passes the library runs on the tensor cores.
-  static constexpr ImmaPasses kLibraryPasses = ImmaPasses::Both;
+  // The passes the library runs on the tensor cores at a compiled radius. Both passes cost
+  // about the same at every radius of one chunk count, the float horizontal pass grows with
+  // the radius: both were faster where the window's chunks are (nearly) full, at radius 8,
+  // 16 and 24, the vertical pass alone at 6, 10 and 12 (docs/gpu-results.md, "The strip's
+  // passes on integer tensor cores").
+  static constexpr ImmaPasses library_passes(int compiled_radius) {
+    return compiled_radius == 8 || compiled_radius >= 16 ? ImmaPasses::Both : ImmaPasses::Vertical;
+  }
   // The horizontal pass as the float strip's: a warp a row of the step, runs of kRun
   // pixels (odd: the lanes' runs start in different banks), each thread two rows.
   static constexpr int kRun = 7;

@@ -193,7 +193,7 @@ void add_separable_mma(std::vector<LabVariant>& list, const std::string& op) {
 
 // The strip with its vertical pass, or both passes, on the 8-bit integer tensor cores
 // (separable_strip_imma.cuh) at every radius it compiles; the library's strip takes it on
-// RGBA8 from SeparableStripImmaTuning::kLibraryMinRadius only, in kLibraryPasses.
+// RGBA8 from SeparableStripImmaTuning::kLibraryMinRadius only, in library_passes().
 void add_separable_strip_imma(std::vector<LabVariant>& list, const std::string& op) {
   using kernels::ImmaPasses;
   const auto add = [&](const char* name, const char* help, ImmaPasses passes) {
