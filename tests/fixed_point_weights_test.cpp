@@ -97,8 +97,11 @@ TEST(FixedPointFilter, WhichSpecsTheIntegerKernelsTake) {
             FilterVariant::SeparablePacked)
       << "auto follows the packed kernel's measured choice for RGBA";
   separate.alpha = AlphaMode::Premultiply;
-  EXPECT_EQ(applied_variant(gaussian_spec(separate), rgba, FilterVariant::Auto), FilterVariant::SeparablePacked)
-      << "premultiplied RGBA: the packed kernel premultiplies in the same pass";
+  EXPECT_NE(applied_variant(gaussian_spec(separate), rgba, FilterVariant::Auto), FilterVariant::SeparablePacked)
+      << "premultiplied RGBA Gaussians: the float kernels, exact where the filtered alpha is below a level";
+  EXPECT_EQ(applied_variant(box_spec(BoxParams{3, 3, AlphaMode::Premultiply}), rgba, FilterVariant::Auto),
+            FilterVariant::SeparablePacked)
+      << "premultiplied RGBA boxes: exact sums in the same pass";
   separate.alpha = AlphaMode::Keep;
   EXPECT_EQ(applied_variant(gaussian_spec(separate), rgba, FilterVariant::Auto), FilterVariant::Separable)
       << "kept alpha takes the float path";

@@ -76,15 +76,18 @@ TEST(LabVariants, LibraryAndLabTogetherKeepEveryBenchRow) {
                                    "separable_fixed_lean", "separable_fixed_deep", "separable_fixed_serial",
                                    "separable_packed", "box_stack", "box_stack_two_pass", "decimated",
                                    "separable_tiled", "separable_strip_pixels", "separable_strip_elements",
-                                   "separable_strip_staged", "separable_mma", "separable_strip_imma"}));
+                                   "separable_strip_staged", "separable_mma", "separable_strip_imma",
+                                   "separable_strip_imma_both"}));
   EXPECT_EQ(names("box"), (std::set<std::string>{"auto", "naive", "constant", "tiled", "tiled_l2", "separable",
                                                  "separable_fixed", "separable_fixed_lean", "separable_fixed_deep",
                                                  "separable_fixed_serial", "separable_packed", "separable_tiled",
-                                                 "separable_mma", "separable_strip_imma"}));
+                                                 "separable_mma", "separable_strip_imma",
+                                                 "separable_strip_imma_both"}));
   EXPECT_EQ(names("sharpen"), (std::set<std::string>{"auto", "naive", "constant", "tiled", "tiled_l2", "separable",
                                                      "separable_tiled", "separable_strip_pixels",
                                                      "separable_strip_elements", "separable_strip_staged",
-                                                     "separable_mma", "separable_strip_imma"}))
+                                                     "separable_mma", "separable_strip_imma",
+                                                     "separable_strip_imma_both"}))
       << "the tiled kernel that separable ran before the strip kernel, and the strip's forms, by name";
   EXPECT_EQ(names("convolve"), (std::set<std::string>{"auto", "naive", "constant", "tiled", "tiled_l2", "separable",
                                                       "integer_3x3", "integer_3x3_lean", "integer_3x3_deep",

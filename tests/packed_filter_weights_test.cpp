@@ -142,7 +142,9 @@ TEST(PackedFilter, WhichSpecsItTakes) {
   EXPECT_FALSE(kernels::separable_packed_fits(kGray8, sharpen_spec(SharpenParams{})));
   blur.alpha = AlphaMode::Premultiply;
   EXPECT_TRUE(kernels::separable_packed_fits(rgba, gaussian_spec(blur))) << "premultiplied in the same pass";
-  EXPECT_TRUE(auto_takes_premultiplied(gaussian_spec(blur), rgba));
+  EXPECT_FALSE(auto_takes_premultiplied(gaussian_spec(blur), rgba))
+      << "auto leaves premultiplied Gaussians to the float kernels (SeparablePackedTuning::auto_takes_premultiplied)";
+  EXPECT_TRUE(auto_takes_premultiplied(box_spec(BoxParams{5, 5, AlphaMode::Premultiply}), rgba));
   blur.alpha = AlphaMode::Keep;
   EXPECT_FALSE(kernels::separable_packed_fits(rgba, gaussian_spec(blur))) << "kept alpha takes the float path";
   // Auto takes it where the tuning's measurements say (auto_max_size); an explicit request

@@ -69,8 +69,11 @@ bool auto_takes(FilterVariant variant, PixelFormat format, const FilterSpec& spe
   if (variant == FilterVariant::GradientInt) return kernels::GradientIntTuning::kAutoPicks;
   if (variant == FilterVariant::Integer3x3) return kernels::Integer3x3Tuning::kAutoPicks;
   if (variant == FilterVariant::SeparablePacked) {
+    using Tuning = kernels::SeparablePackedTuning;
+    const bool box = kernels::is_box_mask(spec);
     const int size = std::max(spec.width(), spec.height());
-    return size <= kernels::SeparablePackedTuning::auto_max_size(kernels::is_box_mask(spec));
+    const bool premultiplied = format.channels == 4 && spec.alpha == AlphaMode::Premultiply;
+    return size <= Tuning::auto_max_size(box) && (!premultiplied || Tuning::auto_takes_premultiplied(box));
   }
   // Small rank-1 masks: the column walk (`tiled`) where it measured faster.
   if (variant == FilterVariant::Separable)
