@@ -14,31 +14,40 @@ import re
 import sys
 
 VARIANTS = ["naive", "constant", "tiled", "tiled_l2", "separable", "separable_tiled", "separable_packed",
-            "separable_strip_pixels", "separable_strip_imma", "box_stack", "decimated", "auto", "npp"]
+            "separable_strip_pixels", "separable_strip_imma", "separable_strip_imma_both", "box_stack", "decimated",
+            "auto", "npp"]
 
 
 def load(sweep_dir):
-    """{radius: {variant: median_us}} and the row label of the runs."""
-    table, label = {}, ""
+    """{radius: {variant: median_us}}, the row label of the runs, and the rows that failed
+    (radius, variant, error)."""
+    table, label, failed = {}, "", []
     for path in glob.glob(os.path.join(sweep_dir, "radius-*.json")):
         radius = int(re.search(r"radius-(\d+)\.json$", path).group(1))
         with open(path) as f:
             runs = json.load(f)["benchmarks"]
         for run in runs:
             parts = run["name"].split("/")  # blur/<variant>/<format>/<size>/<border>/...
-            if parts[0] == "blur" and parts[1] in VARIANTS and "median_us" in run:
+            if parts[0] != "blur" or parts[1] not in VARIANTS:
+                continue
+            if run.get("error_occurred"):
+                failed.append((radius, parts[1], run.get("error_message", "")))
+            elif "median_us" in run:
                 table.setdefault(radius, {})[parts[1]] = run["median_us"]
                 label = "/".join(parts[2:5])
-    return table, label
+    return table, label, sorted(failed)
 
 
-def markdown(table, label):
+def markdown(table, label, failed):
     lines = [f"Blur {label}, sigma = radius / 3, median µs (bench/radius_sweep)", "",
              "| radius | taps | " + " | ".join(VARIANTS) + " |",
              "| ---: | ---: |" + " ---: |" * len(VARIANTS)]
     for radius in sorted(table):
         cells = [f"{table[radius][v]:.1f}" if v in table[radius] else "–" for v in VARIANTS]
         lines.append(f"| {radius} | {2 * radius + 1}x{2 * radius + 1} | " + " | ".join(cells) + " |")
+    if failed:
+        lines += ["", "Rows that failed (not timed):", ""]
+        lines += [f"- radius {radius}, `{variant}`: {error}" for radius, variant, error in failed]
     return "\n".join(lines) + "\n"
 
 
@@ -70,13 +79,13 @@ def chart(table, label, path):
 def main():
     if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
-    table, label = load(sys.argv[1])
+    table, label, failed = load(sys.argv[1])
     if len(sys.argv) == 4:
         label = f"{label}, {sys.argv[3]}"
     if not table:
         sys.exit(f"no radius-*.json with blur rows in {sys.argv[1]}")
     with open(sys.argv[2] + ".md", "w") as f:
-        f.write(markdown(table, label))
+        f.write(markdown(table, label, failed))
     chart(table, label, sys.argv[2] + ".png")
 
 
