@@ -34,7 +34,8 @@ def load(sweep_dir):
                 failed.append((radius, parts[1], run.get("error_message", "")))
             elif "median_us" in run:
                 table.setdefault(radius, {})[parts[1]] = run["median_us"]
-                label = "/".join(parts[2:5])
+                if parts[1] != "npp" or not label:  # NPP's rows run its own border
+                    label = "/".join(parts[2:5])
     return table, label, sorted(failed)
 
 
