@@ -24,8 +24,8 @@ using kernels::imma_integer_taps;
 using kernels::ImmaFragments;
 
 TEST(ImmaTaps, GaussianTapsSumToOneInSixteenFractionBits) {
-  for (const GaussianParams& params :
-       {GaussianParams{}, GaussianParams{0.6, 1}, GaussianParams{2.7, 8}, GaussianParams{2.7, 24}, GaussianParams{8.0}}) {
+  for (const GaussianParams& params : {GaussianParams{}, GaussianParams{0.6, 1}, GaussianParams{2.7, 8},
+                                       GaussianParams{2.7, 24}, GaussianParams{8.0}}) {
     const std::vector<float> y = gaussian_spec(params).separable[0].y;
     const std::vector<std::uint32_t> q = imma_integer_taps(y);
     ASSERT_EQ(q.size(), y.size());
