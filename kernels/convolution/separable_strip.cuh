@@ -119,14 +119,22 @@ struct RowTables {
   bool* constant;      // [2][K + 2R]
 };
 
+// Entry `entry` of the table for the step's window row `window_row` (input row
+// y0 - R + window_row); the strip kernels' entries are their rows.
 template <int R>
 __device__ __forceinline__ void write_row_table(int y0, int height, std::size_t pitch, const BorderReads& border,
-                                                long long* offsets, bool* constant, int entry) {
-  const int y = y0 - R + entry;
+                                                long long* offsets, bool* constant, int entry, int window_row) {
+  const int y = y0 - R + window_row;
   const bool inside = y >= 0 && y < height;
   const int row = inside ? y : border_map(y, height, border.y);
   offsets[entry] = static_cast<long long>(row) * static_cast<long long>(pitch);
   constant[entry] = !inside && border.constant;
+}
+
+template <int R>
+__device__ __forceinline__ void write_row_table(int y0, int height, std::size_t pitch, const BorderReads& border,
+                                                long long* offsets, bool* constant, int entry) {
+  write_row_table<R>(y0, height, pitch, border, offsets, constant, entry, entry);
 }
 
 // The block's steps: for each strip of `strip_rows` rows it owns (a stride of gridDim.y

@@ -232,13 +232,9 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
     const int y_end = min(src.height, y_begin + strip_rows);
     for (int y0 = y_begin; y0 < y_end; y0 += K) {
       // The window's rows through the border once; rows past the last tap read the last.
-      if (tid < W) {
-        const int y = y0 - R + min(tid, kReadRows - 1);
-        const bool inside = y >= 0 && y < src.height;
-        const int row = inside ? y : border_map(y, src.height, border.y);
-        offsets[tid] = static_cast<long long>(row) * static_cast<long long>(src.pitch);
-        constant_rows[tid] = !inside && border.constant;
-      }
+      if (tid < W)
+        strip::write_row_table<R>(y0, src.height, src.pitch, border, offsets, constant_rows, tid,
+                                  min(tid, kReadRows - 1));
       __syncthreads();  // also: every run has read the last step's sums
       for (int group = warp; group < kGroups; group += kWarps) {
         unsigned total[4][4];
