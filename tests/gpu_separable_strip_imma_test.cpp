@@ -25,6 +25,7 @@ using Tuning = kernels::SeparableStripImmaTuning;
 using testing::NamedSpec;
 
 const PixelFormat kRgba8{ChannelType::U8, 4};
+const PixelFormat kGray8{ChannelType::U8, 1};
 
 FilterSpec with_alpha(FilterSpec spec, AlphaMode alpha) {
   spec.alpha = alpha;
@@ -89,8 +90,10 @@ TEST_P(SeparableStripImma, RunsRgba8RankOneMasks) {
   // horizontal one only where it runs on the tensor cores).
   EXPECT_FALSE(
       kernels::separable_strip_imma_fits(kRgba8, gaussian_spec(GaussianParams{3.0, Tuning::kMaxRadius + 1}), passes));
-  EXPECT_FALSE(
-      kernels::separable_strip_imma_fits(PixelFormat{ChannelType::U8, 1}, gaussian_spec(GaussianParams{}), passes));
+  for (const PixelFormat format : {kGray8, PixelFormat{ChannelType::U8, 3}})
+    EXPECT_EQ(kernels::separable_strip_imma_fits(format, gaussian_spec(GaussianParams{}), passes),
+              passes == ImmaPasses::Vertical)
+        << format.name() << ": byte columns, the vertical pass";
   EXPECT_FALSE(
       kernels::separable_strip_imma_fits(PixelFormat{ChannelType::U16, 4}, gaussian_spec(GaussianParams{}), passes));
   FilterSpec negative = gaussian_spec(GaussianParams{});
@@ -186,6 +189,117 @@ TEST(SeparableStripImmaChoice, TheLibrarysStripAtTheBlursDefault) {
                                                  library_strip);
     for (BorderMode mode : all_border_modes())
       testing::expect_kernel_matches_reference(named, "separable", kRgba8, mode, 301, 47, 1, library_strip);
+  }
+}
+
+// ---- 8-bit gray and RGB on byte columns: the vertical pass on the tensor cores ----
+
+const PixelFormat kRgb8{ChannelType::U8, 3};
+const PixelFormat kByteFormats[] = {kGray8, kRgb8};
+
+void expect_bytes_match(const NamedSpec& named, PixelFormat format, BorderMode mode, int w, int h, int pad) {
+  testing::expect_kernel_matches_reference(
+      named, "separable", format, mode, w, h, pad,
+      [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border) {
+        kernels::launch_separable_strip_imma(src, dst, spec, border, ExecContext{nullptr, true}, ImmaPasses::Vertical);
+      });
+}
+
+// Widths around one and two bands of the blur's radius, narrower than a word and than the
+// mask, and not whole words; heights around one and two steps.
+std::vector<std::pair<int, int>> byte_sizes(PixelFormat format, int radius) {
+  const int band = Tuning::byte_band(format.channels, radius), step = Tuning::kRows;
+  return {{1, 1},
+          {3, 5},
+          {4, 1},
+          {6, step - 1},
+          {13, step + 1},
+          {band - 1, 3},
+          {band + 1, step + 1},
+          {2 * band + 3, 2 * step + 1}};
+}
+
+// Pads of 1 and 3 pixels start the rows off whole words (read byte by byte) and all pads
+// but 0 off 8 bytes (written byte by byte); on gray 4 starts them on words.
+const int kBytePads[] = {0, 1, 3, 4};
+
+TEST(SeparableStripImmaBytes, RunsGrayAndRgbRankOneMasksInTheVerticalPass) {
+  std::vector<NamedSpec> all = specs();
+  for (const NamedSpec& named : two_chunk_specs()) all.push_back(named);
+  for (const PixelFormat& format : kByteFormats) {
+    for (const NamedSpec& named : all) {
+      EXPECT_TRUE(kernels::separable_strip_imma_runs(format, named.spec, ImmaPasses::Vertical)) << named.name;
+      EXPECT_FALSE(kernels::separable_strip_imma_runs(format, named.spec, ImmaPasses::Both)) << named.name;
+    }
+    EXPECT_FALSE(kernels::separable_strip_imma_fits(format, gaussian_spec(GaussianParams{3.0, Tuning::kMaxRadius + 1}),
+                                                    ImmaPasses::Vertical));
+  }
+}
+
+TEST(SeparableStripImmaBytes, EverySpecAndSize) {
+  for (const PixelFormat& format : kByteFormats)
+    for (const NamedSpec& named : specs())
+      for (const auto& [w, h] : byte_sizes(format, 6))
+        for (int pad : kBytePads) expect_bytes_match(named, format, BorderMode::Reflect101, w, h, pad);
+}
+
+TEST(SeparableStripImmaBytes, EveryBorder) {
+  for (const PixelFormat& format : kByteFormats)
+    for (const NamedSpec& named : specs()) {
+      if (named.name != "gaussian_13x13" && named.name != "sharpen_7x7" && named.name != "gaussian_3x3") continue;
+      for (BorderMode mode : all_border_modes())
+        for (const auto& [w, h] : byte_sizes(format, 6))
+          for (int pad : {0, 1}) expect_bytes_match(named, format, mode, w, h, pad);
+    }
+}
+
+TEST(SeparableStripImmaBytes, TwoChunksEveryBorderAndSize) {
+  const int step = Tuning::kRows;
+  for (const PixelFormat& format : kByteFormats) {
+    const int band = Tuning::byte_band(format.channels, 24);
+    const std::vector<std::pair<int, int>> two_chunk_sizes = {
+        {1, 1}, {7, step + 1}, {band + 1, 2 * step + 1}, {2 * band + 3, 3 * step + 1}, {61, 5}};
+    for (const NamedSpec& named : two_chunk_specs()) {
+      if (named.spec.alpha != AlphaMode::Premultiply) continue;  // no alpha: one of the three
+      for (BorderMode mode : all_border_modes())
+        for (const auto& [w, h] : two_chunk_sizes)
+          for (int pad : {0, 1}) expect_bytes_match(named, format, mode, w, h, pad);
+    }
+  }
+}
+
+TEST(SeparableStripImmaBytes, LargeImageWithinTheExactContract) {
+  for (const PixelFormat& format : kByteFormats) {
+    for (const NamedSpec& named : specs())
+      if (named.name == "gaussian_13x13" || named.name == "gaussian_3x3" || named.name == "sharpen_default")
+        expect_bytes_match(named, format, BorderMode::Reflect101, 1000, 333, 0);
+    for (const NamedSpec& named : two_chunk_specs())
+      if (named.name == "gaussian_sigma8") expect_bytes_match(named, format, BorderMode::Reflect101, 1000, 333, 0);
+  }
+}
+
+// The library's strip takes it on gray and RGB from
+// SeparableStripImmaTuning::byte_library_min_radius (gray: the blur's default 13x13; both:
+// sigma 8), and matches the reference there.
+TEST(SeparableStripImmaBytes, TheLibrarysStripTakesItFromItsRadius) {
+  const auto library_strip = [](const ImageView& src, const ImageView& dst, const FilterSpec& spec,
+                                const Border& border) {
+    kernels::launch_separable_strip(src, dst, spec, border, ExecContext{nullptr, true});
+  };
+  for (const PixelFormat& format : kByteFormats) {
+    const int least = Tuning::byte_library_min_radius(format.channels);
+    EXPECT_EQ(kernels::separable_strip_imma_takes(format, gaussian_spec(GaussianParams{})), least <= 6);
+    EXPECT_EQ(kernels::separable_strip_imma_takes(format, gaussian_spec(GaussianParams{1.0, 3})), least <= 3);
+    EXPECT_TRUE(kernels::separable_strip_imma_takes(format, gaussian_spec(GaussianParams{8.0})));
+    std::vector<NamedSpec> named_specs = specs();
+    for (const NamedSpec& named : two_chunk_specs()) named_specs.push_back(named);
+    for (const NamedSpec& named : named_specs) {
+      if (named.name != "gaussian_13x13" && named.name != "gaussian_sigma8") continue;
+      for (const auto& [w, h] : byte_sizes(format, named.spec.width() / 2))
+        for (int pad : {0, 1})
+          testing::expect_kernel_matches_reference(named, "separable", format, BorderMode::Reflect101, w, h, pad,
+                                                   library_strip);
+    }
   }
 }
 

@@ -100,12 +100,21 @@ TEST(ImmaChoice, Rgba8FromRadiusSixToTwentyFour) {
     other.alpha = alpha;
     EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, other));
   }
-  EXPECT_FALSE(kernels::separable_strip_imma_preferred(PixelFormat{ChannelType::U8, 1}, blur));
+  EXPECT_FALSE(kernels::separable_strip_imma_preferred(PixelFormat{ChannelType::U16, 4}, blur));
+  EXPECT_FALSE(kernels::separable_strip_imma_preferred(PixelFormat{ChannelType::U16, 1}, blur));
   // Both passes on the tensor cores where the window's chunks are (nearly) full, as
   // measured; a thresholded Unsharp (which both passes decline: the GPU tests check it)
   // is still taken, in the vertical form.
   using kernels::ImmaPasses;
   using Tuning = kernels::SeparableStripImmaTuning;
+  // 8-bit gray and RGB (the vertical pass on byte columns) from their own radius: gray
+  // from 1, RGB from 8.
+  const PixelFormat gray8{ChannelType::U8, 1}, rgb8{ChannelType::U8, 3};
+  EXPECT_TRUE(kernels::separable_strip_imma_preferred(gray8, gaussian_spec(GaussianParams{0.6, 1})));
+  EXPECT_TRUE(kernels::separable_strip_imma_preferred(gray8, blur));
+  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgb8, blur));
+  EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgb8, gaussian_spec(GaussianParams{2.7, 8})));
+  EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgb8, gaussian_spec(GaussianParams{8.0})));
   EXPECT_EQ(Tuning::library_passes(6), ImmaPasses::Vertical);
   EXPECT_EQ(Tuning::library_passes(8), ImmaPasses::Both);
   EXPECT_EQ(Tuning::library_passes(12), ImmaPasses::Vertical);

@@ -300,11 +300,12 @@ __global__ void __launch_bounds__(Tuning::threads(R), Tuning::min_blocks(R))
 }
 
 // Calls f(std::integral_constant<int, R>) where R, the compiled radius that runs a mask,
-// is `compiled` (one of Tuning::kCompiledRadii); false where it is none of them.
-template <class F, std::size_t... I>
+// is `compiled` (one of Radii::kCompiledRadii, a kernel's tuning); false where it is none
+// of them.
+template <class Radii, class F, std::size_t... I>
 bool visit_radius_of_list(int compiled, F& f, std::index_sequence<I...>) {
-  return ((compiled == Tuning::kCompiledRadii[I]
-               ? (f(std::integral_constant<int, Tuning::kCompiledRadii[I]>{}), true)
+  return ((compiled == Radii::kCompiledRadii[I]
+               ? (f(std::integral_constant<int, Radii::kCompiledRadii[I]>{}), true)
                : false) ||
           ...);
 }
@@ -314,7 +315,7 @@ bool visit_radius_of_list(int compiled, F& f, std::index_sequence<I...>) {
 template <class F>
 void visit_compiled_radius(int radius, F&& f) {
   constexpr std::size_t kCount = sizeof(Tuning::kCompiledRadii) / sizeof(Tuning::kCompiledRadii[0]);
-  if (!visit_radius_of_list(Tuning::compiled_radius(radius), f, std::make_index_sequence<kCount>{}))
+  if (!visit_radius_of_list<Tuning>(Tuning::compiled_radius(radius), f, std::make_index_sequence<kCount>{}))
     throw Error(ErrorCode::InvalidArgument, "separable_strip: radius " + std::to_string(radius) + " is not compiled");
 }
 

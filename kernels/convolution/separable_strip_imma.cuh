@@ -23,8 +23,12 @@
 // serialised) to stay within the registers of 3 blocks an SM.
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common/border_runtime.cuh"
 #include "common/tensor_core.cuh"
@@ -32,6 +36,7 @@
 #include "convolution/separable_strip.cuh"
 #include "convolution/separable_strip_imma_rows.cuh"
 #include "convolution/separable_strip_imma_tuning.hpp"
+#include "gpufilter/error.hpp"
 
 namespace gpufilter::kernels::strip_imma {
 
@@ -172,6 +177,57 @@ __device__ __forceinline__ void load_group(const PitchedView<std::uint8_t, 4>& s
   }
 }
 
+// A block of 8 columns' exact vertical sums over the window's chunks (add_chunk_sums):
+// load(chunk, words) gives the lane's words of each chunk, the taps' fragments are the
+// block's copy in shared memory.
+template <int R, bool kPremultiplied, class Load>
+__device__ __forceinline__ void group_sums(const unsigned* fragments, int lane, Load load, unsigned (&total)[4][4]) {
+#pragma unroll
+  for (int chunk = 0; chunk < Tuning::chunks(R); ++chunk) {  // unrolled: `chunk` is a constant in each
+    unsigned words[8];
+    load(chunk, words);
+    unsigned a_hi[4], a_lo[4];
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      a_hi[r] = fragments[chunk * Tuning::kThreads + r * 32 + lane];
+      a_lo[r] = fragments[chunk * Tuning::kThreads + 128 + r * 32 + lane];
+    }
+    add_chunk_sums<kPremultiplied>(words, a_hi, a_lo, chunk == 0, total);
+  }
+}
+
+// The block's copy of the taps' fragments of each chunk (a thread a word; read after the
+// first step's barrier).
+template <int R>
+__device__ __forceinline__ void copy_fragments(const ImmaFragments (&a)[Tuning::chunks(R)], unsigned* fragments,
+                                               int tid) {
+  static_assert(Tuning::kThreads == 2 * 4 * 32, "a thread a fragment word of each chunk");
+#pragma unroll
+  for (int c = 0; c < Tuning::chunks(R); ++c) fragments[c * Tuning::kThreads + tid] = (&a[c][0][0][0])[tid];
+}
+
+// The block's steps of kRows rows down the strips it owns (strips of strip_rows rows, a
+// stride of gridDim.y): at each, the block's first threads write the window's row table
+// (rows past the last tap read the last), a barrier (after which every thread has also
+// finished the last step), then step(y0, y_end).
+template <int R, class Step>
+__device__ __forceinline__ void for_each_imma_step(int height, std::size_t pitch, int strip_rows,
+                                                   const BorderReads& border, long long* offsets, bool* constant_rows,
+                                                   int tid, Step step) {
+  constexpr int kReadRows = Tuning::kRows + 2 * R;
+  for (int strip = static_cast<int>(blockIdx.y); static_cast<long long>(strip) * strip_rows < height;
+       strip += static_cast<int>(gridDim.y)) {
+    const int y_begin = strip * strip_rows;
+    const int y_end = min(height, y_begin + strip_rows);
+    for (int y0 = y_begin; y0 < y_end; y0 += Tuning::kRows) {
+      if (tid < Tuning::window_rows(R))
+        strip::write_row_table<R>(y0, height, pitch, border, offsets, constant_rows, tid, min(tid, kReadRows - 1));
+      __syncthreads();
+      step(y0, y_end);
+    }
+  }
+}
+
 template <int R, bool kPremultiplied, bool kIntegerRows>
 __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
     separable_strip_imma_kernel(PitchedView<std::uint8_t, 4> src, PitchedView<std::uint8_t, 4> dst,
@@ -190,7 +246,6 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
   constexpr int kGroups = Tuning::groups(R, kIntegerRows);
   constexpr int kWarps = Tuning::kThreads / 32;
   constexpr int kTiles = 2 * kBand / Tuning::kTileColumns;  // the step's two halves of 8 rows
-  constexpr int kReadRows = K + 2 * R;  // window rows with a tap; the rest read the last
   static_assert(R >= 1 && R <= Tuning::kMaxRadius, "16 outputs and their halo within the window's chunks");
   static_assert(Tuning::kThreads == kRuns * K / 2, "the horizontal pass: two runs a thread");
   static_assert(W <= Tuning::kThreads, "a thread an entry of the row table");
@@ -211,12 +266,8 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
   const int band_x = static_cast<int>(blockIdx.x) * kBand;
   unsigned* const fragments = reinterpret_cast<unsigned*>(shared + kSumsBytes + Tuning::row_table_bytes(R));
   unsigned* const x_fragments = fragments + kChunks * Tuning::kThreads;
-  static_assert(Tuning::kThreads == 2 * 4 * 32, "a thread a fragment word of each chunk");
-#pragma unroll
-  for (int c = 0; c < kChunks; ++c) {  // read after the first step's barrier
-    fragments[c * Tuning::kThreads + tid] = (&taps.a[c][0][0][0])[tid];
-    if constexpr (kIntegerRows) x_fragments[c * Tuning::kThreads + tid] = (&taps.ax[c][0][0][0])[tid];
-  }
+  copy_fragments<R>(taps.a, fragments, tid);
+  if constexpr (kIntegerRows) copy_fragments<R>(taps.ax, x_fragments, tid);
   if constexpr (kIntegerRows) zero_plane_tails<kCols, kPlaneStride>(planes, tid);
   const unsigned constant_word = reinterpret_cast<const unsigned&>(constant);
   // Horizontal pass in float: the thread's run of L pixels in rows `first_row` and first_row + 8.
@@ -226,83 +277,95 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
   const bool needs_centre = out.rule == FilterOutput::Unsharp || out.keep_alpha;
   const bool plain = convex && out.rule == FilterOutput::Linear && out.bias == 0.0f && !out.keep_alpha;
 
-  for (int strip = static_cast<int>(blockIdx.y); static_cast<long long>(strip) * strip_rows < src.height;
-       strip += static_cast<int>(gridDim.y)) {
-    const int y_begin = strip * strip_rows;
-    const int y_end = min(src.height, y_begin + strip_rows);
-    for (int y0 = y_begin; y0 < y_end; y0 += K) {
-      // The window's rows through the border once; rows past the last tap read the last.
-      if (tid < W)
-        strip::write_row_table<R>(y0, src.height, src.pitch, border, offsets, constant_rows, tid,
-                                  min(tid, kReadRows - 1));
-      __syncthreads();  // also: every run has read the last step's sums
-      for (int group = warp; group < kGroups; group += kWarps) {
-        unsigned total[4][4];
-#pragma unroll
-        for (int chunk = 0; chunk < kChunks; ++chunk) {  // unrolled: `chunk` is a constant in each
-          unsigned words[8];
-          load_group<R, kCols>(src, band_x, group, g, t, chunk, offsets, constant_rows, border, constant_word,
-                               words);
-          unsigned a_hi[4], a_lo[4];
-#pragma unroll
-          for (int r = 0; r < 4; ++r) {
-            a_hi[r] = fragments[chunk * Tuning::kThreads + r * 32 + lane];
-            a_lo[r] = fragments[chunk * Tuning::kThreads + 128 + r * 32 + lane];
-          }
-          add_chunk_sums<kPremultiplied>(words, a_hi, a_lo, chunk == 0, total);
-        }
-        const int col = group * 8 + 2 * t;  // the lane's outputs 0 and 2; 1 and 3 one to the right
-        if constexpr (kIntegerRows) {
-          if (col < kCols) store_planes<kPremultiplied>(total, planes, kPlaneStride, g, col);
-        } else {
-          float s[4][4];
-          scaled_sums<kPremultiplied>(total, s);
-#pragma unroll
-          for (int j = 0; j < 4; ++j)
-            if (col + (j & 1) < kCols)
-              store_shared(sums + (g + 8 * (j >> 1)) * kStride + col + (j & 1),
-                           Accum<4>{{s[j][0], s[j][1], s[j][2], s[j][3]}});
-        }
-      }
-      __syncthreads();
+  for_each_imma_step<R>(src.height, src.pitch, strip_rows, border, offsets, constant_rows, tid, [&](int y0, int y_end) {
+    for (int group = warp; group < kGroups; group += kWarps) {
+      unsigned total[4][4];
+      group_sums<R, kPremultiplied>(
+          fragments, lane,
+          [&](int chunk, unsigned(&words)[8]) {
+            load_group<R, kCols>(src, band_x, group, g, t, chunk, offsets, constant_rows, border, constant_word, words);
+          },
+          total);
+      const int col = group * 8 + 2 * t;  // the lane's outputs 0 and 2; 1 and 3 one to the right
       if constexpr (kIntegerRows) {
-        for (int tile = warp; tile < kTiles; tile += kWarps) {
-          const int row0 = 8 * (tile / (kTiles / 2));
-          const int x0 = Tuning::kTileColumns * (tile % (kTiles / 2));
-          float o[4][4];
-          horizontal_tile<R, kPremultiplied>(planes, kPlaneStride, x_fragments, row0, x0, lane, o);
-#pragma unroll
-          for (int j = 0; j < 4; ++j) {
-            const int x = band_x + x0 + g + 8 * (j >> 1);
-            const int y = y0 + row0 + 2 * t + (j & 1);
-            if (x >= dst.width || y >= y_end) continue;
-            const Accum<4> sum{{o[j][0], o[j][1], o[j][2], o[j][3]}};
-            Pixel<std::uint8_t, 4> px;
-            if (plain) {
-              px = plain_pixel<std::uint8_t, 4>(sum, out);
-            } else {
-              const Accum<4> centre = needs_centre ? input_value(src.at(x, y), out) : zero_accum<4>();
-              const Accum<4> pixel_sums[1] = {sum};
-              px = filter2d_pixel<std::uint8_t, 4, 1>(pixel_sums, centre, out);
-            }
-            dst.at(x, y) = px;
-          }
-        }
+        if (col < kCols) store_planes<kPremultiplied>(total, planes, kPlaneStride, g, col);
       } else {
-#pragma unroll 1
-        for (int half = 0; half < 2; ++half) {
-          const int row_of_step = first_row + 8 * half;
-          const int y = y0 + row_of_step;
-          if (y >= y_end) continue;
-          Pixel<std::uint8_t, 4> px[L];
-          strip::horizontal_run<std::uint8_t, 4, R>(px, sums + row_of_step * kStride + run * L, taps.x, src, run_x,
-                                                    y, dst.width, out, plain, needs_centre);
-          strip::store_run(&dst.at(0, y), run_x, dst.width, px);
-        }
+        float s[4][4];
+        scaled_sums<kPremultiplied>(total, s);
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+          if (col + (j & 1) < kCols)
+            store_shared(sums + (g + 8 * (j >> 1)) * kStride + col + (j & 1),
+                         Accum<4>{{s[j][0], s[j][1], s[j][2], s[j][3]}});
       }
     }
-  }
+    __syncthreads();
+    if constexpr (kIntegerRows) {
+      for (int tile = warp; tile < kTiles; tile += kWarps) {
+        const int row0 = 8 * (tile / (kTiles / 2));
+        const int x0 = Tuning::kTileColumns * (tile % (kTiles / 2));
+        float o[4][4];
+        horizontal_tile<R, kPremultiplied>(planes, kPlaneStride, x_fragments, row0, x0, lane, o);
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          const int x = band_x + x0 + g + 8 * (j >> 1);
+          const int y = y0 + row0 + 2 * t + (j & 1);
+          if (x >= dst.width || y >= y_end) continue;
+          const Accum<4> sum{{o[j][0], o[j][1], o[j][2], o[j][3]}};
+          Pixel<std::uint8_t, 4> px;
+          if (plain) {
+            px = plain_pixel<std::uint8_t, 4>(sum, out);
+          } else {
+            const Accum<4> centre = needs_centre ? input_value(src.at(x, y), out) : zero_accum<4>();
+            const Accum<4> pixel_sums[1] = {sum};
+            px = filter2d_pixel<std::uint8_t, 4, 1>(pixel_sums, centre, out);
+          }
+          dst.at(x, y) = px;
+        }
+      }
+    } else {
+#pragma unroll 1
+      for (int half = 0; half < 2; ++half) {
+        const int row_of_step = first_row + 8 * half;
+        const int y = y0 + row_of_step;
+        if (y >= y_end) continue;
+        Pixel<std::uint8_t, 4> px[L];
+        strip::horizontal_run<std::uint8_t, 4, R>(px, sums + row_of_step * kStride + run * L, taps.x, src, run_x, y,
+                                                  dst.width, out, plain, needs_centre);
+        strip::store_run(&dst.at(0, y), run_x, dst.width, px);
+      }
+    }
+  });
 #endif
+}
+
+// ---- host side ----
+
+// The horizontal factor in float times 2^-16 (the vertical sums' scale), centred in 2R + 1
+// taps; the vertical factor as the lanes' A fragments, and with both passes on the tensor
+// cores (kIntegerRows) the horizontal factor's too.
+template <int R, bool kIntegerRows>
+ImmaTaps<R> taps_of(const SeparableMask& mask) {
+  ImmaTaps<R> taps{};
+  const int rx = static_cast<int>(mask.x.size()) / 2;
+  for (std::size_t i = 0; i < mask.x.size(); ++i)
+    taps.x[R - rx + static_cast<int>(i)] = std::ldexp(mask.x[i], -kImmaWeightBits);
+  const std::vector<std::uint32_t> qy = imma_integer_taps(mask.y);
+  for (int chunk = 0; chunk < Tuning::chunks(R); ++chunk) imma_fragments(qy, R, chunk, taps.a[chunk]);
+  if constexpr (kIntegerRows) {
+    const std::vector<std::uint32_t> qx = imma_integer_taps(mask.x);
+    for (int chunk = 0; chunk < Tuning::chunks(R); ++chunk) imma_fragments(qx, R, chunk, taps.ax[chunk]);
+  }
+  return taps;
+}
+
+// Calls f(std::integral_constant<int, R>) for `compiled`, one of Tuning::kCompiledRadii.
+template <class F>
+void visit_imma_radius(int compiled, F&& f) {
+  constexpr std::size_t kCount = sizeof(Tuning::kCompiledRadii) / sizeof(Tuning::kCompiledRadii[0]);
+  if (!strip::visit_radius_of_list<Tuning>(compiled, f, std::make_index_sequence<kCount>{}))
+    throw Error(ErrorCode::InvalidArgument,
+                "separable_strip_imma: radius " + std::to_string(compiled) + " is not compiled");
 }
 
 }  // namespace gpufilter::kernels::strip_imma

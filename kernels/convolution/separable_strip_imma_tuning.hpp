@@ -92,6 +92,42 @@ struct SeparableStripImmaTuning {
     return sums_bytes(radius, integer_rows) + row_table_bytes(radius) +
            (integer_rows ? 2 : 1) * chunks(radius) * kChunkFragmentBytes;
   }
+  // Gray and RGB on byte columns (separable_strip_imma_bytes.cuh): a lane's word is 4
+  // bytes of a row, which are the products' four planes, so the vertical pass is RGBA's;
+  // the horizontal pass gives a run of kByteRun output pixels a thread. A block's band of
+  // output pixels starts on 8 bytes; its halo is whole words either side.
+  static constexpr int kByteRun = 8;
+  static constexpr int byte_halo_words(int channels, int radius) { return (channels * radius + 3) / 4; }
+  // Gray: 16 blocks of 8 word columns (two a warp) hold the band and its halo. RGB: bands
+  // of 128 pixels (96 words), 16 runs a row, one for each lane of a warp's quarter and
+  // each pair of warps (the horizontal pass's threads, below).
+  static constexpr int byte_band_words(int channels, int radius) {
+    return channels == 1 ? 8 * 16 - 2 * byte_halo_words(1, radius) : 96;
+  }
+  static constexpr int byte_band(int channels, int radius) { return 4 * byte_band_words(channels, radius) / channels; }
+  static constexpr int byte_groups(int channels, int radius) {
+    return (byte_band_words(channels, radius) + 2 * byte_halo_words(channels, radius) + 7) / 8;
+  }
+  static constexpr int byte_groups_per_warp(int channels, int radius) {
+    return (byte_groups(channels, radius) + kThreads / 32 - 1) / (kThreads / 32);
+  }
+  // A step's row of sums: 4 floats a word column, an odd number of 16-byte words apart (the
+  // rows a quarter-warp writes, or reads, fall in different banks).
+  static constexpr int byte_row_stride(int channels, int radius) { return 8 * byte_groups(channels, radius) + 1; }
+  // Four blocks an SM (64 registers); RGB and windows of two chunks three (80: in 64 they
+  // spilled).
+  static constexpr int byte_min_blocks(int channels, int radius) {
+    return channels == 1 && chunks(radius) == 1 ? 4 : 3;
+  }
+  static constexpr std::size_t byte_shared_bytes(int channels, int radius) {
+    return static_cast<std::size_t>(kRows) * byte_row_stride(channels, radius) * 16 + row_table_bytes(radius) +
+           chunks(radius) * kChunkFragmentBytes;
+  }
+  // The smallest compiled radius the library's strip takes this form for on gray and RGB,
+  // as measured against the float strip's columns: gray at every radius from 1 to 24; RGB
+  // from 8 (below, its short steps of 128-pixel bands lost to element columns: 1.5x at
+  // radius 1, 1.05x at 6).
+  static constexpr int byte_library_min_radius(int channels) { return channels == 1 ? 1 : 8; }
   // Strips of 1 or 2 steps, as the grid's last wave fills best.
   static constexpr StepStrips kStrips{kRows, 2, 0.01};
   // The radii compiled (the float strip's up to kMaxRadius); a mask between runs in the

@@ -144,16 +144,17 @@ void add_separable_tiled(std::vector<LabVariant>& list, const std::string& op) {
       FilterVariant::Separable));
 }
 
-// Both column kinds of the strip on gray of every type, by name, beside `separable` in
-// the same bench run: pixel columns (as RGBA and 8-bit gray run) and element columns
-// (as RGB and 16- and 32-bit gray run; separable_strip_elements.cuh); and RGBA with staged
-// stores. Pixel columns on RGBA too: the float vertical pass, which `separable` runs on
-// tensor cores on RGBA8 from radius 6 to 24 (separable_strip_imma).
+// Both column kinds of the strip in float, by name, beside `separable` in the same bench
+// run: pixel columns on gray and RGBA, element columns on gray and RGB
+// (separable_strip_elements.cuh; `separable` runs RGB and 16- and 32-bit gray on them);
+// and RGBA with staged stores. On 8 bits `separable` runs the vertical pass on the
+// integer tensor cores instead (separable_strip_imma): RGBA from radius 6, gray from
+// radius 1, RGB from radius 8.
 bool strip_on_pixels(PixelFormat format, const FilterSpec& spec) {
   return (format.channels == 1 || format.channels == 4) && kernels::separable_strip_pixels_fit(format, spec);
 }
-bool strip_on_gray_elements(PixelFormat format, const FilterSpec& spec) {
-  return format.channels == 1 && kernels::separable_strip_elements_fit(format, spec);
+bool strip_on_elements(PixelFormat format, const FilterSpec& spec) {
+  return kernels::separable_strip_elements_fit(format, spec);
 }
 
 void add_strip_columns(std::vector<LabVariant>& list, const std::string& op) {
@@ -164,7 +165,7 @@ void add_strip_columns(std::vector<LabVariant>& list, const std::string& op) {
          const ExecContext& ctx) { kernels::launch_separable_strip_by_pixels(src, dst, spec, border, ctx); },
       FilterVariant::Separable));
   list.push_back(filter_variant(
-      op, "separable_strip_elements", "gray on the strip with a thread 4 elements", strip_on_gray_elements,
+      op, "separable_strip_elements", "gray and RGB on the strip with a thread 4 elements", strip_on_elements,
       [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
          const ExecContext& ctx) { kernels::launch_separable_strip_by_elements(src, dst, spec, border, ctx); },
       FilterVariant::Separable));
@@ -206,7 +207,8 @@ void add_separable_strip_imma(std::vector<LabVariant>& list, const std::string& 
                  const ExecContext& ctx) { kernels::launch_separable_strip_imma(src, dst, spec, border, ctx, passes); },
         FilterVariant::Separable));
   };
-  add("separable_strip_imma", "RGBA8 on the strip, its vertical pass as 8-bit integer tensor-core products",
+  add("separable_strip_imma",
+      "RGBA8 and 8-bit gray on the strip, its vertical pass as 8-bit integer tensor-core products",
       ImmaPasses::Vertical);
   add("separable_strip_imma_both", "RGBA8 on the strip, both passes as 8-bit integer tensor-core products",
       ImmaPasses::Both);
