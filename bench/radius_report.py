@@ -14,7 +14,8 @@ import re
 import sys
 
 VARIANTS = ["naive", "constant", "tiled", "tiled_l2", "separable", "separable_tiled", "separable_packed",
-            "separable_strip_pixels", "separable_strip_imma", "separable_strip_imma_both", "box_stack", "decimated",
+            "separable_strip_pixels", "separable_strip_elements", "separable_strip_imma", "separable_strip_imma_both",
+            "box_stack", "decimated",
             "auto", "npp"]
 
 
