@@ -137,6 +137,24 @@ __device__ __forceinline__ void scaled_sums(const unsigned (&total)[4][4], float
                                           : __uint2float_rn(total[j][ch]);
 }
 
+// A lane's 8 words of a chunk of the window (a constant at every call): its rows 4t..4t+3
+// and 16+4t..16+4t+3 of the chunk, word(row) giving each by its window row. A lane's 4
+// rows past the last tap are not read (zeros: their taps are 0; decided at compile time
+// where no lane's are).
+template <int R, class Word>
+__device__ __forceinline__ void lane_words(int t, int chunk, Word word, unsigned (&words)[8]) {
+  constexpr int kReadRows = Tuning::kRows + 2 * R;
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const int first = chunk * kImmaChunkRows + (i >> 2) * 16;
+    if (first + 12 >= kReadRows && first + 4 * t >= kReadRows) {
+      words[i] = 0;
+      continue;
+    }
+    words[i] = word(first + 4 * t + (i & 3));
+  }
+}
+
 // A lane's words of a block of 8 pixel columns in a chunk of the window (a constant at
 // every call): its column (g) in the chunk's rows 4t..4t+3 and 16+4t..16+4t+3, through
 // the border and the step's row table. A lane's 4 rows past the last tap are not read

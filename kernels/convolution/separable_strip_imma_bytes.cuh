@@ -44,38 +44,32 @@ __device__ __forceinline__ ByteColumn<C> byte_column(int first, int width, bool 
   return c;
 }
 
-// The lane's words of its column in a chunk of the window (as load_group on RGBA8): rows
-// 4t..4t+3 and 16+4t..16+4t+3 of the chunk through the step's row table; a lane's 4 rows
-// past the last tap are not read (zeros: their taps are 0).
+// The lane's words of its column in a chunk of the window (lane_words) through the step's
+// row table.
 template <int C, int R>
 __device__ __forceinline__ void load_byte_words(const unsigned char* data, const ByteColumn<C>& column, int t,
                                                 int chunk, const long long* offsets, const bool* constant_rows,
                                                 bool constant, unsigned (&words)[8]) {
-  constexpr int kReadRows = Tuning::kRows + 2 * R;
-  const auto unread = [&](int first) { return first + 12 >= kReadRows && first + 4 * t >= kReadRows; };
+  lane_words<R>(
+      t, chunk,
+      [&](int row) {
+        const unsigned char* const line = data + offsets[row];
+        unsigned w;
+        if (column.whole) {
+          w = *reinterpret_cast<const unsigned*>(line + column.first);
+        } else {
+          w = 0;
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int first = chunk * kImmaChunkRows + (i >> 2) * 16;
-    const int row = first + 4 * t + (i & 3);
-    if (unread(first)) {
-      words[i] = 0;
-      continue;
-    }
-    const unsigned char* const line = data + offsets[row];
-    unsigned w;
-    if (column.whole) {
-      w = *reinterpret_cast<const unsigned*>(line + column.first);
-    } else {
-      w = 0;
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const unsigned byte = column.gather.constant_elements & (1u << j) ? (column.constant_word >> (8 * j)) & 0xFFu
-                                                                          : line[column.gather.index[j]];
-        w |= byte << (8 * j);
-      }
-    }
-    words[i] = constant && constant_rows[row] ? column.constant_word : w;
-  }
+          for (int j = 0; j < 4; ++j) {
+            const unsigned byte = column.gather.constant_elements & (1u << j)
+                                      ? (column.constant_word >> (8 * j)) & 0xFFu
+                                      : line[column.gather.index[j]];
+            w |= byte << (8 * j);
+          }
+        }
+        return constant && constant_rows[row] ? column.constant_word : w;
+      },
+      words);
 }
 
 template <int C, int R>
