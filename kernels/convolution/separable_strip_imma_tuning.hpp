@@ -125,8 +125,8 @@ struct SeparableStripImmaTuning {
   }
   // The smallest compiled radius the library's strip takes this form for on gray and RGB,
   // as measured against the float strip's columns: gray at every radius from 1 to 24; RGB
-  // from 8 (below, its short steps of 128-pixel bands lost to element columns: 1.5x at
-  // radius 1, 1.05x at 6).
+  // from 8 (below, its short steps of 128-pixel bands lost to element columns;
+  // docs/gpu-results.md, "Gray and RGB on byte columns").
   static constexpr int byte_library_min_radius(int channels) { return channels == 1 ? 1 : 8; }
   // Strips of 1 or 2 steps, as the grid's last wave fills best.
   static constexpr StepStrips kStrips{kRows, 2, 0.01};
