@@ -25,7 +25,6 @@ namespace gpufilter::kernels::strip_imma {
 // A lane's word column: the row's bytes from `first`, whole where they lie within the row
 // and rows are whole words apart, else byte by byte (strip::element_gather); the border
 // constant's bytes in the column's channel order.
-template <int C>
 struct ByteColumn {
   int first;
   bool whole;
@@ -34,9 +33,9 @@ struct ByteColumn {
 };
 
 template <int C>
-__device__ __forceinline__ ByteColumn<C> byte_column(int first, int width, bool word_rows, const BorderReads& border,
-                                                     const Pixel<std::uint8_t, C>& constant) {
-  ByteColumn<C> c{first, word_rows && first >= 0 && first + 4 <= width * C, {}, 0u};
+__device__ __forceinline__ ByteColumn byte_column(int first, int width, bool word_rows, const BorderReads& border,
+                                                  const Pixel<std::uint8_t, C>& constant) {
+  ByteColumn c{first, word_rows && first >= 0 && first + 4 <= width * C, {}, 0u};
 #pragma unroll
   for (int j = 0; j < 4; ++j)
     c.constant_word |= static_cast<unsigned>(constant.c[((first + j) % C + C) % C]) << (8 * j);
@@ -47,9 +46,9 @@ __device__ __forceinline__ ByteColumn<C> byte_column(int first, int width, bool 
 // The lane's words of its column in a chunk of the window (lane_words) through the step's
 // row table.
 template <int C, int R>
-__device__ __forceinline__ void load_byte_words(const unsigned char* data, const ByteColumn<C>& column, int t,
-                                                int chunk, const long long* offsets, const bool* constant_rows,
-                                                bool constant, unsigned (&words)[8]) {
+__device__ __forceinline__ void load_byte_words(const unsigned char* data, const ByteColumn& column, int t, int chunk,
+                                                const long long* offsets, const bool* constant_rows, bool constant,
+                                                unsigned (&words)[8]) {
   lane_words<R>(
       t, chunk,
       [&](int row) {
@@ -115,7 +114,7 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::byte_min_blocks(C, R
       if (kGroups % kWarps != 0 && group >= kGroups) break;
       // The lane's word column (made at each step: held, the columns took registers the
       // passes need).
-      const ByteColumn<C> column =
+      const ByteColumn column =
           byte_column<C>(band_x * C + 4 * (group * 8 + g - kHalo), src.width, src_word_rows, border, constant);
       unsigned total[4][4];
       group_sums<R, false>(

@@ -153,9 +153,6 @@ void add_separable_tiled(std::vector<LabVariant>& list, const std::string& op) {
 bool strip_on_pixels(PixelFormat format, const FilterSpec& spec) {
   return (format.channels == 1 || format.channels == 4) && kernels::separable_strip_pixels_fit(format, spec);
 }
-bool strip_on_elements(PixelFormat format, const FilterSpec& spec) {
-  return kernels::separable_strip_elements_fit(format, spec);
-}
 
 void add_strip_columns(std::vector<LabVariant>& list, const std::string& op) {
   list.push_back(filter_variant(
@@ -165,7 +162,8 @@ void add_strip_columns(std::vector<LabVariant>& list, const std::string& op) {
          const ExecContext& ctx) { kernels::launch_separable_strip_by_pixels(src, dst, spec, border, ctx); },
       FilterVariant::Separable));
   list.push_back(filter_variant(
-      op, "separable_strip_elements", "gray and RGB on the strip with a thread 4 elements", strip_on_elements,
+      op, "separable_strip_elements", "gray and RGB on the strip with a thread 4 elements",
+      kernels::separable_strip_elements_fit,
       [](const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
          const ExecContext& ctx) { kernels::launch_separable_strip_by_elements(src, dst, spec, border, ctx); },
       FilterVariant::Separable));
