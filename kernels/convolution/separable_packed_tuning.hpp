@@ -101,9 +101,8 @@ struct SeparablePackedTuning {
   // Whether auto takes it on premultiplied RGBA: boxes (exact sums), not weighted masks.
   // Their vertical pass rounds colour x alpha to whole units, so where the filtered alpha
   // is below a level (a nearly transparent pixel) the colour, divided by it, strays up to
-  // two levels: at sigma 1/3 in 0.37% of an 8K random image's samples
-  // (docs/gpu-results.md, "The strip's passes on integer tensor cores"). The float
-  // kernels keep the exact contract there.
+  // two levels (docs/gpu-results.md, "Two chunks and both passes on the tensor cores").
+  // The float kernels keep the exact contract there.
   static constexpr bool auto_takes_premultiplied(bool box) { return box; }
 };
 

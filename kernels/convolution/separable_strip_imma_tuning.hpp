@@ -34,8 +34,8 @@ struct SeparableStripImmaTuning {
   // The passes the library runs on the tensor cores at a compiled radius. Both passes cost
   // about the same at every radius of one chunk count, the float horizontal pass grows with
   // the radius: both were faster where the window's chunks are (nearly) full, at radius 8,
-  // 16 and 24, the vertical pass alone at 6, 10 and 12 (docs/gpu-results.md, "The strip's
-  // passes on integer tensor cores").
+  // 16 and 24, the vertical pass alone at 6, 10 and 12 (docs/gpu-results.md, "Two chunks
+  // and both passes on the tensor cores").
   static constexpr ImmaPasses library_passes(int compiled_radius) {
     return compiled_radius == 8 || compiled_radius >= 16 ? ImmaPasses::Both : ImmaPasses::Vertical;
   }
