@@ -107,12 +107,16 @@ TEST(ImmaChoice, Rgba8FromRadiusSixToTwentyFour) {
   // is still taken, in the vertical form.
   using kernels::ImmaPasses;
   using Tuning = kernels::SeparableStripImmaTuning;
-  // 8-bit gray and RGB (the vertical pass on byte columns) from their own radius: gray
-  // from 1, RGB from 8.
+  // 8-bit gray and RGB (the vertical pass on byte columns) from their own radius
+  // (byte_library_min_radius): gray from 1, RGB from the radius where it beat element
+  // columns; sigma 8 on both.
   const PixelFormat gray8{ChannelType::U8, 1}, rgb8{ChannelType::U8, 3};
   EXPECT_TRUE(kernels::separable_strip_imma_preferred(gray8, gaussian_spec(GaussianParams{0.6, 1})));
   EXPECT_TRUE(kernels::separable_strip_imma_preferred(gray8, blur));
-  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgb8, blur));
+  const int rgb_least = Tuning::byte_library_min_radius(3);
+  EXPECT_GT(rgb_least, 1);
+  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgb8, gaussian_spec(GaussianParams{0.6, 1})));
+  EXPECT_EQ(kernels::separable_strip_imma_preferred(rgb8, blur), rgb_least <= 6);
   EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgb8, gaussian_spec(GaussianParams{2.7, 8})));
   EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgb8, gaussian_spec(GaussianParams{8.0})));
   EXPECT_EQ(Tuning::library_passes(6), ImmaPasses::Vertical);

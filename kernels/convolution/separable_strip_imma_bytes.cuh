@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::byte_min_blocks(C, R
   const bool plain = convex && out.rule == FilterOutput::Linear && out.bias == 0.0f;
 
   for_each_imma_step<R>(src.height, src.pitch, strip_rows, border, offsets, constant_rows, tid, [&](int y0, int y_end) {
-#pragma unroll
+#pragma unroll(Tuning::byte_unrolled_groups(C, R))
     for (int k = 0; k < Tuning::byte_groups_per_warp(C, R); ++k) {
       const int group = warp + kWarps * k;
       if (kGroups % kWarps != 0 && group >= kGroups) break;

@@ -99,10 +99,11 @@ struct SeparableStripImmaTuning {
   static constexpr int kByteRun = 8;
   static constexpr int byte_halo_words(int channels, int radius) { return (channels * radius + 3) / 4; }
   // Gray: 16 blocks of 8 word columns (two a warp) hold the band and its halo. RGB: bands
-  // of 128 pixels (96 words), 16 runs a row, one for each lane of a warp's quarter and
-  // each pair of warps (the horizontal pass's threads, below).
+  // of 256 pixels (192 words), 32 runs a row, two for each lane of a warp's quarter and
+  // each pair of warps (the horizontal pass's threads, below); a warp's 3-4 blocks of
+  // columns go one at a time (byte_unrolled_groups), which keeps RGB in 64 registers.
   static constexpr int byte_band_words(int channels, int radius) {
-    return channels == 1 ? 8 * 16 - 2 * byte_halo_words(1, radius) : 96;
+    return channels == 1 ? 8 * 16 - 2 * byte_halo_words(1, radius) : 192;
   }
   static constexpr int byte_band(int channels, int radius) { return 4 * byte_band_words(channels, radius) / channels; }
   static constexpr int byte_groups(int channels, int radius) {
@@ -114,20 +115,22 @@ struct SeparableStripImmaTuning {
   // A step's row of sums: 4 floats a word column, an odd number of 16-byte words apart (the
   // rows a quarter-warp writes, or reads, fall in different banks).
   static constexpr int byte_row_stride(int channels, int radius) { return 8 * byte_groups(channels, radius) + 1; }
-  // Four blocks an SM (64 registers); RGB and windows of two chunks three (80: in 64 they
-  // spilled).
-  static constexpr int byte_min_blocks(int channels, int radius) {
-    return channels == 1 && chunks(radius) == 1 ? 4 : 3;
+  // The blocks of columns a warp's loop unrolls: gray's two together; RGB's one at a time
+  // (unrolled, its columns took 80 registers).
+  static constexpr int byte_unrolled_groups(int channels, int radius) {
+    return channels == 1 ? byte_groups_per_warp(channels, radius) : 1;
   }
+  // Four blocks an SM (64 registers); windows of two chunks three (80: in 64 they spilled).
+  static constexpr int byte_min_blocks(int, int radius) { return chunks(radius) == 1 ? 4 : 3; }
   static constexpr std::size_t byte_shared_bytes(int channels, int radius) {
     return static_cast<std::size_t>(kRows) * byte_row_stride(channels, radius) * 16 + row_table_bytes(radius) +
            chunks(radius) * kChunkFragmentBytes;
   }
   // The smallest compiled radius the library's strip takes this form for on gray and RGB,
   // as measured against the float strip's columns: gray at every radius from 1 to 24; RGB
-  // from 8 (below, its short steps of 128-pixel bands lost to element columns;
-  // docs/gpu-results.md, "Gray and RGB on byte columns").
-  static constexpr int byte_library_min_radius(int channels) { return channels == 1 ? 1 : 8; }
+  // from 5 (below, element columns were faster; docs/gpu-results.md, "Gray and RGB on byte
+  // columns").
+  static constexpr int byte_library_min_radius(int channels) { return channels == 1 ? 1 : 5; }
   // Strips of 1 or 2 steps, as the grid's last wave fills best.
   static constexpr StepStrips kStrips{kRows, 2, 0.01};
   // The radii compiled (the float strip's up to kMaxRadius); a mask between runs in the

@@ -149,7 +149,7 @@ void add_separable_tiled(std::vector<LabVariant>& list, const std::string& op) {
 // (separable_strip_elements.cuh; `separable` runs RGB and 16- and 32-bit gray on them);
 // and RGBA with staged stores. On 8 bits `separable` runs the vertical pass on the
 // integer tensor cores instead (separable_strip_imma): RGBA from radius 6, gray from
-// radius 1, RGB from radius 8.
+// radius 1, RGB from radius 5.
 bool strip_on_pixels(PixelFormat format, const FilterSpec& spec) {
   return (format.channels == 1 || format.channels == 4) && kernels::separable_strip_pixels_fit(format, spec);
 }
