@@ -64,10 +64,11 @@ void expect_matches(const NamedSpec& named, BorderMode mode, int w, int h, int p
       });
 }
 
-// Widths around one and two bands and narrower than the mask; heights shorter than a
-// step, a step and one more, and two steps and one more.
+// Widths around one and two bands (of a window of one chunk: the blur's default radius)
+// and narrower than the mask; heights shorter than a step, a step and one more, and two
+// steps and one more.
 std::vector<std::pair<int, int>> sizes(ImmaPasses passes) {
-  const int band = Tuning::band(passes == ImmaPasses::Both), step = Tuning::kRows;
+  const int band = Tuning::band(6, passes == ImmaPasses::Both), step = Tuning::kRows;
   return {{1, 1}, {3, 5}, {5, step - 1}, {band - 1, 3}, {band + 1, step + 1}, {2 * band + 3, 2 * step + 1}};
 }
 
@@ -128,7 +129,7 @@ TEST_P(SeparableStripImma, EveryBorder) {
 // three steps (33 and 49 rows: the halo of 24 rows reaches two steps either side), whole
 // and as a sub-view.
 TEST_P(SeparableStripImma, TwoChunksEveryBorderAndSize) {
-  const int band = Tuning::band(GetParam() == ImmaPasses::Both), step = Tuning::kRows;
+  const int band = Tuning::band(24, GetParam() == ImmaPasses::Both), step = Tuning::kRows;
   const std::vector<std::pair<int, int>> two_chunk_sizes = {
       {1, 1}, {7, step + 1}, {band + 1, 2 * step + 1}, {2 * band + 3, 3 * step + 1}, {61, 5}};
   for (const NamedSpec& named : two_chunk_specs())

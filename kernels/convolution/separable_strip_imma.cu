@@ -32,7 +32,7 @@ void launch_radius(const ImageView& src, const ImageView& dst, const FilterSpec&
   const auto kernel = strip_imma::separable_strip_imma_kernel<R, kPremultiplied, kIntegerRows>;
   constexpr std::size_t kShared = Tuning::shared_bytes(R, kIntegerRows);
   allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
-  const StripGrid grid = step_strip_grid(src, Tuning::band(kIntegerRows), reinterpret_cast<const void*>(kernel),
+  const StripGrid grid = step_strip_grid(src, Tuning::band(R, kIntegerRows), reinterpret_cast<const void*>(kernel),
                                          Tuning::kThreads, kShared, Tuning::kStrips, kName);
   using P = std::uint8_t;
   kernel<<<grid.grid, Tuning::kThreads, kShared, ctx.stream>>>(

@@ -247,7 +247,7 @@ __device__ __forceinline__ void for_each_imma_step(int height, std::size_t pitch
 }
 
 template <int R, bool kPremultiplied, bool kIntegerRows>
-__global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
+__global__ void __launch_bounds__(Tuning::kThreads, Tuning::min_blocks(R, kIntegerRows))
     separable_strip_imma_kernel(PitchedView<std::uint8_t, 4> src, PitchedView<std::uint8_t, 4> dst,
                                 const __grid_constant__ ImmaTaps<R> taps, BorderReads border,
                                 Pixel<std::uint8_t, 4> constant, Filter2dOutput out, bool convex, int strip_rows) {
@@ -255,9 +255,9 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
   constexpr int K = Tuning::kRows;
   constexpr int W = Tuning::window_rows(R);
   constexpr int kChunks = Tuning::chunks(R);
-  constexpr int L = Tuning::kRun;
+  constexpr int L = Tuning::run(R);
   constexpr int kRuns = Tuning::kRuns;
-  constexpr int kBand = Tuning::band(kIntegerRows);
+  constexpr int kBand = Tuning::band(R, kIntegerRows);
   constexpr int kCols = Tuning::columns(R, kIntegerRows);
   constexpr int kStride = Tuning::row_stride(R);
   constexpr int kPlaneStride = Tuning::plane_stride(R);
@@ -296,7 +296,7 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
   const bool plain = convex && out.rule == FilterOutput::Linear && out.bias == 0.0f && !out.keep_alpha;
 
   for_each_imma_step<R>(src.height, src.pitch, strip_rows, border, offsets, constant_rows, tid, [&](int y0, int y_end) {
-    for (int group = warp; group < kGroups; group += kWarps) {
+    const auto column_block = [&](int group) {
       unsigned total[4][4];
       group_sums<R, kPremultiplied>(
           fragments, lane,
@@ -316,6 +316,12 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocks)
             store_shared(sums + (g + 8 * (j >> 1)) * kStride + col + (j & 1),
                          Accum<4>{{s[j][0], s[j][1], s[j][2], s[j][3]}});
       }
+    };
+    if constexpr (Tuning::rolled_groups(R, kIntegerRows)) {
+#pragma unroll 1
+      for (int group = warp; group < kGroups; group += kWarps) column_block(group);
+    } else {
+      for (int group = warp; group < kGroups; group += kWarps) column_block(group);
     }
     __syncthreads();
     if constexpr (kIntegerRows) {

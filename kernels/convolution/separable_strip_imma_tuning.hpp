@@ -39,24 +39,31 @@ struct SeparableStripImmaTuning {
   static constexpr ImmaPasses library_passes(int compiled_radius) {
     return compiled_radius == 8 || compiled_radius >= 16 ? ImmaPasses::Both : ImmaPasses::Vertical;
   }
-  // The horizontal pass as the float strip's: a warp a row of the step, runs of kRun
+  // The horizontal pass as the float strip's: a warp a row of the step, runs of run()
   // pixels (odd: the lanes' runs start in different banks), each thread two rows.
-  static constexpr int kRun = 7;
   static constexpr int kRuns = 32;
   static constexpr int kThreads = 256;
-  static constexpr int kBand = kRun * kRuns;
-  // Three blocks an SM: their sums (16 rows of 16-byte pixels) take 62 KB a block, and
-  // ptxas fits the kernels in the 80 registers that leaves (no spill, sm_90).
-  static constexpr int kMinBlocks = 3;
+  // A window of one chunk in float rows: runs of 5 (bands of 160 pixels), 4 blocks an SM
+  // in 64 registers, a warp's blocks of columns one at a time (rolled_groups). Two chunks:
+  // runs of 7 (224 pixels), 3 blocks an SM, their sums 62 KB a block in the 80 registers
+  // that leaves (no spill, sm_90). (docs/gpu-results.md, "The strip's vertical pass on
+  // integer tensor cores".)
+  static constexpr int run(int radius) { return chunks(radius) == 1 ? 5 : 7; }
+  static constexpr bool rolled_groups(int radius, bool integer_rows) {
+    return !integer_rows && chunks(radius) == 1;
+  }
+  static constexpr int min_blocks(int radius, bool integer_rows) { return rolled_groups(radius, integer_rows) ? 4 : 3; }
   // The horizontal pass on the tensor cores too (kIntegerRows, below): tiles of 16 output
   // columns (a product's M) by 8 rows (its N), 32 of them a step in a band of 256 columns,
   // four a warp.
   static constexpr int kTileColumns = 16;
   static constexpr int kIntegerBand = 256;
-  static constexpr int band(bool integer_rows) { return integer_rows ? kIntegerBand : kBand; }
+  static constexpr int band(int radius, bool integer_rows) { return integer_rows ? kIntegerBand : kRuns * run(radius); }
   // The band and its halo; a row of float sums is one pixel longer (an odd count of 16-byte
   // pixels), so the two rows of sums a quarter-warp writes fall in different banks.
-  static constexpr int columns(int radius, bool integer_rows = false) { return band(integer_rows) + 2 * radius; }
+  static constexpr int columns(int radius, bool integer_rows = false) {
+    return band(radius, integer_rows) + 2 * radius;
+  }
   static constexpr int row_stride(int radius) { return columns(radius) + 1; }
   // Blocks of 8 pixel columns: one product's N, a lane's column each.
   static constexpr int groups(int radius, bool integer_rows = false) {
