@@ -317,6 +317,7 @@ __global__ void __launch_bounds__(Tuning::kThreads, Tuning::min_blocks(R, kInteg
                          Accum<4>{{s[j][0], s[j][1], s[j][2], s[j][3]}});
       }
     };
+    // One block of columns at a time where the tuning says so; elsewhere the compiler's choice.
     if constexpr (Tuning::rolled_groups(R, kIntegerRows)) {
 #pragma unroll 1
       for (int group = warp; group < kGroups; group += kWarps) column_block(group);
