@@ -44,9 +44,10 @@ struct SeparableStripImmaTuning {
   static constexpr int kRuns = 32;
   static constexpr int kThreads = 256;
   // A window of one chunk in float rows: runs of 5 (bands of 160 pixels), 4 blocks an SM
-  // in 64 registers, a warp's blocks of columns one at a time (rolled_groups). Two chunks:
-  // runs of 7 (224 pixels), 3 blocks an SM, their sums 62 KB a block in the 80 registers
-  // that leaves (ptxas, sm_90: up to 8 bytes spilled, in three premultiplied kernels).
+  // in 64 registers, a warp's blocks of columns one at a time (rolled_groups). Two chunks
+  // (and both passes, below): runs of 7 (224 pixels), 3 blocks an SM, their sums 62 KB a
+  // block in the 80 registers that leaves (ptxas, sm_90: up to 8 bytes spilled, in three
+  // premultiplied kernels).
   // (docs/gpu-results.md, "The strip's vertical pass on integer tensor cores".)
   static constexpr int run(int radius) { return chunks(radius) == 1 ? 5 : 7; }
   static constexpr bool rolled_groups(int radius, bool integer_rows) {
