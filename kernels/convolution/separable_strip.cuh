@@ -339,7 +339,6 @@ void launch_radius(const ImageView& src, const ImageView& dst, const FilterSpec&
   constexpr const char* kName = kStaged ? "separable_strip_staged_kernel" : "separable_strip_kernel";
   const auto kernel = separable_strip_kernel<T, C, R, kStaged>;
   constexpr std::size_t kShared = shared_bytes<T, C, R, kStaged>();
-  allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
   const StripGrid grid = step_strip_grid(src, Tuning::band_width(R), reinterpret_cast<const void*>(kernel),
                                          Tuning::threads(R), kShared,
                                          kStaged ? Tuning::kStagedStrips : Tuning::kStrips, kName);

@@ -205,7 +205,6 @@ void launch_elements_radius(const ImageView& src, const ImageView& dst, const Fi
   constexpr const char* kName = "separable_strip_elements_kernel";
   const auto kernel = separable_strip_elements_kernel<T, C, R>;
   constexpr std::size_t kShared = Tuning::element_shared_bytes(C, R, sizeof(T));
-  allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
   // Whole quads: every row starts on a boundary of 4 elements (the view's start and pitch).
   const auto quad_rows = [](const ImageView& view) { return rows_aligned(view.data, view.pitch, 4 * sizeof(T)); };
   const StripGrid grid = step_strip_grid(src, Tuning::element_band_width(C, sizeof(T), R),

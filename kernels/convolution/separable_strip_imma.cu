@@ -31,7 +31,6 @@ void launch_radius(const ImageView& src, const ImageView& dst, const FilterSpec&
   constexpr const char* kName = "separable_strip_imma_kernel";
   const auto kernel = strip_imma::separable_strip_imma_kernel<R, kPremultiplied, kIntegerRows>;
   constexpr std::size_t kShared = Tuning::shared_bytes(R, kIntegerRows);
-  allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
   const StripGrid grid = step_strip_grid(src, Tuning::band(R, kIntegerRows), reinterpret_cast<const void*>(kernel),
                                          Tuning::kThreads, kShared, Tuning::kStrips, kName);
   using P = std::uint8_t;

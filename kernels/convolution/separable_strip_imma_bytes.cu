@@ -20,7 +20,6 @@ void launch_bytes_radius(const ImageView& src, const ImageView& dst, const Filte
   constexpr const char* kName = "separable_strip_imma_bytes_kernel";
   const auto kernel = separable_strip_imma_bytes_kernel<C, R>;
   constexpr std::size_t kShared = Tuning::byte_shared_bytes(C, R);
-  allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kShared);
   const StripGrid grid = step_strip_grid(src, Tuning::byte_band(C, R), reinterpret_cast<const void*>(kernel),
                                          Tuning::kThreads, kShared, Tuning::kStrips, kName);
   using P = std::uint8_t;

@@ -21,7 +21,8 @@ struct StripGrid {
 };
 
 // `kernel` launched with `threads` threads and `shared` bytes of dynamic shared memory,
-// over bands of `band` output columns of `src`.
+// over bands of `band` output columns of `src`. The occupancy query (cached_blocks_per_sm)
+// also opts the kernel in to `shared` bytes, so its callers need not.
 inline StripGrid step_strip_grid(const ImageView& src, int band, const void* kernel, int threads,
                                  std::size_t shared, const StepStrips& steps, const char* kernel_name) {
   const long long columns = blocks_for(src.width, band);
