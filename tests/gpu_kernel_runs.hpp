@@ -102,15 +102,16 @@ inline void take_either_side_of_the_threshold(const ImageView& src, const ImageV
   reference::apply_filter(src, lower.view(), edge, border);
   edge.threshold = spec.threshold + kThresholdSlack;
   reference::apply_filter(src, higher.view(), edge, border);
+  const ImageView low = lower.view(), high = higher.view();
   const std::size_t bytes = format.channel_bytes();
   for (int y = 0; y < src.height; ++y)
     for (int x = 0; x < src.width; ++x)
       for (int c = 0; c < format.channels; ++c) {
         const double a = channel_value(actual, x, y, c);
         const bool take_higher =
-            std::fabs(a - channel_value(higher.view(), x, y, c)) < std::fabs(a - channel_value(lower.view(), x, y, c));
+            std::fabs(a - channel_value(high, x, y, c)) < std::fabs(a - channel_value(low, x, y, c));
         const std::size_t at = (static_cast<std::size_t>(x) * format.channels + static_cast<std::size_t>(c)) * bytes;
-        const ImageView& side = take_higher ? higher.view() : lower.view();
+        const ImageView& side = take_higher ? high : low;
         std::memcpy(static_cast<unsigned char*>(expected.data) + static_cast<std::size_t>(y) * expected.pitch + at,
                     static_cast<const unsigned char*>(side.data) + static_cast<std::size_t>(y) * side.pitch + at,
                     bytes);
