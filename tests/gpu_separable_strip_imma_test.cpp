@@ -4,7 +4,7 @@
 // edges, images narrower than the mask, sub-views, every border (the constant a different
 // value a channel), radii up to the largest compiled (two chunks of 32 window rows from
 // radius 9), a bias, and the Unsharp rule, against the CPU reference within the filters'
-// tolerance; and the library's strip taking it on RGBA8 from radius 6 to 24.
+// tolerance; and the library's strip taking it on RGBA8 from its least radius to 24.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -151,23 +151,30 @@ TEST_P(SeparableStripImma, LargeImageWithinTheExactContract) {
 INSTANTIATE_TEST_SUITE_P(Passes, SeparableStripImma, ::testing::Values(ImmaPasses::Vertical, ImmaPasses::Both),
                          passes_name);
 
-// The library's strip (`separable`, and `auto` through it) takes it on RGBA8 from radius 6
-// to 24: the blur's default 13x13 and sigma 8, with each alpha mode, not the 7x7 of
-// sharpen's.
-TEST(SeparableStripImmaChoice, TheLibrarysStripTakesItFromRadiusSix) {
-  EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{})));
-  EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{2.7, 8})));
-  EXPECT_TRUE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{8.0})));
-  EXPECT_FALSE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{8.4})));  // radius 26
+// The library's strip (`separable`, and `auto` through it) takes it on RGBA8 from its
+// least radius (library_min_radius: premultiplied, separate alpha) to 24: the blur's
+// default 13x13 and sigma 8 with each alpha mode, not the premultiplied 7x7 of sharpen's.
+TEST(SeparableStripImmaChoice, TheLibrarysStripTakesItFromItsLeastRadius) {
+  for (AlphaMode alpha : {AlphaMode::Premultiply, AlphaMode::Separate, AlphaMode::Keep}) {
+    SCOPED_TRACE(static_cast<int>(alpha));
+    const int least = Tuning::library_min_radius(alpha == AlphaMode::Premultiply);
+    const auto takes = [&](const FilterSpec& spec) {
+      return kernels::separable_strip_imma_takes(kRgba8, with_alpha(spec, alpha));
+    };
+    EXPECT_TRUE(takes(gaussian_spec(GaussianParams{})));
+    EXPECT_TRUE(takes(gaussian_spec(GaussianParams{1.0, least})));
+    EXPECT_FALSE(takes(gaussian_spec(GaussianParams{1.0, least - 1})));
+    EXPECT_TRUE(takes(gaussian_spec(GaussianParams{2.7, 8})));
+    EXPECT_TRUE(takes(gaussian_spec(GaussianParams{8.0})));
+    EXPECT_FALSE(takes(gaussian_spec(GaussianParams{8.4})));  // radius 26
+  }
+  ASSERT_GT(Tuning::library_min_radius(true), 3) << "sharpen's premultiplied 7x7 stays on the float strip";
   EXPECT_FALSE(kernels::separable_strip_imma_takes(kRgba8, sharpen_spec(SharpenParams{})));
-  EXPECT_FALSE(kernels::separable_strip_imma_takes(kRgba8, gaussian_spec(GaussianParams{1.5, 5})));
-  EXPECT_TRUE(
-      kernels::separable_strip_imma_takes(kRgba8, with_alpha(gaussian_spec(GaussianParams{}), AlphaMode::Separate)));
 }
 
-// The library's strip at the blur's default (13x13, premultiplied and separate), at sigma 8
-// and on a thresholded sharpen at radius 8, which it runs here: every size, whole and as a
-// sub-view, and every border on one size.
+// The library's strip at the blur's default (13x13, premultiplied and separate), at sigma 8,
+// on a thresholded sharpen at radius 8 and on sharpen's default 7x7 with separate alpha,
+// which it runs here: every size, whole and as a sub-view, and every border on one size.
 TEST(SeparableStripImmaChoice, TheLibrarysStripAtTheBlursDefault) {
   const auto library_strip = [](const ImageView& src, const ImageView& dst, const FilterSpec& spec,
                                 const Border& border) {
@@ -180,9 +187,12 @@ TEST(SeparableStripImmaChoice, TheLibrarysStripAtTheBlursDefault) {
   thresholded.amount = 1.5;
   thresholded.threshold = 0.02;
   named_specs.push_back({"sharpen_17x17_threshold", sharpen_spec(thresholded), "sharpen"});
+  const FilterSpec sharpen_separate = with_alpha(sharpen_spec(SharpenParams{}), AlphaMode::Separate);
+  ASSERT_TRUE(kernels::separable_strip_imma_takes(kRgba8, sharpen_separate));
+  named_specs.push_back({"sharpen_7x7_separate", sharpen_separate, "sharpen"});
   for (const NamedSpec& named : named_specs) {
     if (named.name != "gaussian_13x13" && named.name != "gaussian_13x13_separate" && named.name != "gaussian_sigma8" &&
-        named.name != "sharpen_17x17_threshold")
+        named.name != "sharpen_17x17_threshold" && named.name != "sharpen_7x7_separate")
       continue;
     for (const auto& [w, h] : sizes(Tuning::library_passes(Tuning::compiled_radius(named.spec.width() / 2))))
       for (int pad : {0, 1})

@@ -81,10 +81,10 @@ TEST(ImmaTaps, FragmentsHoldTheBandedMatrix) {
   }
 }
 
-// The library's strip prefers it on RGBA8 from radius 6 (the blur's default 13x13) to 24,
-// where it measured faster than the float strip, with every alpha mode; not at sharpen's
-// 7x7, not on other formats.
-TEST(ImmaChoice, Rgba8FromRadiusSixToTwentyFour) {
+// The library's strip prefers it on RGBA8 from library_min_radius (below the blur's
+// default 13x13; separate alpha lower) to 24, where it measured faster than the float
+// strip, with every alpha mode; not at sharpen's premultiplied 7x7, not on other formats.
+TEST(ImmaChoice, Rgba8FromItsLeastRadiusToTwentyFour) {
   const PixelFormat rgba8{ChannelType::U8, 4};
   const FilterSpec blur = gaussian_spec(GaussianParams{});
   EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, blur));
@@ -93,7 +93,22 @@ TEST(ImmaChoice, Rgba8FromRadiusSixToTwentyFour) {
   EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{8.0})));
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{8.0, 25})))
       << "wider than the two chunks of 32 input rows a step holds";
-  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{1.5, 5})));
+  const int rgba_least = kernels::SeparableStripImmaTuning::library_min_radius(true);
+  EXPECT_LE(rgba_least, 6);
+  EXPECT_GT(rgba_least, 3);
+  EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{1.0, rgba_least})));
+  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{1.0, rgba_least - 1})));
+  // Separate alpha (and kept alpha, the same kernel) takes half the colour products: from
+  // a smaller radius, never a larger one.
+  const int separate_least = kernels::SeparableStripImmaTuning::library_min_radius(false);
+  EXPECT_LE(separate_least, rgba_least);
+  for (AlphaMode alpha : {AlphaMode::Separate, AlphaMode::Keep}) {
+    FilterSpec at_least = gaussian_spec(GaussianParams{1.0, separate_least});
+    FilterSpec below = gaussian_spec(GaussianParams{1.0, separate_least - 1});
+    at_least.alpha = below.alpha = alpha;
+    EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, at_least));
+    EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, below));
+  }
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, sharpen_spec(SharpenParams{})));
   for (AlphaMode alpha : {AlphaMode::Separate, AlphaMode::Keep}) {
     FilterSpec other = blur;
@@ -128,6 +143,25 @@ TEST(ImmaChoice, Rgba8FromRadiusSixToTwentyFour) {
   thresholded.threshold = 0.02;
   EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, sharpen_spec(thresholded)));
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(PixelFormat{ChannelType::U16, 4}, blur));
+}
+
+// The rolled RGBA form (one chunk in float rows, 4 blocks an SM) takes strips of two steps
+// where they fill the last wave within 5% of one step's best: at 8K (48 bands of 160
+// pixels, 270 steps, 4 x 132 resident blocks) 94.4% against 98.2%. The other forms keep
+// the best fill (one step there).
+TEST(ImmaStrips, TheRolledFormTakesTwoStepsAtEightK) {
+  using Tuning = kernels::SeparableStripImmaTuning;
+  ASSERT_TRUE(Tuning::rolled_groups(6, false));
+  const long long bands = (7680 + Tuning::band(6, false) - 1) / Tuning::band(6, false);
+  const long long resident = 4LL * 132;
+  EXPECT_EQ(kernels::step_strip_plan(bands, 4320, resident, Tuning::strips(6, false)).rows, 2 * Tuning::kRows);
+  EXPECT_EQ(kernels::step_strip_plan(bands, 4320, resident, Tuning::kStrips).rows, Tuning::kRows);
+  EXPECT_EQ(Tuning::strips(12, false).longer_within, Tuning::kStrips.longer_within);
+  EXPECT_EQ(Tuning::strips(6, true).longer_within, Tuning::kStrips.longer_within);
+  // Where two steps would leave a wave half empty, one step still: 48 bands of 11 steps
+  // fill one wave (two steps: 55%).
+  EXPECT_EQ(kernels::step_strip_plan(bands, 11 * Tuning::kRows, resident, Tuning::strips(6, false)).rows,
+            Tuning::kRows);
 }
 
 }  // namespace

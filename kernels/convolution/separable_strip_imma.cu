@@ -32,7 +32,7 @@ void launch_radius(const ImageView& src, const ImageView& dst, const FilterSpec&
   const auto kernel = strip_imma::separable_strip_imma_kernel<R, kPremultiplied, kIntegerRows>;
   constexpr std::size_t kShared = Tuning::shared_bytes(R, kIntegerRows);
   const StripGrid grid = step_strip_grid(src, Tuning::band(R, kIntegerRows), reinterpret_cast<const void*>(kernel),
-                                         Tuning::kThreads, kShared, Tuning::kStrips, kName);
+                                         Tuning::kThreads, kShared, Tuning::strips(R, kIntegerRows), kName);
   using P = std::uint8_t;
   kernel<<<grid.grid, Tuning::kThreads, kShared, ctx.stream>>>(
       pitched<P, 4>(src), pitched<P, 4>(dst), strip_imma::taps_of<R, kIntegerRows>(spec.separable[0]),
@@ -96,8 +96,9 @@ bool separable_strip_imma_runs(PixelFormat format, const FilterSpec& spec, ImmaP
 
 bool separable_strip_imma_preferred(PixelFormat format, const FilterSpec& spec) {
   return spec_fits(format, spec, ImmaPasses::Vertical) &&
-         compiled_radius(spec) >= (byte_columns(format) ? Tuning::byte_library_min_radius(format.channels)
-                                                        : Tuning::kLibraryMinRadius);
+         compiled_radius(spec) >= (byte_columns(format)
+                                       ? Tuning::byte_library_min_radius(format.channels)
+                                       : Tuning::library_min_radius(spec.alpha == AlphaMode::Premultiply));
 }
 
 bool separable_strip_imma_takes(PixelFormat format, const FilterSpec& spec) {

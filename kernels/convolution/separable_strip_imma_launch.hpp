@@ -28,7 +28,7 @@ bool separable_strip_imma_runs(PixelFormat format, const FilterSpec& spec, ImmaP
 
 // Where the library's strip prefers it, on any device: the kernel's rules (as
 // separable_strip_imma_fits, less the device's shared memory) from
-// SeparableStripImmaTuning::kLibraryMinRadius on, every alpha mode (gray and RGB from
+// SeparableStripImmaTuning::library_min_radius on, every alpha mode (gray and RGB from
 // byte_library_min_radius).
 bool separable_strip_imma_preferred(PixelFormat format, const FilterSpec& spec);
 

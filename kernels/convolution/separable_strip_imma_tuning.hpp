@@ -25,12 +25,11 @@ struct SeparableStripImmaTuning {
   static constexpr int kMaxRadius = (kMaxChunks * kImmaChunkRows - kRows) / 2;
   static constexpr int chunks(int radius) { return imma_chunks(radius); }
   static constexpr int window_rows(int radius) { return chunks(radius) * kImmaChunkRows; }
-  // The smallest compiled radius the library's strip takes this form for on RGBA8: from
-  // radius 6 (the blur's default 13x13) to 24 it measured faster than the float strip, with
-  // premultiplied and with separate alpha; below, the float strip's vertical pass is short
-  // (it was slower at 7x7 and 5x5) (docs/gpu-results.md, "The strip's vertical pass on
-  // integer tensor cores").
-  static constexpr int kLibraryMinRadius = 6;
+  // The smallest compiled radius the library's strip takes this form for on RGBA8, as
+  // measured against the float strip: premultiplied from radius 4 (at sharpen's 7x7 the two
+  // tied); separate alpha, whose colours take half the products, from radius 3 (docs/gpu-
+  // results.md, "The strip's vertical pass on integer tensor cores").
+  static constexpr int library_min_radius(bool premultiplied) { return premultiplied ? 4 : 3; }
   // The passes the library runs on the tensor cores at a compiled radius. Both passes cost
   // about the same at every radius of one chunk count, the float horizontal pass grows with
   // the radius: both were faster where the window's chunks are (nearly) full, at radius 8,
@@ -139,8 +138,15 @@ struct SeparableStripImmaTuning {
   // from 5 (below, element columns were faster; docs/gpu-results.md, "Gray and RGB on byte
   // columns").
   static constexpr int byte_library_min_radius(int channels) { return channels == 1 ? 1 : 5; }
-  // Strips of 1 or 2 steps, as the grid's last wave fills best.
+  // Strips of 1 or 2 steps, as the grid's last wave fills best. The rolled form (one chunk
+  // in float rows, 4 blocks an SM) takes two steps unless that fills 5% less of the last
+  // wave: a block's start (its fragments' copy, its first row table) cost more than the
+  // fill lost at 8K (docs/gpu-results.md, "The strip's vertical pass on integer tensor
+  // cores").
   static constexpr StepStrips kStrips{kRows, 2, 0.01};
+  static constexpr StepStrips strips(int radius, bool integer_rows) {
+    return rolled_groups(radius, integer_rows) ? StepStrips{kRows, 2, 0.05} : kStrips;
+  }
   // The radii compiled (the float strip's up to kMaxRadius); a mask between runs in the
   // next one up, its outer taps zero.
   static constexpr int kCompiledRadii[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24};

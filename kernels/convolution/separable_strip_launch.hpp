@@ -22,8 +22,9 @@ bool separable_strip_fits(PixelFormat format, const FilterSpec& spec);
 bool strip_runs_on_elements(PixelFormat format, const FilterSpec& spec);
 
 // Throws Error(UnsupportedFormat) where separable_strip_fits() is false. On 8 bits, RGBA
-// from radius 6, gray from radius 1 and RGB from radius 5, to 24, run the vertical pass on
-// the integer tensor cores (separable_strip_imma_takes, separable_strip_imma_launch.hpp).
+// from radius 4 (separate alpha from 3), gray from radius 1 and RGB from radius 5, to 24,
+// run the vertical pass on the integer tensor cores (separable_strip_imma_takes,
+// separable_strip_imma_launch.hpp).
 void launch_separable_strip(const ImageView& src, const ImageView& dst, const FilterSpec& spec, const Border& border,
                             const ExecContext& ctx);
 

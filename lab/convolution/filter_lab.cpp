@@ -148,8 +148,8 @@ void add_separable_tiled(std::vector<LabVariant>& list, const std::string& op) {
 // run: pixel columns on gray and RGBA, element columns on gray and RGB
 // (separable_strip_elements.cuh; `separable` runs RGB and 16- and 32-bit gray on them);
 // and RGBA with staged stores. On 8 bits `separable` runs the vertical pass on the
-// integer tensor cores instead (separable_strip_imma): RGBA from radius 6, gray from
-// radius 1, RGB from radius 5.
+// integer tensor cores instead (separable_strip_imma): RGBA from radius 4 (separate alpha
+// 3), gray from radius 1, RGB from radius 5.
 bool strip_on_pixels(PixelFormat format, const FilterSpec& spec) {
   return (format.channels == 1 || format.channels == 4) && kernels::separable_strip_pixels_fit(format, spec);
 }
@@ -192,7 +192,7 @@ void add_separable_mma(std::vector<LabVariant>& list, const std::string& op) {
 
 // The strip with its vertical pass, or both passes, on the 8-bit integer tensor cores
 // (separable_strip_imma.cuh) at every radius it compiles; the library's strip takes it on
-// RGBA8 from SeparableStripImmaTuning::kLibraryMinRadius only, in library_passes().
+// RGBA8 from SeparableStripImmaTuning::library_min_radius only, in library_passes().
 void add_separable_strip_imma(std::vector<LabVariant>& list, const std::string& op) {
   using kernels::ImmaPasses;
   const auto add = [&](const char* name, const char* help, ImmaPasses passes) {
