@@ -27,8 +27,8 @@ struct SeparableStripImmaTuning {
   static constexpr int window_rows(int radius) { return chunks(radius) * kImmaChunkRows; }
   // The smallest compiled radius the library's strip takes this form for on RGBA8, as
   // measured against the float strip: premultiplied from radius 4 (at sharpen's 7x7 the two
-  // tied); separate alpha, whose colours take half the products, from radius 3 (docs/gpu-
-  // results.md, "The strip's vertical pass on integer tensor cores").
+  // tied); separate alpha, whose colours take half the products, from radius 3
+  // (docs/gpu-results.md, "The strip's vertical pass on integer tensor cores").
   static constexpr int library_min_radius(bool premultiplied) { return premultiplied ? 4 : 3; }
   // The passes the library runs on the tensor cores at a compiled radius. Both passes cost
   // about the same at every radius of one chunk count, the float horizontal pass grows with
