@@ -98,22 +98,18 @@ TEST(ImmaChoice, Rgba8FromItsLeastRadiusToTwentyFour) {
   EXPECT_GT(rgba_least, 3);
   EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{1.0, rgba_least})));
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, gaussian_spec(GaussianParams{1.0, rgba_least - 1})));
+  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, sharpen_spec(SharpenParams{})));
   // Separate alpha (and kept alpha, the same kernel) takes half the colour products: from
   // a smaller radius, never a larger one.
   const int separate_least = kernels::SeparableStripImmaTuning::library_min_radius(false);
   EXPECT_LE(separate_least, rgba_least);
   for (AlphaMode alpha : {AlphaMode::Separate, AlphaMode::Keep}) {
-    FilterSpec at_least = gaussian_spec(GaussianParams{1.0, separate_least});
-    FilterSpec below = gaussian_spec(GaussianParams{1.0, separate_least - 1});
-    at_least.alpha = below.alpha = alpha;
+    FilterSpec other = blur, at_least = gaussian_spec(GaussianParams{1.0, separate_least}),
+               below = gaussian_spec(GaussianParams{1.0, separate_least - 1});
+    other.alpha = at_least.alpha = below.alpha = alpha;
+    EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, other));
     EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, at_least));
     EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, below));
-  }
-  EXPECT_FALSE(kernels::separable_strip_imma_preferred(rgba8, sharpen_spec(SharpenParams{})));
-  for (AlphaMode alpha : {AlphaMode::Separate, AlphaMode::Keep}) {
-    FilterSpec other = blur;
-    other.alpha = alpha;
-    EXPECT_TRUE(kernels::separable_strip_imma_preferred(rgba8, other));
   }
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(PixelFormat{ChannelType::U16, 4}, blur));
   EXPECT_FALSE(kernels::separable_strip_imma_preferred(PixelFormat{ChannelType::U16, 1}, blur));
@@ -147,13 +143,13 @@ TEST(ImmaChoice, Rgba8FromItsLeastRadiusToTwentyFour) {
 
 // The rolled RGBA form (one chunk in float rows, 4 blocks an SM) takes strips of two steps
 // where they fill the last wave within 5% of one step's best: at 8K (48 bands of 160
-// pixels, 270 steps, 4 x 132 resident blocks) 94.4% against 98.2%. The other forms keep
+// pixels, 270 steps, 4 blocks on each of 132 SMs) 94.4% against 98.2%. The other forms keep
 // the best fill (one step there).
 TEST(ImmaStrips, TheRolledFormTakesTwoStepsAtEightK) {
   using Tuning = kernels::SeparableStripImmaTuning;
   ASSERT_TRUE(Tuning::rolled_groups(6, false));
   const long long bands = (7680 + Tuning::band(6, false) - 1) / Tuning::band(6, false);
-  const long long resident = 4LL * 132;
+  const long long resident = static_cast<long long>(Tuning::min_blocks(6, false)) * 132;  // an H200's SMs
   EXPECT_EQ(kernels::step_strip_plan(bands, 4320, resident, Tuning::strips(6, false)).rows, 2 * Tuning::kRows);
   EXPECT_EQ(kernels::step_strip_plan(bands, 4320, resident, Tuning::kStrips).rows, Tuning::kRows);
   EXPECT_EQ(Tuning::strips(12, false).longer_within, Tuning::kStrips.longer_within);

@@ -68,7 +68,7 @@ void launch_separable_strip(const ImageView& src, const ImageView& dst, const Fi
     throw Error(ErrorCode::UnsupportedFormat,
                 "separable_strip: runs one rank-1 mask (Linear or Unsharp output) of radius up to " +
                     std::to_string(SeparableStripTuning::kMaxRadius) + " on 1-, 3- and 4-channel images");
-  if (separable_strip_imma_takes(src.format, spec))  // 8 bits: RGBA from radius 4 (3), gray 1, RGB 5
+  if (separable_strip_imma_takes(src.format, spec))  // 8 bits: RGBA from radius 4 (separate alpha 3), gray 1, RGB 5
     launch_separable_strip_imma(src, dst, spec, border, ctx);
   else if (strip_runs_on_elements(src.format, spec))
     launch_separable_strip_by_elements(src, dst, spec, border, ctx);
